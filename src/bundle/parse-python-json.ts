@@ -7,6 +7,7 @@ export type ParsedPythonJson =
 
 // A number literal that may be integral yet written as a float (`1.0`, `2.50e3`, `1e+16`).
 const FLOAT_LITERAL_HINT = /[[:,]\s*-?\d+(?:\.0+[,\]}\s]|(?:\.\d+)?[eE])/;
+// eslint-disable-next-line no-control-regex -- rejecting raw control characters is the point
 const CONTROL = /[\x00-\x1f]/;
 
 /**
