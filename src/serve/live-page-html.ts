@@ -1,0 +1,48 @@
+/**
+ * The live page served at `GET /`: a self-contained HTML page that loads `/v1/summary`, re-fetches
+ * it on every score event from `/v1/events`, and renders the aggregates as text (never as HTML).
+ *
+ * @example
+ * res.end(livePageHtml());
+ */
+export function livePageHtml(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>evalstream live</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1d2330;background:#f7f8fa}
+h1{font-size:20px;margin:0 0 4px} .muted{color:#667085} table{border-collapse:collapse;margin-top:16px;background:#fff;min-width:640px}
+th,td{padding:6px 12px;border-bottom:1px solid #e4e7ec;text-align:right} th:first-child,td:first-child{text-align:left}
+th{background:#eef1f6;font-weight:600} .dot{display:inline-block;width:8px;height:8px;border-radius:50%;background:#d92d20;margin-right:6px}
+.dot.on{background:#12b76a}
+</style></head><body>
+<h1>evalstream live</h1>
+<div class="muted"><span id="dot" class="dot"></span><span id="status">connecting…</span></div>
+<div id="counts" class="muted"></div>
+<table><thead><tr><th>aggregate</th><th>mean</th><th>count</th><th>nan_count</th></tr></thead><tbody id="rows"></tbody></table>
+<script>
+(function(){
+  var token = new URLSearchParams(location.search).get('token');
+  var q = token ? ('?token=' + encodeURIComponent(token)) : '';
+  function cell(tr, text){ var td = document.createElement('td'); td.textContent = text; tr.appendChild(td); }
+  function fmt(v){ return v === null || v === undefined ? '—' : (typeof v === 'number' ? String(Math.round(v * 10000) / 10000) : String(v)); }
+  function render(s){
+    document.getElementById('counts').textContent = 'tasks ' + s.task_count + ' · trials ' + s.trial_count + ' · scores ' + s.score_count + ' · errors ' + s.error_count;
+    var body = document.getElementById('rows'); body.textContent = '';
+    (s.scores && s.scores.scores || []).forEach(function(a){
+      var tr = document.createElement('tr'); cell(tr, a.name); cell(tr, fmt(a.mean)); cell(tr, fmt(a.count)); cell(tr, fmt(a.nan_count)); body.appendChild(tr);
+    });
+  }
+  var pending = false;
+  function refresh(){ if (pending) return; pending = true;
+    fetch('/v1/summary' + q).then(function(r){ return r.json(); }).then(function(s){ pending = false; render(s); }, function(){ pending = false; });
+  }
+  refresh();
+  var es = new EventSource('/v1/events' + q);
+  es.onopen = function(){ document.getElementById('dot').className = 'dot on'; document.getElementById('status').textContent = 'live'; };
+  es.onerror = function(){ document.getElementById('dot').className = 'dot'; document.getElementById('status').textContent = 'disconnected, retrying…'; };
+  es.addEventListener('score', refresh);
+})();
+</script></body></html>
+`;
+}

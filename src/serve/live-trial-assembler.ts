@@ -1,0 +1,123 @@
+import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import { isTrialEndSpan } from './is-trial-end-span.js';
+
+/** Configuration of trial completion in a live stream. */
+export interface LiveAssemblerConfig {
+  /** Quiet time after the end marker before a trial is scored. */
+  settleMs: number;
+  /** Quiet time after which a trial without an end marker is scored anyway (with a diagnostic). */
+  idleTimeoutMs: number;
+  /** An attribute whose presence marks a trial's last span, besides root agent spans. */
+  endMarkerAttribute: string | null;
+}
+
+/** A trial being assembled from a stream. `version` counts how often it has been handed out for scoring. */
+export interface LiveTrial {
+  readonly key: string;
+  readonly spans: OtlpSpan[];
+  /** Span identities seen, for de-duplicating re-sent spans (`traceId:spanId:start`). */
+  readonly seen: Set<string>;
+  ended: boolean;
+  lastSpanAtMs: number;
+  version: number;
+  /** The version whose spans are currently scored (0 = never scored). */
+  scoredVersion: number;
+  /** True when spans arrived after the last hand-out. */
+  dirty: boolean;
+}
+
+/** Why a trial was handed out for scoring. */
+export type ReadyReason = 'ended' | 'idle-timeout' | 'late-spans' | 'shutdown';
+
+/**
+ * Groups streamed spans into trials and decides when each is complete: its end span has been seen
+ * and nothing arrived for `settleMs`, or nothing arrived for `idleTimeoutMs` without an end span.
+ * Spans arriving for a trial already handed out make it dirty; it is handed out again (a new
+ * version) once it settles. Duplicate spans (same trace id, span id and start time) are ignored.
+ * Time is injected (`nowMs`), so tests are deterministic.
+ *
+ * @example
+ * const asm = new LiveTrialAssembler(cfg, keyOf);
+ * asm.add(spans, Date.now());
+ * for (const [trial, reason] of asm.due(Date.now())) score(trial, reason);
+ */
+export class LiveTrialAssembler {
+  readonly #trials = new Map<string, LiveTrial>();
+
+  constructor(
+    private readonly config: LiveAssemblerConfig,
+    private readonly keyOf: (span: OtlpSpan) => string,
+  ) {}
+
+  /** Adds spans; returns how many were new (duplicates are not counted). */
+  add(spans: Iterable<OtlpSpan>, nowMs: number): number {
+    let added = 0;
+    for (const span of spans) {
+      const key = this.keyOf(span);
+      let trial = this.#trials.get(key);
+      if (trial === undefined) {
+        trial = {
+          key,
+          spans: [],
+          seen: new Set(),
+          ended: false,
+          lastSpanAtMs: nowMs,
+          version: 0,
+          scoredVersion: 0,
+          dirty: true,
+        };
+        this.#trials.set(key, trial);
+      }
+      const identity = `${span.traceId}:${span.spanId}:${span.startTimeUnixNano}`;
+      if (trial.seen.has(identity)) continue;
+      trial.seen.add(identity);
+      trial.spans.push(span);
+      trial.lastSpanAtMs = nowMs;
+      trial.dirty = true;
+      if (isTrialEndSpan(span, this.config.endMarkerAttribute)) trial.ended = true;
+      added += 1;
+    }
+    return added;
+  }
+
+  /** Trials due for (re-)scoring at `nowMs`, each with its reason; their version is bumped. */
+  due(nowMs: number): [LiveTrial, ReadyReason][] {
+    const ready: [LiveTrial, ReadyReason][] = [];
+    for (const trial of this.#trials.values()) {
+      if (!trial.dirty) continue;
+      const quiet = nowMs - trial.lastSpanAtMs;
+      let reason: ReadyReason | null = null;
+      if (trial.ended && quiet >= this.config.settleMs) reason = trial.version > 0 ? 'late-spans' : 'ended';
+      else if (!trial.ended && quiet >= this.config.idleTimeoutMs)
+        reason = trial.version > 0 ? 'late-spans' : 'idle-timeout';
+      if (reason !== null) ready.push([this.#handOut(trial), reason]);
+    }
+    return ready;
+  }
+
+  /** Every trial with unscored spans, whatever its timers (used at shutdown). */
+  flush(): [LiveTrial, ReadyReason][] {
+    const ready: [LiveTrial, ReadyReason][] = [];
+    for (const trial of this.#trials.values()) {
+      if (trial.dirty) ready.push([this.#handOut(trial), 'shutdown']);
+    }
+    return ready;
+  }
+
+  /** Number of trials not yet handed out in their current state. */
+  get openCount(): number {
+    let open = 0;
+    for (const trial of this.#trials.values()) if (trial.dirty) open += 1;
+    return open;
+  }
+
+  get size(): number {
+    return this.#trials.size;
+  }
+
+  #handOut(trial: LiveTrial): LiveTrial {
+    trial.dirty = false;
+    trial.version += 1;
+    return trial;
+  }
+}

@@ -1,0 +1,117 @@
+import * as grpc from '@grpc/grpc-js';
+import { checkBearerToken } from './check-bearer-token.js';
+import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
+import type { ExportHandler, RequestDecoder } from './serve-types.js';
+
+/** Configuration of the OTLP/gRPC receiver. */
+export interface OtlpGrpcServerConfig {
+  host: string;
+  port: number;
+  token: string | null;
+  /** Largest accepted message (after decompression), bytes; larger → RESOURCE_EXHAUSTED. */
+  maxMessageBytes: number;
+}
+
+const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
+
+const traceService: grpc.ServiceDefinition = {
+  Export: {
+    path: EXPORT_PATH,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: Buffer) => value,
+    requestDeserialize: (bytes: Buffer) => bytes,
+    responseSerialize: (outcome: ExportOutcome) => Buffer.from(encodeExportResponseProto(outcome)),
+    responseDeserialize: (bytes: Buffer) => bytes,
+    originalName: 'export',
+  },
+};
+
+/**
+ * The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export` on its own
+ * port. Raw request bytes go through the same decoder and handler as OTLP/HTTP; saturation answers
+ * RESOURCE_EXHAUSTED (with a retry delay in the trailers) and shutdown answers UNAVAILABLE.
+ *
+ * @example
+ * const grpcServer = new OtlpGrpcServer({ host: '127.0.0.1', port: 4317, token: null, maxMessageBytes: 64 << 20 }, decode, handler);
+ * await grpcServer.start();
+ */
+export class OtlpGrpcServer {
+  #server: grpc.Server | null = null;
+  #accepting = true;
+
+  constructor(
+    private readonly config: OtlpGrpcServerConfig,
+    private readonly decode: RequestDecoder,
+    private readonly handler: ExportHandler,
+  ) {}
+
+  /** Binds the port; resolves with the bound port (0 picks a free one). */
+  async start(): Promise<number> {
+    const server = new grpc.Server({
+      'grpc.max_receive_message_length': this.config.maxMessageBytes,
+      'grpc.max_send_message_length': 4 * 1024 * 1024,
+    });
+    server.addService(traceService, { Export: this.#export });
+    this.#server = server;
+    return await new Promise<number>((resolve, reject) => {
+      server.bindAsync(
+        `${this.config.host}:${this.config.port}`,
+        grpc.ServerCredentials.createInsecure(),
+        (error, port) => (error ? reject(error) : resolve(port)),
+      );
+    });
+  }
+
+  /** Stops taking exports (UNAVAILABLE from now on) without closing the port. */
+  stopAccepting(): void {
+    this.#accepting = false;
+  }
+
+  async shutdown(): Promise<void> {
+    this.#accepting = false;
+    const server = this.#server;
+    this.#server = null;
+    if (server === null) return;
+    await new Promise<void>((resolve) => {
+      server.tryShutdown(() => resolve());
+      setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, 2000).unref();
+    });
+  }
+
+  readonly #export = (
+    call: grpc.ServerUnaryCall<Buffer, ExportOutcome>,
+    callback: grpc.sendUnaryData<ExportOutcome>,
+  ): void => {
+    const auth = call.metadata.get('authorization')[0];
+    if (!checkBearerToken(typeof auth === 'string' ? auth : undefined, this.config.token)) {
+      callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
+      return;
+    }
+    if (!this.#accepting) {
+      callback({ code: grpc.status.UNAVAILABLE, details: 'receiver is shutting down' });
+      return;
+    }
+    let resourceSpans;
+    try {
+      resourceSpans = this.decode(call.request, 'protobuf');
+    } catch (error) {
+      callback({
+        code: grpc.status.INVALID_ARGUMENT,
+        details: `request does not decode as ExportTraceServiceRequest: ${(error as Error).message}`,
+      });
+      return;
+    }
+    const outcome = this.handler.accept(resourceSpans);
+    if ('saturated' in outcome) {
+      const trailers = new grpc.Metadata();
+      trailers.set('retry-after', String(outcome.retryAfterSec));
+      callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: outcome.message, metadata: trailers });
+      return;
+    }
+    callback(null, outcome);
+  };
+}

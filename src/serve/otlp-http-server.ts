@@ -1,0 +1,247 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkBearerToken } from './check-bearer-token.js';
+import {
+  encodeExportResponseJson,
+  encodeExportResponseProto,
+  encodeRpcStatusProto,
+  type ExportOutcome,
+} from './export-response.js';
+import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
+import type { ExportHandler, LiveReadApi, RequestDecoder } from './serve-types.js';
+import { livePageHtml } from './live-page-html.js';
+
+/** Configuration of the OTLP/HTTP receiver and live API. */
+export interface OtlpHttpServerConfig extends BodyLimits {
+  host: string;
+  port: number;
+  /** Bearer token required on every route but `/healthz`; null = no auth. */
+  token: string | null;
+  /** Path of the export endpoint (default `/v1/traces`). */
+  tracesPath: string;
+}
+
+type Encoding = 'protobuf' | 'json';
+
+function contentEncodingOf(req: IncomingMessage): Encoding | null {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
+  if (type === 'application/json') return 'json';
+  return null;
+}
+
+function sendFailure(res: ServerResponse, encoding: Encoding | null, status: number, message: string): void {
+  if (encoding === 'json') {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: grpcCodeForHttp(status), message }));
+  } else if (encoding === 'protobuf') {
+    res.writeHead(status, { 'content-type': 'application/x-protobuf' });
+    res.end(encodeRpcStatusProto(grpcCodeForHttp(status), message));
+  } else {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(message + '\n');
+  }
+}
+
+function grpcCodeForHttp(status: number): number {
+  if (status === 400) return 3; // INVALID_ARGUMENT
+  if (status === 401) return 16; // UNAUTHENTICATED
+  if (status === 413 || status === 429) return 8; // RESOURCE_EXHAUSTED
+  if (status === 503) return 14; // UNAVAILABLE
+  return 2; // UNKNOWN
+}
+
+function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOutcome): void {
+  if (encoding === 'json') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(encodeExportResponseJson(outcome));
+  } else {
+    res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+    res.end(encodeExportResponseProto(outcome));
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(value));
+}
+
+/**
+ * The OTLP/HTTP receiver (`POST /v1/traces`, protobuf and JSON, gzip) plus the live read API
+ * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
+ * `start` resolves with the bound address; `shutdown` stops accepting, ends SSE streams and is safe
+ * to call twice or before `start`.
+ *
+ * @example
+ * const server = new OtlpHttpServer(config, decode, handler, api);
+ * const { port } = await server.start();
+ */
+export class OtlpHttpServer {
+  #server: Server | null = null;
+  readonly #sse = new Set<ServerResponse>();
+  #accepting = true;
+
+  constructor(
+    private readonly config: OtlpHttpServerConfig,
+    private readonly decode: RequestDecoder,
+    private readonly handler: ExportHandler,
+    private readonly api: LiveReadApi,
+  ) {}
+
+  /** Binds the port; resolves with the actual address (port 0 picks a free one). */
+  async start(): Promise<AddressInfo> {
+    const server = createServer((req, res) => {
+      this.#route(req, res).catch((error: unknown) => {
+        if (!res.headersSent) sendFailure(res, null, 500, `internal error: ${(error as Error).message}`);
+        else res.destroy();
+      });
+    });
+    server.keepAliveTimeout = 30_000;
+    this.#server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.config.port, this.config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return server.address() as AddressInfo;
+  }
+
+  /** Stops taking exports (answers 503 from now on) without closing the port. */
+  stopAccepting(): void {
+    this.#accepting = false;
+  }
+
+  async shutdown(): Promise<void> {
+    this.#accepting = false;
+    for (const res of this.#sse) res.end();
+    this.#sse.clear();
+    const server = this.#server;
+    this.#server = null;
+    if (server === null) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/healthz') {
+      sendJson(res, this.api.healthy() ? 200 : 503, { status: this.api.healthy() ? 'ok' : 'unhealthy' });
+      return;
+    }
+    const queryToken = url.searchParams.get('token');
+    const authorization =
+      req.method === 'GET' && queryToken !== null ? `Bearer ${queryToken}` : req.headers.authorization;
+    if (!checkBearerToken(authorization, this.config.token)) {
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' });
+      res.end('missing or wrong bearer token\n');
+      return;
+    }
+    if (path === this.config.tracesPath) {
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' });
+        res.end();
+        return;
+      }
+      await this.#export(req, res);
+      return;
+    }
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' });
+      res.end();
+      return;
+    }
+    if (path === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(livePageHtml());
+    } else if (path === '/v1/summary') {
+      sendJson(res, 200, this.api.summaryJson());
+    } else if (path.startsWith('/v1/trials/')) {
+      const id = decodeURIComponent(path.slice('/v1/trials/'.length));
+      const trial = this.api.trialJson(id);
+      if (trial === undefined) sendJson(res, 404, { error: `no trial '${id}'` });
+      else sendJson(res, 200, trial);
+    } else if (path === '/v1/events') {
+      this.#events(req, res);
+    } else if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      res.end(this.api.metricsText());
+    } else {
+      sendJson(res, 404, { error: `no route ${path}` });
+    }
+  }
+
+  async #export(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const encoding = contentEncodingOf(req);
+    if (encoding === null) {
+      req.resume();
+      sendFailure(
+        res,
+        null,
+        415,
+        `unsupported Content-Type '${String(req.headers['content-type'] ?? '')}': use application/x-protobuf or application/json`,
+      );
+      return;
+    }
+    if (!this.#accepting) {
+      req.resume();
+      res.setHeader('retry-after', '5');
+      sendFailure(res, encoding, 503, 'receiver is shutting down');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readLimitedBody(req, this.config);
+    } catch (error) {
+      if (error instanceof BodyReadError) {
+        sendFailure(res, encoding, error.status, error.message);
+        return;
+      }
+      throw error;
+    }
+    let resourceSpans;
+    try {
+      resourceSpans = this.decode(body, encoding);
+    } catch (error) {
+      sendFailure(
+        res,
+        encoding,
+        400,
+        `request does not decode as ExportTraceServiceRequest: ${(error as Error).message}`,
+      );
+      return;
+    }
+    const outcome = this.handler.accept(resourceSpans);
+    if ('saturated' in outcome) {
+      res.setHeader('retry-after', String(outcome.retryAfterSec));
+      sendFailure(res, encoding, 429, outcome.message);
+      return;
+    }
+    sendOutcome(res, encoding, outcome);
+  }
+
+  #events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write(': connected\n\n');
+    this.#sse.add(res);
+    const unsubscribe = this.api.onEvent((event) => {
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    });
+    req.on('close', () => {
+      unsubscribe();
+      this.#sse.delete(res);
+    });
+  }
+}

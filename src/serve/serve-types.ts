@@ -1,0 +1,27 @@
+import type { OtlpResourceSpans } from '../evidence/otlp/otlp-types.js';
+import type { ExportOutcome } from './export-response.js';
+
+/** The receiver's answer when its queues are full: retry later (HTTP 429 / gRPC RESOURCE_EXHAUSTED). */
+export interface Saturated {
+  saturated: true;
+  retryAfterSec: number;
+  message: string;
+}
+
+/** Takes decoded spans from any transport; never drops silently: it accepts, rejects or saturates. */
+export interface ExportHandler {
+  accept(resourceSpans: readonly OtlpResourceSpans[]): ExportOutcome | Saturated;
+}
+
+/** Decodes one `ExportTraceServiceRequest` body; throws with a message naming the offset on bad input. */
+export type RequestDecoder = (body: Uint8Array, encoding: 'protobuf' | 'json') => OtlpResourceSpans[];
+
+/** The read side of the live state, served over HTTP. */
+export interface LiveReadApi {
+  summaryJson(): unknown;
+  trialJson(trialId: string): unknown | undefined;
+  metricsText(): string;
+  /** Subscribe to score events; returns an unsubscribe function. */
+  onEvent(listener: (event: { type: string; data: unknown }) => void): () => void;
+  healthy(): boolean;
+}
