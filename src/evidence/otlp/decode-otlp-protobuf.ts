@@ -1,0 +1,830 @@
+import protobuf from 'protobufjs';
+import { ListAttributes } from './list-attributes.js';
+import { OtlpDecodeError } from './otlp-decode-error.js';
+import type {
+  OtlpAnyValue,
+  OtlpAttributes,
+  OtlpExportRequest,
+  OtlpKeyValue,
+  OtlpResource,
+  OtlpResourceSpans,
+  OtlpScope,
+  OtlpScopeSpans,
+  OtlpSpan,
+  OtlpSpanEvent,
+  OtlpSpanLink,
+  OtlpStatus,
+  OtlpStringValue,
+} from './otlp-types.js';
+
+type Reader = protobuf.Reader;
+const { Reader } = protobuf;
+
+/*
+ * Field tags ((field << 3) | wire type) of the messages in proto/ (see otlp-fields.md). The structure
+ * down to each span's fields is scanned eagerly (so truncation is found at decode time, with its byte
+ * offset); attribute lists, events, links and status are kept as byte ranges of the request buffer and
+ * decoded when first read. Strings are decoded on first read, ids are hex-encoded on first read.
+ */
+const LEN = 2;
+const T_REQ_RESOURCE_SPANS = (1 << 3) | LEN;
+const T_RS_RESOURCE = (1 << 3) | LEN;
+const T_RS_SCOPE_SPANS = (2 << 3) | LEN;
+const T_RS_SCHEMA_URL = (3 << 3) | LEN;
+const T_SS_SCOPE = (1 << 3) | LEN;
+const T_SS_SPANS = (2 << 3) | LEN;
+const T_SS_SCHEMA_URL = (3 << 3) | LEN;
+const T_SPAN_TRACE_ID = (1 << 3) | LEN;
+const T_SPAN_SPAN_ID = (2 << 3) | LEN;
+const T_SPAN_TRACE_STATE = (3 << 3) | LEN;
+const T_SPAN_PARENT = (4 << 3) | LEN;
+const T_SPAN_NAME = (5 << 3) | LEN;
+const T_SPAN_KIND = 6 << 3;
+const T_SPAN_START = (7 << 3) | 1;
+const T_SPAN_END = (8 << 3) | 1;
+const T_SPAN_ATTRIBUTES = (9 << 3) | LEN;
+const T_SPAN_DROPPED_ATTRS = 10 << 3;
+const T_SPAN_EVENTS = (11 << 3) | LEN;
+const T_SPAN_DROPPED_EVENTS = 12 << 3;
+const T_SPAN_LINKS = (13 << 3) | LEN;
+const T_SPAN_DROPPED_LINKS = 14 << 3;
+const T_SPAN_STATUS = (15 << 3) | LEN;
+const T_SPAN_FLAGS = (16 << 3) | 5;
+
+type Buf = Buffer & {
+  utf8Slice(start: number, end: number): string;
+  hexSlice(start: number, end: number): string;
+};
+
+function asBuf(bytes: Uint8Array): Buf {
+  return (
+    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  ) as Buf;
+}
+
+function fail(message: string, offset: number, field: string): never {
+  throw new OtlpDecodeError(`${message} at byte ${offset} (${field})`, { offset, field });
+}
+
+/** Reads a length prefix and checks the sub-message fits in `[pos, end)`. Returns the sub-message end. */
+function subEnd(r: Reader, end: number, field: string): number {
+  const at = r.pos;
+  const len = r.uint32();
+  const stop = r.pos + len;
+  if (stop > end) fail(`truncated or corrupt: length ${len} runs past the end of its message`, at, field);
+  return stop;
+}
+
+function skipField(r: Reader, tag: number, end: number, field: string): void {
+  const at = r.pos;
+  switch (tag & 7) {
+    case 0:
+      r.skip();
+      break;
+    case 1:
+      r.skip(8);
+      break;
+    case 2:
+      r.pos = subEnd(r, end, field);
+      break;
+    case 5:
+      r.skip(4);
+      break;
+    default:
+      fail(`unsupported wire type ${tag & 7} (field ${tag >>> 3})`, at, field);
+  }
+  if (r.pos > end) fail('truncated or corrupt field', at, field);
+}
+
+/** Runs `body` with the reader bounded to `[r.pos, end)` so over-reads raise instead of leaking. */
+function bounded(r: Reader, end: number): number {
+  const outer = r.len;
+  r.len = end;
+  return outer;
+}
+
+function readFixed64(buf: Buf, pos: number): bigint {
+  return pos < 0 ? 0n : buf.readBigUInt64LE(pos);
+}
+
+function readVarint64(r: Reader): bigint {
+  let lo = 0;
+  let hi = 0;
+  let shift = 0;
+  const buf = r.buf;
+  for (let i = 0; i < 10; i += 1) {
+    if (r.pos >= r.len) fail('truncated varint', r.pos, 'int_value');
+    const b = buf[r.pos++] as number;
+    if (shift < 28) lo |= (b & 0x7f) << shift;
+    else if (shift === 28) {
+      lo |= (b & 0x0f) << 28;
+      hi |= (b & 0x7f) >>> 4;
+    } else hi |= (b & 0x7f) << (shift - 32);
+    if (b < 0x80) return BigInt.asIntN(64, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+    shift += 7;
+  }
+  return fail('invalid varint', r.pos, 'int_value');
+}
+
+class WireString implements OtlpStringValue {
+  readonly type = 'string' as const;
+  readonly #buf: Buf;
+  readonly #start: number;
+  readonly byteLength: number;
+  #value: string | null = null;
+
+  constructor(buf: Buf, start: number, byteLength: number) {
+    this.#buf = buf;
+    this.#start = start;
+    this.byteLength = byteLength;
+  }
+
+  get value(): string {
+    this.#value ??= this.#buf.utf8Slice(this.#start, this.#start + this.byteLength);
+    return this.#value;
+  }
+
+  /** The UTF-8 bytes (a view into the request buffer, not a copy). */
+  get bytes(): Uint8Array {
+    return this.#buf.subarray(this.#start, this.#start + this.byteLength);
+  }
+
+  toJSON(): string {
+    return this.value;
+  }
+}
+
+const EMPTY_VALUE: OtlpAnyValue = { type: 'empty' };
+
+function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
+  const r = Reader.create(buf);
+  r.pos = start;
+  r.len = end;
+  let value: OtlpAnyValue = EMPTY_VALUE;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    switch (tag) {
+      case (1 << 3) | LEN: {
+        const e = subEnd(r, end, 'string_value');
+        value = new WireString(buf, r.pos, e - r.pos);
+        r.pos = e;
+        break;
+      }
+      case 2 << 3:
+        value = { type: 'bool', value: r.uint32() !== 0 };
+        break;
+      case 3 << 3:
+        value = { type: 'int', value: readVarint64(r) };
+        break;
+      case (4 << 3) | 1:
+        if (r.pos + 8 > end) fail('truncated double', r.pos, 'double_value');
+        value = { type: 'double', value: buf.readDoubleLE(r.pos) };
+        r.pos += 8;
+        break;
+      case (5 << 3) | LEN: {
+        const e = subEnd(r, end, 'array_value');
+        const values: OtlpAnyValue[] = [];
+        while (r.pos < e) {
+          const t = r.uint32();
+          if (t === ((1 << 3) | LEN)) {
+            const ve = subEnd(r, e, 'array_value.values');
+            values.push(decodeAnyValue(buf, r.pos, ve));
+            r.pos = ve;
+          } else skipField(r, t, e, 'array_value');
+        }
+        value = { type: 'array', values };
+        break;
+      }
+      case (6 << 3) | LEN: {
+        const e = subEnd(r, end, 'kvlist_value');
+        const values: OtlpKeyValue[] = [];
+        while (r.pos < e) {
+          const t = r.uint32();
+          if (t === ((1 << 3) | LEN)) {
+            const ve = subEnd(r, e, 'kvlist_value.values');
+            values.push(decodeKeyValue(buf, r.pos, ve));
+            r.pos = ve;
+          } else skipField(r, t, e, 'kvlist_value');
+        }
+        value = { type: 'kvlist', values };
+        break;
+      }
+      case (7 << 3) | LEN: {
+        const e = subEnd(r, end, 'bytes_value');
+        value = { type: 'bytes', value: buf.subarray(r.pos, e) };
+        r.pos = e;
+        break;
+      }
+      default:
+        // string_value_strindex (profiles only) and unknown fields are ignored.
+        skipField(r, tag, end, 'AnyValue');
+    }
+  }
+  return value;
+}
+
+function decodeKeyValue(buf: Buf, start: number, end: number): OtlpKeyValue {
+  const r = Reader.create(buf);
+  r.pos = start;
+  r.len = end;
+  let key = '';
+  let value: OtlpAnyValue = EMPTY_VALUE;
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === ((1 << 3) | LEN)) {
+      const e = subEnd(r, end, 'KeyValue.key');
+      key = buf.utf8Slice(r.pos, e);
+      r.pos = e;
+    } else if (tag === ((2 << 3) | LEN)) {
+      const e = subEnd(r, end, 'KeyValue.value');
+      value = decodeAnyValue(buf, r.pos, e);
+      r.pos = e;
+    } else skipField(r, tag, end, 'KeyValue');
+  }
+  return { key, value };
+}
+
+const keyBytesCache = new Map<string, Buffer>();
+
+function keyBytes(key: string): Buffer {
+  let b = keyBytesCache.get(key);
+  if (b === undefined) {
+    b = Buffer.from(key, 'utf8');
+    if (keyBytesCache.size > 4096) keyBytesCache.clear();
+    keyBytesCache.set(key, b);
+  }
+  return b;
+}
+
+/**
+ * Attributes as byte ranges of `KeyValue` messages. The first lookup indexes where each key and value
+ * sits (no string is created); lookups compare key bytes; a value is decoded only when asked for.
+ */
+class WireAttributes implements OtlpAttributes {
+  readonly #buf: Buf;
+  readonly #ranges: readonly number[];
+  #keyStart: number[] | null = null;
+  #keyLen: number[] = [];
+  #valStart: number[] = [];
+  #valEnd: number[] = [];
+
+  constructor(buf: Buf, ranges: readonly number[]) {
+    this.#buf = buf;
+    this.#ranges = ranges;
+  }
+
+  get size(): number {
+    return this.#ranges.length / 2;
+  }
+
+  #index(): number[] {
+    if (this.#keyStart !== null) return this.#keyStart;
+    const buf = this.#buf;
+    const ks: number[] = [];
+    const r = Reader.create(buf);
+    for (let i = 0; i < this.#ranges.length; i += 2) {
+      const start = this.#ranges[i] as number;
+      const end = this.#ranges[i + 1] as number;
+      r.pos = start;
+      r.len = end;
+      let k = -1;
+      let kl = 0;
+      let vs = -1;
+      let ve = -1;
+      while (r.pos < end) {
+        const tag = r.uint32();
+        if (tag === ((1 << 3) | LEN)) {
+          const e = subEnd(r, end, 'KeyValue.key');
+          k = r.pos;
+          kl = e - r.pos;
+          r.pos = e;
+        } else if (tag === ((2 << 3) | LEN)) {
+          const e = subEnd(r, end, 'KeyValue.value');
+          vs = r.pos;
+          ve = e;
+          r.pos = e;
+        } else skipField(r, tag, end, 'KeyValue');
+      }
+      ks.push(k < 0 ? start : k);
+      this.#keyLen.push(kl);
+      this.#valStart.push(vs);
+      this.#valEnd.push(ve);
+    }
+    this.#keyStart = ks;
+    return ks;
+  }
+
+  #find(key: string): number {
+    const ks = this.#index();
+    const kb = keyBytes(key);
+    const n = kb.length;
+    const buf = this.#buf;
+    const lens = this.#keyLen;
+    outer: for (let i = ks.length - 1; i >= 0; i -= 1) {
+      if (lens[i] !== n) continue;
+      const s = ks[i] as number;
+      for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
+      return i;
+    }
+    return -1;
+  }
+
+  #value(i: number): OtlpAnyValue {
+    const s = this.#valStart[i] as number;
+    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#valEnd[i] as number);
+  }
+
+  keys(): string[] {
+    const ks = this.#index();
+    return ks.map((s, i) => this.#buf.utf8Slice(s, s + (this.#keyLen[i] as number)));
+  }
+
+  has(key: string): boolean {
+    return this.#find(key) >= 0;
+  }
+
+  get(key: string): OtlpAnyValue | undefined {
+    const i = this.#find(key);
+    return i < 0 ? undefined : this.#value(i);
+  }
+
+  getString(key: string): string | undefined {
+    const v = this.get(key);
+    return v?.type === 'string' ? v.value : undefined;
+  }
+
+  entries(): OtlpKeyValue[] {
+    const keys = this.keys();
+    return keys.map((key, i) => ({ key, value: this.#value(i) }));
+  }
+}
+
+function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
+  return ranges === null ? ListAttributes.EMPTY : new WireAttributes(buf, ranges);
+}
+
+/** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */
+function scanLazy(
+  buf: Buf,
+  start: number,
+  end: number,
+  visit: (tag: number, r: Reader, end: number) => boolean,
+): void {
+  const r = Reader.create(buf);
+  r.pos = start;
+  r.len = end;
+  try {
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (!visit(tag, r, end)) skipField(r, tag, end, 'message');
+    }
+  } catch (error) {
+    if (error instanceof OtlpDecodeError) throw error;
+    fail(`truncated or corrupt: ${(error as Error).message}`, r.pos, 'message');
+  }
+}
+
+function readString(r: Reader, end: number, field: string): string {
+  const e = subEnd(r, end, field);
+  const s = (r.buf as Buf).utf8Slice(r.pos, e);
+  r.pos = e;
+  return s;
+}
+
+function readRange(r: Reader, end: number, field: string, into: number[]): void {
+  const e = subEnd(r, end, field);
+  into.push(r.pos, e);
+  r.pos = e;
+}
+
+class WireResource implements OtlpResource {
+  readonly #buf: Buf;
+  readonly #start: number;
+  readonly #end: number;
+  #attributes: OtlpAttributes | null = null;
+  #dropped = 0;
+
+  constructor(buf: Buf, start: number, end: number) {
+    this.#buf = buf;
+    this.#start = start;
+    this.#end = end;
+  }
+
+  #load(): OtlpAttributes {
+    if (this.#attributes === null) {
+      const ranges: number[] = [];
+      scanLazy(this.#buf, this.#start, this.#end, (tag, r, end) => {
+        if (tag === ((1 << 3) | LEN)) readRange(r, end, 'Resource.attributes', ranges);
+        else if (tag === 2 << 3) this.#dropped = r.uint32();
+        else return false;
+        return true;
+      });
+      this.#attributes = attributesOf(this.#buf, ranges.length === 0 ? null : ranges);
+    }
+    return this.#attributes;
+  }
+
+  get attributes(): OtlpAttributes {
+    return this.#load();
+  }
+
+  get droppedAttributesCount(): number {
+    this.#load();
+    return this.#dropped;
+  }
+}
+
+const EMPTY_RESOURCE: OtlpResource = { attributes: ListAttributes.EMPTY, droppedAttributesCount: 0 };
+const EMPTY_SCOPE: OtlpScope = {
+  name: '',
+  version: '',
+  attributes: ListAttributes.EMPTY,
+  droppedAttributesCount: 0,
+};
+
+class WireScope implements OtlpScope {
+  readonly #buf: Buf;
+  readonly #start: number;
+  readonly #end: number;
+  #loaded = false;
+  #name = '';
+  #version = '';
+  #attributes: OtlpAttributes = ListAttributes.EMPTY;
+  #dropped = 0;
+
+  constructor(buf: Buf, start: number, end: number) {
+    this.#buf = buf;
+    this.#start = start;
+    this.#end = end;
+  }
+
+  #load(): void {
+    if (this.#loaded) return;
+    const ranges: number[] = [];
+    scanLazy(this.#buf, this.#start, this.#end, (tag, r, end) => {
+      if (tag === ((1 << 3) | LEN)) this.#name = readString(r, end, 'InstrumentationScope.name');
+      else if (tag === ((2 << 3) | LEN)) this.#version = readString(r, end, 'InstrumentationScope.version');
+      else if (tag === ((3 << 3) | LEN)) readRange(r, end, 'InstrumentationScope.attributes', ranges);
+      else if (tag === 4 << 3) this.#dropped = r.uint32();
+      else return false;
+      return true;
+    });
+    this.#attributes = attributesOf(this.#buf, ranges.length === 0 ? null : ranges);
+    this.#loaded = true;
+  }
+
+  get name(): string {
+    this.#load();
+    return this.#name;
+  }
+  get version(): string {
+    this.#load();
+    return this.#version;
+  }
+  get attributes(): OtlpAttributes {
+    this.#load();
+    return this.#attributes;
+  }
+  get droppedAttributesCount(): number {
+    this.#load();
+    return this.#dropped;
+  }
+}
+
+function decodeEvent(buf: Buf, start: number, end: number): OtlpSpanEvent {
+  let time = -1;
+  let name = '';
+  let dropped = 0;
+  const ranges: number[] = [];
+  scanLazy(buf, start, end, (tag, r, e) => {
+    if (tag === ((1 << 3) | 1)) {
+      if (r.pos + 8 > e) fail('truncated fixed64', r.pos, 'Event.time_unix_nano');
+      time = r.pos;
+      r.pos += 8;
+    } else if (tag === ((2 << 3) | LEN)) name = readString(r, e, 'Event.name');
+    else if (tag === ((3 << 3) | LEN)) readRange(r, e, 'Event.attributes', ranges);
+    else if (tag === 4 << 3) dropped = r.uint32();
+    else return false;
+    return true;
+  });
+  return {
+    timeUnixNano: readFixed64(buf, time),
+    name,
+    attributes: attributesOf(buf, ranges.length === 0 ? null : ranges),
+    droppedAttributesCount: dropped,
+  };
+}
+
+function decodeLink(buf: Buf, start: number, end: number): OtlpSpanLink {
+  let traceId = '';
+  let spanId = '';
+  let traceState = '';
+  let dropped = 0;
+  let flags = 0;
+  const ranges: number[] = [];
+  scanLazy(buf, start, end, (tag, r, e) => {
+    if (tag === ((1 << 3) | LEN) || tag === ((2 << 3) | LEN)) {
+      const stop = subEnd(r, e, 'Link.id');
+      const hex = buf.hexSlice(r.pos, stop);
+      if (tag >>> 3 === 1) traceId = hex;
+      else spanId = hex;
+      r.pos = stop;
+    } else if (tag === ((3 << 3) | LEN)) traceState = readString(r, e, 'Link.trace_state');
+    else if (tag === ((4 << 3) | LEN)) readRange(r, e, 'Link.attributes', ranges);
+    else if (tag === 5 << 3) dropped = r.uint32();
+    else if (tag === ((6 << 3) | 5)) flags = r.fixed32();
+    else return false;
+    return true;
+  });
+  return {
+    traceId,
+    spanId,
+    traceState,
+    attributes: attributesOf(buf, ranges.length === 0 ? null : ranges),
+    droppedAttributesCount: dropped,
+    flags,
+  };
+}
+
+const STATUS_UNSET: OtlpStatus = { code: 0, message: '' };
+
+/**
+ * A span scanned once for field positions; every field is materialised on first read and cached.
+ */
+class WireSpan implements OtlpSpan {
+  readonly #buf: Buf;
+  #tid = 0;
+  #tidEnd = 0;
+  #sid = 0;
+  #sidEnd = 0;
+  #pid = 0;
+  #pidEnd = 0;
+  #ts = 0;
+  #tsEnd = 0;
+  #nm = 0;
+  #nmEnd = 0;
+  #start = -1;
+  #end = -1;
+  #status = -1;
+  #statusEnd = -1;
+  #attrRanges: number[] | null = null;
+  #eventRanges: number[] | null = null;
+  #linkRanges: number[] | null = null;
+  readonly kind: number = 0;
+  readonly flags: number = 0;
+  readonly droppedAttributesCount: number = 0;
+  readonly droppedEventsCount: number = 0;
+  readonly droppedLinksCount: number = 0;
+  readonly resource: OtlpResource;
+  scope: OtlpScope = EMPTY_SCOPE;
+  #traceId: string | null = null;
+  #spanId: string | null = null;
+  #parentSpanId: string | null = null;
+  #name: string | null = null;
+  #attributes: OtlpAttributes | null = null;
+
+  constructor(r: Reader, end: number, resource: OtlpResource) {
+    this.#buf = r.buf as Buf;
+    this.resource = resource;
+    let kind = 0;
+    let flags = 0;
+    let droppedA = 0;
+    let droppedE = 0;
+    let droppedL = 0;
+    while (r.pos < end) {
+      const tag = r.uint32();
+      switch (tag) {
+        case T_SPAN_TRACE_ID:
+          this.#tidEnd = subEnd(r, end, 'Span.trace_id');
+          this.#tid = r.pos;
+          r.pos = this.#tidEnd;
+          break;
+        case T_SPAN_SPAN_ID:
+          this.#sidEnd = subEnd(r, end, 'Span.span_id');
+          this.#sid = r.pos;
+          r.pos = this.#sidEnd;
+          break;
+        case T_SPAN_PARENT:
+          this.#pidEnd = subEnd(r, end, 'Span.parent_span_id');
+          this.#pid = r.pos;
+          r.pos = this.#pidEnd;
+          break;
+        case T_SPAN_NAME:
+          this.#nmEnd = subEnd(r, end, 'Span.name');
+          this.#nm = r.pos;
+          r.pos = this.#nmEnd;
+          break;
+        case T_SPAN_TRACE_STATE:
+          this.#tsEnd = subEnd(r, end, 'Span.trace_state');
+          this.#ts = r.pos;
+          r.pos = this.#tsEnd;
+          break;
+        case T_SPAN_KIND:
+          kind = r.uint32();
+          break;
+        case T_SPAN_START:
+          if (r.pos + 8 > end) fail('truncated fixed64', r.pos, 'Span.start_time_unix_nano');
+          this.#start = r.pos;
+          r.pos += 8;
+          break;
+        case T_SPAN_END:
+          if (r.pos + 8 > end) fail('truncated fixed64', r.pos, 'Span.end_time_unix_nano');
+          this.#end = r.pos;
+          r.pos += 8;
+          break;
+        case T_SPAN_ATTRIBUTES: {
+          const e = subEnd(r, end, 'Span.attributes');
+          (this.#attrRanges ??= []).push(r.pos, e);
+          r.pos = e;
+          break;
+        }
+        case T_SPAN_EVENTS: {
+          const e = subEnd(r, end, 'Span.events');
+          (this.#eventRanges ??= []).push(r.pos, e);
+          r.pos = e;
+          break;
+        }
+        case T_SPAN_LINKS: {
+          const e = subEnd(r, end, 'Span.links');
+          (this.#linkRanges ??= []).push(r.pos, e);
+          r.pos = e;
+          break;
+        }
+        case T_SPAN_STATUS:
+          this.#statusEnd = subEnd(r, end, 'Span.status');
+          this.#status = r.pos;
+          r.pos = this.#statusEnd;
+          break;
+        case T_SPAN_DROPPED_ATTRS:
+          droppedA = r.uint32();
+          break;
+        case T_SPAN_DROPPED_EVENTS:
+          droppedE = r.uint32();
+          break;
+        case T_SPAN_DROPPED_LINKS:
+          droppedL = r.uint32();
+          break;
+        case T_SPAN_FLAGS:
+          if (r.pos + 4 > end) fail('truncated fixed32', r.pos, 'Span.flags');
+          flags = r.fixed32();
+          break;
+        default:
+          skipField(r, tag, end, 'Span');
+      }
+    }
+    this.kind = kind;
+    this.flags = flags;
+    this.droppedAttributesCount = droppedA;
+    this.droppedEventsCount = droppedE;
+    this.droppedLinksCount = droppedL;
+  }
+
+  get traceId(): string {
+    this.#traceId ??= this.#buf.hexSlice(this.#tid, this.#tidEnd);
+    return this.#traceId;
+  }
+  get spanId(): string {
+    this.#spanId ??= this.#buf.hexSlice(this.#sid, this.#sidEnd);
+    return this.#spanId;
+  }
+  get parentSpanId(): string {
+    this.#parentSpanId ??= this.#buf.hexSlice(this.#pid, this.#pidEnd);
+    return this.#parentSpanId;
+  }
+  get traceState(): string {
+    return this.#buf.utf8Slice(this.#ts, this.#tsEnd);
+  }
+  get name(): string {
+    this.#name ??= this.#buf.utf8Slice(this.#nm, this.#nmEnd);
+    return this.#name;
+  }
+  get startTimeUnixNano(): bigint {
+    return readFixed64(this.#buf, this.#start);
+  }
+  get endTimeUnixNano(): bigint {
+    return readFixed64(this.#buf, this.#end);
+  }
+  get attributes(): OtlpAttributes {
+    this.#attributes ??= attributesOf(this.#buf, this.#attrRanges);
+    return this.#attributes;
+  }
+  get events(): OtlpSpanEvent[] {
+    const r = this.#eventRanges;
+    if (r === null) return [];
+    const out: OtlpSpanEvent[] = [];
+    for (let i = 0; i < r.length; i += 2)
+      out.push(decodeEvent(this.#buf, r[i] as number, r[i + 1] as number));
+    return out;
+  }
+  get links(): OtlpSpanLink[] {
+    const r = this.#linkRanges;
+    if (r === null) return [];
+    const out: OtlpSpanLink[] = [];
+    for (let i = 0; i < r.length; i += 2) out.push(decodeLink(this.#buf, r[i] as number, r[i + 1] as number));
+    return out;
+  }
+  get status(): OtlpStatus {
+    if (this.#status < 0) return STATUS_UNSET;
+    let code = 0;
+    let message = '';
+    scanLazy(this.#buf, this.#status, this.#statusEnd, (tag, r, e) => {
+      if (tag === ((2 << 3) | LEN)) message = readString(r, e, 'Status.message');
+      else if (tag === 3 << 3) code = r.uint32();
+      else return false;
+      return true;
+    });
+    return code === 0 && message === '' ? STATUS_UNSET : { code, message };
+  }
+}
+
+function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpScopeSpans {
+  const buf = r.buf as Buf;
+  let scope: OtlpScope = EMPTY_SCOPE;
+  const spans: WireSpan[] = [];
+  let schemaUrl = '';
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === T_SS_SPANS) {
+      const e = subEnd(r, end, 'ScopeSpans.spans');
+      const outer = bounded(r, e);
+      spans.push(new WireSpan(r, e, resource));
+      r.len = outer;
+    } else if (tag === T_SS_SCOPE) {
+      const e = subEnd(r, end, 'ScopeSpans.scope');
+      scope = new WireScope(buf, r.pos, e);
+      r.pos = e;
+    } else if (tag === T_SS_SCHEMA_URL) schemaUrl = readString(r, end, 'ScopeSpans.schema_url');
+    else skipField(r, tag, end, 'ScopeSpans');
+  }
+  for (const s of spans) s.scope = scope;
+  return { scope, spans, schemaUrl };
+}
+
+function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
+  const buf = r.buf as Buf;
+  let resource: OtlpResource = EMPTY_RESOURCE;
+  const scopeSpans: OtlpScopeSpans[] = [];
+  let schemaUrl = '';
+  // The resource may follow the scope spans on the wire; spans get it through this holder.
+  const holder: { resource: OtlpResource } = { resource: EMPTY_RESOURCE };
+  const lazyResource: OtlpResource = {
+    get attributes() {
+      return holder.resource.attributes;
+    },
+    get droppedAttributesCount() {
+      return holder.resource.droppedAttributesCount;
+    },
+  };
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === T_RS_SCOPE_SPANS) {
+      const e = subEnd(r, end, 'ResourceSpans.scope_spans');
+      const outer = bounded(r, e);
+      scopeSpans.push(readScopeSpans(r, e, lazyResource));
+      r.len = outer;
+    } else if (tag === T_RS_RESOURCE) {
+      const e = subEnd(r, end, 'ResourceSpans.resource');
+      resource = new WireResource(buf, r.pos, e);
+      holder.resource = resource;
+      r.pos = e;
+    } else if (tag === T_RS_SCHEMA_URL) schemaUrl = readString(r, end, 'ResourceSpans.schema_url');
+    else skipField(r, tag, end, 'ResourceSpans');
+  }
+  return { resource: lazyResource, scopeSpans, schemaUrl };
+}
+
+/**
+ * Decodes one binary `ExportTraceServiceRequest` (or `TracesData`, the same field 1) without
+ * materialising what nobody reads: the message structure down to span fields is scanned (so a
+ * truncated or corrupt payload fails here, with its byte offset); ids become lowercase hex, names and
+ * attribute values are decoded on first read, large strings stay slices of `bytes` until read. The
+ * returned objects keep `bytes` alive; do not mutate it.
+ *
+ * @example
+ * const req = decodeOtlpProtobuf(readFileSync('export.binpb'));
+ * for (const rs of req.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) s.name;
+ * // throws OtlpDecodeError('truncated or corrupt: … at byte 1234 (Span.attributes)') on bad input
+ */
+export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
+  const buf = asBuf(bytes);
+  const r = Reader.create(buf);
+  const end = buf.length;
+  const resourceSpans: OtlpResourceSpans[] = [];
+  try {
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag === T_REQ_RESOURCE_SPANS) {
+        const e = subEnd(r, end, 'ExportTraceServiceRequest.resource_spans');
+        const outer = bounded(r, e);
+        resourceSpans.push(readResourceSpans(r, e));
+        r.len = outer;
+      } else skipField(r, tag, end, 'ExportTraceServiceRequest');
+    }
+  } catch (error) {
+    if (error instanceof OtlpDecodeError) throw error;
+    throw new OtlpDecodeError(`truncated or corrupt protobuf at byte ${r.pos}: ${(error as Error).message}`, {
+      offset: r.pos,
+    });
+  }
+  return { resourceSpans, logRecords: [] };
+}
