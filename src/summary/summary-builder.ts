@@ -1,0 +1,427 @@
+import { kindOfValueSchema } from '../model/output-spec.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { AggregateScore, CoverageCounts, Summary, TaskValueRecord } from '../model/summary.js';
+import type { SemanticView, TaskSpec } from '../model/task.js';
+import type { Trial } from '../model/trial.js';
+import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
+import { aggregateRangeScore } from './aggregate-range-score.js';
+import { compareCodePoints } from './compare-code-points.js';
+import { isTrialFailure } from './is-trial-failure.js';
+import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
+
+/** One (task, metric type, output name): the compact per-observation data of that output. */
+interface Series {
+  readonly name: string;
+  /** Finite numbers (not booleans) collected from completed/partial scores, in score order. */
+  readonly values: number[];
+  /** Non-failed scores that contain an output of this name. */
+  scored: number;
+  /** `Bucket.scoreCount` of the last score that had this name: only the first output of a name counts. */
+  lastScore: number;
+  /** Task value records when this output is a `task_metric_values` key, else null. */
+  records: TaskValueRecord[] | null;
+  /** Semantic value per score of the bucket (NaN = unusable) when a view reads this output. */
+  viewColumn: number[] | null;
+}
+
+/** One (task, metric type): the task's score records of that metric. */
+interface Bucket {
+  readonly metricType: string;
+  readonly metric: MetricTotals;
+  readonly series: Map<string, Series>;
+  /** The series that are task-value keys, in discovery (or declaration) order. */
+  readonly keys: Series[];
+  scoreCount: number;
+  failed: number;
+  /** Without task specs: trial ids of trial failures so far, to backfill keys discovered later. */
+  readonly failureTrials: string[];
+  /** With views: trial id per score, to pair occurrences. */
+  readonly viewTrials: string[] | null;
+  readonly viewColumns: number[][];
+}
+
+/** One metric type across the run. */
+interface MetricTotals {
+  readonly type: string;
+  /** Declared output names (with task specs) or every name any score emitted (without). */
+  readonly names: Set<string>;
+  /** Without task specs: all scores of this type, and the failed ones. */
+  total: number;
+  failed: number;
+}
+
+interface TaskState {
+  readonly id: string;
+  readonly spec: TaskSpec | null;
+  readonly buckets: Map<string, Bucket>;
+  /** Distinct trial ids in first-seen score order, kept only for tasks that declare views. */
+  readonly trialOrder: Set<string> | null;
+  readonly views: [string, SemanticView][];
+}
+
+const KEY_KINDS = new Set(['continuous', 'discrete', 'boolean', 'label']);
+const PASS_AT_K_KINDS = new Set(['continuous', 'boolean']);
+
+/**
+ * Streaming builder of the SDK's `AgentEvalSummary.from_scores(scores, tasks, trials, extra_scores)`
+ * (spec §7). Feed score records one at a time (any interleaving of tasks), optionally trials for the
+ * error rollup, then call `finish()` once. Every statistic is computed in SDK score order — tasks in
+ * task-list order (first-seen order without task specs), then the order scores were added within
+ * each task — so shards and streams of the same run give identical floats. Per score it keeps only
+ * finite numeric values, counters, and the task value records the summary itself contains.
+ *
+ * @example
+ * const builder = new SummaryBuilder(tasks);
+ * for (const score of scores) builder.addScore(score);
+ * const summary = builder.finish();
+ */
+export class SummaryBuilder {
+  private readonly withSpecs: boolean;
+  private readonly taskCount: number | null;
+  private readonly tasks = new Map<string, TaskState>();
+  private readonly metrics = new Map<string, MetricTotals>();
+  /** `metricType \0 output` pairs declared continuous/boolean by some task. */
+  private readonly passAtKPairs = new Map<string, [string, string]>();
+  private readonly viewNames = new Set<string>();
+  private readonly trialIds = new Set<string>();
+  private readonly errorTrialIds = new Map<string, string[]>();
+  private errorCount = 0;
+  private scoreCount = 0;
+  private finished = false;
+
+  constructor(tasks: readonly TaskSpec[] | null) {
+    this.withSpecs = tasks !== null;
+    this.taskCount = tasks === null ? null : tasks.length;
+    if (tasks === null) return;
+    const specs = new Map<string, TaskSpec>();
+    // A repeated task id keeps its first position; its last spec wins, as the SDK's dicts overwrite.
+    for (const spec of tasks) specs.set(spec.id, spec);
+    for (const spec of specs.values()) this.declareTask(spec);
+  }
+
+  /** Add one score record (the SDK's `AgentEvalTaskScore`). */
+  addScore(score: ScoreRecord): void {
+    if (this.finished) throw new Error('SummaryBuilder.addScore called after finish()');
+    this.scoreCount++;
+    const trialId = score.trial_id;
+    this.trialIds.add(trialId);
+    let task = this.tasks.get(score.task_id);
+    if (task === undefined) {
+      // With task specs a score of an unknown task has no applicable output: it only counts.
+      if (this.withSpecs) return;
+      task = { id: score.task_id, spec: null, buckets: new Map(), trialOrder: null, views: [] };
+      this.tasks.set(task.id, task);
+    }
+    if (task.trialOrder !== null) task.trialOrder.add(trialId);
+    let bucket = task.buckets.get(score.metric_type);
+    if (bucket === undefined) {
+      if (this.withSpecs) return;
+      bucket = this.newBucket(score.metric_type, null);
+      task.buckets.set(score.metric_type, bucket);
+    }
+    const seq = ++bucket.scoreCount;
+    const metric = bucket.metric;
+    metric.total++;
+    const viewTrials = bucket.viewTrials;
+    if (viewTrials !== null) {
+      viewTrials.push(trialId);
+      for (const column of bucket.viewColumns) column.push(NaN);
+    }
+    if (score.status === 'failed') {
+      bucket.failed++;
+      metric.failed++;
+      if (isTrialFailure(score)) {
+        const keys = bucket.keys;
+        for (let i = 0; i < keys.length; i++) {
+          (keys[i] as Series).records?.push({ trial_id: trialId, value_type: 'missing', value: null });
+        }
+        if (!this.withSpecs) bucket.failureTrials.push(trialId);
+      }
+      return;
+    }
+    const outputs = score.outputs;
+    for (let o = 0; o < outputs.length; o++) {
+      const output = outputs[o];
+      if (output === undefined) continue;
+      let series = bucket.series.get(output.name);
+      if (series === undefined) {
+        if (this.withSpecs) continue;
+        series = newSeries(output.name);
+        bucket.series.set(output.name, series);
+        metric.names.add(output.name);
+      }
+      if (series.lastScore === seq) continue;
+      series.lastScore = seq;
+      series.scored++;
+      const value = output.value;
+      let record: TaskValueRecord | null = null;
+      let semantic = NaN;
+      if (typeof value === 'number') {
+        if (Number.isFinite(value)) series.values.push(value);
+        record = { trial_id: trialId, value_type: 'number', value };
+        semantic = value;
+      } else if (typeof value === 'boolean') {
+        record = { trial_id: trialId, value_type: 'number', value };
+        semantic = value ? 1.0 : 0.0;
+      } else if (typeof value === 'string') {
+        record = { trial_id: trialId, value_type: 'label', value };
+      }
+      const column = series.viewColumn;
+      if (column !== null) column[column.length - 1] = semantic;
+      if (record === null) continue;
+      if (series.records !== null) {
+        series.records.push(record);
+      } else if (!this.withSpecs) {
+        // A key discovered now: the trial failures before it belong to it too, in order.
+        const records: TaskValueRecord[] = [];
+        for (const t of bucket.failureTrials)
+          records.push({ trial_id: t, value_type: 'missing', value: null });
+        records.push(record);
+        series.records = records;
+        bucket.keys.push(series);
+      }
+    }
+  }
+
+  /** Add one trial for the error rollup (`error_trial_ids`, `error_count`). */
+  addTrial(trial: Pick<Trial, 'id' | 'error'>): void {
+    if (this.finished) throw new Error('SummaryBuilder.addTrial called after finish()');
+    const error = trial.error;
+    if (error === null || error === undefined) return;
+    const ids = this.errorTrialIds.get(error.type);
+    if (ids === undefined) this.errorTrialIds.set(error.type, [trial.id]);
+    else ids.push(trial.id);
+    this.errorCount++;
+  }
+
+  /** Build the summary; `extraScores` (runner aggregates) are appended unchanged. Call once. */
+  finish(extraScores: readonly AggregateScore[] = []): Summary {
+    this.finished = true;
+    const taskList = [...this.tasks.values()];
+    const aggregates: AggregateScore[] = [];
+    const coverage: Record<string, Record<string, CoverageCounts>> = {};
+
+    const bucketsByType = new Map<string, Bucket[]>();
+    for (const task of taskList) {
+      for (const [type, bucket] of task.buckets) {
+        const list = bucketsByType.get(type);
+        if (list === undefined) bucketsByType.set(type, [bucket]);
+        else list.push(bucket);
+      }
+    }
+    for (const type of [...this.metrics.keys()].sort(compareCodePoints)) {
+      const metric = this.metrics.get(type) as MetricTotals;
+      const buckets = bucketsByType.get(type) ?? [];
+      const byName: Record<string, CoverageCounts> = {};
+      for (const name of [...metric.names].sort(compareCodePoints)) {
+        let total = this.withSpecs ? 0 : metric.total;
+        let failed = this.withSpecs ? 0 : metric.failed;
+        let scored = 0;
+        let length = 0;
+        const parts: number[][] = [];
+        for (const bucket of buckets) {
+          const series = bucket.series.get(name);
+          if (series === undefined) continue;
+          if (this.withSpecs) {
+            total += bucket.scoreCount;
+            failed += bucket.failed;
+          }
+          scored += series.scored;
+          length += series.values.length;
+          parts.push(series.values);
+        }
+        const values = new Float64Array(length);
+        let at = 0;
+        for (const part of parts) {
+          values.set(part, at);
+          at += part.length;
+        }
+        aggregates.push(aggregateRangeScore(`${type}.${name}`, values, total));
+        setOwn(byName, name, { total, scored, failed, missing: Math.max(total - scored - failed, 0) });
+      }
+      setOwn(coverage, type, byName);
+    }
+
+    aggregates.push(...this.viewAggregates(taskList));
+
+    const taskMetricValues: Record<string, Record<string, TaskValueRecord[]>> = {};
+    for (const task of taskList) {
+      const keys: [string, string, TaskValueRecord[]][] = [];
+      for (const [type, bucket] of task.buckets) {
+        for (const series of bucket.keys) keys.push([type, series.name, series.records ?? []]);
+      }
+      keys.sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]));
+      const entry: Record<string, TaskValueRecord[]> = {};
+      for (const [type, name, records] of keys) setOwn(entry, `${type}.${name}`, records);
+      setOwn(taskMetricValues, task.id, entry);
+    }
+
+    const pairs = [...this.passAtKPairs.values()].sort(
+      (a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]),
+    );
+    for (const [type, name] of pairs) {
+      const declaring: PassAtKTaskCounts[] = [];
+      for (const task of taskList) {
+        const bucket = task.buckets.get(type);
+        const series = bucket?.series.get(name);
+        if (bucket === undefined || series === undefined || series.records === null) continue;
+        let n = 0;
+        let c = 0;
+        for (const r of series.records) {
+          const v = r.value;
+          if (v === null) n++;
+          else if (typeof v === 'boolean') {
+            n++;
+            if (v) c++;
+          } else if (typeof v === 'number') {
+            n++;
+            if (v >= 1.0) c++;
+          }
+        }
+        declaring.push({ n, c, opportunities: bucket.scoreCount });
+      }
+      aggregates.push(...passAtKScores(`${type}.${name}`, declaring));
+    }
+
+    aggregates.push(...extraScores);
+
+    const errorTrialIds: Record<string, string[]> = {};
+    for (const [type, ids] of this.errorTrialIds) setOwn(errorTrialIds, type, ids);
+    return {
+      scores: { scores: aggregates },
+      metric_coverage: coverage,
+      task_metric_values: taskMetricValues,
+      task_count: this.taskCount ?? this.tasks.size,
+      trial_count: this.trialIds.size,
+      score_count: this.scoreCount,
+      error_trial_ids: errorTrialIds,
+      error_count: this.errorCount,
+    };
+  }
+
+  private declareTask(spec: TaskSpec): void {
+    const views = Object.entries(spec.views ?? {});
+    const task: TaskState = {
+      id: spec.id,
+      spec,
+      buckets: new Map(),
+      trialOrder: views.length > 0 ? new Set() : null,
+      views,
+    };
+    this.tasks.set(spec.id, task);
+    for (const descriptor of spec.metrics) {
+      let bucket = task.buckets.get(descriptor.type);
+      if (bucket === undefined) {
+        bucket = this.newBucket(descriptor.type, views.length > 0 ? [] : null);
+        task.buckets.set(descriptor.type, bucket);
+      }
+      for (const out of descriptor.outputs) {
+        if (bucket.series.has(out.name)) continue;
+        const series = newSeries(out.name);
+        const kind = kindOfValueSchema(out.value_schema);
+        if (KEY_KINDS.has(kind)) {
+          series.records = [];
+          bucket.keys.push(series);
+        }
+        if (PASS_AT_K_KINDS.has(kind)) {
+          this.passAtKPairs.set(`${descriptor.type}\u0000${out.name}`, [descriptor.type, out.name]);
+        }
+        bucket.series.set(out.name, series);
+        bucket.metric.names.add(out.name);
+      }
+    }
+    for (const [viewName, view] of views) {
+      this.viewNames.add(viewName);
+      for (const signal of view.signals) {
+        const series = task.buckets.get(signal.metric)?.series.get(signal.output);
+        if (series === undefined || series.viewColumn !== null) continue;
+        series.viewColumn = [];
+        task.buckets.get(signal.metric)?.viewColumns.push(series.viewColumn);
+      }
+    }
+  }
+
+  private newBucket(metricType: string, viewTrials: string[] | null): Bucket {
+    let metric = this.metrics.get(metricType);
+    if (metric === undefined) {
+      metric = { type: metricType, names: new Set(), total: 0, failed: 0 };
+      this.metrics.set(metricType, metric);
+    }
+    return {
+      metricType,
+      metric,
+      series: new Map(),
+      keys: [],
+      scoreCount: 0,
+      failed: 0,
+      failureTrials: [],
+      viewTrials,
+      viewColumns: [],
+    };
+  }
+
+  /** `view.<name>` rows (spec §7.5): opportunities paired by occurrence, tasks then trials in order. */
+  private viewAggregates(taskList: readonly TaskState[]): AggregateScore[] {
+    const values = new Map<string, number[]>();
+    const totals = new Map<string, number>();
+    for (const name of this.viewNames) {
+      values.set(name, []);
+      totals.set(name, 0);
+    }
+    for (const task of taskList) {
+      if (task.trialOrder === null) continue;
+      const positions = new Map<string, Map<string, number[]>>();
+      for (const [type, bucket] of task.buckets) {
+        const byTrial = new Map<string, number[]>();
+        const trials = bucket.viewTrials ?? [];
+        for (let i = 0; i < trials.length; i++) {
+          const t = trials[i] as string;
+          const list = byTrial.get(t);
+          if (list === undefined) byTrial.set(t, [i]);
+          else list.push(i);
+        }
+        positions.set(type, byTrial);
+      }
+      for (const trial of task.trialOrder) {
+        for (const [viewName, view] of task.views) {
+          let occurrences = 1;
+          for (const signal of view.signals) {
+            const n = positions.get(signal.metric)?.get(trial)?.length ?? 0;
+            if (n > occurrences) occurrences = n;
+          }
+          const weights = view.signals.map((s) => s.weight);
+          const out = values.get(viewName) as number[];
+          for (let i = 0; i < occurrences; i++) {
+            const signalValues: number[] = [];
+            for (const signal of view.signals) {
+              const index = positions.get(signal.metric)?.get(trial)?.[i];
+              const column = task.buckets.get(signal.metric)?.series.get(signal.output)?.viewColumn;
+              signalValues.push(index === undefined || column == null ? NaN : (column[index] as number));
+            }
+            const reduced = reduceViewSignals(view.reducer, signalValues, weights);
+            if (reduced !== null) out.push(reduced);
+          }
+          totals.set(viewName, (totals.get(viewName) as number) + occurrences);
+        }
+      }
+    }
+    return [...this.viewNames]
+      .sort(compareCodePoints)
+      .map((name) =>
+        aggregateRangeScore(`view.${name}`, values.get(name) as number[], totals.get(name) as number),
+      );
+  }
+}
+
+function newSeries(name: string): Series {
+  return { name, values: [], scored: 0, lastScore: 0, records: null, viewColumn: null };
+}
+
+/** Assign an own enumerable property, also for the key `__proto__`. */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
