@@ -1,0 +1,36 @@
+import { requireTrajectory } from '../../evidence/require-trajectory.js';
+import type { Metric } from '../../model/metric.js';
+import { discreteScore } from '../discrete-score.js';
+
+/**
+ * `trajectory_stats`: counts read from the trace through `TrajectoryView` (ATIF or OTLP): `steps`
+ * (ATIF steps / OTLP spans), `tool_calls`, `tool_errors` (calls flagged as errors) and `turns` (user
+ * turns / agent invocations). Fails when the trial has no trace.
+ *
+ * @example
+ * const m = trajectoryStats();
+ * // NAT exmp02 sample → { steps: 3, tool_calls: 1, tool_errors: 0, turns: 1 }
+ */
+export function trajectoryStats(options: { type?: string } = {}): Metric {
+  return {
+    type: options.type ?? 'trajectory_stats',
+    outputSpec: () => [
+      discreteScore('steps'),
+      discreteScore('tool_calls'),
+      discreteScore('tool_errors'),
+      discreteScore('turns'),
+    ],
+    computeScores: async (input) => {
+      const view = await requireTrajectory(input.candidate.evidence);
+      const calls = view.normalizedToolCalls();
+      return {
+        outputs: [
+          { name: 'steps', value: view.stepCount() },
+          { name: 'tool_calls', value: calls.length },
+          { name: 'tool_errors', value: calls.filter((c) => c.isError).length },
+          { name: 'turns', value: view.turnCount() },
+        ],
+      };
+    },
+  };
+}
