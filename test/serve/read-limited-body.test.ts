@@ -1,0 +1,58 @@
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyReadError, readLimitedBody } from '../../src/serve/read-limited-body.js';
+
+let port = 0;
+const server = createServer((req: IncomingMessage, res) => {
+  readLimitedBody(req, { maxBodyBytes: 1024, maxDecompressedBytes: 4096 }).then(
+    (body) => res.end(`ok ${body.length}`),
+    (error: BodyReadError) => res.end(`${error.status} ${error.message}`),
+  );
+});
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function post(body: Buffer, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve(text));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('readLimitedBody', () => {
+  it('returns plain and gzip bodies', async () => {
+    expect(await post(Buffer.alloc(100))).toBe('ok 100');
+    expect(await post(gzipSync(Buffer.alloc(3000)), { 'content-encoding': 'gzip' })).toBe('ok 3000');
+  });
+  it('answers 413 over the wire limit', async () => {
+    expect(await post(Buffer.alloc(2000))).toMatch(
+      /^413 request body of 2000 bytes exceeds the limit of 1024/,
+    );
+  });
+  it('refuses a gzip bomb without inflating it past the limit', async () => {
+    const small = gzipSync(Buffer.alloc(100_000));
+    expect(small.length).toBeLessThan(1024);
+    expect(await post(small, { 'content-encoding': 'gzip' })).toMatch(
+      /^413 decompressed request body exceeds the limit of 4096/,
+    );
+  });
+  it('answers 400 for a body that is not gzip and 415 for other encodings', async () => {
+    expect(await post(Buffer.from('not gzip'), { 'content-encoding': 'gzip' })).toMatch(
+      /^400 gzip body does not decompress/,
+    );
+    expect(await post(Buffer.from('x'), { 'content-encoding': 'br' })).toMatch(
+      /^415 unsupported Content-Encoding 'br'/,
+    );
+  });
+});
