@@ -1,0 +1,45 @@
+import type { JsonObject } from '../model/json-value.js';
+import type { MetricInput } from '../model/metric.js';
+import type { TaskSpec } from '../model/task.js';
+import type { TrialItem } from '../model/trial-item.js';
+
+/**
+ * What `computeScores` receives for one trial (spec §3.5). `candidate.metadata` is the trial metadata
+ * overlaid by the output metadata (output wins), `{}` without an output; `candidate.evidence` is the
+ * live evidence only when the trial has an output; `trajectory` is always null for agent-eval trials;
+ * `row.data.trial.measurements` is the full measurements object.
+ *
+ * @example
+ * const input = buildMetricInput(item, task, 0);
+ * input.row.data.reference.expected; // the task's grader-only truth
+ */
+export function buildMetricInput(item: TrialItem, task: TaskSpec, rowIndex: number): MetricInput {
+  const { trial } = item;
+  const output = trial.output;
+  const metadata: JsonObject = output === null ? {} : { ...trial.metadata, ...output.metadata };
+  return {
+    row: {
+      row_index: rowIndex,
+      data: {
+        reference: task.reference,
+        inputs: task.inputs,
+        task: { id: task.id, intent: task.intent, metadata: task.metadata },
+        trial: {
+          id: trial.id,
+          task_id: trial.task_id,
+          status: trial.status,
+          error: trial.error,
+          measurements: { ...trial.measurements },
+          metadata: trial.metadata,
+        },
+      },
+    },
+    candidate: {
+      output_text: output?.output_text ?? null,
+      response: output?.response ?? null,
+      trajectory: null,
+      evidence: output === null ? null : item.evidence,
+      metadata,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { buildMetricInput } from '../../src/metrics/build-metric-input.js';
+import type { CandidateEvidence } from '../../src/evidence/candidate-evidence.js';
+import { makeTask, makeTrialItem, NO_MEASUREMENTS } from './make-trial-item.js';
+
+describe('buildMetricInput (spec §3.5)', () => {
+  const task = makeTask({
+    id: 'A',
+    intent: 'grade it',
+    inputs: { instruction: 'do it' },
+    reference: { expected: '42' },
+    metadata: { suite: 's' },
+  });
+
+  it('fills row.data with reference, inputs, task and trial (full measurements)', () => {
+    const item = makeTrialItem({
+      id: 'a1',
+      status: 'partial',
+      error: { type: 'TimeoutError', message: 'slow', traceback: null, occurred_at: null },
+      measurements: { ...NO_MEASUREMENTS, total_tokens: 0 },
+      metadata: { k: 1 },
+    });
+    const input = buildMetricInput(item, task, 4);
+    expect(input.row).toEqual({
+      row_index: 4,
+      data: {
+        reference: { expected: '42' },
+        inputs: { instruction: 'do it' },
+        task: { id: 'A', intent: 'grade it', metadata: { suite: 's' } },
+        trial: {
+          id: 'a1',
+          task_id: 'A',
+          status: 'partial',
+          error: { type: 'TimeoutError', message: 'slow', traceback: null, occurred_at: null },
+          measurements: { ...NO_MEASUREMENTS, total_tokens: 0 },
+          metadata: { k: 1 },
+        },
+      },
+    });
+    expect(Object.keys(input.row.data.trial.measurements)).toHaveLength(7);
+  });
+
+  it('overlays output metadata on trial metadata (output wins) and passes evidence with an output', () => {
+    const evidence = { marker: true } as unknown as CandidateEvidence;
+    const item = {
+      ...makeTrialItem({
+        metadata: { a: 1, b: 1 },
+        output: { output_text: 'hi', response: { r: 1 }, metadata: { b: 2, c: 3 } },
+      }),
+      evidence,
+    };
+    expect(buildMetricInput(item, task, 0).candidate).toEqual({
+      output_text: 'hi',
+      response: { r: 1 },
+      trajectory: null,
+      evidence,
+      metadata: { a: 1, b: 2, c: 3 },
+    });
+  });
+
+  it('without an output: no evidence, empty metadata, null text and response', () => {
+    const evidence = { marker: true } as unknown as CandidateEvidence;
+    const item = { ...makeTrialItem({ output: null, metadata: { a: 1 } }), evidence };
+    expect(buildMetricInput(item, task, 0).candidate).toEqual({
+      output_text: null,
+      response: null,
+      trajectory: null,
+      evidence: null,
+      metadata: {},
+    });
+  });
+});
