@@ -28,7 +28,11 @@ const SPAN_KINDS: Record<string, number> = {
   SPAN_KIND_PRODUCER: 4,
   SPAN_KIND_CONSUMER: 5,
 };
-const STATUS_CODES: Record<string, number> = { STATUS_CODE_UNSET: 0, STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
+const STATUS_CODES: Record<string, number> = {
+  STATUS_CODE_UNSET: 0,
+  STATUS_CODE_OK: 1,
+  STATUS_CODE_ERROR: 2,
+};
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,7 +149,8 @@ function resource(v: unknown, path: string): OtlpResource {
 }
 
 function scope(v: unknown, path: string): OtlpScope {
-  if (!isObj(v)) return { name: '', version: '', attributes: ListAttributes.EMPTY, droppedAttributesCount: 0 };
+  if (!isObj(v))
+    return { name: '', version: '', attributes: ListAttributes.EMPTY, droppedAttributesCount: 0 };
   return {
     name: str(v['name']),
     version: str(v['version']),
@@ -191,7 +196,10 @@ function span(v: unknown, path: string, res: OtlpResource, sc: OtlpScope): OtlpS
     flags: uint(v['flags']),
     name: str(v['name']),
     kind: enumValue(v['kind'], SPAN_KINDS, 'SPAN_KIND_'),
-    startTimeUnixNano: int64(pick(v, 'startTimeUnixNano', 'start_time_unix_nano'), `${path}.startTimeUnixNano`),
+    startTimeUnixNano: int64(
+      pick(v, 'startTimeUnixNano', 'start_time_unix_nano'),
+      `${path}.startTimeUnixNano`,
+    ),
     endTimeUnixNano: int64(pick(v, 'endTimeUnixNano', 'end_time_unix_nano'), `${path}.endTimeUnixNano`),
     attributes: attributes(v['attributes'], `${path}.attributes`),
     droppedAttributesCount: uint(pick(v, 'droppedAttributesCount', 'dropped_attributes_count')),
@@ -225,7 +233,10 @@ function logRecords(v: unknown, path: string): OtlpLogRecord[] {
   list(v, path).forEach((rl, i) => {
     if (!isObj(rl)) return;
     const res = resource(rl['resource'], `${path}[${i}].resource`);
-    const scopes = list(pick(rl, 'scopeLogs', 'scope_logs', 'instrumentationLibraryLogs'), `${path}[${i}].scopeLogs`);
+    const scopes = list(
+      pick(rl, 'scopeLogs', 'scope_logs', 'instrumentationLibraryLogs'),
+      `${path}[${i}].scopeLogs`,
+    );
     scopes.forEach((sl, j) => {
       if (!isObj(sl)) return;
       const p = `${path}[${i}].scopeLogs[${j}].logRecords`;
@@ -271,7 +282,12 @@ export function otlpJsonToRequest(doc: unknown): OtlpExportRequest {
     return { resourceSpans: doc.map((rs, i) => resourceSpans(rs, `[${i}]`)), logRecords: [] };
   }
   if (!isObj(doc)) throw new OtlpDecodeError('an OTLP/JSON document must be an object', { field: '$' });
-  const key = doc['resourceSpans'] !== undefined ? 'resourceSpans' : doc['batches'] !== undefined ? 'batches' : 'resource_spans';
+  const key =
+    doc['resourceSpans'] !== undefined
+      ? 'resourceSpans'
+      : doc['batches'] !== undefined
+        ? 'batches'
+        : 'resource_spans';
   const rs = list(pick(doc, 'resourceSpans', 'resource_spans', 'batches'), key);
   return {
     resourceSpans: rs.map((x, i) => resourceSpans(x, `${key}[${i}]`)),

@@ -1,0 +1,53 @@
+import { decodeOtlpProtobuf } from './decode-otlp-protobuf.js';
+import { OtlpDecodeError } from './otlp-decode-error.js';
+import { otlpJsonToRequest } from './otlp-json-to-request.js';
+import type { OtlpPayload } from './otlp-payload-splitter.js';
+import type { OtlpExportRequest } from './otlp-types.js';
+import { parseLosslessJson } from './parse-lossless-json.js';
+
+/**
+ * Decodes one payload cut out of an OTLP file. Errors are `OtlpDecodeError`s whose `offset` is the
+ * absolute byte offset in the file (payload offset + position inside it) and whose `line` is the
+ * payload's line for JSON.
+ *
+ * @example
+ * decodeOtlpPayload({ kind: 'json', text: '{"resourceSpans":[]}', line: 1, offset: 0 }); // { resourceSpans: [], ... }
+ */
+export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
+  if (payload.kind === 'protobuf') {
+    try {
+      return decodeOtlpProtobuf(payload.bytes);
+    } catch (error) {
+      if (!(error instanceof OtlpDecodeError)) throw error;
+      const offset = payload.offset + (error.offset ?? 0);
+      throw new OtlpDecodeError(error.message.replace(/at byte \d+/, `at byte ${offset}`), {
+        offset,
+        field: error.field,
+      });
+    }
+  }
+  let doc: unknown;
+  try {
+    doc = parseLosslessJson(payload.text);
+  } catch (error) {
+    const pos = /position (\d+)/.exec((error as Error).message)?.[1];
+    const offset =
+      pos === undefined
+        ? payload.offset
+        : payload.offset + Buffer.byteLength(payload.text.slice(0, Number(pos)));
+    throw new OtlpDecodeError(`invalid JSON on line ${payload.line}: ${(error as Error).message}`, {
+      line: payload.line,
+      offset,
+    });
+  }
+  try {
+    return otlpJsonToRequest(doc);
+  } catch (error) {
+    if (!(error instanceof OtlpDecodeError)) throw error;
+    throw new OtlpDecodeError(`line ${payload.line}: ${error.message}`, {
+      line: payload.line,
+      offset: payload.offset,
+      field: error.field,
+    });
+  }
+}

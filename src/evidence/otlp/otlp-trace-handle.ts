@@ -1,0 +1,461 @@
+import { resolve } from 'node:path';
+import type { JsonValue } from '../../model/json-value.js';
+import type { EvidenceDescriptor } from '../../model/trial.js';
+import type {
+  NormalizedTokenUsage,
+  NormalizedToolCall,
+  TrajectoryView,
+} from '../../model/trajectory-view.js';
+import { EvidenceValueError } from '../evidence-value-error.js';
+import { anyValueToJson } from './any-value-to-json.js';
+import { classifyGenAiSpan, type GenAiSpanRole } from './classify-genai-span.js';
+import { otlpJsonToRequest } from './otlp-json-to-request.js';
+import type {
+  OtlpExportRequest,
+  OtlpLogRecord,
+  OtlpResource,
+  OtlpResourceSpans,
+  OtlpScope,
+  OtlpScopeSpans,
+  OtlpSpan,
+} from './otlp-types.js';
+import { parseJsonText } from './parse-json-text.js';
+import { readOtlpFileSync } from './read-otlp-file-sync.js';
+import { readSpanUsage, type SpanUsage } from './read-span-usage.js';
+import { SpanContent, type ContentEvent, type MessageToolResult } from './span-content.js';
+import { SpanForest, type SpanNode } from './span-forest.js';
+
+/** Token totals of an OTLP trace (each logical model call counted once) and where they came from. */
+export interface OtlpTokenUsage {
+  input: number | null;
+  output: number | null;
+  cached: number | null;
+  cacheCreation: number | null;
+  costUsd: number | null;
+  /** Model-call spans that have no model-call span below them (a wrapper and its inner call are one). */
+  llmCalls: number;
+  /** Spans whose usage was counted (usage-bearing spans with no usage-bearing descendant). */
+  countedSpanIds: string[];
+  /** `gen_ai`, `gen_ai-deprecated`, `openinference`: the vocabularies the counted numbers used. */
+  vocabulary: string[];
+}
+
+type Source =
+  | { kind: 'loaded'; requests: OtlpExportRequest[] | null; spans: OtlpSpan[]; logs: OtlpLogRecord[] }
+  | { kind: 'file'; path: string }
+  | { kind: 'data'; data: JsonValue };
+
+const PLACEHOLDERS = new Set(['<not specified>', 'N/A', '<elided>', '']);
+
+/** Tool argument/result attribute keys, in preference order (GenAI, OpenInference, ADK, NeMo Intake). */
+const ARGUMENT_KEYS = [
+  'gen_ai.tool.call.arguments',
+  'input.value',
+  'gcp.vertex.agent.tool_call_args',
+  'tool_arguments',
+];
+const RESULT_KEYS = [
+  'gen_ai.tool.call.result',
+  'output.value',
+  'gcp.vertex.agent.tool_response',
+  'tool_response',
+];
+
+function contentValue(span: OtlpSpan, keys: readonly string[]): JsonValue | undefined {
+  for (const key of keys) {
+    const v = span.attributes.get(key);
+    if (v === undefined) continue;
+    const json = parseJsonText(anyValueToJson(v));
+    if (typeof json === 'string' && PLACEHOLDERS.has(json)) return undefined;
+    // Google ADK writes {"result": "<not specified>"} when a tool produced nothing.
+    if (
+      typeof json === 'object' &&
+      json !== null &&
+      !Array.isArray(json) &&
+      Object.keys(json).length === 1 &&
+      typeof json['result'] === 'string' &&
+      PLACEHOLDERS.has(json['result'])
+    ) {
+      return undefined;
+    }
+    return json;
+  }
+  return undefined;
+}
+
+/** Google ADK's summary span of parallel tool calls (each call also has its own span). */
+const MERGED_TOOLS = '(merged tools)';
+
+function idOf(v: string | undefined): string | null {
+  return v === undefined || PLACEHOLDERS.has(v) ? null : v;
+}
+
+/**
+ * Read handle over the OTLP trace of one trial (one or several traces: a conversation's turns),
+ * implementing the `TrajectoryView` trajectory metrics use. Spans are de-duplicated, parent cycles
+ * broken (see `SpanForest`). Rules, documented in docs/otlp.md:
+ *
+ * - tool calls: `execute_tool` / OpenInference `TOOL` spans in start order; a tool span whose only
+ *   role is to wrap another tool span (ADK's "(merged tools)", an MCP client span around its server
+ *   span) is not counted, nor ADK's "(merged tools)" summary of parallel calls; arguments/results from GenAI, OpenInference or ADK attributes, else joined
+ *   by call id from the model's messages; error = status ERROR or an `error.type`. With no tool span
+ *   at all, the calls the models asked for in their output messages are used instead.
+ * - tokens: a span's usage counts only if no span below it carries usage (ADK's `call_llm` and its
+ *   `generate_content` child, an agent span's aggregate and its model calls count once).
+ * - final text: model/agent/workflow spans, roots first, latest end first; the first with answer text.
+ *
+ * @example
+ * const h = OTLPTraceHandle.fromFile('traces/relay.jsonl');
+ * h.toolCalls().map((c) => c.name); // ['get_weather', 'get_time']
+ * h.tokenUsage().input; // 120
+ */
+export class OTLPTraceHandle implements TrajectoryView {
+  readonly format = 'otlp' as const;
+  #source: Source;
+  #forest: SpanForest | null = null;
+  #roles = new Map<SpanNode, GenAiSpanRole>();
+  #content = new Map<SpanNode, SpanContent>();
+  #attached: Map<SpanNode, ContentEvent[]> | null = null;
+  #toolCalls: NormalizedToolCall[] | null = null;
+  #usage: OtlpTokenUsage | null = null;
+  #finalText: string | null | undefined = undefined;
+
+  private constructor(source: Source) {
+    this.#source = source;
+  }
+
+  /** A handle over spans already in memory (and the log records of their traces, if any). */
+  static fromSpans(spans: Iterable<OtlpSpan>, logRecords: Iterable<OtlpLogRecord> = []): OTLPTraceHandle {
+    return new OTLPTraceHandle({ kind: 'loaded', requests: null, spans: [...spans], logs: [...logRecords] });
+  }
+
+  /** A handle over decoded export requests, kept as given for `resourceSpans()`. */
+  static fromRequests(requests: Iterable<OtlpExportRequest>): OTLPTraceHandle {
+    const list = [...requests];
+    const spans: OtlpSpan[] = [];
+    const logs: OtlpLogRecord[] = [];
+    for (const r of list) {
+      for (const rs of r.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
+      logs.push(...r.logRecords);
+    }
+    return new OTLPTraceHandle({ kind: 'loaded', requests: list, spans, logs });
+  }
+
+  /** A handle over an OTLP file (`.json`, `.jsonl`, `.pb`/`.binpb`, optionally gzip), read on first use. */
+  static fromFile(path: string): OTLPTraceHandle {
+    return new OTLPTraceHandle({ kind: 'file', path: resolve(path) });
+  }
+
+  /**
+   * A handle over an evidence descriptor (SDK rules): inline `data` (an export request object or a
+   * list of ResourceSpans) wins over `ref` (a local file).
+   */
+  static fromDescriptor(
+    descriptor: EvidenceDescriptor,
+    resolveRef: (ref: string) => string,
+  ): OTLPTraceHandle {
+    if (descriptor.data !== null && descriptor.data !== undefined) {
+      return new OTLPTraceHandle({ kind: 'data', data: descriptor.data });
+    }
+    if (descriptor.ref === null)
+      throw new EvidenceValueError('trace evidence descriptor requires ref or data');
+    return OTLPTraceHandle.fromFile(resolveRef(descriptor.ref));
+  }
+
+  /** The file behind this handle, or null. */
+  get file(): string | null {
+    return this.#source.kind === 'file' ? this.#source.path : null;
+  }
+
+  #load(): Extract<Source, { kind: 'loaded' }> {
+    const s = this.#source;
+    if (s.kind === 'loaded') return s;
+    const requests = s.kind === 'file' ? readOtlpFileSync(s.path) : [otlpJsonToRequest(s.data)];
+    const loaded = OTLPTraceHandle.fromRequests(requests).#source as Extract<Source, { kind: 'loaded' }>;
+    this.#source = loaded;
+    return loaded;
+  }
+
+  /**
+   * All ResourceSpans of the trace in request/file order (SDK `resource_spans()`). For a handle built
+   * from spans, spans are regrouped under the resource and scope they were exported with.
+   */
+  resourceSpans(): OtlpResourceSpans[] {
+    const s = this.#load();
+    if (s.requests !== null) return s.requests.flatMap((r) => [...r.resourceSpans]);
+    const out: { resource: OtlpResource; scopeSpans: { scope: OtlpScope; spans: OtlpSpan[] }[] }[] = [];
+    const byResource = new Map<OtlpResource, (typeof out)[number]>();
+    for (const span of s.spans) {
+      let rs = byResource.get(span.resource);
+      if (rs === undefined) {
+        rs = { resource: span.resource, scopeSpans: [] };
+        byResource.set(span.resource, rs);
+        out.push(rs);
+      }
+      let ss = rs.scopeSpans.find((x) => x.scope === span.scope);
+      if (ss === undefined) {
+        ss = { scope: span.scope, spans: [] };
+        rs.scopeSpans.push(ss);
+      }
+      ss.spans.push(span);
+    }
+    return out.map((rs) => ({
+      resource: rs.resource,
+      scopeSpans: rs.scopeSpans.map((ss): OtlpScopeSpans => ({
+        scope: ss.scope,
+        spans: ss.spans,
+        schemaUrl: '',
+      })),
+      schemaUrl: '',
+    }));
+  }
+
+  /** Every distinct span (duplicates dropped), in input order. */
+  spans(): OtlpSpan[] {
+    return this.forest().nodes.map((n) => n.span);
+  }
+
+  /** Log records delivered with the trace (GenAI content events). */
+  logRecords(): OtlpLogRecord[] {
+    return [...this.#load().logs];
+  }
+
+  /** The span tree (parents resolved, duplicates dropped, cycles broken). */
+  forest(): SpanForest {
+    this.#forest ??= new SpanForest(this.#load().spans);
+    return this.#forest;
+  }
+
+  /** Distinct trace ids, in order of first span. */
+  traceIds(): string[] {
+    return [...new Set(this.forest().nodes.map((n) => n.span.traceId))];
+  }
+
+  /** The GenAI role of a span node (cached). */
+  roleOf(node: SpanNode): GenAiSpanRole {
+    let r = this.#roles.get(node);
+    if (r === undefined) {
+      r = classifyGenAiSpan(node.span);
+      this.#roles.set(node, r);
+    }
+    return r;
+  }
+
+  /** Message content of a span node, including attached log records. */
+  contentOf(node: SpanNode): SpanContent {
+    let c = this.#content.get(node);
+    if (c === undefined) {
+      c = new SpanContent(node.span, this.#attachedLogs().get(node) ?? []);
+      this.#content.set(node, c);
+    }
+    return c;
+  }
+
+  /**
+   * Log records go to the span named by their span id; one without a span id goes to the only model
+   * call of its trace, and is ignored when the trace has several (it cannot be placed).
+   */
+  #attachedLogs(): Map<SpanNode, ContentEvent[]> {
+    if (this.#attached !== null) return this.#attached;
+    const out = new Map<SpanNode, ContentEvent[]>();
+    const logs = this.#load().logs;
+    if (logs.length > 0) {
+      const bySpan = new Map<string, SpanNode>();
+      const llmByTrace = new Map<string, SpanNode[]>();
+      for (const n of this.forest().nodes) {
+        bySpan.set(`${n.span.traceId}/${n.span.spanId}`, n);
+        if (this.roleOf(n) === 'llm' && !this.forest().hasDescendant(n, (d) => this.roleOf(d) === 'llm')) {
+          const list = llmByTrace.get(n.span.traceId) ?? [];
+          list.push(n);
+          llmByTrace.set(n.span.traceId, list);
+        }
+      }
+      for (const log of logs) {
+        let node: SpanNode | undefined;
+        if (log.spanId !== '') node = bySpan.get(`${log.traceId}/${log.spanId}`);
+        else {
+          const llms = llmByTrace.get(log.traceId);
+          if (llms?.length === 1) node = llms[0];
+        }
+        if (node === undefined) continue;
+        const list = out.get(node) ?? [];
+        list.push({ name: log.eventName, attributes: log.attributes, body: log.body });
+        out.set(node, list);
+      }
+    }
+    this.#attached = out;
+    return out;
+  }
+
+  /** True when a tool span has another tool span below it, with no agent or model call in between. */
+  #wrapsTool(node: SpanNode): boolean {
+    const stack = [...node.children];
+    while (stack.length > 0) {
+      const n = stack.pop() as SpanNode;
+      const role = this.roleOf(n);
+      if (role === 'tool') return true;
+      if (role === 'agent' || role === 'workflow' || role === 'llm') continue;
+      stack.push(...n.children);
+    }
+    return false;
+  }
+
+  /** Tool calls in order (see class doc for the rules). */
+  toolCalls(): NormalizedToolCall[] {
+    if (this.#toolCalls !== null) return this.#toolCalls;
+    const ordered = this.forest().inStartOrder();
+    const toolNodes = ordered.filter((n) => this.roleOf(n) === 'tool');
+    const llmNodes = ordered.filter((n) => this.roleOf(n) === 'llm');
+    let results: Map<string, MessageToolResult> | null = null;
+    const resultsById = (): Map<string, MessageToolResult> => {
+      if (results === null) {
+        results = new Map();
+        for (const n of llmNodes) {
+          for (const r of this.contentOf(n).toolResults())
+            if (r.id !== null && !results.has(r.id)) results.set(r.id, r);
+        }
+      }
+      return results;
+    };
+    const out: NormalizedToolCall[] = [];
+    if (toolNodes.length > 0) {
+      let asked: Map<string, JsonValue> | null = null;
+      for (const n of toolNodes) {
+        const s = n.span;
+        const a = s.attributes;
+        const name =
+          a.getString('gen_ai.tool.name') ??
+          a.getString('tool.name') ??
+          s.name.replace(/^execute_tool\s+/, '');
+        if (name === MERGED_TOOLS || this.#wrapsTool(n)) continue;
+        const id = idOf(
+          a.getString('gen_ai.tool.call.id') ?? a.getString('tool.id') ?? a.getString('tool_call.id'),
+        );
+        let args = contentValue(s, ARGUMENT_KEYS);
+        let result = contentValue(s, RESULT_KEYS);
+        if (id !== null && (args === undefined || result === undefined)) {
+          if (args === undefined) {
+            if (asked === null) {
+              asked = new Map();
+              for (const l of llmNodes) {
+                for (const c of this.contentOf(l).toolCalls())
+                  if (c.id !== null && !asked.has(c.id)) asked.set(c.id, c.arguments);
+              }
+            }
+            args = asked.get(id);
+          }
+          if (result === undefined) result = resultsById().get(id)?.result;
+        }
+        const errorType = a.getString('error.type');
+        out.push({
+          id,
+          name,
+          arguments: args ?? null,
+          result: result ?? null,
+          isError: s.status.code === 2 || (errorType !== undefined && errorType !== ''),
+          origin: { kind: 'otlp-span', spanId: s.spanId },
+        });
+      }
+    } else {
+      const seen = new Set<string>();
+      for (const n of llmNodes) {
+        const leaf = !this.forest().hasDescendant(n, (d) => this.roleOf(d) === 'llm');
+        for (const c of this.contentOf(n).toolCalls()) {
+          if (c.id !== null) {
+            if (seen.has(c.id)) continue;
+            seen.add(c.id);
+          } else if (!leaf) continue;
+          out.push({
+            id: c.id,
+            name: c.name,
+            arguments: c.arguments,
+            result: c.id === null ? null : (resultsById().get(c.id)?.result ?? null),
+            isError: false,
+            origin: { kind: 'otlp-span', spanId: n.span.spanId },
+          });
+        }
+      }
+    }
+    this.#toolCalls = out;
+    return out;
+  }
+
+  /** Token totals, each logical model call once (see class doc). */
+  tokenUsage(): OtlpTokenUsage {
+    if (this.#usage !== null) return this.#usage;
+    const forest = this.forest();
+    const usage = new Map<SpanNode, SpanUsage>();
+    for (const n of forest.nodes) {
+      const u = readSpanUsage(n.span.attributes);
+      if (u !== null) usage.set(n, u);
+    }
+    const sums = { input: null, output: null, cached: null, cacheCreation: null, costUsd: null } as Record<
+      'input' | 'output' | 'cached' | 'cacheCreation' | 'costUsd',
+      number | null
+    >;
+    const vocabulary = new Set<string>();
+    const counted: string[] = [];
+    for (const [n, u] of usage) {
+      if (forest.hasDescendant(n, (d) => usage.has(d))) continue;
+      counted.push(n.span.spanId);
+      for (const k of ['input', 'output', 'cached', 'cacheCreation', 'costUsd'] as const) {
+        const v = u[k];
+        if (v !== null) sums[k] = (sums[k] ?? 0) + v;
+      }
+      for (const v of u.vocabulary) vocabulary.add(v);
+    }
+    let llmCalls = 0;
+    for (const n of forest.nodes) {
+      if (this.roleOf(n) === 'llm' && !forest.hasDescendant(n, (d) => this.roleOf(d) === 'llm'))
+        llmCalls += 1;
+    }
+    this.#usage = { ...sums, llmCalls, countedSpanIds: counted, vocabulary: [...vocabulary] };
+    return this.#usage;
+  }
+
+  normalizedToolCalls(): NormalizedToolCall[] {
+    return this.toolCalls();
+  }
+
+  normalizedTokenUsage(): NormalizedTokenUsage {
+    const u = this.tokenUsage();
+    return {
+      input: u.input,
+      output: u.output,
+      cached: u.cached,
+      costUsd: u.costUsd,
+      vocabulary: u.vocabulary,
+    };
+  }
+
+  stepCount(): number {
+    return this.forest().nodes.length;
+  }
+
+  /** Top-level invocations: one per trace (a conversation's turns are separate traces). */
+  turnCount(): number {
+    return this.traceIds().length;
+  }
+
+  finalText(): string | null {
+    if (this.#finalText !== undefined) return this.#finalText;
+    const byEndDesc = (a: SpanNode, b: SpanNode): number => {
+      const ea = a.span.endTimeUnixNano;
+      const eb = b.span.endTimeUnixNano;
+      return ea === eb ? b.index - a.index : ea > eb ? -1 : 1;
+    };
+    const candidates = this.forest().nodes.filter((n) => {
+      const r = this.roleOf(n);
+      return r === 'llm' || r === 'agent' || r === 'workflow';
+    });
+    const roots = candidates.filter((n) => n.parent === null).sort(byEndDesc);
+    const rest = candidates.filter((n) => n.parent !== null).sort(byEndDesc);
+    let found: string | null = null;
+    for (const n of [...roots, ...rest]) {
+      found = this.contentOf(n).outputText();
+      if (found !== null) break;
+    }
+    this.#finalText = found;
+    return found;
+  }
+}

@@ -1,0 +1,83 @@
+import type { OtlpAttributes } from './otlp-types.js';
+
+/** Token usage one span reports, and the vocabularies its numbers came from. */
+export interface SpanUsage {
+  input: number | null;
+  output: number | null;
+  cached: number | null;
+  cacheCreation: number | null;
+  costUsd: number | null;
+  vocabulary: string[];
+}
+
+function num(a: OtlpAttributes, key: string): number | null {
+  const v = a.get(key);
+  if (v === undefined) return null;
+  if (v.type === 'int') return Number(v.value);
+  if (v.type === 'double') return Number.isFinite(v.value) ? v.value : null;
+  if (v.type === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v.value)) return Number(v.value);
+  return null;
+}
+
+function first(a: OtlpAttributes, keys: readonly string[]): number | null {
+  for (const k of keys) {
+    const n = num(a, k);
+    if (n !== null) return n;
+  }
+  return null;
+}
+
+/**
+ * Reads token usage from a span's attributes: OTel GenAI (`gen_ai.usage.input_tokens` /
+ * `output_tokens`), its deprecated names (`prompt_tokens` / `completion_tokens`), OpenInference
+ * (`llm.token_count.prompt` / `completion`), in that order per field. Cached input: GenAI
+ * `cache_read.input_tokens`, then the spellings seen in the wild (`cache_read_input_tokens`, NeMo's
+ * `cached_tokens`), then OpenInference `prompt_details.cache_read`. Returns null when the span reports
+ * neither input nor output tokens. Integer, double and numeric-string values are accepted.
+ *
+ * @example
+ * readSpanUsage(span.attributes); // { input: 20, output: 5, ..., vocabulary: ['gen_ai'] }
+ */
+export function readSpanUsage(a: OtlpAttributes): SpanUsage | null {
+  const vocabulary = new Set<string>();
+  const field = (current: string, deprecated: string, oi: string): number | null => {
+    const c = num(a, current);
+    if (c !== null) {
+      vocabulary.add('gen_ai');
+      return c;
+    }
+    const d = num(a, deprecated);
+    if (d !== null) {
+      vocabulary.add('gen_ai-deprecated');
+      return d;
+    }
+    const o = num(a, oi);
+    if (o !== null) vocabulary.add('openinference');
+    return o;
+  };
+  const input = field('gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt');
+  const output = field(
+    'gen_ai.usage.output_tokens',
+    'gen_ai.usage.completion_tokens',
+    'llm.token_count.completion',
+  );
+  if (input === null && output === null) return null;
+  return {
+    input,
+    output,
+    cached: first(a, [
+      'gen_ai.usage.cache_read.input_tokens',
+      'gen_ai.usage.cache_read_input_tokens',
+      'gen_ai.usage.cached_tokens',
+      'llm.token_count.prompt_details.cache_read',
+    ]),
+    cacheCreation: first(a, [
+      'gen_ai.usage.cache_creation.input_tokens',
+      'gen_ai.usage.cache_write.input_tokens',
+      'gen_ai.usage.cache_creation_input_tokens',
+      'llm.token_count.prompt_details.cache_write',
+    ]),
+    costUsd: first(a, ['gen_ai.usage.cost', 'llm.cost.total']),
+    vocabulary: [...vocabulary],
+  };
+}
