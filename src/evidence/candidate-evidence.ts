@@ -115,31 +115,18 @@ export class CandidateEvidence {
   trace(name: string | undefined, format: 'otlp'): Promise<TraceHandle & { readonly format: 'otlp' }>;
   trace(name?: string, format?: string): Promise<TraceHandle>;
   async trace(name = 'trace', format?: string): Promise<TraceHandle> {
-    return this.traceSync(name, format);
+    return this.#handle(name, format);
   }
 
   /**
-   * Synchronous `trace()` for callers that cannot await (the handle itself still loads lazily). Only
-   * a loader that returns a promise makes this fail; `trace()` always works.
+   * Synchronous `trace()` for callers that cannot await (the handle itself still loads lazily). Fails
+   * with `EvidenceValueError` only while an asynchronous loader is still building the handle.
    */
   traceSync(name = 'trace', format?: string): TraceHandle {
-    const key = this.#resolveTraceKey(name, format);
-    const cached = this.#traces.get(key);
-    if (cached !== undefined && !(cached instanceof Promise)) return cached;
-    if (cached !== undefined) {
-      throw new EvidenceValueError(`trace evidence ${pyRepr(key)} is still loading; use trace()`);
-    }
-    const d = this.require(key, 'trace');
-    const handle = this.#createTrace(key, d);
+    const handle = this.#handle(name, format);
     if (handle instanceof Promise) {
-      this.#traces.set(key, handle);
-      void handle.then(
-        (h) => this.#traces.set(key, h),
-        () => this.#traces.delete(key),
-      );
-      throw new EvidenceValueError(`trace evidence ${pyRepr(key)} is still loading; use trace()`);
+      throw new EvidenceValueError(`trace evidence ${pyRepr(name)} is still loading; use trace()`);
     }
-    this.#traces.set(key, handle);
     return handle;
   }
 
@@ -182,6 +169,21 @@ export class CandidateEvidence {
   /** The serialisable record (for `trials.jsonl`): descriptors and metadata, handles left out. */
   toRecord(): EvidenceRecord {
     return structuredClone({ descriptors: this.#descriptors, metadata: this.#metadata });
+  }
+
+  #handle(name: string, format: string | undefined): TraceHandle | Promise<TraceHandle> {
+    const key = this.#resolveTraceKey(name, format);
+    const cached = this.#traces.get(key);
+    if (cached !== undefined) return cached;
+    const handle = this.#createTrace(key, this.require(key, 'trace'));
+    this.#traces.set(key, handle);
+    if (handle instanceof Promise) {
+      handle.then(
+        (h) => this.#traces.set(key, h),
+        () => this.#traces.delete(key),
+      );
+    }
+    return handle;
   }
 
   #resolveTraceKey(name: string, format: string | undefined): string {

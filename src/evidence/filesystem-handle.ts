@@ -71,7 +71,7 @@ export class FilesystemHandle {
 
   /** Absolute path of `rel` under the root (symlinks resolved); throws when it escapes the root. */
   path(rel = '.'): string {
-    const candidate = resolveReal(isAbsolute(rel) ? rel : join(this.root, rel));
+    const candidate = resolveReal(isAbsolute(rel) ? rel : `${this.root}${sep}${rel}`);
     if (!within(this.root, candidate)) {
       throw new EvidenceValueError(`evidence path ${pyRepr(rel)} resolves outside evidence root`);
     }
@@ -186,7 +186,7 @@ export class FilesystemHandle {
       }
       await this.#copyInto(this.root, sandbox);
       for (const [rel, text] of Object.entries(options.overlayFiles ?? {})) {
-        const target = resolveReal(resolve(sandbox, rel));
+        const target = resolveReal(isAbsolute(rel) ? rel : `${sandbox}${sep}${rel}`);
         if (!within(sandbox, target)) {
           throw new EvidenceValueError(`overlay file path escapes the verifier copy: ${pyRepr(rel)}`);
         }
@@ -258,9 +258,8 @@ function within(root: string, p: string): boolean {
  * part from the first missing component on is normalised lexically.
  */
 function resolveReal(p: string): string {
-  const parts = resolve(p)
-    .split(sep)
-    .filter((s) => s !== '');
+  // No lexical normalisation first: `link/..` must go through the link, as the OS does.
+  const parts = (isAbsolute(p) ? p : resolve(p)).split(sep).filter((s) => s !== '');
   let cur: string = sep;
   for (let i = 0; i < parts.length; i += 1) {
     const part = parts[i] as string;
