@@ -1,0 +1,376 @@
+/**
+ * The SQL of the summary (spec §7) over the store tables for one run (`$run`), as named steps that
+ * create temp tables `_es_*` (the final `select*` steps return rows). `withSpecs` / `noSpecs`
+ * variants differ only where the spec does (§7.1: declared vs discovered outputs).
+ *
+ * Every float reduction is order-exact: values are listed in SDK score order (task rank, then
+ * score ordinal) and reduced with `py_sum` (see `registerSummaryFunctions`). Literals are cast to
+ * DOUBLE explicitly (a bare `1.0` is a DECIMAL in DuckDB), and NaN is excluded before comparisons
+ * (DuckDB orders NaN above every number; Python's `NaN >= 1.0` is false).
+ *
+ * @example
+ * for (const sql of SUMMARY_SQL.prepare(true)) await connection.run(sql, { run: 'r1' });
+ */
+export const SUMMARY_SQL = {
+  /** Steps that build the temp tables, in order. */
+  prepare(withSpecs: boolean): string[] {
+    return [
+      withSpecs ? TASKS_WITH_SPECS : TASKS_NO_SPECS,
+      withSpecs ? SERIES_WITH_SPECS : SERIES_NO_SPECS,
+      withSpecs ? METRICS_WITH_SPECS : METRICS_NO_SPECS,
+      withSpecs ? NAMES_WITH_SPECS : NAMES_NO_SPECS,
+      withSpecs ? OBS_WITH_SPECS : OBS_NO_SPECS,
+      withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
+      RECORDS,
+      ...(withSpecs ? VIEW_STEPS : VIEW_STEPS_EMPTY),
+      ...(withSpecs ? PASS_AT_K_STEPS : PASS_AT_K_EMPTY),
+      ...AGGREGATE_STEPS,
+    ];
+  },
+  /** Aggregate rows in summary order, every statistic computed. */
+  selectAggregates: `
+    SELECT a.name, a.total, coalesce(st.n, 0) AS n, st.s AS sum, st.s / st.n::DOUBLE AS mean,
+           st.mn AS min, st.mx AS max,
+           ss.ss / st.n::DOUBLE AS variance, sqrt(ss.ss / st.n::DOUBLE) AS std_dev,
+           CASE WHEN st.n > 1 THEN ss.ss / (st.n - 1)::DOUBLE END AS sample_variance,
+           CASE WHEN st.n > 1 THEN sqrt(ss.ss / (st.n - 1)::DOUBLE) END AS sample_std_dev,
+           pc.ps AS percentiles
+    FROM _es_agg a
+    LEFT JOIN _es_st st USING (agg_id)
+    LEFT JOIN _es_ss ss USING (agg_id)
+    LEFT JOIN (SELECT agg_id, list(value ORDER BY p) AS ps FROM _es_pct GROUP BY agg_id) pc USING (agg_id)
+    ORDER BY a.agg_id`,
+  /** Coverage per declared/discovered output; metric types without outputs come with NULL names. */
+  selectCoverage: `
+    SELECT m.metric_type, c.output_name, c.total, c.scored, c.failed
+    FROM _es_metric m LEFT JOIN _es_cov c USING (metric_type)
+    ORDER BY m.metric_type, c.output_name`,
+  /** Every task entry of `task_metric_values` and its keys (NULL names for a task without keys). */
+  selectTaskKeys: `
+    SELECT t.task_id, k.metric_type, k.output_name
+    FROM _es_task t LEFT JOIN _es_key k USING (task_id)
+    ORDER BY t.task_rank, k.metric_type, k.output_name`,
+  /** Task value records in score order per key. */
+  selectRecords: `
+    SELECT task_id, metric_type, output_name, trial_id, record_type, num_value, is_bool, label_value
+    FROM _es_rec
+    ORDER BY task_rank, metric_type, output_name, score_ordinal`,
+  /** Counts (§7.8). */
+  selectCounts(withSpecs: boolean): string {
+    return `
+    SELECT ${withSpecs ? '(SELECT count(*) FROM tasks WHERE run_id = $run)' : '(SELECT count(*) FROM _es_task)'} AS task_count,
+           (SELECT count(DISTINCT trial_id) FROM scores WHERE run_id = $run) AS trial_count,
+           (SELECT count(*) FROM scores WHERE run_id = $run) AS score_count`;
+  },
+  /** Error rollup (§7.8): trial ids per error type, trial order, types by first appearance. */
+  selectErrors: `
+    SELECT error_type, list(trial_id ORDER BY trial_ordinal) AS trial_ids
+    FROM trials WHERE run_id = $run AND error_type IS NOT NULL
+    GROUP BY error_type ORDER BY min(trial_ordinal)`,
+  /** Drops the temp tables. */
+  cleanup: [
+    '_es_task',
+    '_es_series',
+    '_es_metric',
+    '_es_name',
+    '_es_obs',
+    '_es_key',
+    '_es_rec',
+    '_es_bucket_n',
+    '_es_vdef',
+    '_es_vsig',
+    '_es_vscore',
+    '_es_vopp',
+    '_es_vval',
+    '_es_pk_task',
+    '_es_pk_row',
+    '_es_pk_val',
+    '_es_agg',
+    '_es_val',
+    '_es_cov',
+    '_es_fin',
+    '_es_st',
+    '_es_ss',
+    '_es_pct',
+  ].map((t) => `DROP TABLE IF EXISTS ${t}`),
+};
+
+const KEY_KINDS = `('continuous', 'discrete', 'boolean', 'label')`;
+
+// Tasks in summary order. With specs a repeated id keeps its first position and its last spec.
+const TASKS_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_task AS
+SELECT task_id, row_number() OVER (ORDER BY min(task_ordinal)) AS task_rank, max(task_ordinal) AS spec_ordinal
+FROM tasks WHERE run_id = $run GROUP BY task_id`;
+
+const TASKS_NO_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_task AS
+SELECT task_id, row_number() OVER (ORDER BY min(score_ordinal)) AS task_rank, NULL::BIGINT AS spec_ordinal
+FROM scores WHERE run_id = $run GROUP BY task_id`;
+
+// (task, metric, output) series: declared ones (first declaration wins inside a task), or — without
+// specs — every name a non-failed score of that task and metric emitted.
+const SERIES_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_series AS
+SELECT o.task_id, o.metric_type, o.output_name, first(o.kind ORDER BY o.metric_ordinal, o.output_ordinal) AS kind
+FROM task_outputs o JOIN _es_task t ON t.task_id = o.task_id AND t.spec_ordinal = o.task_ordinal
+WHERE o.run_id = $run
+GROUP BY o.task_id, o.metric_type, o.output_name`;
+
+const SERIES_NO_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_series AS
+SELECT DISTINCT o.task_id, o.metric_type, o.output_name, NULL::VARCHAR AS kind
+FROM score_outputs o JOIN scores s ON s.run_id = o.run_id AND s.score_ordinal = o.score_ordinal
+WHERE o.run_id = $run AND s.status <> 'failed'`;
+
+// Metric types of the summary (coverage has an entry for each, possibly empty).
+const METRICS_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_metric AS
+SELECT DISTINCT m.metric_type
+FROM task_metrics m JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal
+WHERE m.run_id = $run`;
+
+const METRICS_NO_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_metric AS
+SELECT DISTINCT metric_type FROM scores WHERE run_id = $run`;
+
+// (metric, output) aggregate rows.
+const NAMES_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_name AS SELECT DISTINCT metric_type, output_name FROM _es_series`;
+
+const NAMES_NO_SPECS = NAMES_WITH_SPECS;
+
+// One observation per (applicable score, output name), with the first output of that name of a
+// non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
+// Without: every score of the metric type × every name discovered for that type.
+const OBS_COLUMNS = `
+  s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, n.output_name, s.status,
+  s.is_trial_failure, o.value_type, o.num_value, o.label_value, (o.output_name IS NOT NULL) AS has_output`;
+
+const OBS_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_obs AS
+SELECT ${OBS_COLUMNS}
+FROM scores s
+JOIN _es_task t ON t.task_id = s.task_id
+JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type
+LEFT JOIN score_outputs o ON o.run_id = s.run_id AND o.score_ordinal = s.score_ordinal
+  AND o.output_name = n.output_name AND o.is_first AND s.status <> 'failed'
+WHERE s.run_id = $run`;
+
+const OBS_NO_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_obs AS
+SELECT ${OBS_COLUMNS}
+FROM scores s
+JOIN _es_task t ON t.task_id = s.task_id
+JOIN _es_name n ON n.metric_type = s.metric_type
+LEFT JOIN score_outputs o ON o.run_id = s.run_id AND o.score_ordinal = s.score_ordinal
+  AND o.output_name = n.output_name AND o.is_first AND s.status <> 'failed'
+WHERE s.run_id = $run`;
+
+// task_metric_values keys (§7.4).
+const KEYS_WITH_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_key AS
+SELECT task_id, metric_type, output_name, kind FROM _es_series WHERE kind IN ${KEY_KINDS}`;
+
+const KEYS_NO_SPECS = `
+CREATE OR REPLACE TEMP TABLE _es_key AS
+SELECT DISTINCT task_id, metric_type, output_name, NULL::VARCHAR AS kind FROM _es_obs
+WHERE has_output AND value_type IN ('number', 'boolean', 'string')`;
+
+// Task value records: a trial failure → missing; a completed/partial score whose first output of the
+// name is a number/boolean → number, a string → label; anything else → nothing.
+const RECORDS = `
+CREATE OR REPLACE TEMP TABLE _es_rec AS
+SELECT b.task_rank, b.score_ordinal, b.task_id, b.metric_type, b.output_name, b.trial_id,
+  CASE WHEN b.is_trial_failure THEN 'missing'
+       WHEN b.value_type = 'string' THEN 'label' ELSE 'number' END AS record_type,
+  CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
+  (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
+  CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value
+FROM _es_obs b SEMI JOIN _es_key k
+  ON k.task_id = b.task_id AND k.metric_type = b.metric_type AND k.output_name = b.output_name
+WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
+
+// Views (§7.5), with specs only.
+const VIEW_STEPS = [
+  `CREATE OR REPLACE TEMP TABLE _es_vdef AS
+   SELECT v.task_id, t.task_rank, v.view_ordinal, v.view_name, v.reducer
+   FROM task_views v JOIN _es_task t ON t.task_id = v.task_id AND t.spec_ordinal = v.task_ordinal
+   WHERE v.run_id = $run`,
+  `CREATE OR REPLACE TEMP TABLE _es_vsig AS
+   SELECT g.task_id, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, g.weight
+   FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
+   WHERE g.run_id = $run`,
+  // Scores of the declared metrics of view tasks, numbered per (task, metric, trial) in score order.
+  `CREATE OR REPLACE TEMP TABLE _es_vscore AS
+   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal, s.status,
+     row_number() OVER (PARTITION BY s.task_id, s.metric_type, s.trial_id ORDER BY s.score_ordinal) AS occ
+   FROM scores s
+   WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
+     AND (s.task_id, s.metric_type) IN (
+       SELECT m.task_id, m.metric_type FROM task_metrics m
+       JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal WHERE m.run_id = $run)`,
+  // Opportunities: per trial of the task (first-seen score order, any metric) and view, as many as the
+  // largest score count of any signal metric for that trial, at least one.
+  `CREATE OR REPLACE TEMP TABLE _es_vopp AS
+   WITH trials AS (
+     SELECT s.task_id, s.trial_id, min(s.score_ordinal) AS first_seen
+     FROM scores s WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
+     GROUP BY s.task_id, s.trial_id),
+   counts AS (SELECT task_id, metric_type, trial_id, count(*) AS n FROM _es_vscore GROUP BY ALL),
+   per AS (
+     SELECT d.task_id, d.task_rank, d.view_ordinal, d.view_name, d.reducer, tr.trial_id, tr.first_seen,
+       greatest(1, coalesce(max(c.n), 0)) AS occs
+     FROM _es_vdef d JOIN trials tr ON tr.task_id = d.task_id
+     LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
+     LEFT JOIN counts c ON c.task_id = d.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
+     GROUP BY ALL)
+   SELECT per.*, unnest(range(1, occs + 1)) AS occ FROM per`,
+  // One reduced value per measured opportunity.
+  `CREATE OR REPLACE TEMP TABLE _es_vval AS
+   WITH sv AS (
+     SELECT op.task_id, op.task_rank, op.view_ordinal, op.view_name, op.reducer, op.trial_id, op.first_seen,
+       op.occ, g.signal_ordinal, coalesce(g.weight, 1::DOUBLE) AS w,
+       CASE WHEN vs.score_ordinal IS NULL OR vs.status = 'failed' OR ser.output_name IS NULL THEN NULL
+            WHEN o.value_type IN ('number', 'boolean') THEN o.num_value END AS v
+     FROM _es_vopp op
+     JOIN _es_vsig g ON g.task_id = op.task_id AND g.view_ordinal = op.view_ordinal
+     LEFT JOIN _es_vscore vs ON vs.task_id = op.task_id AND vs.metric_type = g.metric_type
+       AND vs.trial_id = op.trial_id AND vs.occ = op.occ
+     LEFT JOIN _es_series ser ON ser.task_id = op.task_id AND ser.metric_type = g.metric_type
+       AND ser.output_name = g.output_name
+     LEFT JOIN score_outputs o ON o.run_id = $run AND o.score_ordinal = vs.score_ordinal
+       AND o.output_name = g.output_name AND o.is_first),
+   red AS (
+     SELECT task_id, task_rank, view_ordinal, view_name, reducer, trial_id, first_seen, occ,
+       count(*) AS nsig, count(*) FILTER (WHERE v IS NOT NULL AND isfinite(v)) AS nok,
+       first(v ORDER BY signal_ordinal) AS v_first, min(v) AS v_min, max(v) AS v_max,
+       py_sum(list(coalesce(v, 0::DOUBLE) ORDER BY signal_ordinal)) AS v_sum,
+       py_sum(list(w ORDER BY signal_ordinal)) AS w_sum,
+       py_sum(list(coalesce(v, 0::DOUBLE) * w ORDER BY signal_ordinal)) AS vw_sum
+     FROM sv GROUP BY ALL)
+   SELECT view_name, task_rank, first_seen, occ,
+     CASE reducer WHEN 'single' THEN v_first WHEN 'all' THEN v_min WHEN 'any' THEN v_max
+                  WHEN 'mean' THEN v_sum / nsig::DOUBLE
+                  WHEN 'weighted_mean' THEN vw_sum / w_sum END AS v
+   FROM red
+   WHERE nok = nsig AND NOT (reducer = 'weighted_mean' AND w_sum = 0::DOUBLE)`,
+];
+
+const VIEW_STEPS_EMPTY = [
+  `CREATE OR REPLACE TEMP TABLE _es_vdef AS
+   SELECT NULL::VARCHAR AS task_id, NULL::BIGINT AS task_rank, NULL::INTEGER AS view_ordinal,
+     NULL::VARCHAR AS view_name, NULL::VARCHAR AS reducer WHERE false`,
+  `CREATE OR REPLACE TEMP TABLE _es_vopp AS
+   SELECT NULL::VARCHAR AS task_id, NULL::VARCHAR AS view_name, NULL::VARCHAR AS trial_id,
+     NULL::BIGINT AS occs, NULL::BIGINT AS occ WHERE false`,
+  `CREATE OR REPLACE TEMP TABLE _es_vval AS
+   SELECT NULL::VARCHAR AS view_name, NULL::BIGINT AS task_rank, NULL::BIGINT AS first_seen,
+     NULL::BIGINT AS occ, NULL::DOUBLE AS v WHERE false`,
+];
+
+// pass@k (§7.6), with specs only.
+const PASS_AT_K_STEPS = [
+  `CREATE OR REPLACE TEMP TABLE _es_bucket_n AS
+   SELECT task_id, metric_type, count(*) AS opportunities FROM scores WHERE run_id = $run GROUP BY ALL`,
+  // Per (score-like pair, declaring task): n, c and the task's score count for the metric.
+  `CREATE OR REPLACE TEMP TABLE _es_pk_task AS
+   WITH pairs AS (SELECT DISTINCT metric_type, output_name FROM _es_series WHERE kind IN ('continuous', 'boolean')),
+   decl AS (
+     SELECT p.metric_type, p.output_name, k.task_id, t.task_rank
+     FROM pairs p JOIN _es_key k USING (metric_type, output_name) JOIN _es_task t USING (task_id)),
+   nc AS (
+     SELECT task_id, metric_type, output_name,
+       count(*) FILTER (WHERE record_type <> 'label') AS n,
+       count(*) FILTER (WHERE record_type = 'number' AND NOT isnan(num_value) AND num_value >= 1::DOUBLE) AS c
+     FROM _es_rec GROUP BY ALL)
+   SELECT d.metric_type, d.output_name, d.task_id, d.task_rank,
+     coalesce(nc.n, 0) AS n, coalesce(nc.c, 0) AS c, coalesce(b.opportunities, 0) AS opportunities
+   FROM decl d
+   LEFT JOIN nc USING (task_id, metric_type, output_name)
+   LEFT JOIN _es_bucket_n b USING (task_id, metric_type)`,
+  `CREATE OR REPLACE TEMP TABLE _es_pk_row AS
+   SELECT metric_type, output_name, total, unnest(range(1, max_k + 1)) AS k
+   FROM (SELECT metric_type, output_name, count(*) AS total, max(opportunities) AS max_k
+         FROM _es_pk_task GROUP BY metric_type, output_name)`,
+  `CREATE OR REPLACE TEMP TABLE _es_pk_val AS
+   SELECT r.metric_type, r.output_name, r.k, t.task_rank,
+     CASE WHEN t.n - t.c < r.k THEN 1::DOUBLE
+          ELSE 1::DOUBLE - list_reduce(
+            list_transform(range(t.n - t.c + 1, t.n + 1), lambda i: 1::DOUBLE - r.k::DOUBLE / i::DOUBLE),
+            lambda a, b: a * b, 1::DOUBLE) END AS v
+   FROM _es_pk_row r JOIN _es_pk_task t USING (metric_type, output_name)
+   WHERE t.n > 0 AND t.n >= r.k`,
+];
+
+const PASS_AT_K_EMPTY = [
+  `CREATE OR REPLACE TEMP TABLE _es_pk_row AS
+   SELECT NULL::VARCHAR AS metric_type, NULL::VARCHAR AS output_name, NULL::BIGINT AS total,
+     NULL::BIGINT AS k WHERE false`,
+  `CREATE OR REPLACE TEMP TABLE _es_pk_val AS
+   SELECT NULL::VARCHAR AS metric_type, NULL::VARCHAR AS output_name, NULL::BIGINT AS k,
+     NULL::BIGINT AS task_rank, NULL::DOUBLE AS v WHERE false`,
+];
+
+// Aggregate rows (§7.7 order) and their values, then the statistics (§7.2).
+const AGGREGATE_STEPS = [
+  `CREATE OR REPLACE TEMP TABLE _es_cov AS
+   SELECT n.metric_type, n.output_name, count(b.score_ordinal) AS total,
+     count(*) FILTER (WHERE b.has_output) AS scored,
+     count(*) FILTER (WHERE b.status = 'failed') AS failed
+   FROM _es_name n LEFT JOIN _es_obs b USING (metric_type, output_name)
+   GROUP BY n.metric_type, n.output_name`,
+  `CREATE OR REPLACE TEMP TABLE _es_agg AS
+   SELECT row_number() OVER (ORDER BY section, k1, k2, k) AS agg_id, name, total, section, k1, k2, k
+   FROM (
+     SELECT 1 AS section, metric_type AS k1, output_name AS k2, 0 AS k,
+       metric_type || '.' || output_name AS name, total FROM _es_cov
+     UNION ALL
+     SELECT 2, view_name, '', 0, 'view.' || view_name, total FROM (
+       SELECT d.view_name, coalesce(sum(o.occs), 0)::BIGINT AS total
+       FROM (SELECT DISTINCT view_name FROM _es_vdef) d
+       LEFT JOIN (SELECT DISTINCT task_id, view_name, trial_id, occs FROM _es_vopp) o USING (view_name)
+       GROUP BY d.view_name)
+     UNION ALL
+     SELECT 3, metric_type, output_name, k, metric_type || '.' || output_name || '.pass@' || k, total
+     FROM _es_pk_row)`,
+  `CREATE OR REPLACE TEMP TABLE _es_val AS
+   SELECT a.agg_id, b.task_rank AS o1, b.score_ordinal AS o2, 0::BIGINT AS o3, b.num_value AS v
+   FROM _es_obs b JOIN _es_agg a ON a.section = 1 AND a.k1 = b.metric_type AND a.k2 = b.output_name
+   WHERE b.has_output AND b.value_type = 'number'
+   UNION ALL
+   SELECT a.agg_id, w.task_rank, w.first_seen, w.occ, w.v
+   FROM _es_vval w JOIN _es_agg a ON a.section = 2 AND a.k1 = w.view_name
+   UNION ALL
+   SELECT a.agg_id, p.task_rank, 0, 0, p.v
+   FROM _es_pk_val p JOIN _es_agg a ON a.section = 3 AND a.k1 = p.metric_type AND a.k2 = p.output_name
+     AND a.k = p.k`,
+  `CREATE OR REPLACE TEMP TABLE _es_fin AS SELECT agg_id, o1, o2, o3, v FROM _es_val WHERE isfinite(v)`,
+  `CREATE OR REPLACE TEMP TABLE _es_st AS
+   SELECT agg_id, count(*) AS n, py_sum(list(v ORDER BY o1, o2, o3)) AS s, min(v) AS mn, max(v) AS mx
+   FROM _es_fin GROUP BY agg_id`,
+  `CREATE OR REPLACE TEMP TABLE _es_ss AS
+   SELECT f.agg_id,
+     py_sum(list((f.v - st.s / st.n::DOUBLE) * (f.v - st.s / st.n::DOUBLE) ORDER BY f.o1, f.o2, f.o3)) AS ss
+   FROM _es_fin f JOIN _es_st st USING (agg_id) GROUP BY f.agg_id`,
+  // Percentiles with the SDK rank rule pos = (p/100)(n+1) − 1 over the sorted finite values.
+  `CREATE OR REPLACE TEMP TABLE _es_pct AS
+   WITH pos AS (
+     SELECT agg_id, n, p, (p::DOUBLE / 100::DOUBLE) * (n + 1)::DOUBLE - 1::DOUBLE AS pos
+     FROM _es_st, (SELECT unnest([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]) AS p)),
+   idx AS (
+     SELECT agg_id, p, pos,
+       CASE WHEN pos <= 0 THEN 0 WHEN pos >= (n - 1)::DOUBLE THEN n - 1 ELSE trunc(pos)::BIGINT END AS lo,
+       (pos > 0 AND pos < (n - 1)::DOUBLE) AS interior
+     FROM pos),
+   wanted AS (SELECT DISTINCT agg_id, lo AS i FROM idx UNION SELECT agg_id, lo + 1 FROM idx WHERE interior),
+   ranked AS (
+     SELECT r.agg_id, r.i, r.v FROM (
+       SELECT agg_id, v, row_number() OVER (PARTITION BY agg_id ORDER BY v) - 1 AS i FROM _es_fin) r
+     SEMI JOIN wanted w ON w.agg_id = r.agg_id AND w.i = r.i)
+   SELECT x.agg_id, x.p,
+     CASE WHEN x.interior THEN a.v + (x.pos - x.lo::DOUBLE) * (b.v - a.v) ELSE a.v END AS value
+   FROM idx x
+   JOIN ranked a ON a.agg_id = x.agg_id AND a.i = x.lo
+   LEFT JOIN ranked b ON x.interior AND b.agg_id = x.agg_id AND b.i = x.lo + 1`,
+];
