@@ -211,6 +211,8 @@ export class SummaryBuilder {
     }
     for (const type of [...this.metrics.keys()].sort(compareCodePoints)) {
       const metric = this.metrics.get(type) as MetricTotals;
+      // A metric type with no output name (none declared / none emitted) has no coverage entry.
+      if (metric.names.size === 0) continue;
       const buckets = bucketsByType.get(type) ?? [];
       const byName: Record<string, CoverageCounts> = {};
       for (const name of [...metric.names].sort(compareCodePoints)) {
