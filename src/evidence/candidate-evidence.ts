@@ -1,6 +1,7 @@
 import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, EvidenceRecord } from '../model/trial.js';
 import { ATIFTraceHandle, type AtifViewOptions } from './atif/atif-trace-handle.js';
+import { OTLPTraceHandle } from './otlp/otlp-trace-handle.js';
 import { EvidenceKeyError } from './evidence-key-error.js';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { FilesystemHandle } from './filesystem-handle.js';
@@ -63,8 +64,8 @@ export class CandidateEvidence {
   }
 
   /**
-   * Registers how to build handles of one trace format for every `CandidateEvidence` (the OTLP
-   * module registers `otlp`). ATIF is built in.
+   * Overrides how every `CandidateEvidence` builds handles of one trace format. ATIF and OTLP
+   * (`OTLPTraceHandle.fromDescriptor`) are built in; only `otlp` can be overridden.
    */
   static registerTraceLoader(format: string, loader: TraceLoader): void {
     globalLoaders.set(format, loader);
@@ -175,7 +176,7 @@ export class CandidateEvidence {
     const key = this.#resolveTraceKey(name, format);
     const cached = this.#traces.get(key);
     if (cached !== undefined) return cached;
-    const handle = this.#createTrace(key, this.require(key, 'trace'));
+    const handle = this.#createTrace(this.require(key, 'trace'));
     this.#traces.set(key, handle);
     if (handle instanceof Promise) {
       handle.then(
@@ -198,7 +199,7 @@ export class CandidateEvidence {
     );
   }
 
-  #createTrace(key: string, d: EvidenceDescriptor): TraceHandle | Promise<TraceHandle> {
+  #createTrace(d: EvidenceDescriptor): TraceHandle | Promise<TraceHandle> {
     const resolveRef = (ref: string): string => resolveLocalRef(ref, this.#baseDir);
     if (d.format === null || d.format === 'atif') {
       return ATIFTraceHandle.fromDescriptor(d, resolveRef, this.#atifOptions);
@@ -206,9 +207,7 @@ export class CandidateEvidence {
     if (d.format !== 'otlp')
       throw new EvidenceValueError(`unknown trace evidence format ${pyRepr(d.format)}`);
     const loader = this.#loaders['otlp'] ?? globalLoaders.get('otlp');
-    if (loader === undefined) {
-      throw new EvidenceValueError(`no loader registered for trace evidence format 'otlp' (${pyRepr(key)})`);
-    }
+    if (loader === undefined) return OTLPTraceHandle.fromDescriptor(d, resolveRef);
     return loader(d, { resolveRef });
   }
 }

@@ -152,6 +152,37 @@ describe('trace format resolution (spec §5)', () => {
     expect(calls).toBe(1);
   });
 
+  it('otlp descriptors default to OTLPTraceHandle', async () => {
+    // the opentelemetry-proto examples/trace.json request, one span, given as inline data
+    const request = {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'my.service' } }] },
+          scopeSpans: [
+            {
+              scope: { name: 'my.library', version: '1.0.0' },
+              spans: [
+                {
+                  traceId: '5B8EFFF798038103D269B633813FC60C',
+                  spanId: 'EEE19B7EC3C1B174',
+                  parentSpanId: 'EEE19B7EC3C1B173',
+                  name: "I'm a server span",
+                  startTimeUnixNano: '1544712660000000000',
+                  endTimeUnixNano: '1544712661000000000',
+                  kind: 2,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const ev = new CandidateEvidence({ trace: d('trace', 'otlp', null, request) });
+    const h = await ev.trace('trace', 'otlp');
+    expect(h.format).toBe('otlp');
+    expect(h.stepCount()).toBe(1);
+  });
+
   it('inline data traces need no file', async () => {
     const ev = new CandidateEvidence({
       trace: d('trace', 'atif', null, {
