@@ -17,7 +17,6 @@ export const SUMMARY_SQL = {
     return [
       withSpecs ? TASKS_WITH_SPECS : TASKS_NO_SPECS,
       withSpecs ? SERIES_WITH_SPECS : SERIES_NO_SPECS,
-      withSpecs ? METRICS_WITH_SPECS : METRICS_NO_SPECS,
       withSpecs ? NAMES_WITH_SPECS : NAMES_NO_SPECS,
       withSpecs ? OBS_WITH_SPECS : OBS_NO_SPECS,
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
@@ -40,11 +39,9 @@ export const SUMMARY_SQL = {
     LEFT JOIN _es_ss ss USING (agg_id)
     LEFT JOIN (SELECT agg_id, list(value ORDER BY p) AS ps FROM _es_pct GROUP BY agg_id) pc USING (agg_id)
     ORDER BY a.agg_id`,
-  /** Coverage per declared/discovered output; metric types without outputs come with NULL names. */
+  /** Coverage per declared/discovered output (a metric type without output names has no entry). */
   selectCoverage: `
-    SELECT m.metric_type, c.output_name, c.total, c.scored, c.failed
-    FROM _es_metric m LEFT JOIN _es_cov c USING (metric_type)
-    ORDER BY m.metric_type, c.output_name`,
+    SELECT metric_type, output_name, total, scored, failed FROM _es_cov ORDER BY metric_type, output_name`,
   /** Every task entry of `task_metric_values` and its keys (NULL names for a task without keys). */
   selectTaskKeys: `
     SELECT t.task_id, k.metric_type, k.output_name
@@ -71,7 +68,6 @@ export const SUMMARY_SQL = {
   cleanup: [
     '_es_task',
     '_es_series',
-    '_es_metric',
     '_es_name',
     '_es_obs',
     '_es_key',
@@ -122,17 +118,6 @@ CREATE OR REPLACE TEMP TABLE _es_series AS
 SELECT DISTINCT o.task_id, o.metric_type, o.output_name, NULL::VARCHAR AS kind
 FROM score_outputs o JOIN scores s ON s.run_id = o.run_id AND s.score_ordinal = o.score_ordinal
 WHERE o.run_id = $run AND s.status <> 'failed'`;
-
-// Metric types of the summary (coverage has an entry for each, possibly empty).
-const METRICS_WITH_SPECS = `
-CREATE OR REPLACE TEMP TABLE _es_metric AS
-SELECT DISTINCT m.metric_type
-FROM task_metrics m JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal
-WHERE m.run_id = $run`;
-
-const METRICS_NO_SPECS = `
-CREATE OR REPLACE TEMP TABLE _es_metric AS
-SELECT DISTINCT metric_type FROM scores WHERE run_id = $run`;
 
 // (metric, output) aggregate rows.
 const NAMES_WITH_SPECS = `

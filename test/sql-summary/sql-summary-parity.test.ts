@@ -1,0 +1,259 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../src/model/json-value.js';
+import type { Diagnostic, ScoreRecord, ScoreStatus } from '../../src/model/score-record.js';
+import type { MetricDescriptor, SemanticReducer, SemanticView, TaskSpec } from '../../src/model/task.js';
+import type { Trial } from '../../src/model/trial.js';
+import { writeRun } from '../../src/sinks/duckdb/write-run.js';
+import { summarizeStoreRun } from '../../src/sql-summary/summarize-store-run.js';
+import { summarizeWithDuckDB } from '../../src/sql-summary/summarize-with-duckdb.js';
+import { buildSummary } from '../../src/summary/build-summary.js';
+import { withTestDb } from '../sinks/duckdb-test-db.js';
+import { expectSummariesClose } from './expect-summaries-close.js';
+
+// Small pools so that collisions happen: repeated task/trial ids, shared metric types, undeclared
+// outputs, names whose code-point order differs from UTF-16 order.
+const TASK_IDS = ['A', 'B', 'C', 'D'];
+const TRIAL_IDS = ['t1', 't2', 't3', 't4', 't5'];
+const METRICS = ['m', 'n', 'q.r'];
+const OUTPUTS = ['x', 'y', 'x.y', '\uFFFD', '\u{1F600}'];
+const SCHEMAS = ['ContinuousScore', 'DiscreteScore', 'BooleanValue', 'Label', 'TokenCount'];
+const REDUCERS: SemanticReducer[] = ['single', 'all', 'any', 'mean', 'weighted_mean'];
+
+const value: fc.Arbitrary<JsonValue> = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: -3, max: 3 }) },
+  { weight: 4, arbitrary: fc.constantFrom(0, 1, 0.1, 0.2, 0.5, 1.5, -0, 1e16, -1e16) },
+  { weight: 3, arbitrary: fc.double() },
+  { weight: 2, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity) },
+  { weight: 2, arbitrary: fc.boolean() },
+  { weight: 2, arbitrary: fc.constantFrom('pass', 'NaN', '', 'fail') },
+  { weight: 1, arbitrary: fc.constantFrom<JsonValue>(null, { a: 1 }, [1, 2]) },
+);
+
+const descriptor: fc.Arbitrary<MetricDescriptor> = fc.record({
+  type: fc.constantFrom(...METRICS),
+  outputs: fc.array(
+    fc.record({
+      name: fc.constantFrom(...OUTPUTS),
+      description: fc.constant(null),
+      value_schema: fc.constantFrom(...SCHEMAS),
+      required: fc.boolean(),
+    }),
+    { maxLength: 3 },
+  ),
+});
+
+const semanticView: fc.Arbitrary<SemanticView> = fc.record({
+  reducer: fc.constantFrom(...REDUCERS),
+  signals: fc.array(
+    fc.record({
+      metric: fc.constantFrom(...METRICS),
+      output: fc.constantFrom(...OUTPUTS),
+      weight: fc.oneof(fc.constant(null), fc.constantFrom(0, 1, 2, 0.5, -1)),
+    }),
+    { maxLength: 3 },
+  ),
+});
+
+const taskSpec: fc.Arbitrary<TaskSpec> = fc.record({
+  id: fc.constantFrom(...TASK_IDS.slice(0, 3)),
+  intent: fc.constant(''),
+  inputs: fc.constant({}),
+  reference: fc.constant({}),
+  metrics: fc.array(descriptor, { maxLength: 3 }),
+  views: fc.dictionary(fc.constantFrom('v1', 'v2', 'w'), semanticView, { maxKeys: 2 }),
+  metadata: fc.constant({}),
+});
+
+const trialFailure: Diagnostic = {
+  severity: 'error',
+  message: 'trial is failed',
+  source: null,
+  details: { trial_status: 'failed' },
+};
+const metricFailure: Diagnostic = {
+  severity: 'error',
+  message: 'boom',
+  source: null,
+  details: { exception_type: 'ValueError' },
+};
+
+const scoreRecord: fc.Arbitrary<ScoreRecord> = fc
+  .record({
+    task_id: fc.constantFrom(...TASK_IDS),
+    trial_id: fc.constantFrom(...TRIAL_IDS),
+    metric_type: fc.constantFrom(...METRICS),
+    status: fc.constantFrom<ScoreStatus>('completed', 'completed', 'partial', 'failed'),
+    failure: fc.constantFrom('trial', 'metric', 'completed-diag'),
+    outputs: fc.array(fc.record({ name: fc.constantFrom(...OUTPUTS), value }), { maxLength: 4 }),
+  })
+  .map(({ task_id, trial_id, metric_type, status, failure, outputs }) => ({
+    id: `R:${task_id}:${trial_id}:${metric_type}`,
+    run_id: 'R',
+    task_id,
+    trial_id,
+    metric_type,
+    status,
+    outputs: status === 'failed' && failure !== 'completed-diag' ? [] : outputs,
+    diagnostics:
+      status !== 'failed'
+        ? []
+        : failure === 'trial'
+          ? [trialFailure]
+          : failure === 'metric'
+            ? [metricFailure]
+            : [{ ...trialFailure, details: { trial_status: 'completed' } }],
+    metadata: {},
+  }));
+
+const trial: fc.Arbitrary<Pick<Trial, 'id' | 'error'>> = fc.record({
+  id: fc.constantFrom(...TRIAL_IDS),
+  error: fc.oneof(
+    fc.constant(null),
+    fc.record({
+      type: fc.constantFrom('Timeout', 'AgentError'),
+      message: fc.constant(null),
+      traceback: fc.constant(null),
+      occurred_at: fc.constant(null),
+    }),
+  ),
+});
+
+const run = fc.record({
+  tasks: fc.oneof(fc.constant(null), fc.array(taskSpec, { maxLength: 4 })),
+  scores: fc.array(scoreRecord, { maxLength: 30 }),
+  trials: fc.array(trial, { maxLength: 5 }),
+});
+
+describe('summary in SQL equals the in-memory engine', () => {
+  it('on random runs (sparse optional outputs, failed trials, labels, booleans, NaN, views)', async () => {
+    await fc.assert(
+      fc.asyncProperty(run, async ({ tasks, scores, trials }) => {
+        const expected = buildSummary({ scores, tasks, trials });
+        const actual = await withTestDb(async (connection) => {
+          await writeRun(connection, { runId: 'R', tasks, scores, trials });
+          return summarizeStoreRun(connection, 'R');
+        });
+        expectSummariesClose(actual, expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('on runs with many trials per task (pass@k over long k ranges, view occurrences)', async () => {
+    const tasks: TaskSpec[] = [
+      {
+        id: 'A',
+        intent: '',
+        inputs: {},
+        reference: {},
+        metrics: [
+          {
+            type: 'm',
+            outputs: [
+              { name: 'x', description: null, value_schema: 'ContinuousScore', required: true },
+              { name: 'ok', description: null, value_schema: 'BooleanValue', required: false },
+            ],
+          },
+        ],
+        views: { both: { reducer: 'mean', signals: [{ metric: 'm', output: 'x', weight: null }] } },
+        metadata: {},
+      },
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...TRIAL_IDS), fc.double({ min: 0, max: 2 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        async (rows) => {
+          const scores: ScoreRecord[] = rows.map(([t, x, ok], i) => ({
+            id: String(i),
+            run_id: 'R',
+            task_id: 'A',
+            trial_id: t,
+            metric_type: 'm',
+            status: 'completed',
+            outputs:
+              i % 3 === 0
+                ? [{ name: 'x', value: x }]
+                : [
+                    { name: 'x', value: x },
+                    { name: 'ok', value: ok },
+                  ],
+            diagnostics: [],
+            metadata: {},
+          }));
+          const expected = buildSummary({ scores, tasks });
+          const actual = await summarizeWithDuckDB({ scores, tasks });
+          expectSummariesClose(actual, expected);
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+
+  it('matches the spec §9 worked example bit for bit', async () => {
+    const tasks: TaskSpec[] = [
+      {
+        id: 'A',
+        intent: '',
+        inputs: {},
+        reference: {},
+        metrics: [
+          {
+            type: 'harbor_reward',
+            outputs: [
+              { name: 'reward', description: null, value_schema: 'ContinuousScore', required: true },
+              { name: 'format_ok', description: null, value_schema: 'ContinuousScore', required: false },
+            ],
+          },
+        ],
+        views: {
+          format_quality: {
+            reducer: 'single',
+            signals: [{ metric: 'harbor_reward', output: 'format_ok', weight: null }],
+          },
+        },
+        metadata: {},
+      },
+    ];
+    const score = (trialId: string, outputs: [string, number][]): ScoreRecord => ({
+      id: `R:A:${trialId}:harbor_reward`,
+      run_id: 'R',
+      task_id: 'A',
+      trial_id: trialId,
+      metric_type: 'harbor_reward',
+      status: 'completed',
+      outputs: outputs.map(([name, v]) => ({ name, value: v })),
+      diagnostics: [],
+      metadata: {},
+    });
+    const scores = [
+      score('a1', [
+        ['reward', 1.0],
+        ['format_ok', 1.0],
+      ]),
+      score('a2', [['reward', 0.0]]),
+    ];
+    const actual = await summarizeWithDuckDB({ scores, tasks });
+    expect(actual).toEqual(buildSummary({ scores, tasks }));
+    const reward = actual.scores.scores.find((s) => s.name === 'harbor_reward.reward');
+    expect(reward).toMatchObject({ count: 2, mean: 0.5, std_dev: 0.5, variance: 0.25, sample_variance: 0.5 });
+    expect(actual.scores.scores.map((s) => [s.name, s.count, s.nan_count, s.mean])).toEqual([
+      ['harbor_reward.format_ok', 1, 1, 1],
+      ['harbor_reward.reward', 2, 0, 0.5],
+      ['view.format_quality', 1, 1, 1],
+      ['harbor_reward.format_ok.pass@1', 1, 0, 1],
+      ['harbor_reward.format_ok.pass@2', 0, 1, null],
+      ['harbor_reward.reward.pass@1', 1, 0, 0.5],
+      ['harbor_reward.reward.pass@2', 1, 0, 1],
+    ]);
+    expect(actual.metric_coverage).toEqual({
+      harbor_reward: {
+        format_ok: { total: 2, scored: 1, failed: 0, missing: 1 },
+        reward: { total: 2, scored: 2, failed: 0, missing: 0 },
+      },
+    });
+  });
+});
