@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from './config-error.js';
+import type { EvalstreamConfig } from './evalstream-config.js';
+import { parseConfig } from './parse-config.js';
+
+const TS_EXTENSIONS = ['.ts', '.mts', '.cts'];
+const JS_EXTENSIONS = ['.js', '.mjs', '.cjs'];
+
+/**
+ * Loads and validates `evalstream.config.ts|.mts|.js|.mjs|.json`. A module config exports the config
+ * as `default` (or as `config`); TypeScript is loaded through tsx's `tsImport`. Custom metrics are
+ * plain objects the module imports and lists. Throws {@link ConfigError} naming the file (and the
+ * path of each invalid field) when the file is missing, cannot be loaded, or is invalid.
+ *
+ * @example
+ * const config = await loadConfig('evalstream.config.ts');
+ */
+export async function loadConfig(file: string): Promise<EvalstreamConfig> {
+  const abs = resolve(file);
+  const ext = extname(abs).toLowerCase();
+  const fail = (message: string): never => {
+    throw new ConfigError(file, [{ path: '', message }]);
+  };
+  let raw: unknown;
+  if (ext === '.json') {
+    let text: string;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch (error) {
+      return fail(`cannot read: ${(error as Error).message}`);
+    }
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      return fail(`invalid JSON: ${(error as Error).message}`);
+    }
+  } else if (TS_EXTENSIONS.includes(ext) || JS_EXTENSIONS.includes(ext)) {
+    try {
+      await readFile(abs);
+    } catch (error) {
+      return fail(`cannot read: ${(error as Error).message}`);
+    }
+    let mod = TS_EXTENSIONS.includes(ext) ? await importTs(abs, fail) : await importJs(abs, fail);
+    // A .ts file outside a `"type": "module"` package is compiled as CommonJS: its ESM exports sit
+    // on `default` marked `__esModule`.
+    const inner = mod['default'] as Record<string, unknown> | undefined;
+    if (typeof inner === 'object' && inner !== null && inner['__esModule'] === true) mod = inner;
+    raw =
+      'default' in mod
+        ? mod['default']
+        : 'config' in mod
+          ? mod['config']
+          : fail('exports no config (use `export default defineConfig({...})`)');
+  } else {
+    return fail(`unsupported config type '${ext || '(none)'}'; use .ts, .mts, .js, .mjs or .json`);
+  }
+  return parseConfig(raw, file);
+}
+
+async function importJs(abs: string, fail: (m: string) => never): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (error) {
+    return fail(`cannot load: ${(error as Error).message}`);
+  }
+}
+
+async function importTs(abs: string, fail: (m: string) => never): Promise<Record<string, unknown>> {
+  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
+  try {
+    ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
+  } catch {
+    return fail(
+      "TypeScript configs need the 'tsx' package (npm i -D tsx); or write evalstream.config.js/.json",
+    );
+  }
+  try {
+    return (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Record<string, unknown>;
+  } catch (error) {
+    return fail(`cannot load: ${(error as Error).message}`);
+  }
+}
