@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import type { ReportModel } from './build-report-model.js';
+import { REPORT_CLIENT_SCRIPT } from './client/report-client-script.js';
+import { REPORT_STYLE } from './client/report-style.js';
+import { embedJson } from './embed-json.js';
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * Renders the report as one self-contained HTML document, returned as chunks to write in order. The
+ * run's data sits in `<script type="application/json">` blocks (`es-data`, `es-tasks`, one `es-d-<n>`
+ * per detail chunk) with every `<` escaped; the page script and stylesheet are inline and pinned by a
+ * Content-Security-Policy (`default-src 'none'`, hashes for the one script and one style), so the page
+ * loads nothing from the network and no injected markup could run script.
+ *
+ * @example
+ * const html = renderReportHtml(buildReportModel(bundle)).join('');
+ */
+export function renderReportHtml(model: ReportModel): string[] {
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(REPORT_CLIENT_SCRIPT)}`,
+    `style-src ${sha256(REPORT_STYLE)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const out: string[] = [
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">\n`,
+    '<meta name="generator" content="evalstream">\n<title>evalstream report</title>\n',
+    `<style>${REPORT_STYLE}</style>\n</head>\n<body>\n`,
+    '<div id="app"><noscript>This report needs JavaScript to show its data.</noscript></div>\n',
+    `<script type="application/json" id="es-data">${embedJson(model.data)}</script>\n`,
+    `<script type="application/json" id="es-tasks">${embedJson(model.taskDetails)}</script>\n`,
+  ];
+  const size = model.data.detail.chunkSize;
+  for (let c = 0; c < model.data.detail.chunks; c += 1) {
+    const chunk = model.trialDetails.slice(c * size, (c + 1) * size);
+    out.push(`<script type="application/json" id="es-d-${c}">${embedJson(chunk)}</script>\n`);
+  }
+  out.push(`<script>${REPORT_CLIENT_SCRIPT}</script>\n</body>\n</html>\n`);
+  return out;
+}
