@@ -6,6 +6,7 @@ import type {
   NormalizedToolCall,
   TrajectoryView,
 } from '../../model/trajectory-view.js';
+import { CandidateEvidence } from '../candidate-evidence.js';
 import { EvidenceValueError } from '../evidence-value-error.js';
 import { anyValueToJson } from './any-value-to-json.js';
 import { classifyGenAiSpan, type GenAiSpanRole } from './classify-genai-span.js';
@@ -42,7 +43,7 @@ export interface OtlpTokenUsage {
 
 type Source =
   | { kind: 'loaded'; requests: OtlpExportRequest[] | null; spans: OtlpSpan[]; logs: OtlpLogRecord[] }
-  | { kind: 'file'; path: string }
+  | { kind: 'file'; path: string; traceIds: ReadonlySet<string> | null }
   | { kind: 'data'; data: JsonValue };
 
 const PLACEHOLDERS = new Set(['<not specified>', 'N/A', '<elided>', '']);
@@ -142,13 +143,15 @@ export class OTLPTraceHandle implements TrajectoryView {
   }
 
   /** A handle over an OTLP file (`.json`, `.jsonl`, `.pb`/`.binpb`, optionally gzip), read on first use. */
-  static fromFile(path: string): OTLPTraceHandle {
-    return new OTLPTraceHandle({ kind: 'file', path: resolve(path) });
+  static fromFile(path: string, options: { traceIds?: Iterable<string> } = {}): OTLPTraceHandle {
+    const traceIds = options.traceIds === undefined ? null : new Set(options.traceIds);
+    return new OTLPTraceHandle({ kind: 'file', path: resolve(path), traceIds });
   }
 
   /**
    * A handle over an evidence descriptor (SDK rules): inline `data` (an export request object or a
-   * list of ResourceSpans) wins over `ref` (a local file).
+   * list of ResourceSpans) wins over `ref` (a local file). A ref'd file holding several trials is
+   * narrowed to the traces listed in `metadata.otlp_trace_ids` (as `fromOtlpFiles` writes them).
    */
   static fromDescriptor(
     descriptor: EvidenceDescriptor,
@@ -159,7 +162,9 @@ export class OTLPTraceHandle implements TrajectoryView {
     }
     if (descriptor.ref === null)
       throw new EvidenceValueError('trace evidence descriptor requires ref or data');
-    return OTLPTraceHandle.fromFile(resolveRef(descriptor.ref));
+    const ids = descriptor.metadata['otlp_trace_ids'];
+    const traceIds = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : undefined;
+    return OTLPTraceHandle.fromFile(resolveRef(descriptor.ref), traceIds === undefined ? {} : { traceIds });
   }
 
   /** The file behind this handle, or null. */
@@ -171,7 +176,16 @@ export class OTLPTraceHandle implements TrajectoryView {
     const s = this.#source;
     if (s.kind === 'loaded') return s;
     const requests = s.kind === 'file' ? readOtlpFileSync(s.path) : [otlpJsonToRequest(s.data)];
-    const loaded = OTLPTraceHandle.fromRequests(requests).#source as Extract<Source, { kind: 'loaded' }>;
+    let loaded = OTLPTraceHandle.fromRequests(requests).#source as Extract<Source, { kind: 'loaded' }>;
+    if (s.kind === 'file' && s.traceIds !== null) {
+      const keep = s.traceIds;
+      loaded = {
+        kind: 'loaded',
+        requests: null,
+        spans: loaded.spans.filter((x) => keep.has(x.traceId)),
+        logs: loaded.logs.filter((x) => keep.has(x.traceId)),
+      };
+    }
     this.#source = loaded;
     return loaded;
   }
@@ -459,3 +473,8 @@ export class OTLPTraceHandle implements TrajectoryView {
     return found;
   }
 }
+
+// Evidence descriptors of format `otlp` resolve to this handle (CandidateEvidence has ATIF built in).
+CandidateEvidence.registerTraceLoader('otlp', (descriptor, context) =>
+  OTLPTraceHandle.fromDescriptor(descriptor, (ref) => context.resolveRef(ref)),
+);

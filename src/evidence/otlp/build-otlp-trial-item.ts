@@ -1,0 +1,114 @@
+import { dirname } from 'node:path';
+import type { JsonObject } from '../../model/json-value.js';
+import type { Trial, TrialError, TrialMeasurements } from '../../model/trial.js';
+import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
+import { CandidateEvidence } from '../candidate-evidence.js';
+import type { OTLPTraceHandle } from './otlp-trace-handle.js';
+import type { OtlpSpan } from './otlp-types.js';
+import type { SpanNode } from './span-forest.js';
+
+/** What `buildOtlpTrialItem` needs to know about one grouped trial. */
+export interface OtlpTrialParts {
+  trialId: string;
+  taskId: string;
+  handle: OTLPTraceHandle;
+  origin: ItemOrigin;
+  /** Extra `trial.metadata` entries (grouping details). */
+  metadata?: JsonObject;
+}
+
+function isoFromNanos(nanos: bigint): string | null {
+  if (nanos <= 0n) return null;
+  const ms = Number(nanos / 1_000_000n);
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return null;
+  const frac = (nanos % 1_000_000_000n).toString().padStart(9, '0');
+  return `${d.toISOString().slice(0, 19)}.${frac}Z`;
+}
+
+/** The error of a failed root invocation: its `exception` event, else `error.type` and the status. */
+function rootError(span: OtlpSpan): TrialError {
+  const exception = span.events.find((e) => e.name === 'exception');
+  const a = exception?.attributes;
+  const type = a?.getString('exception.type') ?? span.attributes.getString('error.type') ?? '';
+  return {
+    type: type === '' ? 'UnknownException' : type,
+    message: a?.getString('exception.message') ?? (span.status.message === '' ? null : span.status.message),
+    traceback: a?.getString('exception.stacktrace') ?? null,
+    occurred_at: exception === undefined ? null : isoFromNanos(exception.timeUnixNano),
+  };
+}
+
+/**
+ * Turns one grouped OTLP trial into a pipeline `TrialItem`: the SDK-shaped trial (id, task id, final
+ * text as `output.output_text`, token/cost/runtime measurements from the trace) and its evidence, a
+ * `CandidateEvidence` with the in-memory handle attached under `trace` (format `otlp`; `ref` is the
+ * source file, `metadata.otlp_trace_ids` the traces of this trial in it). A root invocation (a root
+ * span that is or contains an agent, workflow or model span) with status ERROR makes the trial
+ * `partial` (scored, like Harbor's errored trials) with that error; otherwise `completed`.
+ *
+ * @example
+ * const item = buildOtlpTrialItem({ trialId: 'conv-1', taskId: 'conv-1', handle, origin: { file } });
+ */
+export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
+  const { handle, origin } = parts;
+  const forest = handle.forest();
+  const usage = handle.tokenUsage();
+  let minStart: bigint | null = null;
+  let maxEnd: bigint | null = null;
+  for (const n of forest.nodes) {
+    const s = n.span.startTimeUnixNano;
+    const e = n.span.endTimeUnixNano;
+    if (s > 0n && (minStart === null || s < minStart)) minStart = s;
+    if (e > 0n && (maxEnd === null || e > maxEnd)) maxEnd = e;
+  }
+  const genAi = (n: SpanNode): boolean => handle.roleOf(n) !== 'other';
+  const failedRoot = forest.roots.find(
+    (r) => r.span.status.code === 2 && (genAi(r) || forest.hasDescendant(r, genAi)),
+  );
+  const measurements: TrialMeasurements = {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input !== null && usage.output !== null ? usage.input + usage.output : null,
+    cache_creation_tokens: usage.cacheCreation,
+    cache_read_tokens: usage.cached,
+    runtime_sec:
+      minStart !== null && maxEnd !== null && maxEnd >= minStart ? Number(maxEnd - minStart) / 1e9 : null,
+    cost_usd: usage.costUsd,
+  };
+  const traceIds = handle.traceIds();
+  const evidence = new CandidateEvidence(
+    { descriptors: {}, metadata: {} },
+    { baseDir: dirname(origin.file) },
+  ).attach(
+    'trace',
+    {
+      kind: 'trace',
+      format: 'otlp',
+      ref: origin.file,
+      data: null,
+      description: 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)',
+      metadata: { otlp_trace_ids: traceIds },
+    },
+    handle,
+  );
+  const trial: Trial = {
+    id: parts.trialId,
+    task_id: parts.taskId,
+    status: failedRoot === undefined ? 'completed' : 'partial',
+    output: { output_text: handle.finalText(), response: null, metadata: {} },
+    evidence: evidence.toRecord(),
+    error: failedRoot === undefined ? null : rootError(failedRoot.span),
+    measurements,
+    metadata: {
+      source_format: 'otlp',
+      source_file: origin.file,
+      otlp_trace_ids: traceIds,
+      otlp_span_count: forest.nodes.length,
+      ...(forest.duplicates > 0 ? { otlp_duplicate_spans: forest.duplicates } : {}),
+      ...(forest.cyclesBroken > 0 ? { otlp_parent_cycles_broken: forest.cyclesBroken } : {}),
+      ...parts.metadata,
+    },
+  };
+  return { trial, evidence, task: null, origin };
+}

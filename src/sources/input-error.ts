@@ -1,0 +1,38 @@
+/**
+ * An input file that cannot be read to its end: truncated, corrupt, not the format it claims. Names
+ * the file and, when known, the 1-based line or the byte offset (in the uncompressed stream) and the
+ * field. Sources emit every trial read before the problem, then fail with this error; the CLI turns
+ * it into exit code 1 ("incomplete": the results written are valid but do not cover the input).
+ *
+ * @example
+ * throw new InputError('truncated frame', { file: 'dump.binpb', offset: 1048576 });
+ * // message: "dump.binpb: byte 1048576: truncated frame"
+ */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  /** Always `input_error`, for errors-as-data consumers. */
+  readonly code = 'input_error';
+  readonly file: string;
+  readonly line: number | null;
+  readonly offset: number | null;
+  readonly field: string | null;
+  /** Results produced before the error stand; the run just does not cover the whole input. */
+  readonly incomplete = true;
+
+  constructor(
+    reason: string,
+    where: { file: string; line?: number | null; offset?: number | null; field?: string | null },
+  ) {
+    const at =
+      where.line !== undefined && where.line !== null
+        ? `line ${where.line}`
+        : where.offset !== undefined && where.offset !== null
+          ? `byte ${where.offset}`
+          : null;
+    super(`${where.file}: ${at === null ? '' : `${at}: `}${reason}`);
+    this.file = where.file;
+    this.line = where.line ?? null;
+    this.offset = where.offset ?? null;
+    this.field = where.field ?? null;
+  }
+}
