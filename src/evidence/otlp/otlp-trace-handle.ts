@@ -6,7 +6,6 @@ import type {
   NormalizedToolCall,
   TrajectoryView,
 } from '../../model/trajectory-view.js';
-import { CandidateEvidence } from '../candidate-evidence.js';
 import { EvidenceValueError } from '../evidence-value-error.js';
 import { anyValueToJson } from './any-value-to-json.js';
 import { classifyGenAiSpan, type GenAiSpanRole } from './classify-genai-span.js';
@@ -473,8 +472,3 @@ export class OTLPTraceHandle implements TrajectoryView {
     return found;
   }
 }
-
-// Evidence descriptors of format `otlp` resolve to this handle (CandidateEvidence has ATIF built in).
-CandidateEvidence.registerTraceLoader('otlp', (descriptor, context) =>
-  OTLPTraceHandle.fromDescriptor(descriptor, (ref) => context.resolveRef(ref)),
-);
