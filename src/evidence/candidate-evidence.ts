@@ -1,7 +1,6 @@
 import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, EvidenceRecord } from '../model/trial.js';
 import { ATIFTraceHandle, type AtifViewOptions } from './atif/atif-trace-handle.js';
-import { OTLPTraceHandle } from './otlp/otlp-trace-handle.js';
 import { EvidenceKeyError } from './evidence-key-error.js';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { FilesystemHandle } from './filesystem-handle.js';
@@ -64,8 +63,8 @@ export class CandidateEvidence {
   }
 
   /**
-   * Overrides how every `CandidateEvidence` builds handles of one trace format. ATIF and OTLP
-   * (`OTLPTraceHandle.fromDescriptor`) are built in; only `otlp` can be overridden.
+   * Sets how every `CandidateEvidence` builds handles of format `otlp` (the OTLP module registers
+   * `OTLPTraceHandle` when loaded; without a registration it is imported on first use). ATIF is built in.
    */
   static registerTraceLoader(format: string, loader: TraceLoader): void {
     globalLoaders.set(format, loader);
@@ -207,7 +206,12 @@ export class CandidateEvidence {
     if (d.format !== 'otlp')
       throw new EvidenceValueError(`unknown trace evidence format ${pyRepr(d.format)}`);
     const loader = this.#loaders['otlp'] ?? globalLoaders.get('otlp');
-    if (loader === undefined) return OTLPTraceHandle.fromDescriptor(d, resolveRef);
+    if (loader === undefined) {
+      // Imported on demand: the OTLP module imports this one (it registers its loader on load).
+      return import('./otlp/otlp-trace-handle.js').then((m) =>
+        m.OTLPTraceHandle.fromDescriptor(d, resolveRef),
+      );
+    }
     return loader(d, { resolveRef });
   }
 }

@@ -1,0 +1,320 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { defer, from, type Observable } from 'rxjs';
+import { z } from 'zod';
+import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
+import { parseAtif } from '../evidence/atif/parse-atif.js';
+import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
+import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
+import type { JsonObject, JsonValue } from '../model/json-value.js';
+import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { InputError } from './input-error.js';
+
+const count = z.number().nullish();
+const agentContext = z.looseObject({
+  n_input_tokens: count,
+  n_cache_tokens: count,
+  n_output_tokens: count,
+  cost_usd: count,
+});
+const verifierResult = z.looseObject({ rewards: z.record(z.string(), z.json()).nullish() });
+const exceptionInfo = z.looseObject({
+  exception_type: z.string().nullish(),
+  exception_message: z.string().nullish(),
+  exception_traceback: z.string().nullish(),
+  occurred_at: z.string().nullish(),
+});
+const stepResult = z.looseObject({
+  agent_result: agentContext.nullish(),
+  verifier_result: verifierResult.nullish(),
+  exception_info: exceptionInfo.nullish(),
+});
+const trialResultSchema = z.looseObject({
+  task_name: z.string().nullish(),
+  trial_name: z.string().nullish(),
+  task_id: z.looseObject({ path: z.string().nullish() }).nullish(),
+  source: z.string().nullish(),
+  task_checksum: z.string().nullish(),
+  agent_info: z.json().nullish(),
+  agent_result: agentContext.nullish(),
+  verifier_result: verifierResult.nullish(),
+  exception_info: exceptionInfo.nullish(),
+  step_results: z.array(stepResult).nullish(),
+  started_at: z.string().nullish(),
+  finished_at: z.string().nullish(),
+});
+type TrialResult = z.infer<typeof trialResultSchema>;
+type AgentContext = z.infer<typeof agentContext>;
+
+/** Options of `fromHarborJob`. */
+export interface FromHarborJobOptions {
+  /** Called after each trial directory is read. */
+  onProgress?: (progress: { file: string; trials: number }) => void;
+}
+
+/**
+ * Trials of a Harbor job directory, one per trial directory holding a `result.json` (read lazily, in
+ * name order; a directory that is itself a trial works too). From `result.json`: task id `task_name`,
+ * trial id `trial_name`, `verifier_result.rewards` into `trial.metadata.verifier_result` (read by
+ * `verifier_reward`), `exception_info` as the trial error (status `partial`, still scored),
+ * `agent_result` (summed over `step_results` for multi-step tasks) as measurements. Evidence: ATIF
+ * from `agent/trajectory.json` (when it validates) or `traces/*.atif.json` under `trace:atif`, OTLP
+ * from `traces/*.jsonl` under `trace:otlp`; the primary `trace` is OTLP when present, else ATIF;
+ * `logs` = `agent/`, `verifier_logs` = `verifier/`. An unreadable `result.json` errors the stream
+ * with an `InputError` after the trials before it.
+ *
+ * @example
+ * fromHarborJob('jobs/2026-01-05__12-00-00').subscribe((item) => console.log(item.trial.task_id, item.trial.metadata));
+ */
+export function fromHarborJob(dir: string, options: FromHarborJobOptions = {}): Observable<TrialItem> {
+  return defer(() => from(readHarborJob(resolve(dir), options)));
+}
+
+async function* readHarborJob(dir: string, options: FromHarborJobOptions): AsyncGenerator<TrialItem> {
+  const own = await readResult(join(dir, 'result.json'));
+  if (own !== null && isTrialResult(own.raw)) {
+    yield await buildItem(dir, own.path, own.raw);
+    options.onProgress?.({ file: own.path, trials: 1 });
+    return;
+  }
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new InputError(`cannot read Harbor job directory: ${(error as Error).message}`, { file: dir });
+  }
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  let n = 0;
+  for (const name of names) {
+    const trialDir = join(dir, name);
+    const result = await readResult(join(trialDir, 'result.json'));
+    if (result === null) continue; // not a trial directory, or a trial still running
+    yield await buildItem(trialDir, result.path, result.raw);
+    n += 1;
+    options.onProgress?.({ file: result.path, trials: n });
+  }
+}
+
+function isTrialResult(raw: unknown): boolean {
+  return raw !== null && typeof raw === 'object' && 'trial_name' in raw;
+}
+
+async function readResult(path: string): Promise<{ path: string; raw: unknown } | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    return { path, raw: JSON.parse(text) as unknown };
+  } catch (error) {
+    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file: path });
+  }
+}
+
+async function buildItem(trialDir: string, resultPath: string, raw: unknown): Promise<TrialItem> {
+  const parsed = trialResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') ?? null;
+    throw new InputError(`not a Harbor trial result: ${issue?.message ?? 'invalid'}`, {
+      file: resultPath,
+      field,
+    });
+  }
+  const r = parsed.data;
+  const dirName = basename(trialDir);
+  const trialId = r.trial_name ?? dirName;
+  const taskId =
+    r.task_name ??
+    (typeof r.task_id?.path === 'string' ? basename(r.task_id.path) : (dirName.split('__')[0] ?? dirName));
+
+  const atif = await findAtif(trialDir);
+  const otlpFiles = await listFiles(join(trialDir, 'traces'), (n) => n.endsWith('.jsonl'));
+  const descriptors: Record<string, EvidenceDescriptor> = {};
+  const describe = (
+    kind: string,
+    format: string | null,
+    ref: string,
+    metadata: JsonObject = {},
+  ): EvidenceDescriptor => ({
+    kind,
+    format,
+    ref,
+    data: null,
+    description: null,
+    metadata,
+  });
+  const otlpDescriptor =
+    otlpFiles.length === 0
+      ? null
+      : describe('trace', 'otlp', otlpFiles[0] as string, otlpFiles.length > 1 ? { files: otlpFiles } : {});
+  const atifDescriptor = atif === null ? null : describe('trace', 'atif', atif.path);
+  if (otlpDescriptor !== null) descriptors['trace'] = otlpDescriptor;
+  else if (atifDescriptor !== null) descriptors['trace'] = atifDescriptor;
+  if (atifDescriptor !== null) descriptors['trace:atif'] = atifDescriptor;
+  if (otlpDescriptor !== null) descriptors['trace:otlp'] = otlpDescriptor;
+  for (const [name, sub] of [
+    ['logs', 'agent'],
+    ['verifier_logs', 'verifier'],
+  ] as const) {
+    const p = join(trialDir, sub);
+    if (await isDirectory(p)) descriptors[name] = describe('logs', null, p);
+  }
+  const otlpLoader = (d: EvidenceDescriptor, ctx: { resolveRef(ref: string): string }): OTLPTraceHandle => {
+    const files = d.metadata['files'];
+    if (Array.isArray(files)) {
+      return OTLPTraceHandle.fromRequests(files.flatMap((f) => readOtlpFileSync(String(f))));
+    }
+    return OTLPTraceHandle.fromDescriptor(d, ctx.resolveRef);
+  };
+  const evidence =
+    Object.keys(descriptors).length === 0
+      ? null
+      : new CandidateEvidence(
+          { descriptors, metadata: { source: 'harbor' } },
+          {
+            baseDir: trialDir,
+            traceLoaders: { otlp: otlpLoader },
+          },
+        );
+  if (evidence !== null && atif !== null && atifDescriptor !== null) {
+    const handle = ATIFTraceHandle.fromTrajectory(atif.trajectory, { file: atif.path });
+    evidence.attach('trace:atif', atifDescriptor, handle);
+    if (otlpDescriptor === null) evidence.attach('trace', atifDescriptor, handle);
+  }
+
+  let outputText: string | null = null;
+  if (atif !== null) outputText = ATIFTraceHandle.fromTrajectory(atif.trajectory).finalText();
+  else if (evidence !== null && otlpDescriptor !== null) {
+    try {
+      outputText = (await evidence.trace('trace', 'otlp')).finalText();
+    } catch (error) {
+      throw new InputError(`cannot read OTLP trace: ${(error as Error).message}`, {
+        file: otlpDescriptor.ref ?? trialDir,
+      });
+    }
+  }
+
+  const error = trialError(r);
+  const trial: Trial = {
+    id: trialId,
+    task_id: taskId,
+    status: error === null ? 'completed' : 'partial',
+    output: { output_text: outputText, response: null, metadata: {} },
+    evidence: evidence === null ? null : evidence.toRecord(),
+    error,
+    measurements: measurements(r),
+    metadata: trialMetadata(r),
+  };
+  return { trial, evidence, task: null, origin: { file: resultPath } };
+}
+
+async function findAtif(trialDir: string): Promise<{ path: string; trajectory: AtifTrajectory } | null> {
+  const candidates = [
+    join(trialDir, 'agent', 'trajectory.json'),
+    ...(await listFiles(join(trialDir, 'traces'), (n) => n.endsWith('.atif.json'))),
+  ];
+  for (const path of candidates) {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(await readFile(path, 'utf8'));
+    } catch {
+      continue; // absent or not JSON: not trusted as ATIF (SDK read_atif)
+    }
+    const r = parseAtif(payload);
+    if (r.ok) return { path, trajectory: r.trajectory };
+  }
+  return null;
+}
+
+async function listFiles(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile() && keep(e.name))
+      .map((e) => join(dir, e.name))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  } catch {
+    return [];
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+function trialError(r: TrialResult): TrialError | null {
+  const e =
+    r.exception_info ?? [...(r.step_results ?? [])].reverse().find((s) => s.exception_info)?.exception_info;
+  if (e === null || e === undefined) return null;
+  const type = (e.exception_type ?? '').trim();
+  return {
+    type: type === '' ? 'UnknownException' : type,
+    message: e.exception_message ?? null,
+    traceback: e.exception_traceback ?? null,
+    occurred_at: e.occurred_at ?? null,
+  };
+}
+
+function sumMeasured(contexts: AgentContext[], key: keyof AgentContext & string): number | null {
+  let total: number | null = null;
+  for (const c of contexts) {
+    const v = c[key];
+    if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
+  }
+  return total;
+}
+
+function measurements(r: TrialResult): TrialMeasurements {
+  const steps = (r.step_results ?? []).flatMap((s) => (s.agent_result ? [s.agent_result] : []));
+  const contexts = steps.length > 0 ? steps : r.agent_result ? [r.agent_result] : [];
+  const prompt = sumMeasured(contexts, 'n_input_tokens');
+  const completion = sumMeasured(contexts, 'n_output_tokens');
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt !== null && completion !== null ? prompt + completion : null,
+    cache_creation_tokens: null,
+    cache_read_tokens: sumMeasured(contexts, 'n_cache_tokens'),
+    runtime_sec: secondsBetween(r.started_at, r.finished_at),
+    cost_usd: sumMeasured(contexts, 'cost_usd'),
+  };
+}
+
+/** Seconds between two ISO timestamps; Harbor writes them without an offset, read both as UTC. */
+function secondsBetween(start: string | null | undefined, end: string | null | undefined): number | null {
+  if (typeof start !== 'string' || typeof end !== 'string') return null;
+  const parse = (s: string): number => Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s}Z`);
+  const ms = parse(end) - parse(start);
+  return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
+}
+
+function trialMetadata(r: TrialResult): JsonObject {
+  const meta: JsonObject = {};
+  const verifier =
+    r.verifier_result ??
+    [...(r.step_results ?? [])].reverse().find((s) => s.verifier_result)?.verifier_result;
+  if (verifier?.rewards !== undefined && verifier.rewards !== null) {
+    meta['verifier_result'] = { rewards: verifier.rewards as JsonObject };
+  }
+  const copy: [string, JsonValue | null | undefined][] = [
+    ['source', r.source],
+    ['task_checksum', r.task_checksum],
+    ['agent_info', r.agent_info as JsonValue | undefined],
+    ['started_at', r.started_at],
+    ['finished_at', r.finished_at],
+  ];
+  for (const [k, v] of copy) if (v !== undefined && v !== null) meta[k] = v;
+  return meta;
+}
