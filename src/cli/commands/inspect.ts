@@ -1,0 +1,154 @@
+import { Command, Option } from 'commander';
+import type { Observable } from 'rxjs';
+import type { OtlpFileLayout } from '../../evidence/otlp/otlp-payload-splitter.js';
+import type { TraceHandle } from '../../evidence/trace-handle.js';
+import type { JsonValue } from '../../model/json-value.js';
+import type { TrialItem } from '../../model/trial-item.js';
+import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
+import { InputError } from '../../sources/input-error.js';
+import { CliError, EXIT_RUN_FAILED } from '../cli-error.js';
+
+/** One trial as `inspect --json` prints it (one object per line). */
+export interface InspectRecord {
+  task_id: string;
+  trial_id: string;
+  spans: number;
+  tool_calls: { name: string; arguments: JsonValue; result: JsonValue; is_error: boolean }[];
+  tokens: { input: number | null; output: number | null };
+  final_text: string | null;
+}
+
+/** `--format` values read by the OTLP source directly, and the layout each forces. */
+const OTLP_LAYOUTS: Record<string, OtlpFileLayout> = {
+  otlp: 'auto',
+  'otlp-json': 'json',
+  'otlp-jsonl': 'jsonl',
+  'otlp-pb': 'protobuf',
+  'otlp-protobuf': 'protobuf',
+};
+
+type OpenInputs = (inputs: string[], options: { format?: string }) => Observable<TrialItem>;
+
+/** `openInputs` (all formats) when the build has it, else OTLP files only. */
+async function openerFor(): Promise<OpenInputs | null> {
+  const modulePath = '../../sources/open-inputs.js';
+  try {
+    const mod = (await import(modulePath)) as { openInputs?: OpenInputs };
+    return typeof mod.openInputs === 'function' ? mod.openInputs : null;
+  } catch {
+    return null;
+  }
+}
+
+async function primaryTrace(item: TrialItem): Promise<TraceHandle | null> {
+  const ev = item.evidence;
+  if (ev === null || ev.get('trace') === null) return null;
+  try {
+    return await ev.trace('trace');
+  } catch {
+    return null;
+  }
+}
+
+/** What evalstream sees in one trial, from its primary trace (`trace` evidence). */
+async function inspectRecord(item: TrialItem): Promise<InspectRecord> {
+  const h = await primaryTrace(item);
+  const usage = h?.normalizedTokenUsage();
+  return {
+    task_id: item.trial.task_id,
+    trial_id: item.trial.id,
+    spans: h?.stepCount() ?? 0,
+    tool_calls: (h?.normalizedToolCalls() ?? []).map((c) => ({
+      name: c.name,
+      arguments: c.arguments,
+      result: c.result,
+      is_error: c.isError,
+    })),
+    tokens: { input: usage?.input ?? null, output: usage?.output ?? null },
+    final_text: h === null ? (item.trial.output?.output_text ?? null) : h.finalText(),
+  };
+}
+
+function short(v: JsonValue, max = 160): string {
+  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function formatText(r: InspectRecord, file: string): string {
+  const lines = [`trial ${r.trial_id}  task ${r.task_id}  (${file})`];
+  const tokens = (n: number | null): string => (n === null ? '-' : String(n));
+  lines.push(`  spans ${r.spans}  tokens in ${tokens(r.tokens.input)} out ${tokens(r.tokens.output)}`);
+  lines.push(`  tool calls: ${r.tool_calls.length === 0 ? 'none' : String(r.tool_calls.length)}`);
+  r.tool_calls.forEach((c, i) => {
+    lines.push(`    ${i + 1}. ${c.name}${c.is_error ? '  [error]' : ''}`);
+    lines.push(`       arguments ${short(c.arguments)}`);
+    lines.push(`       result    ${short(c.result)}`);
+  });
+  lines.push(`  final text: ${r.final_text === null ? '-' : short(r.final_text, 400)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `evalstream inspect <inputs...> [--json] [--format F]`: what evalstream sees per trial (task and
+ * trial id, span count, tool calls in order, token usage, final text). Inputs go through
+ * `openInputs` (every supported format) when available, else the OTLP file source. A truncated or
+ * corrupt input prints every trial read before it, then exits 1 (incomplete).
+ *
+ * @example
+ * // evalstream inspect traces/relay.jsonl --json
+ * // {"task_id":"t1","trial_id":"run:t1","spans":12,"tool_calls":[...],"tokens":{"input":120,"output":24},"final_text":"..."}
+ */
+export function inspectCommand(): Command {
+  return new Command('inspect')
+    .description(
+      'Show, per trial, what evalstream reads from the inputs: ids, spans, tool calls, tokens, final text.',
+    )
+    .argument(
+      '<inputs...>',
+      'trace files or directories (OTLP .json/.jsonl/.pb/.binpb[.gz], and more via --format)',
+    )
+    .option('--json', 'one JSON object per trial per line')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'input format instead of auto-detection (otlp, otlp-json, otlp-jsonl, otlp-pb, …)',
+      ),
+    )
+    .action(async (inputs: string[], opts: { json?: boolean; format?: string }) => {
+      const open = await openerFor();
+      const layout = opts.format === undefined ? undefined : OTLP_LAYOUTS[opts.format];
+      if (open === null && opts.format !== undefined && layout === undefined) {
+        throw new CliError(
+          `unknown --format ${JSON.stringify(opts.format)} (expected ${Object.keys(OTLP_LAYOUTS).join(', ')})`,
+        );
+      }
+      const trials =
+        layout !== undefined
+          ? fromOtlpFiles(inputs, { layout })
+          : open !== null
+            ? open(inputs, opts.format === undefined ? {} : { format: opts.format })
+            : fromOtlpFiles(inputs);
+      const out = process.stdout;
+      let chain = Promise.resolve();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          trials.subscribe({
+            next: (item) => {
+              // Print in input order even though evidence may load asynchronously.
+              chain = chain.then(async () => {
+                const r = await inspectRecord(item);
+                out.write(opts.json === true ? `${JSON.stringify(r)}\n` : formatText(r, item.origin.file));
+              });
+            },
+            error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
+            complete: () => resolve(),
+          });
+        });
+        await chain;
+      } catch (error) {
+        await chain;
+        if (error instanceof InputError) throw new CliError(`incomplete: ${error.message}`, EXIT_RUN_FAILED);
+        throw error;
+      }
+    });
+}
