@@ -1,0 +1,155 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { defer, from, type Observable } from 'rxjs';
+import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
+import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import { parseAtif } from '../evidence/atif/parse-atif.js';
+import { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import type { JsonObject } from '../model/json-value.js';
+import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { InputError } from './input-error.js';
+
+/** Options of `fromAtifFiles`. */
+export interface FromAtifFilesOptions {
+  /** The task id of a trajectory; default: root `extra.task_id`, else `extra.task_name`, else the trial id. */
+  taskId?: (trajectory: AtifTrajectory, file: string) => string | null;
+  /** Include embedded subagent trajectories in the trace's normalised view (see `ATIFTraceHandle`). */
+  includeSubagents?: boolean;
+  /** Called after each file is read. */
+  onProgress?: (progress: { file: string; trials: number }) => void;
+}
+
+/**
+ * One trial per ATIF trajectory file, read lazily in the given order. Trial id: `trajectory_id`, else
+ * the file name without `.atif.json`/`.json` (a repeated id gets `-2`, `-3`, ...). Status `completed`,
+ * or `partial` with the error when the root `extra.error` = `{type, message}` (NeMo's convention);
+ * output text = the last agent step's message; measurements from the token totals (each
+ * `final_metrics` field, else the per-step sums); evidence = the trajectory under `trace` (format
+ * `atif`, absolute ref) with the parsed handle attached. A file that is not valid ATIF errors the
+ * stream with an `InputError` (file and field) after the trials before it.
+ *
+ * @example
+ * fromAtifFiles(['runs/a.atif.json', 'runs/b.atif.json']).subscribe((i) => console.log(i.trial.id, i.trial.output?.output_text));
+ */
+export function fromAtifFiles(
+  paths: readonly string[],
+  options: FromAtifFilesOptions = {},
+): Observable<TrialItem> {
+  return defer(() => from(readAtifFiles(paths, options)));
+}
+
+async function* readAtifFiles(
+  paths: readonly string[],
+  options: FromAtifFilesOptions,
+): AsyncGenerator<TrialItem> {
+  const seen = new Map<string, number>();
+  let n = 0;
+  for (const p of paths) {
+    const file = resolve(p);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new InputError(`cannot read: ${(error as Error).message}`, { file });
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch (error) {
+      throw new InputError(`not valid JSON: ${(error as Error).message}`, { file });
+    }
+    const parsed = parseAtif(payload);
+    if (!parsed.ok) {
+      const first = parsed.issues[0];
+      throw new InputError(`not a valid ATIF trajectory: ${first?.message ?? 'invalid'}`, {
+        file,
+        field: first === undefined ? null : first.path.join('.'),
+      });
+    }
+    const t = parsed.trajectory;
+    const base = typeof t.trajectory_id === 'string' && t.trajectory_id !== '' ? t.trajectory_id : stem(file);
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    const trialId = count === 1 ? base : `${base}-${count}`;
+    yield buildAtifItem(t, file, trialId, options);
+    n += 1;
+    options.onProgress?.({ file, trials: n });
+  }
+}
+
+function stem(file: string): string {
+  const name = basename(file);
+  if (name.endsWith('.atif.json')) return name.slice(0, -'.atif.json'.length);
+  if (name.endsWith('.json')) return name.slice(0, -'.json'.length);
+  return name;
+}
+
+function extraString(t: AtifTrajectory, key: string): string | null {
+  const v = t.extra?.[key];
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function rootError(t: AtifTrajectory): TrialError | null {
+  const e = t.extra?.['error'];
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return null;
+  const o = e as Record<string, unknown>;
+  const type = typeof o['type'] === 'string' && o['type'].trim() !== '' ? o['type'] : 'UnknownException';
+  return {
+    type,
+    message: typeof o['message'] === 'string' ? o['message'] : null,
+    traceback: typeof o['traceback'] === 'string' ? o['traceback'] : null,
+    occurred_at: typeof o['occurred_at'] === 'string' ? o['occurred_at'] : null,
+  };
+}
+
+function buildAtifItem(
+  t: AtifTrajectory,
+  file: string,
+  trialId: string,
+  options: FromAtifFilesOptions,
+): TrialItem {
+  const handle = ATIFTraceHandle.fromTrajectory(t, {
+    file,
+    ...(options.includeSubagents === undefined ? {} : { includeSubagents: options.includeSubagents }),
+  });
+  const descriptor: EvidenceDescriptor = {
+    kind: 'trace',
+    format: 'atif',
+    ref: file,
+    data: null,
+    description: null,
+    metadata: {},
+  };
+  const evidence = new CandidateEvidence({
+    descriptors: { trace: descriptor },
+    metadata: { source: 'atif' },
+  });
+  evidence.attach('trace', descriptor, handle);
+  const usage = handle.normalizedTokenUsage();
+  const error = rootError(t);
+  const metadata: JsonObject = { schema_version: t.schema_version, agent_name: t.agent.name };
+  if (typeof t.agent.model_name === 'string') metadata['model_name'] = t.agent.model_name;
+  if (typeof t.session_id === 'string') metadata['session_id'] = t.session_id;
+  const taskId =
+    options.taskId?.(t, file) ?? extraString(t, 'task_id') ?? extraString(t, 'task_name') ?? trialId;
+  const trial: Trial = {
+    id: trialId,
+    task_id: taskId,
+    status: error === null ? 'completed' : 'partial',
+    output: { output_text: handle.finalText(), response: null, metadata: {} },
+    evidence: evidence.toRecord(),
+    error,
+    measurements: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.input !== null && usage.output !== null ? usage.input + usage.output : null,
+      cache_creation_tokens: null,
+      cache_read_tokens: usage.cached,
+      runtime_sec: null,
+      cost_usd: usage.costUsd,
+    },
+    metadata,
+  };
+  return { trial, evidence, task: null, origin: { file } };
+}

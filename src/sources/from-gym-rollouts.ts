@@ -1,0 +1,181 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { defer, from, type Observable } from 'rxjs';
+import type { JsonObject, JsonValue } from '../model/json-value.js';
+import type { Trial, TrialMeasurements } from '../model/trial.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { InputError } from './input-error.js';
+
+/** Options of `fromGymRollouts`. */
+export interface FromGymRolloutsOptions {
+  /** Called after each row, with the file and the bytes read so far. */
+  onProgress?: (progress: { file: string; bytesRead: number; trials: number }) => void;
+}
+
+type Row = Record<string, JsonValue>;
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function num(v: JsonValue | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/**
+ * NeMo Gym rollout rows (JSONL, optionally gzip) as trials, streamed line by line. Task id =
+ * `_ng_task_index` (0 when absent, as in Gym), trial id `<task>-<rollout>` with `_ng_rollout_index`
+ * (prefixed `<agent>:` when the row has `agent_ref.name`); a repeated key errors like Gym does.
+ * `reward` (and every other top-level number, boolean or string, plus `agent_ref`) goes to
+ * `trial.metadata`, where `verifier_reward` reads it; `response.usage` (Responses or Chat
+ * Completions names) becomes the measurements; output text = the `output_text` parts of the
+ * response's message items. No trace evidence. A bad line errors the stream with an `InputError`
+ * naming the file and line, after the trials before it.
+ *
+ * @example
+ * fromGymRollouts(['results/rollouts.jsonl']).subscribe((i) => console.log(i.trial.task_id, i.trial.metadata['reward']));
+ */
+export function fromGymRollouts(
+  paths: readonly string[],
+  options: FromGymRolloutsOptions = {},
+): Observable<TrialItem> {
+  return defer(() => from(readGymRollouts(paths, options)));
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function* readGymRollouts(
+  paths: readonly string[],
+  options: FromGymRolloutsOptions,
+): AsyncGenerator<TrialItem> {
+  const seen = new Set<string>();
+  let trials = 0;
+  for (const p of paths) {
+    const file = resolve(p);
+    let gzip: boolean;
+    try {
+      gzip = await isGzip(file);
+    } catch (error) {
+      throw new InputError(`cannot open: ${(error as Error).message}`, { file });
+    }
+    const raw = createReadStream(file);
+    const stream = gzip ? raw.pipe(createGunzip()) : raw;
+    if (gzip) raw.on('error', (e) => stream.destroy(e));
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let lineNo = 0;
+    try {
+      for await (const line of lines) {
+        lineNo += 1;
+        if (line.trim() === '') continue;
+        let row: JsonValue;
+        try {
+          row = JSON.parse(line) as JsonValue;
+        } catch (error) {
+          throw new InputError(`not valid JSON: ${(error as Error).message}`, { file, line: lineNo });
+        }
+        if (!isObject(row))
+          throw new InputError('a rollout row must be a JSON object', { file, line: lineNo });
+        const item = buildGymItem(row, file, lineNo, seen);
+        trials += 1;
+        yield item;
+        options.onProgress?.({ file, bytesRead: raw.bytesRead, trials });
+      }
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      throw new InputError(`cannot read: ${(error as Error).message}`, { file, line: lineNo + 1 });
+    } finally {
+      lines.close();
+      raw.destroy();
+    }
+  }
+}
+
+function index(row: Row, key: string, file: string, line: number): number {
+  const v = row[key];
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new InputError(`${key} must be an integer`, { file, line, field: key });
+  }
+  return v;
+}
+
+function outputText(response: JsonValue | undefined): string | null {
+  if (!isObject(response)) return null;
+  if (typeof response['output_text'] === 'string') return response['output_text'];
+  const items = response['output'];
+  if (!Array.isArray(items)) return null;
+  const texts: string[] = [];
+  for (const item of items) {
+    if (!isObject(item) || item['type'] !== 'message' || !Array.isArray(item['content'])) continue;
+    for (const part of item['content']) {
+      if (isObject(part) && part['type'] === 'output_text' && typeof part['text'] === 'string')
+        texts.push(part['text']);
+    }
+  }
+  return texts.length === 0 ? null : texts.join('');
+}
+
+function measurements(response: JsonValue | undefined): TrialMeasurements {
+  const usage = isObject(response) && isObject(response['usage']) ? response['usage'] : {};
+  const input = num(usage['input_tokens']) ?? num(usage['prompt_tokens']);
+  const output = num(usage['output_tokens']) ?? num(usage['completion_tokens']);
+  const details = isObject(usage['input_tokens_details'])
+    ? usage['input_tokens_details']
+    : isObject(usage['prompt_tokens_details'])
+      ? usage['prompt_tokens_details']
+      : {};
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: num(usage['total_tokens']) ?? (input !== null && output !== null ? input + output : null),
+    cache_creation_tokens: null,
+    cache_read_tokens: num(details['cached_tokens']),
+    runtime_sec: null,
+    cost_usd: null,
+  };
+}
+
+function buildGymItem(row: Row, file: string, line: number, seen: Set<string>): TrialItem {
+  const task = index(row, '_ng_task_index', file, line);
+  const rollout = index(row, '_ng_rollout_index', file, line);
+  const agentRef = row['agent_ref'];
+  const agent = isObject(agentRef) && typeof agentRef['name'] === 'string' ? agentRef['name'] : null;
+  const key = `${agent ?? ''}\u0000${task}\u0000${rollout}`;
+  if (seen.has(key)) {
+    throw new InputError(`Duplicate materialized input row for rollout key (${task}, ${rollout})`, {
+      file,
+      line,
+    });
+  }
+  seen.add(key);
+  const metadata: JsonObject = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') metadata[k] = v;
+  }
+  if (row['reward'] === null) metadata['reward'] = null;
+  if (isObject(agentRef)) metadata['agent_ref'] = agentRef;
+  const response = row['response'];
+  const trial: Trial = {
+    id: `${agent === null ? '' : `${agent}:`}${task}-${rollout}`,
+    task_id: String(task),
+    status: 'completed',
+    output: { output_text: outputText(response), response: response ?? null, metadata: {} },
+    evidence: null,
+    error: null,
+    measurements: measurements(response),
+    metadata,
+  };
+  return { trial, evidence: null, task: null, origin: { file, line } };
+}
