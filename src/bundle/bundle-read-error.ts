@@ -1,0 +1,16 @@
+import type { BundleIssue } from './bundle-issue.js';
+import { formatBundleIssue } from './format-bundle-issue.js';
+
+/**
+ * Thrown when a bundle cannot be read or written; carries the issues as data and a message that
+ * names the file, line and field of the first one.
+ *
+ * @example
+ * try { await readBundle(dir); } catch (e) { if (e instanceof BundleReadError) console.error(e.issues[0]?.line); }
+ */
+export class BundleReadError extends Error {
+  constructor(readonly issues: readonly BundleIssue[]) {
+    super(issues.map(formatBundleIssue).join('\n'));
+    this.name = 'BundleReadError';
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Trial } from '../model/trial.js';
+import { relativizeEvidenceRef } from './relativize-evidence-ref.js';
+
+const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
+
+/**
+ * Decides how a trial's evidence refs are stored in a bundle being written to `bundleDir`: refs
+ * inside the bundle become bundle-relative; refs inside one of `roots` (e.g. the bundle a run was
+ * read from) are first copied to the same relative place in the new bundle, so it is self-contained;
+ * any other ref is kept verbatim (the SDK's rule).
+ *
+ * @example
+ * const placer = new EvidencePlacer('/out', ['/runs/r1']);
+ * const mapRef = await placer.place(trial);
+ * trialToWire(trial, mapRef);
+ */
+export class EvidencePlacer {
+  readonly #dir: string;
+  readonly #roots: string[];
+  readonly #copied = new Set<string>();
+
+  constructor(bundleDir: string, roots: readonly string[] = []) {
+    this.#dir = resolve(bundleDir);
+    this.#roots = roots.map((r) => resolve(r)).filter((r) => r !== this.#dir);
+  }
+
+  /** Copies what needs copying and returns the (synchronous) ref mapping for `trialToWire`. */
+  async place(trial: Trial): Promise<(ref: string | null) => string | null> {
+    const descriptors = trial.evidence?.descriptors;
+    if (descriptors !== undefined && this.#roots.length > 0) {
+      for (const d of Object.values(descriptors)) await this.#copyIfUnderRoot(d.ref);
+    }
+    return (ref) => this.#map(ref);
+  }
+
+  #map(ref: string | null): string | null {
+    if (ref === null || ref === '') return ref;
+    const local = localPath(ref);
+    if (local !== null) {
+      for (const root of this.#roots) {
+        const rel = inside(root, local);
+        if (rel !== null) return rel === '' ? '.' : rel.split(sep).join('/');
+      }
+    }
+    return relativizeEvidenceRef(this.#dir, ref);
+  }
+
+  async #copyIfUnderRoot(ref: string | null): Promise<void> {
+    if (ref === null || ref === '') return;
+    const local = localPath(ref);
+    if (local === null || inside(this.#dir, local) !== null) return;
+    for (const root of this.#roots) {
+      const rel = inside(root, local);
+      if (rel === null || rel === '') continue;
+      const target = join(this.#dir, rel);
+      if (this.#copied.has(target) || existsSync(target) || !existsSync(local)) return;
+      this.#copied.add(target);
+      await mkdir(dirname(target), { recursive: true });
+      await cp(local, target, { recursive: true, errorOnExist: false, force: false });
+      return;
+    }
+  }
+}
+
+function localPath(ref: string): string | null {
+  if (ref.startsWith('file:')) {
+    try {
+      return fileURLToPath(ref);
+    } catch {
+      return null;
+    }
+  }
+  if (URI_SCHEME.test(ref)) return null;
+  return resolve(ref);
+}
+
+/** The relative path of `path` under `base`, or null when outside. */
+function inside(base: string, path: string): string | null {
+  const rel = relative(base, path);
+  if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) return null;
+  return rel;
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { BundleReadError } from './bundle-read-error.js';
+import { parsePythonJson } from './parse-python-json.js';
+import { textFloatPaths } from './text-float-paths.js';
+
+/**
+ * Reads and validates one JSON file of a bundle (`run.json`, `metadata.json`, `summary.json`);
+ * null when the file does not exist. A syntax error names the line and column, a schema error the
+ * field. The value is registered in `textFloatPaths` so writers keep its number literals.
+ *
+ * @example
+ * const meta = await readBundleJson(dir, 'metadata.json', rowSchemas.metadata);
+ */
+export async function readBundleJson<T extends object>(
+  dir: string,
+  name: string,
+  schema: z.ZodType<T, unknown>,
+): Promise<T | null> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, name), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new BundleReadError([
+      { code: 'unreadable_file', file: name, path: [], message: (error as Error).message },
+    ]);
+  }
+  const parsed = parsePythonJson(text);
+  if (!parsed.ok) {
+    const before = text.slice(0, parsed.offset);
+    const line = before.split('\n').length;
+    const column = parsed.offset - before.lastIndexOf('\n');
+    throw new BundleReadError([
+      {
+        code: 'invalid_json',
+        file: name,
+        line,
+        path: [],
+        message: `invalid JSON at column ${column}: ${parsed.message}`,
+      },
+    ]);
+  }
+  const result = schema.safeParse(parsed.value);
+  if (!result.success) {
+    throw new BundleReadError(
+      result.error.issues.slice(0, 5).map((i) => ({
+        code: 'invalid_row' as const,
+        file: name,
+        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        message: i.message,
+      })),
+    );
+  }
+  textFloatPaths.set(result.data, parsed.floatPaths);
+  return result.data;
+}

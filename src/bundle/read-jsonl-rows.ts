@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { BundleIssue } from './bundle-issue.js';
+import { BundleReadError } from './bundle-read-error.js';
+import { parsePythonJson } from './parse-python-json.js';
+import { readLineBatches } from './read-line-batches.js';
+import { textFloatPaths } from './text-float-paths.js';
+
+/** A validated row and the 1-based line it came from. */
+export interface JsonlRow<T> {
+  row: T;
+  line: number;
+}
+
+/** Options of {@link readJsonlRows}. */
+export interface ReadJsonlRowsOptions<T> {
+  /** Name used in issues (e.g. `scores.jsonl`). */
+  displayName: string;
+  /**
+   * Called for a last line that has no newline and does not parse (a writer died mid-line); the line is
+   * skipped. Without it, such a line is an error like any other.
+   */
+  onTruncatedLine?: (issue: BundleIssue) => void;
+  /** Checks a validated row further (e.g. evidence refs); return issues to reject it. */
+  check?: (row: T, line: number) => BundleIssue | null;
+  /** Adjusts the float paths of a raw row whose shape validation changes (e.g. wrapped evidence). */
+  remapFloatPaths?: (raw: unknown, paths: Set<string>) => Set<string>;
+}
+
+/**
+ * Streams a JSONL file as batches of zod-validated rows (blank lines skipped). Every row is registered
+ * in `textFloatPaths` so writers reproduce its number literals. The first bad line throws a
+ * `BundleReadError` naming the file, line and field.
+ *
+ * @example
+ * for await (const batch of readJsonlRows(file, rowSchemas.score, { displayName: 'scores.jsonl' })) count += batch.length;
+ */
+export async function* readJsonlRows<T extends object>(
+  file: string,
+  schema: z.ZodType<T, unknown>,
+  options: ReadJsonlRowsOptions<T>,
+): AsyncGenerator<JsonlRow<T>[]> {
+  const name = options.displayName;
+  for await (const lines of readLineBatches(file)) {
+    const out: JsonlRow<T>[] = [];
+    for (const { text, line, terminated } of lines) {
+      const parsed = parsePythonJson(text);
+      if (!parsed.ok) {
+        const issue: BundleIssue = {
+          code: terminated ? 'invalid_json' : 'truncated_line',
+          file: name,
+          line,
+          path: [],
+          message: terminated
+            ? `invalid JSON at column ${parsed.offset + 1}: ${parsed.message}`
+            : `the last line is cut off (no newline, invalid JSON at column ${parsed.offset + 1}: ${parsed.message})`,
+        };
+        if (!terminated && options.onTruncatedLine) {
+          options.onTruncatedLine(issue);
+          continue;
+        }
+        throw new BundleReadError([issue]);
+      }
+      const result = schema.safeParse(parsed.value);
+      if (!result.success) {
+        throw new BundleReadError(
+          result.error.issues.slice(0, 5).map((i) => ({
+            code: 'invalid_row' as const,
+            file: name,
+            line,
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            message: i.message,
+          })),
+        );
+      }
+      const row = result.data;
+      let paths = parsed.floatPaths;
+      if (paths !== null && options.remapFloatPaths) paths = options.remapFloatPaths(parsed.value, paths);
+      textFloatPaths.set(row, paths);
+      if (options.check) {
+        const issue = options.check(row, line);
+        if (issue !== null) throw new BundleReadError([issue]);
+      }
+      out.push({ row, line });
+    }
+    if (out.length > 0) yield out;
+  }
+}

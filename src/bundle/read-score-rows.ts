@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { ScoreRecord } from '../model/score-record.js';
+import { BUNDLE_FILES } from './bundle-files.js';
+import type { BundleIssue } from './bundle-issue.js';
+import type { JsonlRow } from './read-jsonl-rows.js';
+import { readJsonlRows } from './read-jsonl-rows.js';
+import { rowSchemas } from './row-schemas.js';
+
+/**
+ * Streams `scores.jsonl` of a bundle as batches of validated score records (spec §6).
+ *
+ * @example
+ * for await (const batch of readScoreRows(dir)) for (const { row } of batch) builder.addScore(row);
+ */
+export function readScoreRows(
+  dir: string,
+  options: { onTruncatedLine?: (issue: BundleIssue) => void } = {},
+): AsyncGenerator<JsonlRow<ScoreRecord>[]> {
+  const name = BUNDLE_FILES.scores;
+  return readJsonlRows(join(dir, name), rowSchemas.score, {
+    displayName: name,
+    ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
+  });
+}

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import type { Trial } from '../model/trial.js';
+import { BUNDLE_FILES } from './bundle-files.js';
+import type { BundleIssue } from './bundle-issue.js';
+import type { JsonlRow } from './read-jsonl-rows.js';
+import { readJsonlRows } from './read-jsonl-rows.js';
+import { resolveEvidenceRef } from './resolve-evidence-ref.js';
+import { rowSchemas } from './row-schemas.js';
+
+/** Options of {@link readTrialRows}. */
+export interface ReadTrialRowsOptions {
+  /** Receives a cut-off last line instead of failing (see `readJsonlRows`). */
+  onTruncatedLine?: (issue: BundleIssue) => void;
+}
+
+/**
+ * Streams `trials.jsonl` of a bundle as batches of validated trials (spec §4) with evidence refs
+ * resolved against the bundle (see `resolveEvidenceRef`); a ref that escapes the bundle is an error
+ * naming the line and the descriptor.
+ *
+ * @example
+ * for await (const batch of readTrialRows(dir)) for (const { row } of batch) console.log(row.id);
+ */
+export function readTrialRows(
+  dir: string,
+  options: ReadTrialRowsOptions = {},
+): AsyncGenerator<JsonlRow<Trial>[]> {
+  const name = BUNDLE_FILES.trials;
+  return readJsonlRows(join(dir, name), rowSchemas.trial, {
+    displayName: name,
+    ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
+    remapFloatPaths: wrapBareEvidencePaths,
+    check: (trial, line) => {
+      const descriptors = trial.evidence?.descriptors;
+      if (descriptors === undefined) return null;
+      for (const [key, d] of Object.entries(descriptors)) {
+        const resolved = resolveEvidenceRef(dir, d.ref);
+        if (!resolved.ok) {
+          return {
+            code: 'ref_escape',
+            file: name,
+            line,
+            path: ['evidence', 'descriptors', key, 'ref'],
+            message: resolved.message,
+          };
+        }
+        d.ref = resolved.ref;
+      }
+      return null;
+    },
+  });
+}
+
+/** A bare name → descriptor map is wrapped as `{descriptors, metadata}`: move its float paths along. */
+function wrapBareEvidencePaths(raw: unknown, paths: Set<string>): Set<string> {
+  const evidence = (raw as { evidence?: unknown } | null)?.evidence;
+  if (evidence === null || typeof evidence !== 'object' || 'descriptors' in evidence) return paths;
+  const prefix = 'evidence\u0000';
+  const out = new Set<string>();
+  for (const p of paths)
+    out.add(p.startsWith(prefix) ? `${prefix}descriptors\u0000${p.slice(prefix.length)}` : p);
+  return out;
+}

@@ -1,0 +1,50 @@
+import type { JsonValue } from '../model/json-value.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import { PyFloat } from './py-float.js';
+import { textFloatPaths } from './text-float-paths.js';
+import type { WireObject, WireValue } from './wire-value.js';
+
+/** Looks up the declared `value_schema` of a metric output (from the task spec), if known. */
+export type ValueSchemaLookup = (metricType: string, outputName: string) => string | undefined;
+
+/**
+ * A score record in its `scores.jsonl` form. Output values: NaN → `"NaN"`, ±Infinity → `null`
+ * (spec §3.2). A finite number keeps the JSON type it was read with (rows from a bundle); a number
+ * built in memory prints as a float when the task declares the output `ContinuousScore`, otherwise
+ * as an int when integral.
+ *
+ * @example
+ * scoreToWire(score, () => 'ContinuousScore'); // outputs[0].value: PyFloat(1)
+ */
+export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLookup): WireObject {
+  const fromText = textFloatPaths.has(score);
+  return {
+    id: score.id,
+    run_id: score.run_id,
+    task_id: score.task_id,
+    trial_id: score.trial_id,
+    metric_type: score.metric_type,
+    status: score.status,
+    outputs: score.outputs.map((o) => ({
+      name: o.name,
+      value: outputValue(
+        o.value,
+        fromText || valueSchemaOf?.(score.metric_type, o.name) !== 'ContinuousScore',
+      ),
+    })),
+    diagnostics: score.diagnostics.map((d) => ({
+      severity: d.severity,
+      message: d.message,
+      source: d.source,
+      details: d.details,
+    })),
+    metadata: score.metadata,
+  };
+}
+
+function outputValue(value: JsonValue, keepJsonType: boolean): WireValue {
+  if (typeof value !== 'number') return value;
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return null;
+  return keepJsonType ? value : new PyFloat(value);
+}

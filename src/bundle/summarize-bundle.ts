@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Summary } from '../model/summary.js';
+import { BUNDLE_FILES } from './bundle-files.js';
+import type { BundleIssue } from './bundle-issue.js';
+import { BundleReadError } from './bundle-read-error.js';
+import { pythonJson } from './python-json.js';
+import { readBundleJson } from './read-bundle-json.js';
+import { readScoreRows } from './read-score-rows.js';
+import { readTaskSpecs } from './read-task-specs.js';
+import { readTrialRows } from './read-trial-rows.js';
+import type { ReportWriter } from './report-writer.js';
+import { rowSchemas } from './row-schemas.js';
+import type { RunManifest } from './run-manifest.js';
+import { runnerExtraScores } from './runner-extra-scores.js';
+import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
+import { SummaryAccumulator } from './summary-accumulator.js';
+import { textFloatPaths } from './text-float-paths.js';
+import type { WireObject } from './wire-value.js';
+
+/** Options of {@link summarizeBundle}. */
+export interface SummarizeBundleOptions {
+  /** Write the complete bundle here (built next to it, then renamed); default: update in place. */
+  outDir?: string | null;
+  /** Writes `report.html` once the data files are in place; omit or null for none (`--no-report`). */
+  reportWriter?: ReportWriter | null;
+}
+
+/** What {@link summarizeBundle} did. */
+export interface SummarizeBundleResult {
+  sourceDir: string;
+  /** Where the bundle now is (the source dir when updated in place). */
+  dir: string;
+  inPlace: boolean;
+  runId: string;
+  summary: Summary;
+  /** Whether `tasks.jsonl` was present (the summary is computed without task specs otherwise). */
+  withTaskSpecs: boolean;
+  /** The new `summary.json` is byte-identical to the one the bundle had. */
+  unchanged: boolean;
+  /** A JSONL file ended in a cut-off line (skipped): results are written but incomplete. */
+  truncated: boolean;
+  /** Non-fatal problems (cut-off lines, an unreadable old summary that was replaced). */
+  warnings: BundleIssue[];
+  report: { path: string; bytes: number } | null;
+}
+
+/**
+ * Recomputes `summary.json` of a run bundle from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl` for
+ * the error rollup), streaming the scores, and writes the bundle: in place (staged files renamed into
+ * place) or as a complete copy in `outDir` (evidence included; built in a sibling temp dir, then
+ * renamed). Data files are validated and copied byte for byte; runner aggregates (`runner.*`) of the
+ * old summary are carried over. Bad input throws `BundleReadError`.
+ *
+ * @example
+ * const result = await summarizeBundle('examples/sparse-run', { outDir: '/tmp/out' });
+ * result.summary.score_count;
+ */
+export async function summarizeBundle(
+  dir: string,
+  options: SummarizeBundleOptions = {},
+): Promise<SummarizeBundleResult> {
+  const src = resolve(dir);
+  if (!existsSync(join(src, BUNDLE_FILES.scores))) {
+    throw new BundleReadError([
+      {
+        code: 'missing_file',
+        file: BUNDLE_FILES.scores,
+        path: [],
+        message: `no ${BUNDLE_FILES.scores} in ${src}`,
+      },
+    ]);
+  }
+  const warnings: BundleIssue[] = [];
+  let truncated = false;
+  const onTruncatedLine = (issue: BundleIssue): void => {
+    truncated = true;
+    warnings.push(issue);
+  };
+
+  const manifest = await readBundleJson(src, BUNDLE_FILES.run, rowSchemas.runManifest);
+  await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
+  const tasks = await readTaskSpecs(src);
+  const oldText = await readText(join(src, BUNDLE_FILES.summary));
+  let oldSummary: Summary | null = null;
+  try {
+    oldSummary = await readBundleJson(src, BUNDLE_FILES.summary, rowSchemas.summary);
+  } catch (error) {
+    if (!(error instanceof BundleReadError)) throw error;
+    for (const issue of error.issues)
+      warnings.push({ ...issue, message: `previous summary ignored: ${issue.message}` });
+  }
+
+  const accumulator = new SummaryAccumulator(tasks);
+  let firstRunId: string | null = null;
+  for await (const batch of readScoreRows(src, { onTruncatedLine })) {
+    for (let i = 0; i < batch.length; i++) accumulator.addScore((batch[i] as (typeof batch)[number]).row);
+    firstRunId ??= batch[0]?.row.run_id ?? null;
+  }
+  if (existsSync(join(src, BUNDLE_FILES.trials))) {
+    for await (const batch of readTrialRows(src, { onTruncatedLine })) {
+      for (const { row } of batch) accumulator.addTrial(row);
+    }
+  }
+  const { summary, wire } = accumulator.finish(runnerExtraScores(oldSummary));
+  const summaryText = pythonJson(wire, { indent: 2 }) + '\n';
+
+  let runManifest: RunManifest = manifest ?? {
+    run_id: firstRunId ?? basename(src),
+    artifacts: Object.fromEntries(
+      (['metadata', 'tasks', 'trials', 'scores', 'summary'] as const)
+        .filter((k) => k === 'summary' || existsSync(join(src, BUNDLE_FILES[k])))
+        .map((k) => [k, BUNDLE_FILES[k]]),
+    ),
+  };
+
+  const outDir = options.outDir === undefined || options.outDir === null ? src : resolve(options.outDir);
+  const inPlace = outDir === src;
+  if (inPlace) {
+    const staged = await StagedBundleDir.open(src);
+    try {
+      await staged.writeText(BUNDLE_FILES.summary, summaryText);
+      const names: string[] = [BUNDLE_FILES.summary];
+      if (manifest === null) {
+        await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest));
+        names.push(BUNDLE_FILES.run);
+      }
+      await staged.commit(names);
+    } catch (error) {
+      await staged.abort();
+      throw error;
+    }
+  } else {
+    await checkOutputDir(src, outDir);
+    const tmp = join(dirname(outDir), `${basename(outDir)}.evalstream-tmp-${randomBytes(4).toString('hex')}`);
+    try {
+      await cp(src, tmp, {
+        recursive: true,
+        filter: (from) => {
+          const rel = relative(src, from);
+          return !rel.startsWith(STAGING_PREFIX) && rel !== BUNDLE_FILES.summary;
+        },
+      });
+      await writeTextFile(join(tmp, BUNDLE_FILES.summary), summaryText);
+      if (manifest === null || 'output_dir' in runManifest || 'dashboard_path' in runManifest) {
+        runManifest = { ...runManifest };
+        if ('output_dir' in runManifest) runManifest.output_dir = options.outDir as string;
+        if ('dashboard_path' in runManifest) runManifest.dashboard_path = null;
+        await writeTextFile(join(tmp, BUNDLE_FILES.run), manifestText(runManifest, manifest));
+      }
+      await swapInto(tmp, outDir);
+    } catch (error) {
+      await rm(tmp, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  const report = options.reportWriter ? await options.reportWriter(outDir) : null;
+  if (report !== null && 'dashboard_path' in runManifest) {
+    runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
+    const staged = await StagedBundleDir.open(outDir);
+    await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest, manifest));
+    await staged.commit([BUNDLE_FILES.run]);
+  }
+
+  return {
+    sourceDir: src,
+    dir: outDir,
+    inPlace,
+    runId: runManifest.run_id,
+    summary,
+    withTaskSpecs: tasks !== null,
+    unchanged: oldText === summaryText,
+    truncated,
+    warnings,
+    report,
+  };
+}
+
+function manifestText(manifest: RunManifest, source?: object | null): string {
+  const floatPaths = source ? (textFloatPaths.get(source) ?? null) : null;
+  return pythonJson(manifest as WireObject, { indent: 2, floatPaths }) + '\n';
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function writeTextFile(file: string, text: string): Promise<void> {
+  await writeFile(file, text, 'utf8');
+}
+
+/** `--out` must be new, empty, or an earlier bundle (replaced), and must not overlap the source. */
+async function checkOutputDir(src: string, out: string): Promise<void> {
+  const fail = (message: string): never => {
+    throw new BundleReadError([{ code: 'invalid_output_dir', file: out, path: [], message }]);
+  };
+  if (isWithin(src, out)) fail('the output directory must not be inside the bundle being summarized');
+  if (isWithin(out, src)) fail('the output directory must not contain the bundle being summarized');
+  if (!existsSync(out)) return;
+  if (!(await stat(out)).isDirectory()) fail('the output path exists and is not a directory');
+  const entries = await readdir(out);
+  if (entries.length > 0 && !entries.includes(BUNDLE_FILES.run) && !entries.includes(BUNDLE_FILES.scores)) {
+    fail('the output directory is not empty and does not hold a run bundle; refusing to replace it');
+  }
+}
+
+function isWithin(base: string, path: string): boolean {
+  const rel = relative(base, path);
+  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+/** Puts `tmp` at `out`: the old directory (if any) is moved aside first and removed after. */
+async function swapInto(tmp: string, out: string): Promise<void> {
+  if (!existsSync(out)) {
+    await rename(tmp, out);
+    return;
+  }
+  const old = `${out}.evalstream-old-${randomBytes(4).toString('hex')}`;
+  await rename(out, old);
+  await rename(tmp, out);
+  await rm(old, { recursive: true, force: true });
+}

@@ -1,0 +1,125 @@
+import { Command } from 'commander';
+import { relative } from 'node:path';
+import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
+import { formatBundleIssue } from '../../bundle/format-bundle-issue.js';
+import { pythonJson } from '../../bundle/python-json.js';
+import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
+import { summaryToWire } from '../../bundle/summary-to-wire.js';
+import type { Summary } from '../../model/summary.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+
+interface SummarizeFlags {
+  out?: string;
+  report: boolean;
+  json?: boolean;
+}
+
+/**
+ * `evalstream summarize <bundle-dir> [--out DIR] [--no-report] [--json]`: recomputes `summary.json`
+ * from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl`), writes the bundle (in place, or a complete
+ * copy to `--out`), and prints the aggregates (or, with `--json`, the summary as written). Exit 0 ok,
+ * 1 run failed (e.g. a cut-off last line: results written but incomplete), 2 bad usage or input.
+ *
+ * @example
+ * await main(['summarize', 'examples/sparse-run', '--out', '/tmp/evalstream-example']);
+ */
+export function summarizeCommand(): Command {
+  return new Command('summarize')
+    .description('recompute summary.json of a run bundle and write the bundle (in place or to --out)')
+    .argument('<bundle-dir>', 'run bundle directory (scores.jsonl, tasks.jsonl, trials.jsonl, ...)')
+    .option('--out <dir>', 'write the complete bundle here instead of updating it in place')
+    .option('--no-report', 'do not write report.html')
+    .option('--json', 'print summary.json instead of the aggregate table')
+    .action(async (dir: string, flags: SummarizeFlags) => {
+      let result: SummarizeBundleResult;
+      try {
+        result = await summarizeBundle(dir, {
+          outDir: flags.out ?? null,
+          reportWriter: flags.report ? bundleReportWriter : null,
+        });
+      } catch (error) {
+        if (error instanceof BundleReadError) throw new CliError(error.message, EXIT_BAD_INPUT);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (typeof code === 'string') throw new CliError((error as Error).message, EXIT_RUN_FAILED);
+        throw error;
+      }
+      for (const warning of result.warnings)
+        process.stderr.write(`evalstream: warning: ${formatBundleIssue(warning)}\n`);
+      if (flags.json) {
+        process.stdout.write(pythonJson(summaryToWire(result.summary), { indent: 2 }) + '\n');
+      } else {
+        process.stdout.write(describeResult(result));
+      }
+      if (result.truncated) {
+        throw new CliError(
+          'input ends in a cut-off line: the summary covers the complete lines only',
+          EXIT_RUN_FAILED,
+        );
+      }
+    });
+}
+
+function describeResult(result: SummarizeBundleResult): string {
+  const s = result.summary;
+  const where = result.inPlace ? `${displayPath(result.dir)} (in place)` : displayPath(result.dir);
+  const lines = [
+    `run ${result.runId}: ${s.task_count} tasks, ${s.trial_count} trials, ${s.score_count} scores` +
+      (result.withTaskSpecs ? '' : ' (no tasks.jsonl: summarized without task specs)'),
+    '',
+    ...aggregateTable(s),
+    '',
+  ];
+  if (s.error_count > 0) {
+    lines.push(
+      `trial errors: ${Object.entries(s.error_trial_ids)
+        .map(([t, ids]) => `${t} ×${ids.length}`)
+        .join(', ')}`,
+    );
+  }
+  lines.push(
+    `wrote ${where}: summary.json${result.unchanged ? ' (unchanged)' : ''}${result.report ? ', report.html' : ''}`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+/** name, mean, count, nan_count, coverage (scored/total of the output; blank for views and pass@k). */
+function aggregateTable(summary: Summary): string[] {
+  const header = ['name', 'mean', 'count', 'nan_count', 'coverage'];
+  const rows = summary.scores.scores.map((a) => {
+    const mean = a.score_type === 'scalar' ? a.value : a.mean;
+    return [
+      a.name,
+      formatNumber(mean),
+      a.count === null ? '-' : String(a.count),
+      String(a.nan_count),
+      coverageOf(summary, a.name),
+    ];
+  });
+  if (rows.length === 0) return ['(no aggregates)'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const format = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)];
+}
+
+function coverageOf(summary: Summary, name: string): string {
+  for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
+    const counts = summary.metric_coverage[name.slice(0, dot)]?.[name.slice(dot + 1)];
+    if (counts !== undefined) return `${counts.scored}/${counts.total}`;
+  }
+  return '';
+}
+
+function formatNumber(value: number | null): string {
+  if (value === null) return '-';
+  return Number.isInteger(value) ? value.toFixed(1) : String(Number(value.toPrecision(6)));
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}

@@ -1,0 +1,230 @@
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { AggregateScore } from '../model/summary.js';
+import type { TaskSpec } from '../model/task.js';
+import type { Trial } from '../model/trial.js';
+import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
+import { evalstreamVersion } from '../bundle/evalstream-version.js';
+import { EvidencePlacer } from '../bundle/evidence-placer.js';
+import { formatUtcTimestamp } from '../bundle/format-utc-timestamp.js';
+import { JsonlWriter } from '../bundle/jsonl-writer.js';
+import { metadataToWire } from '../bundle/metadata-to-wire.js';
+import { newRunId } from '../bundle/new-run-id.js';
+import { pythonJson } from '../bundle/python-json.js';
+import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
+import type { ReportWriter } from '../bundle/report-writer.js';
+import { rowSchemas } from '../bundle/row-schemas.js';
+import type { RunTarget } from '../bundle/run-metadata.js';
+import { scoreToWire } from '../bundle/score-to-wire.js';
+import { StagedBundleDir } from '../bundle/staged-bundle-dir.js';
+import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
+import { taskToWire } from '../bundle/task-to-wire.js';
+import { textFloatPaths } from '../bundle/text-float-paths.js';
+import { trialToWire } from '../bundle/trial-to-wire.js';
+import type { Sink } from './sink.js';
+
+/** Options of {@link toRunBundle}. */
+export interface ToRunBundleOptions {
+  /** Run id for `run.json`; default: the `run_id` of the first score, else a new `agent-eval-…` id. */
+  runId?: string;
+  /**
+   * The task list, when known up front: the summary is then built while trials stream (no second pass)
+   * and `tasks.jsonl` lists exactly these; a trial of another task is an error. Without it, tasks are
+   * the first `ScoredTrial.task` seen per id, in arrival order, and the summary is computed at shutdown
+   * by streaming the written `scores.jsonl` once more.
+   */
+  tasks?: readonly TaskSpec[];
+  /** `metadata.json` labels (recorded verbatim). */
+  labels?: Record<string, string>;
+  /** Who produced the trials; default null (imported). */
+  target?: RunTarget | null;
+  /** Runner-contributed aggregates appended to the summary unchanged. */
+  extraScores?: readonly AggregateScore[];
+  /** Writes `report.html` after the data files (the `--no-report` seam); omit or null for none. */
+  reportWriter?: ReportWriter | null;
+  /** Evidence under these directories (e.g. the bundle trials were read from) is copied in. */
+  evidenceRoots?: readonly string[];
+  /** Clock for `started_at` / `finished_at` / the generated run id (tests inject one). */
+  clock?: () => Date;
+}
+
+interface OpenState {
+  staged: StagedBundleDir;
+  trials: JsonlWriter;
+  scores: JsonlWriter;
+  placer: EvidencePlacer;
+}
+
+/**
+ * A sink that writes a run bundle (spec §8) to `dir`, byte-compatible with the SDK's `persist_run`:
+ * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`;
+ * `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
+ * into place (`run.json` last) and then runs the report writer. Evidence refs inside `dir` are stored
+ * bundle-relative. A failure before `shutdown` leaves any earlier bundle in `dir` untouched.
+ *
+ * @example
+ * const sink = toRunBundle('runs/r1', { labels: { benchmark: 'demo' } });
+ * for (const scored of results) await sink.write(scored);
+ * await sink.shutdown();
+ */
+export function toRunBundle(dir: string, options: ToRunBundleOptions = {}): Sink<ScoredTrial> {
+  return new RunBundleSink(dir, options);
+}
+
+class RunBundleSink implements Sink<ScoredTrial> {
+  readonly #dir: string;
+  readonly #options: ToRunBundleOptions;
+  readonly #clock: () => Date;
+  readonly #startedAt: Date;
+  readonly #fixedTasks: Map<string, TaskSpec> | null;
+  readonly #seenTasks = new Map<string, TaskSpec>();
+  readonly #live: SummaryAccumulator | null;
+  readonly #errorTrials: Pick<Trial, 'id' | 'error'>[] = [];
+  #state: Promise<OpenState> | null = null;
+  #queue: Promise<void> = Promise.resolve();
+  #runId: string | null;
+  #shutdown: Promise<void> | null = null;
+
+  constructor(dir: string, options: ToRunBundleOptions) {
+    this.#dir = dir;
+    this.#options = options;
+    this.#clock = options.clock ?? (() => new Date());
+    this.#startedAt = this.#clock();
+    this.#runId = options.runId ?? null;
+    this.#fixedTasks = options.tasks ? new Map(options.tasks.map((t) => [t.id, t])) : null;
+    this.#live = options.tasks ? new SummaryAccumulator(options.tasks) : null;
+  }
+
+  write(scored: ScoredTrial): Promise<void> {
+    if (this.#shutdown !== null) return Promise.reject(new Error('toRunBundle: write after shutdown'));
+    // serialise writes so trials and scores keep arrival order even if callers do not await
+    const next = this.#queue.then(() => this.#write(scored));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #write(scored: ScoredTrial): Promise<void> {
+    const state = await this.#open();
+    const trial = scored.item.trial;
+    let task = scored.task;
+    if (this.#fixedTasks !== null) {
+      const fixed = this.#fixedTasks.get(trial.task_id);
+      if (fixed === undefined)
+        throw new Error(`toRunBundle: trial '${trial.id}' names unknown task '${trial.task_id}'`);
+      task = fixed;
+    } else if (!this.#seenTasks.has(task.id)) {
+      this.#seenTasks.set(task.id, task);
+    }
+    const mapRef = await state.placer.place(trial);
+    await state.trials.writeLine(
+      pythonJson(trialToWire(trial, mapRef), { floatPaths: textFloatPaths.get(trial) ?? null }),
+    );
+    const lookup = declaredValueSchemas(task);
+    for (const score of scored.scores) {
+      this.#runId ??= score.run_id;
+      await state.scores.writeLine(
+        pythonJson(scoreToWire(score, lookup), { floatPaths: textFloatPaths.get(score) ?? null }),
+      );
+      this.#live?.addScore(score, task);
+    }
+    if (this.#live !== null) this.#live.addTrial(trial);
+    else if (trial.error !== null) this.#errorTrials.push({ id: trial.id, error: trial.error });
+  }
+
+  #open(): Promise<OpenState> {
+    this.#state ??= (async () => {
+      const staged = await StagedBundleDir.open(this.#dir);
+      return {
+        staged,
+        trials: await JsonlWriter.create(staged.file(BUNDLE_FILES.trials)),
+        scores: await JsonlWriter.create(staged.file(BUNDLE_FILES.scores)),
+        placer: new EvidencePlacer(staged.dir, this.#options.evidenceRoots ?? []),
+      };
+    })();
+    return this.#state;
+  }
+
+  async flush(): Promise<void> {
+    await this.#queue;
+    if (this.#state === null) return;
+    const state = await this.#state;
+    await state.trials.flush();
+    await state.scores.flush();
+  }
+
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#finish();
+    return this.#shutdown;
+  }
+
+  async #finish(): Promise<void> {
+    await this.#queue;
+    const state = await this.#open();
+    const { staged } = state;
+    try {
+      await state.trials.close();
+      await state.scores.close();
+      const tasks =
+        this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];
+      const extras = this.#options.extraScores ?? [];
+      let wire;
+      if (this.#live !== null) {
+        wire = this.#live.finish(extras).wire;
+      } else {
+        const acc = new SummaryAccumulator(tasks);
+        const file = staged.file(BUNDLE_FILES.scores);
+        for await (const batch of readJsonlRows(file, rowSchemas.score, {
+          displayName: BUNDLE_FILES.scores,
+        })) {
+          for (const { row } of batch) acc.addScore(row);
+        }
+        for (const trial of this.#errorTrials) acc.addTrial(trial);
+        wire = acc.finish(extras).wire;
+      }
+      await staged.writeText(BUNDLE_FILES.summary, pythonJson(wire, { indent: 2 }) + '\n');
+
+      const tasksOut = await JsonlWriter.create(staged.file(BUNDLE_FILES.tasks));
+      for (const task of tasks)
+        await tasksOut.writeLine(
+          pythonJson(taskToWire(task), { floatPaths: textFloatPaths.get(task) ?? null }),
+        );
+      await tasksOut.close();
+
+      const finishedAt = this.#clock();
+      const metadata = metadataToWire({
+        labels: this.#options.labels ?? {},
+        target: this.#options.target ?? null,
+        started_at: formatUtcTimestamp(this.#startedAt),
+        finished_at: formatUtcTimestamp(finishedAt),
+        duration_sec: (finishedAt.getTime() - this.#startedAt.getTime()) / 1000,
+        sdk_version: `evalstream ${evalstreamVersion()}`,
+      });
+      await staged.writeText(BUNDLE_FILES.metadata, pythonJson(metadata, { indent: 2 }) + '\n');
+
+      const runId = this.#runId ?? newRunId(this.#startedAt);
+      const manifest = {
+        run_id: runId,
+        artifacts: {
+          metadata: BUNDLE_FILES.metadata,
+          tasks: BUNDLE_FILES.tasks,
+          trials: BUNDLE_FILES.trials,
+          scores: BUNDLE_FILES.scores,
+          summary: BUNDLE_FILES.summary,
+        },
+      };
+      await staged.writeText(BUNDLE_FILES.run, pythonJson(manifest, { indent: 2 }) + '\n');
+      await staged.commit([
+        BUNDLE_FILES.metadata,
+        BUNDLE_FILES.tasks,
+        BUNDLE_FILES.trials,
+        BUNDLE_FILES.scores,
+        BUNDLE_FILES.summary,
+        BUNDLE_FILES.run,
+      ]);
+    } catch (error) {
+      await staged.abort();
+      throw error;
+    }
+    if (this.#options.reportWriter) await this.#options.reportWriter(staged.dir);
+  }
+}

@@ -1,0 +1,64 @@
+import { access } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { defer, from, type Observable } from 'rxjs';
+import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import type { BundleIssue } from '../bundle/bundle-issue.js';
+import { BundleReadError } from '../bundle/bundle-read-error.js';
+import { readTaskSpecs } from '../bundle/read-task-specs.js';
+import { readTrialRows } from '../bundle/read-trial-rows.js';
+import { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import type { TaskSpec } from '../model/task.js';
+import type { TrialItem } from '../model/trial-item.js';
+
+/** Options of {@link fromBundle}. */
+export interface FromBundleOptions {
+  /** Receives a cut-off last line of `trials.jsonl` (skipped) instead of erroring. */
+  onTruncatedLine?: (issue: BundleIssue) => void;
+}
+
+/**
+ * Emits the trials of a run bundle as `TrialItem`s, in file order: each validated trial (evidence
+ * refs resolved against the bundle), its `CandidateEvidence` (relative refs resolve in the bundle),
+ * its task spec from `tasks.jsonl` (null when the bundle has none or does not list the task), and
+ * its origin (`trials.jsonl` and the 1-based line). Lazy: nothing is read until subscription, and
+ * the file is read a 1 MiB chunk at a time as items are consumed; unsubscribing stops reading. Errors
+ * with a `BundleReadError` naming file, line and field on the first bad line.
+ *
+ * @example
+ * fromBundle('examples/sparse-run').subscribe((item) => console.log(item.trial.id, item.task?.id));
+ */
+export function fromBundle(dir: string, options: FromBundleOptions = {}): Observable<TrialItem> {
+  return defer(() => from(iterateTrialItems(resolve(dir), options)));
+}
+
+async function* iterateTrialItems(dir: string, options: FromBundleOptions): AsyncGenerator<TrialItem> {
+  const file = join(dir, BUNDLE_FILES.trials);
+  try {
+    await access(file);
+  } catch {
+    throw new BundleReadError([
+      {
+        code: 'missing_file',
+        file: BUNDLE_FILES.trials,
+        path: [],
+        message: `no ${BUNDLE_FILES.trials} in ${dir}`,
+      },
+    ]);
+  }
+  const specs = await readTaskSpecs(dir);
+  const tasks = new Map<string, TaskSpec>((specs ?? []).map((t) => [t.id, t]));
+  const rows = readTrialRows(
+    dir,
+    options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {},
+  );
+  for await (const batch of rows) {
+    for (const { row, line } of batch) {
+      yield {
+        trial: row,
+        evidence: row.evidence === null ? null : new CandidateEvidence(row.evidence, { baseDir: dir }),
+        task: tasks.get(row.task_id) ?? null,
+        origin: { file, line },
+      };
+    }
+  }
+}
