@@ -1,0 +1,191 @@
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeOtlpProtobuf } from '../../../src/evidence/otlp/decode-otlp-protobuf.js';
+import { decodeOtlpProtobufReflection } from '../../../src/evidence/otlp/decode-otlp-protobuf-reflection.js';
+import { loadOtlpProtoRoot } from '../../../src/evidence/otlp/load-otlp-proto-root.js';
+import { OtlpDecodeError } from '../../../src/evidence/otlp/otlp-decode-error.js';
+import type { OtlpExportRequest, OtlpSpan } from '../../../src/evidence/otlp/otlp-types.js';
+import { decodedSpan, expectedSpan, plainValue, recordSdkSpans } from './record-sdk-spans.js';
+
+const spansOf = (r: OtlpExportRequest): OtlpSpan[] =>
+  r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+
+const Request = loadOtlpProtoRoot().lookupType(
+  'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
+);
+
+describe('decodeOtlpProtobuf against the OpenTelemetry JS SDK (ProtobufTraceSerializer)', () => {
+  const recorded = recordSdkSpans();
+  const bytes = ProtobufTraceSerializer.serializeRequest(recorded) as Uint8Array;
+
+  it('decodes every recorded span field by field', () => {
+    const decoded = spansOf(decodeOtlpProtobuf(bytes));
+    expect(decoded).toHaveLength(recorded.length);
+    const byId = new Map(decoded.map((s) => [s.spanId, s]));
+    for (const s of recorded) {
+      const d = byId.get(s.spanContext().spanId);
+      expect(d, s.name).toBeDefined();
+      expect(decodedSpan(d as OtlpSpan)).toEqual(expectedSpan(s));
+    }
+  });
+
+  it('keeps the SDK grouping: one ResourceSpans per resource, one ScopeSpans per scope', () => {
+    const req = decodeOtlpProtobuf(bytes);
+    const layout = req.resourceSpans.map((rs) => ({
+      service: rs.resource.attributes.getString('service.name'),
+      scopes: rs.scopeSpans.map((ss) => ss.scope.name).sort(),
+    }));
+    expect(layout.sort((a, b) => String(a.service).localeCompare(String(b.service)))).toEqual([
+      { service: 'agent', scopes: ['agent.lib', 'llm.lib'] },
+      { service: 'tools', scopes: ['tool.lib'] },
+    ]);
+  });
+
+  it('agrees with the plain protobufjs reflection decode', () => {
+    const fast = spansOf(decodeOtlpProtobuf(bytes)).map(decodedSpan);
+    const slow = spansOf(decodeOtlpProtobufReflection(bytes)).map(decodedSpan);
+    expect(fast).toEqual(slow);
+  });
+
+  it('keeps a multi-kilobyte multi-byte string as a slice until read, then decodes it exactly', () => {
+    const chat = spansOf(decodeOtlpProtobuf(bytes)).find((s) => s.name === 'chat gpt-4.1') as OtlpSpan;
+    const v = chat.attributes.get('gen_ai.input.messages');
+    expect(v?.type).toBe('string');
+    if (v?.type !== 'string') return;
+    const source = recorded.find((s) => s.name === 'chat gpt-4.1')?.attributes[
+      'gen_ai.input.messages'
+    ] as string;
+    expect(v.byteLength).toBe(Buffer.byteLength(source));
+    expect(v.value).toBe(source);
+  });
+});
+
+describe('decodeOtlpProtobuf on hand-encoded requests', () => {
+  const message = {
+    resourceSpans: [
+      {
+        // scope_spans before resource on the wire is legal; spans must still see their resource
+        scopeSpans: [
+          {
+            spans: [
+              {
+                traceId: Buffer.from('5b8efff798038103d269b633813fc60c', 'hex'),
+                spanId: Buffer.from('eee19b7ec3c1b174', 'hex'),
+                name: 'all value types',
+                kind: 3,
+                startTimeUnixNano: '18446744073709551615',
+                endTimeUnixNano: '1',
+                attributes: [
+                  { key: 'i', value: { intValue: '-9223372036854775808' } },
+                  { key: 'u', value: { intValue: '9223372036854775807' } },
+                  { key: 'd', value: { doubleValue: -0.5 } },
+                  { key: 'b', value: { bytesValue: Buffer.from([0, 1, 255]) } },
+                  {
+                    key: 'kv',
+                    value: {
+                      kvlistValue: {
+                        values: [
+                          {
+                            key: 'x',
+                            value: { arrayValue: { values: [{ stringValue: 'é' }, { boolValue: true }] } },
+                          },
+                          { key: 'empty', value: {} },
+                        ],
+                      },
+                    },
+                  },
+                  { key: 'dup', value: { stringValue: 'first' } },
+                  { key: 'dup', value: { stringValue: 'last' } },
+                ],
+                status: { code: 2, message: 'bad' },
+              },
+            ],
+          },
+        ],
+        resource: {
+          attributes: [{ key: 'service.name', value: { stringValue: 'late' } }],
+          droppedAttributesCount: 4,
+        },
+      },
+    ],
+  };
+  const bytes = Request.encode(Request.fromObject(message)).finish();
+
+  it('reads every AnyValue type, 64-bit extremes exactly, last duplicate key wins', () => {
+    const [span] = spansOf(decodeOtlpProtobuf(bytes));
+    const a = span?.attributes;
+    expect(span?.startTimeUnixNano).toBe(18446744073709551615n);
+    expect(span?.parentSpanId).toBe('');
+    expect(a?.get('i')).toEqual({ type: 'int', value: -9223372036854775808n });
+    expect(a?.get('u')).toEqual({ type: 'int', value: 9223372036854775807n });
+    expect(a?.get('d')).toEqual({ type: 'double', value: -0.5 });
+    const b = a?.get('b');
+    expect(b?.type === 'bytes' ? [...b.value] : null).toEqual([0, 1, 255]);
+    expect(plainValue(a?.get('kv') as never)).toEqual({
+      type: 'kvlist',
+      values: [
+        {
+          key: 'x',
+          value: {
+            type: 'array',
+            values: [
+              { type: 'string', value: 'é' },
+              { type: 'bool', value: true },
+            ],
+          },
+        },
+        { key: 'empty', value: { type: 'empty' } },
+      ],
+    });
+    expect(a?.getString('dup')).toBe('last');
+    expect(a?.getString('missing')).toBeUndefined();
+    expect(a?.keys()).toEqual(['i', 'u', 'd', 'b', 'kv', 'dup', 'dup']);
+    expect(span?.status).toEqual({ code: 2, message: 'bad' });
+    expect(span?.resource.attributes.getString('service.name')).toBe('late');
+    expect(span?.resource.droppedAttributesCount).toBe(4);
+  });
+
+  it('agrees with reflection on the same bytes', () => {
+    expect(spansOf(decodeOtlpProtobuf(bytes)).map(decodedSpan)).toEqual(
+      spansOf(decodeOtlpProtobufReflection(bytes)).map(decodedSpan),
+    );
+  });
+
+  it('skips unknown fields (newer producers stay readable)', () => {
+    // field 99 (varint) before the request's field 1, and field 50 (bytes) inside the span
+    const span = Buffer.from([0x2a, 0x01, 0x78, 0x92, 0x03, 0x02, 0x68, 0x69]); // name 'x' + field 50 'hi'
+    const scopeSpans = Buffer.concat([Buffer.from([0x12, span.length]), span]);
+    const rs = Buffer.concat([Buffer.from([0x12, scopeSpans.length]), scopeSpans]);
+    const req = Buffer.concat([Buffer.from([0x98, 0x06, 0x07]), Buffer.from([0x0a, rs.length]), rs]);
+    expect(spansOf(decodeOtlpProtobuf(req)).map((s) => s.name)).toEqual(['x']);
+  });
+
+  it('reports truncation with a byte offset', () => {
+    const cut = bytes.subarray(0, bytes.length - 5);
+    expect(() => decodeOtlpProtobuf(cut)).toThrow(OtlpDecodeError);
+    try {
+      decodeOtlpProtobuf(cut);
+    } catch (e) {
+      expect((e as OtlpDecodeError).offset).toBeTypeOf('number');
+      expect((e as OtlpDecodeError).message).toMatch(/at byte \d+/);
+    }
+  });
+
+  it('any prefix either decodes or fails with OtlpDecodeError, never anything else', () => {
+    const full = ProtobufTraceSerializer.serializeRequest(recordSdkSpans()) as Uint8Array;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: full.length }), (n) => {
+        try {
+          const req = decodeOtlpProtobuf(full.subarray(0, n));
+          for (const s of spansOf(req)) void [s.traceId, s.name, s.startTimeUnixNano];
+        } catch (e) {
+          if (!(e instanceof OtlpDecodeError)) throw e;
+          expect(e.offset).toBeGreaterThanOrEqual(0);
+          expect(e.offset).toBeLessThanOrEqual(n);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
