@@ -1,0 +1,62 @@
+import type { Observable } from 'rxjs';
+import { newRunId } from '../bundle/new-run-id.js';
+import type { EvalstreamConfig } from '../config/evalstream-config.js';
+import { parseConfig } from '../config/parse-config.js';
+import type { BuiltinMetricEntry } from '../metrics/builtin-metric-entry.js';
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { scoreTrials } from '../operators/score-trials.js';
+import type { Sink } from '../sinks/sink.js';
+import { createTrialPlanner } from './create-trial-planner.js';
+import { writeToSinks } from './write-to-sinks.js';
+
+/** Options of {@link buildPipeline}. */
+export interface BuildPipelineOptions {
+  source: Observable<TrialItem>;
+  /** Every scored trial is written to each of these (one fan-out point), then re-emitted. */
+  sinks: readonly Sink<ScoredTrial>[];
+  /** A parsed config; default: no config (evidence-chosen metrics, concurrency 4, 60 s timeout). */
+  config?: EvalstreamConfig;
+  configFile?: string;
+  /** Default: `config.runId`, else a new `agent-eval-…` id. */
+  runId?: string;
+  registry?: Readonly<Record<string, BuiltinMetricEntry>>;
+  onWarning?: (message: string) => void;
+}
+
+/** A wired, not yet started pipeline: subscribing to `scored$` runs it. */
+export interface Pipeline {
+  runId: string;
+  /** Each trial after every sink wrote it; completes after the sinks are flushed and shut down. */
+  scored$: Observable<ScoredTrial>;
+}
+
+/**
+ * Wires source → `scoreTrials` (metrics per task from the config or the evidence, see
+ * `createTrialPlanner`) → `writeToSinks`. Cold: nothing runs until `scored$` is subscribed.
+ *
+ * @example
+ * const { runId, scored$ } = buildPipeline({ source: fromBundle('runs/r1'), sinks: [toRunBundle('out')], config });
+ * await lastValueFrom(scored$, { defaultValue: null });
+ */
+export function buildPipeline(options: BuildPipelineOptions): Pipeline {
+  const config = options.config ?? parseConfig({}, '(defaults)');
+  const runId = options.runId ?? config.runId ?? newRunId();
+  const plan = createTrialPlanner({
+    config,
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    ...(options.registry === undefined ? {} : { registry: options.registry }),
+    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+  });
+  const scored$ = options.source.pipe(
+    scoreTrials({
+      runId,
+      plan,
+      concurrency: config.scoring.concurrency,
+      timeoutMs: config.scoring.timeoutMs,
+      failFast: config.scoring.failFast,
+    }),
+    writeToSinks(options.sinks),
+  );
+  return { runId, scored$ };
+}

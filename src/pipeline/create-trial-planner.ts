@@ -1,0 +1,114 @@
+import { checkViews } from '../config/check-views.js';
+import { ConfigError } from '../config/config-error.js';
+import type { EvalstreamConfig } from '../config/evalstream-config.js';
+import type { BuiltinMetricEntry } from '../metrics/builtin-metric-entry.js';
+import { builtinRegistry } from '../metrics/builtin-registry.js';
+import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';
+import type { Metric } from '../model/metric.js';
+import type { SemanticView, TaskSpec } from '../model/task.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { defaultMetricNames } from './default-metric-names.js';
+import type { TrialPlan } from './trial-plan.js';
+
+/** Options of {@link createTrialPlanner}. */
+export interface TrialPlannerOptions {
+  config: EvalstreamConfig;
+  /** For error messages about views that do not fit the evidence-chosen metrics. */
+  configFile?: string;
+  /** Where default metrics come from. Default the built-in registry. */
+  registry?: Readonly<Record<string, BuiltinMetricEntry>>;
+  /** Called once per distinct notice (no metric applies, a default metric is not registered, a dropped view). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Decides, per task, how its trials are scored, and returns the plan of each item. Fixed at a task's
+ * first trial (so every trial of a task gets the same metrics, and runs are deterministic):
+ *
+ * - metrics: `config.metrics.tasks[id]`, else `config.metrics.default`, else the built-ins suited to
+ *   that first trial's evidence (`defaultMetricNames`);
+ * - task: the source's task spec (or a stub with only the id), `metrics` = the applied descriptors;
+ * - views: `config.views.tasks[id]`, else `config.views.default` when non-empty (must fit the metrics:
+ *   a `ConfigError` otherwise), else the source spec's views that fit (others dropped with a warning);
+ * - rowIndex: the task's position in first-seen order.
+ *
+ * @example
+ * const plan = createTrialPlanner({ config });
+ * items$.pipe(scoreTrials({ runId, plan }));
+ */
+export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialItem) => TrialPlan {
+  const { config } = options;
+  const registry = options.registry ?? builtinRegistry;
+  const plans = new Map<string, TrialPlan>();
+  const warned = new Set<string>();
+  const warn = (message: string): void => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.onWarning?.(message);
+  };
+
+  const metricsFor = (item: TrialItem, taskId: string): Metric[] => {
+    const configured = config.metrics.tasks[taskId] ?? config.metrics.default;
+    if (configured !== null) return configured;
+    const metrics: Metric[] = [];
+    for (const name of defaultMetricNames(item.trial)) {
+      const entry = Object.hasOwn(registry, name) ? registry[name] : undefined;
+      if (entry === undefined) warn(`default metric '${name}' is not registered; skipped`);
+      else metrics.push(entry.create({}));
+    }
+    return metrics;
+  };
+
+  const viewsFor = (
+    taskId: string,
+    metrics: Metric[],
+    source: TaskSpec | null,
+  ): Record<string, SemanticView> => {
+    const own = config.views.tasks[taskId];
+    const configured =
+      own ?? (Object.keys(config.views.default).length > 0 ? config.views.default : undefined);
+    if (configured !== undefined) {
+      const problems = checkViews(configured, metrics);
+      if (problems.length > 0) {
+        const path = own === undefined ? 'views.default' : `views.tasks.${taskId}`;
+        throw new ConfigError(
+          options.configFile ?? 'config',
+          problems.map((message) => ({ path, message: `task '${taskId}': ${message}` })),
+        );
+      }
+      return configured;
+    }
+    const kept: Record<string, SemanticView> = {};
+    for (const [name, view] of Object.entries(source?.views ?? {})) {
+      const problems = checkViews({ [name]: view }, metrics);
+      if (problems.length === 0) kept[name] = view;
+      else warn(`task '${taskId}': view '${name}' dropped: ${problems.join('; ')}`);
+    }
+    return kept;
+  };
+
+  return (item) => {
+    const taskId = item.trial.task_id;
+    const known = plans.get(taskId);
+    if (known !== undefined) return known;
+    const metrics = metricsFor(item, taskId);
+    if (metrics.length === 0) {
+      warn(
+        `task '${taskId}': no metric applies (no config metrics, no trace evidence, no recorded reward); its trials get no scores`,
+      );
+    }
+    const source = item.task !== null && item.task.id === taskId ? item.task : null;
+    const task: TaskSpec = {
+      id: taskId,
+      intent: source?.intent ?? '',
+      inputs: source?.inputs ?? {},
+      reference: source?.reference ?? {},
+      metrics: metrics.map(toMetricDescriptor),
+      views: viewsFor(taskId, metrics, source),
+      metadata: source?.metadata ?? {},
+    };
+    const plan: TrialPlan = { task, metrics, rowIndex: plans.size };
+    plans.set(taskId, plan);
+    return plan;
+  };
+}
