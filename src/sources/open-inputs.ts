@@ -1,0 +1,140 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { concat, defer, from, mergeMap, type Observable } from 'rxjs';
+import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
+import type { TrialItem } from '../model/trial-item.js';
+import { detectFormat, type InputFormat } from './detect-format.js';
+import { fromAtifFiles } from './from-atif-files.js';
+import { fromBundle } from './from-bundle.js';
+import { fromGymRollouts } from './from-gym-rollouts.js';
+import { fromHarborJob } from './from-harbor-job.js';
+import { fromOtlpFiles } from './from-otlp-files.js';
+import { InputError } from './input-error.js';
+
+/** Options of `openInputs`: the format (default `auto`) and the OTLP span-grouping rule. */
+export interface OpenInputsOptions extends OtlpGroupingConfig {
+  format?: 'auto' | InputFormat;
+  /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
+  onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
+}
+
+const FORMAT_NAMES = 'bundle, harbor, atif, otlp, gym';
+const FILE_PATTERNS: Record<'atif' | 'otlp' | 'gym', RegExp> = {
+  atif: /\.json(\.gz)?$/i,
+  otlp: /\.(json|jsonl|ndjson|pb|binpb)(\.gz)?$/i,
+  gym: /\.(jsonl|ndjson)(\.gz)?$/i,
+};
+
+type Plan = { kind: 'bundle' | 'harbor'; dir: string } | { kind: 'atif' | 'otlp' | 'gym'; files: string[] };
+
+/**
+ * Every trial of the given inputs as one lazy stream, each input read by its source: a run bundle
+ * (`fromBundle`), a Harbor job or trial dir (`fromHarborJob`), ATIF files (`fromAtifFiles`), OTLP files
+ * (`fromOtlpFiles`, spans grouped across all OTLP inputs with the grouping options), Gym rollout JSONL
+ * (`fromGymRollouts`). The format is detected per input (`detectFormat`) unless `format` forces one;
+ * a directory that is neither a bundle nor a Harbor job is expanded to its files (recursively, in
+ * name order; undetectable files skipped). Bundles and Harbor jobs come in input order; the ATIF, OTLP
+ * and Gym files each form one source, placed where the first of their files was named. An input
+ * whose format cannot be told errors with an `InputError` before anything is read.
+ *
+ * @example
+ * openInputs(['jobs/2026-01-05', 'extra/run.atif.json']).subscribe((i) => console.log(i.trial.id));
+ * openInputs(['dump.json'], { format: 'otlp', trialKeys: ['session.id'] });
+ */
+export function openInputs(
+  inputs: readonly string[],
+  options: OpenInputsOptions = {},
+): Observable<TrialItem> {
+  return defer(() => from(plan(inputs, options.format ?? 'auto'))).pipe(
+    mergeMap((plans) => concat(...plans.map((p) => open(p, options)))),
+  );
+}
+
+function open(p: Plan, options: OpenInputsOptions): Observable<TrialItem> {
+  const { format: _format, onProgress, ...grouping } = options;
+  const progress = onProgress === undefined ? {} : { onProgress };
+  switch (p.kind) {
+    case 'bundle':
+      return fromBundle(p.dir);
+    case 'harbor':
+      return fromHarborJob(p.dir, progress);
+    case 'atif':
+      return fromAtifFiles(p.files, progress);
+    case 'gym':
+      return fromGymRollouts(p.files, progress);
+    case 'otlp':
+      return fromOtlpFiles(p.files, { ...grouping, ...progress });
+  }
+}
+
+async function plan(inputs: readonly string[], forced: 'auto' | InputFormat): Promise<Plan[]> {
+  const plans: Plan[] = [];
+  const fileGroups = new Map<'atif' | 'otlp' | 'gym', string[]>();
+  const addFile = (format: 'atif' | 'otlp' | 'gym', file: string): void => {
+    let group = fileGroups.get(format);
+    if (group === undefined) {
+      group = [];
+      fileGroups.set(format, group);
+      plans.push({ kind: format, files: group });
+    }
+    group.push(file);
+  };
+  for (const input of inputs) {
+    const path = resolve(input);
+    const st = await stat(path).catch((error: Error) => {
+      throw new InputError(`cannot read input: ${error.message}`, { file: input });
+    });
+    const detected = forced === 'auto' ? await detectFormat(path) : forced;
+    if (st.isDirectory()) {
+      if (detected === 'bundle' || detected === 'harbor') {
+        plans.push({ kind: detected, dir: path });
+        continue;
+      }
+      const fileFormat = forced === 'auto' || forced === 'bundle' || forced === 'harbor' ? null : forced;
+      let found = 0;
+      for (const file of await listFilesRecursive(path)) {
+        const format =
+          fileFormat === null
+            ? await detectFormat(file)
+            : FILE_PATTERNS[fileFormat].test(file)
+              ? fileFormat
+              : null;
+        if (format === 'atif' || format === 'otlp' || format === 'gym') {
+          addFile(format, file);
+          found += 1;
+        }
+      }
+      if (found === 0) {
+        throw new InputError(`no ${forced === 'auto' ? 'recognisable' : forced} inputs in this directory`, {
+          file: input,
+        });
+      }
+      continue;
+    }
+    if (detected === null) {
+      throw new InputError(`cannot tell the input format; name it with --format (${FORMAT_NAMES})`, {
+        file: input,
+      });
+    }
+    if (detected === 'bundle' || detected === 'harbor') {
+      throw new InputError(`a ${detected} input is a directory, not a file`, { file: input });
+    }
+    addFile(detected, path);
+  }
+  return plans;
+}
+
+async function listFilesRecursive(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    const entries = await readdir(d, { withFileTypes: true });
+    entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    for (const e of entries) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if (e.isFile()) out.push(full);
+    }
+  };
+  await walk(dir);
+  return out;
+}
