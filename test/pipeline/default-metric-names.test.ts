@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EvidenceDescriptor } from '../../src/model/trial.js';
+import type { EvidenceDescriptor, EvidenceRecord } from '../../src/model/trial.js';
 import { defaultMetricNames } from '../../src/pipeline/default-metric-names.js';
 import { makeTrialItem } from '../metrics/make-trial-item.js';
 
-const trace = (
-  format: string | null,
-  kind = 'trace',
-): { descriptors: Record<string, EvidenceDescriptor>; metadata: {} } => ({
+const trace = (format: string | null, kind = 'trace'): EvidenceRecord => ({
   descriptors: { trace: { kind, format, ref: 'x', data: null, description: null, metadata: {} } },
   metadata: {},
 });
