@@ -29,7 +29,7 @@ export interface ReadJsonlRowsOptions<T> {
 /**
  * Streams a JSONL file as batches of zod-validated rows (blank lines skipped). Every row is registered
  * in `textFloatPaths` so writers reproduce its number literals. The first bad line throws a
- * `BundleReadError` naming the file, line and field.
+ * `BundleReadError` naming the file, line and field (after the rows before it were yielded).
  *
  * @example
  * for await (const batch of readJsonlRows(file, rowSchemas.score, { displayName: 'scores.jsonl' })) count += batch.length;
@@ -42,6 +42,7 @@ export async function* readJsonlRows<T extends object>(
   const name = options.displayName;
   for await (const lines of readLineBatches(file)) {
     const out: JsonlRow<T>[] = [];
+    let failure: BundleReadError | null = null;
     for (const { text, line, terminated } of lines) {
       const parsed = parsePythonJson(text);
       if (!parsed.ok) {
@@ -58,11 +59,12 @@ export async function* readJsonlRows<T extends object>(
           options.onTruncatedLine(issue);
           continue;
         }
-        throw new BundleReadError([issue]);
+        failure = new BundleReadError([issue]);
+        break;
       }
       const result = schema.safeParse(parsed.value);
       if (!result.success) {
-        throw new BundleReadError(
+        failure = new BundleReadError(
           result.error.issues.slice(0, 5).map((i) => ({
             code: 'invalid_row' as const,
             file: name,
@@ -71,6 +73,7 @@ export async function* readJsonlRows<T extends object>(
             message: i.message,
           })),
         );
+        break;
       }
       const row = result.data;
       let paths = parsed.floatPaths;
@@ -78,10 +81,15 @@ export async function* readJsonlRows<T extends object>(
       textFloatPaths.set(row, paths);
       if (options.check) {
         const issue = options.check(row, line);
-        if (issue !== null) throw new BundleReadError([issue]);
+        if (issue !== null) {
+          failure = new BundleReadError([issue]);
+          break;
+        }
       }
       out.push({ row, line });
     }
+    // rows before a bad line are delivered first, then the error
     if (out.length > 0) yield out;
+    if (failure !== null) throw failure;
   }
 }

@@ -36,6 +36,8 @@ export interface SummarizeBundleResult {
   inPlace: boolean;
   runId: string;
   summary: Summary;
+  /** The new `summary.json` text as written. */
+  summaryText: string;
   /** Whether `tasks.jsonl` was present (the summary is computed without task specs otherwise). */
   withTaskSpecs: boolean;
   /** The new `summary.json` is byte-identical to the one the bundle had. */
@@ -171,6 +173,7 @@ export async function summarizeBundle(
     inPlace,
     runId: runManifest.run_id,
     summary,
+    summaryText,
     withTaskSpecs: tasks !== null,
     unchanged: oldText === summaryText,
     truncated,

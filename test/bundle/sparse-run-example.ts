@@ -255,13 +255,16 @@ function atifTrace(plan: TrialPlan, task: TaskSpec): JsonObject {
   };
 }
 
-/** Writes the example bundle into `dir` (which must not exist or be empty). */
-export async function writeSparseRunExample(dir: string): Promise<void> {
+/**
+ * Writes the example bundle into `dir` (which must not exist or be empty). `tasksUpFront: false`
+ * lets the sink collect tasks from the trials and summarise at shutdown (same bytes either way).
+ */
+export async function writeSparseRunExample(dir: string, tasksUpFront = true): Promise<void> {
   const root = resolve(dir);
   let clock = Date.parse('2026-07-15T09:30:12Z');
   const sink = toRunBundle(root, {
     runId: EXAMPLE_RUN_ID,
-    tasks: TASKS,
+    ...(tasksUpFront ? { tasks: TASKS } : {}),
     labels: { benchmark: 'sparse-demo', source: 'evalstream examples' },
     target: { name: 'harbor', kind: 'runner', version: null, config: { n_attempts: 2 } },
     clock: () => {

@@ -3,9 +3,7 @@ import { relative } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { formatBundleIssue } from '../../bundle/format-bundle-issue.js';
-import { pythonJson } from '../../bundle/python-json.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
-import { summaryToWire } from '../../bundle/summary-to-wire.js';
 import type { Summary } from '../../model/summary.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
@@ -31,6 +29,7 @@ export function summarizeCommand(): Command {
     .option('--out <dir>', 'write the complete bundle here instead of updating it in place')
     .option('--no-report', 'do not write report.html')
     .option('--json', 'print summary.json instead of the aggregate table')
+    .exitOverride()
     .action(async (dir: string, flags: SummarizeFlags) => {
       let result: SummarizeBundleResult;
       try {
@@ -47,7 +46,7 @@ export function summarizeCommand(): Command {
       for (const warning of result.warnings)
         process.stderr.write(`evalstream: warning: ${formatBundleIssue(warning)}\n`);
       if (flags.json) {
-        process.stdout.write(pythonJson(summaryToWire(result.summary), { indent: 2 }) + '\n');
+        process.stdout.write(result.summaryText);
       } else {
         process.stdout.write(describeResult(result));
       }
