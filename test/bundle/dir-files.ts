@@ -29,7 +29,7 @@ export function tempDir(prefix = 'evalstream-bundle-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-/** `test/bundle/fixtures/<name>` as an absolute path. */
+/** `test/fixtures/bundle/<name>` as an absolute path. */
 export function fixturePath(name: string): string {
-  return new URL(`./fixtures/${name}`, import.meta.url).pathname;
+  return new URL(`../fixtures/bundle/${name}`, import.meta.url).pathname;
 }

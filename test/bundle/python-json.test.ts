@@ -5,9 +5,9 @@ import { PyFloat } from '../../src/bundle/py-float.js';
 import { pythonJson } from '../../src/bundle/python-json.js';
 import type { WireValue } from '../../src/bundle/wire-value.js';
 
-// Expected texts were produced by CPython 3.11 json.dumps (see fixtures/gen_python_json_vectors.py).
+// Expected texts were produced by CPython 3.11 json.dumps (see test/fixtures/bundle/gen_python_json_vectors.py).
 const vectors = JSON.parse(
-  readFileSync(new URL('./fixtures/python-json-vectors.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/bundle/python-json-vectors.json', import.meta.url), 'utf8'),
 ) as {
   floats: [string, string, string][];
   strings: [string, string][];
