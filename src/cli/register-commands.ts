@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { summarizeCommand } from './commands/summarize.js';
 import { inspectCommand } from './commands/inspect.js';
+import { queryCommand } from './commands/query.js';
+import { exportCommand } from './commands/export.js';
 
 /**
  * Adds every subcommand to the program. Each command lives in `src/cli/commands/<name>.ts` and
@@ -9,5 +11,7 @@ import { inspectCommand } from './commands/inspect.js';
 export function registerCommands(program: Command): void {
   program.addCommand(inspectCommand());
   program.addCommand(summarizeCommand());
+  program.addCommand(queryCommand());
+  program.addCommand(exportCommand());
   void program;
 }

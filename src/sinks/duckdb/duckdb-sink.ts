@@ -28,6 +28,8 @@ export interface DuckDBSinkOptions extends Omit<DuckDBOpenOptions, 'readOnly'> {
   traces?: boolean | undefined;
   /** Clock for `runs.written_at`. */
   now?: (() => Date) | undefined;
+  /** Called at `shutdown()` after the commit, before the database closes (e.g. to export it). */
+  onCommitted?: ((connection: DuckDBConnection) => Promise<void>) | undefined;
 }
 
 /** Per-run state of one sink session. */
@@ -123,6 +125,8 @@ export class DuckDBSink implements Sink<ScoredTrial> {
             await this.#db?.connection.run('COMMIT');
             this.#inTransaction = false;
           }
+          if (this.#options.onCommitted !== undefined)
+            await this.#options.onCommitted(await this.#connection());
         }
       } finally {
         this.#closed = true;

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
+import { formatResultRows } from '../../sinks/duckdb/format-result-rows.js';
+import { openDuckDB, type DuckDBSession } from '../../sinks/duckdb/open-duckdb.js';
+import { writeArrowIpc } from '../../sinks/duckdb/write-arrow-ipc.js';
+import { CliError } from '../cli-error.js';
+
+interface QueryFlags {
+  db: string;
+  format: 'table' | 'json' | 'csv' | 'arrow';
+  write?: boolean;
+  limit?: number;
+}
+
+/** Rows a terminal table shows when `--limit` is not given. */
+const TABLE_ROWS = 100;
+
+/**
+ * `evalstream query --db FILE "SQL" [--format table|json|csv|arrow] [--write] [--limit N]`: runs SQL
+ * over an evalstream DuckDB store (tables in docs/sql.md). The file is opened read-only unless
+ * `--write`. `table` (default) prints at most `--limit` rows (100 by default) and counts the rest;
+ * `json` prints an array of row objects, `csv` RFC 4180 text, `arrow` an Arrow IPC stream (binary, for
+ * pandas/polars). Several statements may be given; the rows of the last are printed. Exit 2 for a bad
+ * file or bad SQL.
+ *
+ * @example
+ * await main(['query', '--db', 'runs.duckdb', 'SELECT run_id, count(*) FROM scores GROUP BY ALL']);
+ */
+export function queryCommand(): Command {
+  return new Command('query')
+    .description('run SQL over an evalstream DuckDB store (read-only unless --write)')
+    .argument('<sql>', 'SQL to run; the rows of the last statement are printed')
+    .requiredOption('--db <file>', 'DuckDB file written by evalstream')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['table', 'json', 'csv', 'arrow'])
+        .default('table'),
+    )
+    .option('--write', 'open the file read-write (INSERT/UPDATE/CREATE allowed)')
+    .option('--limit <n>', 'print at most N rows', positiveInt)
+    .exitOverride()
+    .action(async (sql: string, flags: QueryFlags) => {
+      if (flags.write !== true && !existsSync(flags.db))
+        throw new CliError(`no such database file: ${flags.db}`);
+      let db: DuckDBSession;
+      try {
+        db = await openDuckDB(flags.db, { readOnly: flags.write !== true });
+      } catch (error) {
+        throw new CliError(`cannot open ${flags.db}: ${(error as Error).message}`);
+      }
+      try {
+        const result = await runLast(db.connection, sql);
+        if (flags.format === 'arrow') {
+          await writeArrowIpc(result, process.stdout, 'stream', flags.limit ?? Infinity);
+        } else {
+          const limit = flags.limit ?? (flags.format === 'table' ? TABLE_ROWS : undefined);
+          await formatResultRows(result, process.stdout, flags.format, { limit });
+        }
+      } finally {
+        db.close();
+      }
+    });
+}
+
+/** Runs every statement but the last, and streams the last one. */
+async function runLast(connection: DuckDBConnection, sql: string): Promise<DuckDBResult> {
+  try {
+    const statements = await connection.extractStatements(sql);
+    if (statements.count === 0) throw new CliError('no SQL statement given');
+    for (let i = 0; i < statements.count - 1; i++) await (await statements.prepare(i)).run();
+    return await (await statements.prepare(statements.count - 1)).stream();
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError((error as Error).message);
+  }
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
