@@ -61,7 +61,7 @@ function keyValue(span: OtlpSpan, key: string): string | null {
 }
 
 /** The value of the first key found, on the shallowest span carrying it (ties: earliest start). */
-function resolveKey(forest: SpanForest, keys: readonly string[]): string | null {
+export function resolveKey(forest: SpanForest, keys: readonly string[]): string | null {
   for (const key of keys) {
     let best: string | null = null;
     let bestDepth = Infinity;

@@ -1,0 +1,385 @@
+import type { OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import { buildOtlpTrialItem } from '../evidence/otlp/build-otlp-trial-item.js';
+import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
+import { resolveKey } from '../evidence/otlp/otlp-trial-grouper.js';
+import { SpanForest } from '../evidence/otlp/span-forest.js';
+import { scoreTrial } from '../metrics/score-trial.js';
+import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { Summary } from '../model/summary.js';
+import type { TaskSpec } from '../model/task.js';
+import type { TrialItem } from '../model/trial-item.js';
+import type { TrialPlan } from '../pipeline/trial-plan.js';
+import type { Sink } from '../sinks/sink.js';
+import { buildSummary } from '../summary/build-summary.js';
+import type { ExportOutcome } from './export-response.js';
+import {
+  LiveTrialAssembler,
+  type LiveAssemblerConfig,
+  type LiveTrial,
+  type ReadyReason,
+} from './live-trial-assembler.js';
+import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
+import { ServeMetrics } from './serve-metrics.js';
+
+/** Configuration of the live engine (validated by the `serve` command). */
+export interface LiveEngineConfig {
+  runId: string;
+  completion: LiveAssemblerConfig;
+  /** Trial and task key attributes, as for the file source. */
+  trialKeys: readonly string[];
+  taskKeys: readonly string[];
+  /** Most spans accepted but not yet assembled; past it exports are throttled. */
+  maxQueuedSpans: number;
+  /** Most trials waiting to be scored and stored; past it exports are throttled. */
+  maxPendingTrials: number;
+  /** Trials scored at once. */
+  concurrency: number;
+  /** Per-metric time limit (ms), 0 = none. */
+  metricTimeoutMs: number;
+  retryAfterSec: number;
+  /** How often completion timers are checked (ms). */
+  tickMs: number;
+}
+
+/** One trial's current scores in the live state. */
+interface LiveScored {
+  order: number;
+  version: number;
+  scored: ScoredTrial;
+  completion: ReadyReason;
+}
+
+interface ScoringJob {
+  key: string;
+  traces: LiveTrial[];
+  reason: ReadyReason;
+  readyAtMs: number;
+}
+
+const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
+
+/**
+ * The live scoring engine behind `evalstream serve`: takes decoded spans from the receivers
+ * (`accept`, never blocking, throttling when its bounded queues are full), assembles traces with
+ * `LiveTrialAssembler`, joins traces into trials by the file source's keys, scores each completed
+ * trial with the pipeline's planner, keeps the latest version of every trial (late spans re-score it
+ * and the new scores replace the old ones everywhere), writes each version to the sinks (whose
+ * rows are replaced by run id + trial id + metric type), and serves the live summary and events.
+ *
+ * @example
+ * const engine = new LiveEngine(config, planner, [duckdbSink], Date.now);
+ * engine.start(); // timers
+ * await engine.shutdown(); // scores what is complete, flushes open trials, returns every trial once
+ */
+export class LiveEngine implements ExportHandler, LiveReadApi {
+  readonly metrics = new ServeMetrics();
+  readonly #assembler: LiveTrialAssembler;
+  readonly #queue: OtlpSpan[][] = [];
+  #queuedSpans = 0;
+  readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
+  readonly #trialKeyOfTrace = new Map<string, string>();
+  readonly #results = new Map<string, LiveScored>();
+  readonly #resultsByTrialId = new Map<string, LiveScored>();
+  readonly #jobs: ScoringJob[] = [];
+  #running = 0;
+  #order = 0;
+  readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
+  #timer: NodeJS.Timeout | null = null;
+  #drainScheduled = false;
+  #idleWaiters: (() => void)[] = [];
+  #summaryCache: Summary | null = null;
+  #failure: Error | null = null;
+
+  constructor(
+    private readonly config: LiveEngineConfig,
+    private readonly planner: (item: TrialItem) => TrialPlan,
+    private readonly sinks: readonly Sink<ScoredTrial>[],
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    this.#assembler = new LiveTrialAssembler(config.completion, (span) => span.traceId);
+  }
+
+  /** Starts the completion timer. */
+  start(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setInterval(() => this.tick(), this.config.tickMs);
+    this.#timer.unref();
+  }
+
+  /** Accepts one export's spans, or answers `Saturated` when the queues are full (nothing is taken then). */
+  accept(resourceSpans: readonly OtlpResourceSpans[]): ExportOutcome | Saturated {
+    const spans: OtlpSpan[] = [];
+    let rejected = 0;
+    for (const rs of resourceSpans) {
+      for (const ss of rs.scopeSpans) {
+        for (const span of ss.spans) {
+          if (/^0*$/.test(span.traceId) || /^0*$/.test(span.spanId)) rejected += 1;
+          else spans.push(span);
+        }
+      }
+    }
+    if (this.#failure !== null) {
+      return {
+        saturated: true,
+        retryAfterSec: this.config.retryAfterSec,
+        message: `a sink failed: ${this.#failure.message}`,
+      };
+    }
+    if (
+      spans.length > 0 &&
+      (this.#queuedSpans + spans.length > this.config.maxQueuedSpans ||
+        this.#pendingTrials() >= this.config.maxPendingTrials)
+    ) {
+      this.metrics.exportsThrottled += 1;
+      return {
+        saturated: true,
+        retryAfterSec: this.config.retryAfterSec,
+        message: `receiver saturated (${this.#queuedSpans} spans queued, ${this.#pendingTrials()} trials pending); retry later`,
+      };
+    }
+    this.metrics.spansRejected += rejected;
+    if (spans.length > 0) {
+      this.#queue.push(spans);
+      this.#queuedSpans += spans.length;
+      this.metrics.spansReceived += spans.length;
+      this.metrics.queueDepthSpans = this.#queuedSpans;
+      this.#scheduleDrain();
+    }
+    if (rejected === 0) return EMPTY_OUTCOME;
+    return {
+      rejectedSpans: rejected,
+      errorMessage: `${rejected} span(s) without a valid trace id or span id were rejected`,
+    };
+  }
+
+  /** Moves queued spans into the assembler and hands completed trials to scoring (also run by the timer). */
+  tick(): void {
+    this.#drainQueue();
+    for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
+    this.metrics.trialsOpen = this.#assembler.openCount;
+    this.#pump();
+  }
+
+  /**
+   * Stops timers, scores everything (open trials flushed with a diagnostic), waits for the sinks and
+   * returns every trial's latest version in first-scored order. Safe to call twice.
+   */
+  async shutdown(): Promise<ScoredTrial[]> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#drainQueue();
+    for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
+    for (const [trace, reason] of this.#assembler.flush()) this.#enqueue(trace, reason);
+    this.#pump();
+    await this.whenIdle();
+    if (this.#failure !== null) throw this.#failure;
+    return this.finalTrials();
+  }
+
+  /** Resolves when no span is queued and no trial is waiting or being scored. */
+  whenIdle(): Promise<void> {
+    if (this.#queuedSpans === 0 && this.#pendingTrials() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Every trial's latest scored version, in first-scored order. */
+  finalTrials(): ScoredTrial[] {
+    return [...this.#results.values()].sort((a, b) => a.order - b.order).map((r) => r.scored);
+  }
+
+  summary(): Summary {
+    if (this.#summaryCache !== null) return this.#summaryCache;
+    const trials = this.finalTrials();
+    const tasks: TaskSpec[] = [];
+    const seen = new Set<string>();
+    for (const t of trials) {
+      if (seen.has(t.task.id)) continue;
+      seen.add(t.task.id);
+      tasks.push(t.task);
+    }
+    this.#summaryCache = buildSummary({
+      scores: trials.flatMap((t) => t.scores),
+      tasks,
+      trials: trials.map((t) => t.item.trial),
+    });
+    return this.#summaryCache;
+  }
+
+  summaryJson(): unknown {
+    return this.summary();
+  }
+
+  trialJson(trialId: string): unknown | undefined {
+    const result = this.#resultsByTrialId.get(trialId);
+    if (result === undefined) return undefined;
+    return {
+      trial_id: result.scored.item.trial.id,
+      task_id: result.scored.task.id,
+      version: result.version,
+      completion: result.completion,
+      status: result.scored.item.trial.status,
+      scores: result.scored.scores,
+    };
+  }
+
+  metricsText(): string {
+    return this.metrics.render();
+  }
+
+  onEvent(listener: (event: { type: string; data: unknown }) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  healthy(): boolean {
+    return this.#failure === null;
+  }
+
+  #pendingTrials(): number {
+    return this.#jobs.length + this.#running;
+  }
+
+  #scheduleDrain(): void {
+    if (this.#drainScheduled) return;
+    this.#drainScheduled = true;
+    setImmediate(() => {
+      this.#drainScheduled = false;
+      this.#drainQueue();
+      this.#notifyIdle();
+    });
+  }
+
+  #drainQueue(): void {
+    const now = this.nowMs();
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.shift()!;
+      const added = this.#assembler.add(batch, now);
+      this.metrics.spansDuplicate += batch.length - added;
+      this.#queuedSpans -= batch.length;
+    }
+    this.metrics.queueDepthSpans = this.#queuedSpans;
+    this.metrics.trialsOpen = this.#assembler.openCount;
+  }
+
+  /** A completed trace joins its trial (by the file source's key rule); the trial is queued for scoring. */
+  #enqueue(trace: LiveTrial, reason: ReadyReason): void {
+    const traceId = trace.key;
+    let key = this.#trialKeyOfTrace.get(traceId);
+    if (key === undefined) {
+      const resolved = resolveKey(new SpanForest(trace.spans), this.config.trialKeys);
+      key = resolved === null ? `trace\u0000${traceId}` : `key\u0000${resolved}`;
+      this.#trialKeyOfTrace.set(traceId, key);
+    }
+    let traces = this.#tracesByKey.get(key);
+    if (traces === undefined) {
+      traces = new Map();
+      this.#tracesByKey.set(key, traces);
+    }
+    traces.set(traceId, trace);
+    const pending = this.#jobs.find((j) => j.key === key);
+    const ordered = [...traces.values()];
+    if (pending !== undefined) {
+      pending.traces = ordered;
+      pending.reason = worstReason(pending.reason, reason);
+    } else {
+      this.#jobs.push({ key, traces: ordered, reason, readyAtMs: this.nowMs() });
+    }
+    this.metrics.scoringQueueTrials = this.#pendingTrials();
+  }
+
+  #pump(): void {
+    while (this.#running < this.config.concurrency && this.#jobs.length > 0) {
+      const job = this.#jobs.shift()!;
+      this.#running += 1;
+      this.#score(job)
+        .catch((error: unknown) => {
+          this.#failure ??= error instanceof Error ? error : new Error(String(error));
+        })
+        .finally(() => {
+          this.#running -= 1;
+          this.metrics.scoringQueueTrials = this.#pendingTrials();
+          this.#pump();
+          this.#notifyIdle();
+        });
+    }
+    this.#notifyIdle();
+  }
+
+  #notifyIdle(): void {
+    if (this.#queuedSpans !== 0 || this.#pendingTrials() !== 0) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  async #score(job: ScoringJob): Promise<void> {
+    const spans = job.traces.flatMap((t) => t.spans);
+    const forest = new SpanForest(spans);
+    const trialValue = resolveKey(forest, this.config.trialKeys);
+    const trialId = trialValue ?? job.traces[0]!.key;
+    const taskId = resolveKey(forest, this.config.taskKeys) ?? trialId;
+    const item = buildOtlpTrialItem({
+      trialId,
+      taskId,
+      handle: OTLPTraceHandle.fromSpans(spans),
+      origin: { file: 'otlp-live' },
+    });
+    const plan = this.planner(item);
+    const timeout = this.config.metricTimeoutMs > 0 ? { timeoutMs: this.config.metricTimeoutMs } : {};
+    const scores = await scoreTrial(item, plan.task, plan.metrics, {
+      runId: this.config.runId,
+      rowIndex: plan.rowIndex,
+      ...timeout,
+    });
+    const note = completionDiagnostic(trialId, job.reason, this.config.completion.idleTimeoutMs);
+    const finalScores: ScoreRecord[] =
+      note === null ? scores : scores.map((s) => ({ ...s, diagnostics: [...s.diagnostics, note] }));
+    const scored: ScoredTrial = { item, scores: finalScores, task: plan.task };
+    const previous = this.#results.get(job.key);
+    const version = (previous?.version ?? 0) + 1;
+    const result: LiveScored = {
+      order: previous?.order ?? this.#order++,
+      version,
+      scored,
+      completion: job.reason,
+    };
+    for (const sink of this.sinks) await sink.write(scored);
+    this.#results.set(job.key, result);
+    this.#resultsByTrialId.set(trialId, result);
+    this.#summaryCache = null;
+    if (version === 1) this.metrics.trialsScored += 1;
+    else this.metrics.trialsRescored += 1;
+    this.metrics.observeLatency(this.nowMs() - job.readyAtMs);
+    const event = {
+      type: 'score',
+      data: { trial_id: trialId, task_id: taskId, version, completion: job.reason, scores: finalScores },
+    };
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+function worstReason(a: ReadyReason, b: ReadyReason): ReadyReason {
+  const rank: Record<ReadyReason, number> = { ended: 0, 'late-spans': 1, 'idle-timeout': 2, shutdown: 3 };
+  return rank[a] >= rank[b] ? a : b;
+}
+
+function completionDiagnostic(trialId: string, reason: ReadyReason, idleMs: number): Diagnostic | null {
+  if (reason === 'idle-timeout') {
+    return {
+      severity: 'warning',
+      message: `trial '${trialId}' had no end span; scored after ${idleMs} ms without new spans`,
+      source: 'evalstream.serve',
+      details: { completion: 'idle-timeout' },
+    };
+  }
+  if (reason === 'shutdown') {
+    return {
+      severity: 'warning',
+      message: `trial '${trialId}' was still open at shutdown; scored as incomplete`,
+      source: 'evalstream.serve',
+      details: { completion: 'shutdown' },
+    };
+  }
+  return null;
+}

@@ -1,0 +1,321 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { OTLPTraceExporter as JsonHttpExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import * as grpc from '@grpc/grpc-js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeExportRequest } from '../../src/cli/commands/serve.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+import type { ScoredTrial } from '../../src/model/scored-trial.js';
+import type { Summary } from '../../src/model/summary.js';
+import { buildPipeline } from '../../src/pipeline/build-pipeline.js';
+import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
+import { runPipeline } from '../../src/pipeline/run-pipeline.js';
+import { LiveEngine, type LiveEngineConfig } from '../../src/serve/live-engine.js';
+import { OtlpGrpcServer } from '../../src/serve/otlp-grpc-server.js';
+import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
+import type { Sink } from '../../src/sinks/sink.js';
+import { fromOtlpFiles } from '../../src/sources/from-otlp-files.js';
+import { buildSummary } from '../../src/summary/build-summary.js';
+import { fakeAgent } from './fake-agent.js';
+
+const RUN = 'agent-eval-20260101000000-00000000';
+
+interface Live {
+  engine: LiveEngine;
+  http: OtlpHttpServer;
+  grpcServer: OtlpGrpcServer;
+  httpUrl: string;
+  grpcUrl: string;
+}
+
+const open: Live[] = [];
+afterEach(async () => {
+  for (const live of open.splice(0)) {
+    await live.http.shutdown();
+    await live.grpcServer.shutdown();
+  }
+});
+
+async function startLive(
+  overrides: Partial<LiveEngineConfig> = {},
+  sinks: Sink<ScoredTrial>[] = [],
+  token: string | null = null,
+  limits = { maxBodyBytes: 4 * 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024 },
+): Promise<Live> {
+  const config: LiveEngineConfig = {
+    runId: RUN,
+    completion: { settleMs: 50, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+    trialKeys: ['gen_ai.conversation.id'],
+    taskKeys: ['nemo.test_case.name'],
+    maxQueuedSpans: 100_000,
+    maxPendingTrials: 1000,
+    concurrency: 4,
+    metricTimeoutMs: 0,
+    retryAfterSec: 1,
+    tickMs: 10,
+    ...overrides,
+  };
+  const planner = createTrialPlanner({ config: parseConfig({}, 'defaults') });
+  const engine = new LiveEngine(config, planner, sinks);
+  const http = new OtlpHttpServer(
+    { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits },
+    decodeExportRequest,
+    engine,
+    engine,
+  );
+  const grpcServer = new OtlpGrpcServer(
+    { host: '127.0.0.1', port: 0, token, maxMessageBytes: limits.maxDecompressedBytes },
+    decodeExportRequest,
+    engine,
+  );
+  const address = await http.start();
+  const grpcPort = await grpcServer.start();
+  engine.start();
+  const live = {
+    engine,
+    http,
+    grpcServer,
+    httpUrl: `http://127.0.0.1:${address.port}`,
+    grpcUrl: `http://127.0.0.1:${grpcPort}`,
+  };
+  open.push(live);
+  return live;
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Task values sorted by trial id: arrival order differs between a live stream and a file. */
+function normalize(summary: Summary): unknown {
+  const copy = JSON.parse(JSON.stringify(summary)) as Summary;
+  for (const byKey of Object.values(copy.task_metric_values)) {
+    for (const records of Object.values(byKey)) records.sort((a, b) => a.trial_id.localeCompare(b.trial_id));
+  }
+  for (const ids of Object.values(copy.error_trial_ids)) ids.sort();
+  return copy;
+}
+
+async function scoreFile(spans: ReadableSpan[]): Promise<Summary> {
+  const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-'));
+  const file = join(dir, 'traces.json');
+  await writeFile(file, JsonTraceSerializer.serializeRequest(spans)!);
+  const collected: ScoredTrial[] = [];
+  const sink: Sink<ScoredTrial> = {
+    write: async (s) => void collected.push(s),
+    flush: async () => {},
+    shutdown: async () => {},
+  };
+  const result = await runPipeline(
+    buildPipeline({ source: fromOtlpFiles([file]), sinks: [sink], runId: RUN }),
+  );
+  expect(result.error).toBeNull();
+  const tasks = [...new Map(collected.map((s) => [s.task.id, s.task])).values()];
+  return buildSummary({
+    scores: collected.flatMap((s) => s.scores),
+    tasks,
+    trials: collected.map((s) => s.item.trial),
+  });
+}
+
+describe('evalstream serve (live OTLP)', () => {
+  it('scores traces sent by the real OTel exporters (proto, JSON, gRPC) exactly as scoring the same traces from a file', async () => {
+    const live = await startLive();
+    const proto = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    const json = fakeAgent(new JsonHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    const viaGrpc = fakeAgent(new GrpcExporter({ url: live.grpcUrl }));
+    proto.runTrial('weather', 'p1');
+    proto.runTrial('weather', 'p2', { tools: ['get_weather', 'get_weather', 'get_weather'] });
+    json.runTrial('time', 'j1', { tools: ['get_time', 'get_time'] });
+    json.runTrial('weather', 'j2', { fail: true });
+    viaGrpc.runTrial('time', 'g1', { tools: [] });
+    viaGrpc.runTrial('time', 'g2', { tools: ['get_time', 'lookup'] });
+    await Promise.all([
+      proto.provider.forceFlush(),
+      json.provider.forceFlush(),
+      viaGrpc.provider.forceFlush(),
+    ]);
+    await waitFor(async () => {
+      const res = await fetch(`${live.httpUrl}/v1/summary`);
+      return ((await res.json()) as Summary).trial_count === 6;
+    });
+    const liveSummary = (await (await fetch(`${live.httpUrl}/v1/summary`)).json()) as Summary;
+    const fileSummary = await scoreFile([
+      ...proto.recorded.getFinishedSpans(),
+      ...json.recorded.getFinishedSpans(),
+      ...viaGrpc.recorded.getFinishedSpans(),
+    ]);
+    expect(fileSummary.trial_count).toBe(6);
+    expect(normalize(liveSummary)).toEqual(normalize(fileSummary));
+    const names = liveSummary.scores.scores.map((s) => s.name);
+    expect(names).toContain('trajectory_stats.tool_calls');
+    const trial = (await (await fetch(`${live.httpUrl}/v1/trials/p2`)).json()) as {
+      version: number;
+      task_id: string;
+    };
+    expect(trial).toMatchObject({ version: 1, task_id: 'weather' });
+    const metrics = await (await fetch(`${live.httpUrl}/metrics`)).text();
+    const received =
+      proto.recorded.getFinishedSpans().length +
+      json.recorded.getFinishedSpans().length +
+      viaGrpc.recorded.getFinishedSpans().length;
+    expect(metrics).toContain(`evalstream_spans_received_total ${received}`);
+    expect(metrics).toContain('evalstream_trials_scored_total 6');
+    await Promise.all([proto.provider.shutdown(), json.provider.shutdown(), viaGrpc.provider.shutdown()]);
+  });
+
+  it('re-scores a trial when late spans arrive, replacing its scores (never counted twice)', async () => {
+    const live = await startLive();
+    const agent = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    agent.runTrial('t', 'late', { tools: ['a'] });
+    await agent.provider.forceFlush();
+    await waitFor(() => live.engine.summary().trial_count === 1);
+    const before = live.engine.summary().scores.scores.find((s) => s.name === 'trajectory_stats.tool_calls');
+    expect(before?.mean).toBe(1);
+    // a second trace of the same conversation (another turn) arrives later
+    agent.runTrial('t', 'late', { tools: ['b', 'c'] });
+    await agent.provider.forceFlush();
+    await waitFor(() => (live.engine.trialJson('late') as { version: number }).version === 2);
+    const after = live.engine.summary();
+    expect(after.trial_count).toBe(1);
+    expect(after.score_count).toBe(live.engine.finalTrials()[0]!.scores.length);
+    expect(after.scores.scores.find((s) => s.name === 'trajectory_stats.tool_calls')).toMatchObject({
+      count: 1,
+      mean: 3,
+    });
+    await agent.provider.shutdown();
+  });
+
+  it('answers 415, 400, 413, 401 and partial success as the OTLP spec asks', async () => {
+    const live = await startLive({}, [], 'tok', { maxBodyBytes: 2048, maxDecompressedBytes: 4096 });
+    const auth = { authorization: 'Bearer tok' };
+    const post = (body: BodyInit, headers: Record<string, string>) =>
+      fetch(`${live.httpUrl}/v1/traces`, { method: 'POST', body, headers });
+    expect((await post('x', { ...auth, 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post('{not json', { ...auth, 'content-type': 'application/json' })).status).toBe(400);
+    expect(
+      (await post(new Uint8Array([0xff, 0xff, 0xff]), { ...auth, 'content-type': 'application/x-protobuf' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await post(new Uint8Array(4000), { ...auth, 'content-type': 'application/x-protobuf' })).status,
+    ).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(1_000_000, 0x20));
+    expect(
+      (await post(bomb, { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' })).status,
+    ).toBe(413);
+    expect((await post('{}', { 'content-type': 'application/json' })).status).toBe(401);
+    expect((await fetch(`${live.httpUrl}/v1/summary`)).status).toBe(401);
+    expect((await fetch(`${live.httpUrl}/healthz`)).status).toBe(200);
+    const empty = await post('{}', { ...auth, 'content-type': 'application/json' });
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({});
+    const zeroIds = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                { traceId: '00000000000000000000000000000000', spanId: '0000000000000000', name: 'bad' },
+                { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 'ok' },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const partial = await post(JSON.stringify(zeroIds), { ...auth, 'content-type': 'application/json' });
+    expect(partial.status).toBe(200);
+    expect(await partial.json()).toEqual({
+      partialSuccess: {
+        rejectedSpans: '1',
+        errorMessage: '1 span(s) without a valid trace id or span id were rejected',
+      },
+    });
+  });
+
+  it('throttles with 429 + Retry-After and RESOURCE_EXHAUSTED when scoring backs up, and loses no accepted span', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const stored: ScoredTrial[] = [];
+    const slowSink: Sink<ScoredTrial> = {
+      write: async (s) => {
+        await gate;
+        stored.push(s);
+      },
+      flush: async () => {},
+      shutdown: async () => {},
+    };
+    const live = await startLive({ maxPendingTrials: 1, concurrency: 1, settleMs: 0 }, [slowSink]);
+    const serializeTrial = (trial: string): Uint8Array => {
+      const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+      agent.runTrial('t', trial);
+      return ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
+    };
+    const send = (body: Uint8Array) =>
+      fetch(`${live.httpUrl}/v1/traces`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-protobuf' },
+      });
+    expect((await send(serializeTrial('s1'))).status).toBe(200);
+    await waitFor(() => live.engine.metrics.scoringQueueTrials >= 1);
+    const throttled = await send(serializeTrial('s2'));
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBe('1');
+    const client = new grpc.Client(live.grpcUrl.replace('http://', ''), grpc.credentials.createInsecure());
+    const code = await new Promise<number>((resolve) => {
+      client.makeUnaryRequest(
+        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.from(serializeTrial('s3')),
+        (error) => resolve(error?.code ?? 0),
+      );
+    });
+    client.close();
+    expect(code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    release();
+    await live.engine.whenIdle();
+    expect((await send(serializeTrial('s2'))).status).toBe(200);
+    const final = await live.engine.shutdown();
+    expect(final.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
+    expect(stored.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
+    const spans = Number(/evalstream_spans_received_total (\d+)/.exec(live.engine.metricsText())![1]);
+    const storedSpans = final.reduce(
+      (n, t) =>
+        n +
+        Number(
+          t.scores.find((s) => s.metric_type === 'trajectory_stats')?.outputs.find((o) => o.name === 'steps')
+            ?.value ?? 0,
+        ),
+      0,
+    );
+    expect(storedSpans).toBe(spans);
+  });
+
+  it('flushes an open trial at shutdown as incomplete, with a diagnostic', async () => {
+    const live = await startLive();
+    const agent = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    agent.runTrial('t', 'open', { end: false });
+    await agent.provider.forceFlush();
+    await waitFor(() => live.engine.metrics.spansReceived > 0);
+    const final = await live.engine.shutdown();
+    expect(final).toHaveLength(1);
+    const diagnostics = final[0]!.scores.flatMap((s) => s.diagnostics);
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({ details: { completion: 'shutdown' }, severity: 'warning' }),
+    );
+    await agent.provider.shutdown();
+  });
+});
