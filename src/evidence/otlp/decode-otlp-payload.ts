@@ -19,7 +19,7 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
       return decodeOtlpProtobuf(payload.bytes);
     } catch (error) {
       if (!(error instanceof OtlpDecodeError)) throw error;
-      const offset = payload.offset + (error.offset ?? 0);
+      const offset = payload.bodyOffset + (error.offset ?? 0);
       throw new OtlpDecodeError(error.message.replace(/at byte \d+/, `at byte ${offset}`), {
         offset,
         field: error.field,

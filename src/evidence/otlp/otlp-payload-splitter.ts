@@ -11,7 +11,13 @@ export type OtlpFileLayout = 'json' | 'jsonl' | 'protobuf' | 'auto';
  */
 export type OtlpPayload =
   | { readonly kind: 'json'; readonly text: string; readonly line: number; readonly offset: number }
-  | { readonly kind: 'protobuf'; readonly bytes: Buffer; readonly offset: number };
+  | {
+      readonly kind: 'protobuf';
+      readonly bytes: Buffer;
+      readonly offset: number;
+      /** Byte offset of `bytes` (after the length prefix, for frames). */
+      readonly bodyOffset: number;
+    };
 
 type Mode = 'undecided' | 'lines' | 'document' | 'frames' | 'single';
 
@@ -81,7 +87,7 @@ export class OtlpPayloadSplitter {
       }
       case 'single': {
         const all = this.#take();
-        return all.length === 0 ? [] : [{ kind: 'protobuf', bytes: all, offset: 0 }];
+        return all.length === 0 ? [] : [{ kind: 'protobuf', bytes: all, offset: 0, bodyOffset: 0 }];
       }
       default:
         return [];
@@ -165,6 +171,7 @@ export class OtlpPayloadSplitter {
         kind: 'protobuf',
         bytes: len * 2 < buf.length ? Buffer.from(body) : body,
         offset: this.#offset + pos,
+        bodyOffset: this.#offset + pos + 4,
       });
       pos += 4 + len;
     }

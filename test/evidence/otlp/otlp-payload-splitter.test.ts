@@ -46,7 +46,7 @@ describe('OtlpPayloadSplitter', () => {
       { kind: 'json', text: '  [1]', line: 1, offset: 0 },
     ]);
     expect(split('auto', Buffer.from([0x0a, 0x00]), 1)).toEqual([
-      { kind: 'protobuf', bytes: Buffer.from([0x0a, 0x00]), offset: 0 },
+      { kind: 'protobuf', bytes: Buffer.from([0x0a, 0x00]), offset: 0, bodyOffset: 0 },
     ]);
   });
 
@@ -55,15 +55,15 @@ describe('OtlpPayloadSplitter', () => {
     const b = Buffer.alloc(40, 0x0a);
     const bytes = Buffer.concat([frame(a), frame(Buffer.alloc(0)), frame(b)]);
     expect(split('protobuf', bytes, size)).toEqual([
-      { kind: 'protobuf', bytes: a, offset: 0 },
-      { kind: 'protobuf', bytes: Buffer.alloc(0), offset: 7 },
-      { kind: 'protobuf', bytes: b, offset: 11 },
+      { kind: 'protobuf', bytes: a, offset: 0, bodyOffset: 4 },
+      { kind: 'protobuf', bytes: Buffer.alloc(0), offset: 7, bodyOffset: 11 },
+      { kind: 'protobuf', bytes: b, offset: 11, bodyOffset: 15 },
     ]);
   });
 
   it('a single request (first byte 0x0a) is one payload', () => {
     const req = Buffer.from([0x0a, 0x02, 0x12, 0x00]);
-    expect(split('protobuf', req, 1)).toEqual([{ kind: 'protobuf', bytes: req, offset: 0 }]);
+    expect(split('protobuf', req, 1)).toEqual([{ kind: 'protobuf', bytes: req, offset: 0, bodyOffset: 0 }]);
   });
 
   it('a truncated last frame fails with its byte offset after the complete frames', () => {

@@ -130,7 +130,7 @@ describe('OTLPTraceHandle on real samples (hand-checked)', () => {
 describe('OTLPTraceHandle rules', () => {
   it('an agent span aggregating its model calls is not added again', () => {
     const h = handle([
-      { id: 'a', start: 0, end: 100, attrs: { 'gen_ai.operation.name': 'invoke_agent', ...chat(120, 20) } },
+      { id: 'a', start: 0, end: 100, attrs: { ...chat(120, 20), 'gen_ai.operation.name': 'invoke_agent' } },
       { id: 'c1', parent: 'a', start: 1, end: 40, attrs: chat(40, 9) },
       { id: 'c2', parent: 'a', start: 50, end: 90, attrs: chat(80, 11) },
     ]);
@@ -258,7 +258,7 @@ describe('OTLPTraceHandle rules', () => {
         id: 'w',
         start: 0,
         end: 10,
-        attrs: { name: 'x', 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': out('c1') },
+        attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.output.messages': out('c1') },
       },
       { id: 'p', parent: 'w', start: 1, end: 9, attrs: chat(3, 4, { 'gen_ai.output.messages': out('c1') }) },
       {
