@@ -52,6 +52,23 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/** `[value, count, value, count, …]` of consecutive equal values. */
+function runLengths(values: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < values.length;) {
+    let j = i + 1;
+    while (j < values.length && values[j] === values[i]) j += 1;
+    out.push(values[i] as number, j - i);
+    i = j;
+  }
+  return out;
+}
+
+/** Six significant digits (plot positions only; aggregates keep full precision). */
+function round6(x: number): number {
+  return Number.parseFloat(x.toPrecision(6));
+}
+
 /** An empty object, empty array, null or undefined (left out of the embed). */
 function isEmpty(v: unknown): boolean {
   if (v === null || v === undefined) return true;
@@ -173,7 +190,18 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
   const rowTrial: number[] = []; // index into bundle.trials, or -1
   const errorTypes: string[] = [];
   const errorTypeIndex = new Map<string, number>();
-  const rowsByKey = new Map<string, number[]>();
+  // Trial rows by task id, then trial id (ids need not be unique: a list per pair).
+  const rowsByKey = new Map<string, Map<string, number[]>>();
+  const rowsOf = (taskId: string, trialId: string, create: boolean): number[] | undefined => {
+    let byTrial = rowsByKey.get(taskId);
+    if (!byTrial) {
+      if (!create) return undefined;
+      rowsByKey.set(taskId, (byTrial = new Map()));
+    }
+    let rows = byTrial.get(trialId);
+    if (!rows && create) byTrial.set(trialId, (rows = []));
+    return rows;
+  };
   const trialStatus = { completed: 0, partial: 0, failed: 0 };
   bundle.trials.forEach((trial, i) => {
     const row = rowId.length;
@@ -192,10 +220,7 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
     }
     rowError.push(error);
     rowTrial.push(i);
-    const key = `${trial.task_id}\u0000${trial.id}`;
-    const list = rowsByKey.get(key);
-    if (list) list.push(row);
-    else rowsByKey.set(key, [row]);
+    (rowsOf(trial.task_id, trial.id, true) as number[]).push(row);
   });
 
   // Scores → rows: the i-th score of a (task, trial id, metric type) goes to the i-th trial record with
@@ -225,8 +250,7 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
   bundle.scores.forEach((score, s) => {
     if (score.status in scoreStatus) scoreStatus[score.status] += 1;
     const t = typeIndex.get(score.metric_type) as number;
-    const key = `${score.task_id}\u0000${score.trial_id}`;
-    let rows = rowsByKey.get(key);
+    const rows = rowsOf(score.task_id, score.trial_id, false);
     let row = -1;
     if (rows) {
       for (const r of rows) {
@@ -246,8 +270,7 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
       rowError.push(-1);
       rowTrial.push(-1);
       rowScores.push([]);
-      if (rows) rows.push(row);
-      else rowsByKey.set(key, (rows = [row]));
+      (rows ?? (rowsOf(score.task_id, score.trial_id, true) as number[])).push(row);
     }
     (rowScores[row] as number[]).push(s);
     setFirst(t, row, s);
@@ -390,7 +413,7 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
       coverage: summary.metric_coverage[metric]?.[output] ?? null,
       histogram: kind === 'label' || isBoolean ? null : histogramBins(all),
       valueCounts,
-      taskMeans: { task: means.map((m) => m[0]), mean: means.map((m) => m[1]) },
+      taskMeans: { task: means.map((m) => m[0]), mean: means.map((m) => round6(m[1])) },
       passAtK,
     };
   });
@@ -503,7 +526,14 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
     tasks: { id: taskIds, trialCount: taskTrialCount, decl: taskDecl },
     declSets,
     measurementKeys: [...MEASUREMENT_KEYS],
-    trials: { task: rowTask, id: rowId, status: rowStatus.join(''), error: rowError, errorTypes },
+    trials: {
+      taskRuns: runLengths(rowTask),
+      id: rowId,
+      status: rowStatus.join(''),
+      errorRows: rowError.flatMap((e, row) => (e >= 0 ? [row] : [])),
+      errorOfRow: rowError.filter((e) => e >= 0),
+      errorTypes,
+    },
     scoreStatus: scoreStatusColumns,
     values,
     detail: { chunkSize, chunks: Math.ceil(rowCount / chunkSize) },

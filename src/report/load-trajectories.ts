@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvidenceDescriptor, Trial } from '../model/trial.js';
+import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import { compactAtif } from './compact-atif.js';
+import { compactToolCalls } from './compact-tool-calls.js';
 import type { ReportBundle } from './report-bundle.js';
 import type { CompactTrajectory } from './report-data.js';
 import type { ReportOptions } from './report-options.js';
@@ -15,16 +17,15 @@ export interface LoadedTrajectories {
 
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 
-/** The trace descriptor the report shows: `trace`, else `trace:atif`, else the first of kind `trace`. */
-function traceDescriptor(trial: Trial): EvidenceDescriptor | null {
+/** The trace the report shows: `trace`, else `trace:atif`, else the first descriptor of kind `trace`. */
+function traceDescriptor(trial: Trial): [string, EvidenceDescriptor] | null {
   const descriptors = trial.evidence?.descriptors;
   if (!descriptors) return null;
-  return (
-    descriptors.trace ??
-    descriptors['trace:atif'] ??
-    Object.values(descriptors).find((d) => d.kind === 'trace') ??
-    null
-  );
+  for (const name of ['trace', 'trace:atif']) {
+    const d = descriptors[name];
+    if (d) return [name, d];
+  }
+  return Object.entries(descriptors).find(([, d]) => d.kind === 'trace') ?? null;
 }
 
 async function readAtif(descriptor: EvidenceDescriptor, bundleDir: string | undefined): Promise<unknown> {
@@ -41,8 +42,9 @@ async function readAtif(descriptor: EvidenceDescriptor, bundleDir: string | unde
 }
 
 /**
- * Loads and compacts the trajectory of every trial for the report: inline or referenced ATIF (refs
- * resolve against `bundleDir`), or whatever `options.trajectoryOf` returns. With `trajectories:
+ * Loads and compacts the trajectory of every trial for the report: inline or referenced ATIF (steps,
+ * read leniently), OTLP (its normalised tool calls, through the evidence handles), refs resolved
+ * against `bundleDir`; or whatever `options.trajectoryOf` returns. With `trajectories:
  * 'auto'` embedding stops once `maxTrajectoryBytes` of compact JSON is used; later trials get a note
  * instead. Unreadable traces become notes too; nothing here throws for one bad trial.
  *
@@ -68,11 +70,17 @@ export async function loadTrajectories(
   let skipped = 0;
   const load = async (trial: Trial): Promise<CompactTrajectory | string | null> => {
     if (options.trajectoryOf) return options.trajectoryOf(trial);
-    const descriptor = traceDescriptor(trial);
-    if (!descriptor) return null;
-    const format = descriptor.format ?? 'atif';
-    if (format !== 'atif') return `Trace in format '${format}' is not shown in the report.`;
+    const found = traceDescriptor(trial);
+    if (!found) return null;
+    const [name, descriptor] = found;
     if ((descriptor.data === null || descriptor.data === undefined) && !descriptor.ref) return null;
+    const format = descriptor.format ?? 'atif';
+    if (format === 'otlp' && trial.evidence) {
+      const evidence = new CandidateEvidence(trial.evidence, { baseDir: options.bundleDir ?? process.cwd() });
+      const handle = await evidence.trace(name);
+      return compactToolCalls('otlp', handle.normalizedToolCalls(), { maxText });
+    }
+    if (format !== 'atif') return `Trace in format '${format}' is not shown in the report.`;
     const compact = compactAtif(await readAtif(descriptor, options.bundleDir), { maxText });
     return compact ?? 'The trace is not an ATIF trajectory (no steps).';
   };

@@ -35,6 +35,9 @@ export function renderReportHtml(model: ReportModel): string[] {
     `<style>${REPORT_STYLE}</style>\n</head>\n<body>\n`,
     '<div id="app"><noscript>This report needs JavaScript to show its data.</noscript></div>\n',
     `<script type="application/json" id="es-data">${embedJson(model.data)}</script>\n`,
+    // The page script runs here, before the (larger) task and trial detail blocks are parsed, so the
+    // first view shows while the parser reads on; the page waits for them only to open a detail.
+    `<script>${REPORT_CLIENT_SCRIPT}</script>\n`,
     `<script type="application/json" id="es-tasks">${embedJson(model.taskDetails)}</script>\n`,
   ];
   const size = model.data.detail.chunkSize;
@@ -42,6 +45,6 @@ export function renderReportHtml(model: ReportModel): string[] {
     const chunk = model.trialDetails.slice(c * size, (c + 1) * size);
     out.push(`<script type="application/json" id="es-d-${c}">${embedJson(chunk)}</script>\n`);
   }
-  out.push(`<script>${REPORT_CLIENT_SCRIPT}</script>\n</body>\n</html>\n`);
+  out.push('</body>\n</html>\n');
   return out;
 }

@@ -117,13 +117,17 @@ export interface ReportHistogram {
 }
 
 export interface ReportTrialColumns {
-  /** Task row index of each trial row. */
-  task: number[];
+  /**
+   * Task row index of each trial row, run-length encoded as `[task, count, task, count, …]` (trials
+   * of one task are usually adjacent).
+   */
+  taskRuns: number[];
   id: string[];
   /** One char per trial row: `c` completed, `p` partial, `f` failed, `?` no trial record (scores only). */
   status: string;
-  /** Index into `errorTypes`, or -1. */
-  error: number[];
+  /** Trial rows that have an error, ascending, and the index into `errorTypes` of each. */
+  errorRows: number[];
+  errorOfRow: number[];
   errorTypes: string[];
 }
 

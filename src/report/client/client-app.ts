@@ -7,6 +7,7 @@
  * const script = CLIENT_DOM + CLIENT_CHARTS + CLIENT_VIEWS + CLIENT_APP;
  */
 export const CLIENT_APP = String.raw`
+const T0 = performance.now();
 let D = null;
 const X = {};
 const S = {
@@ -22,6 +23,16 @@ function readJson(id) {
 
 function derive() {
   const nTrials = D.trials.id.length, nTasks = D.tasks.id.length;
+  // Expand the run-length task column and the sparse error list into per-row arrays.
+  const taskCol = new Int32Array(nTrials);
+  for (let i = 0, row = 0; i < D.trials.taskRuns.length; i += 2) {
+    taskCol.fill(D.trials.taskRuns[i], row, row + D.trials.taskRuns[i + 1]);
+    row += D.trials.taskRuns[i + 1];
+  }
+  D.trials.task = taskCol;
+  const errorCol = new Int32Array(nTrials).fill(-1);
+  D.trials.errorRows.forEach(function (row, i) { errorCol[row] = D.trials.errorOfRow[i]; });
+  D.trials.error = errorCol;
   X.nTrials = nTrials;
   X.nTasks = nTasks;
   const start = new Int32Array(nTasks + 1);
@@ -42,6 +53,16 @@ function derive() {
   X.taskSpecs = undefined;
   X.ui = null;
   X.taskList = [];
+}
+
+/** Runs fn now if the detail blocks (after the script) are parsed, else once they are. */
+function whenParsed(fn) {
+  if (document.readyState !== 'loading') return true;
+  if (!X.waiting) {
+    X.waiting = true;
+    document.addEventListener('DOMContentLoaded', function () { X.waiting = false; fn(); });
+  }
+  return false;
 }
 
 function trialDetailData(row) {
@@ -155,6 +176,7 @@ function init() {
   window.addEventListener('hashchange', onRoute);
   onRoute();
   document.documentElement.setAttribute('data-ready', '1');
+  window.__esReady = { scriptStart: T0, ready: performance.now() };
 }
 
 try {

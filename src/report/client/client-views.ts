@@ -471,6 +471,10 @@ function renderDetail() {
   }
   const pos = X.taskList.findIndex(function (r) { return r.t === t; });
   ui.list.reveal(pos);
+  if (!whenParsed(renderDetail)) {
+    pane.appendChild(h('div', { class: 'panel hint', text: 'Loading…' }));
+    return;
+  }
   if (S.trial !== null) {
     const row = findTrialRow(t, S.trial, S.occ);
     if (row < 0) pane.appendChild(h('div', { class: 'panel hint', text: 'No trial with this id in the task.' }));
