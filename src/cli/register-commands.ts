@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { summarizeCommand } from './commands/summarize.js';
 import { inspectCommand } from './commands/inspect.js';
 import { reportCommand } from './commands/report.js';
-import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { queryCommand } from './commands/query.js';
 import { exportCommand } from './commands/export.js';
@@ -14,7 +13,6 @@ import { exportCommand } from './commands/export.js';
 export function registerCommands(program: Command): void {
   program.addCommand(inspectCommand());
   program.addCommand(summarizeCommand());
-  program.addCommand(reportCommand());
   program.addCommand(reportCommand());
   program.addCommand(serveCommand());
   program.addCommand(queryCommand());
