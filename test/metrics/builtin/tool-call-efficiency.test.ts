@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { EvidenceKeyError } from '../../../src/evidence/evidence-key-error.js';
+import { toolCallEfficiency } from '../../../src/metrics/builtin/tool-call-efficiency.js';
+import { atifData, atifFile, harborOtlp, runOnEvidence } from './trajectory-stats.fixtures.js';
+
+const calls = (args: object[]): object => ({
+  schema_version: 'ATIF-v1.7',
+  agent: { name: 'a', version: '1' },
+  steps: [
+    {
+      step_id: 1,
+      source: 'agent',
+      message: '',
+      tool_calls: args.map((a, i) => ({ tool_call_id: `c${i}`, function_name: 'read', arguments: a })),
+    },
+  ],
+});
+
+describe('tool_call_efficiency', () => {
+  it('declares the seed example outputs', () => {
+    expect(toolCallEfficiency().type).toBe('tool_call_efficiency');
+    expect(
+      toolCallEfficiency()
+        .outputSpec()
+        .map((s) => [s.name, s.valueSchema, s.required]),
+    ).toEqual([
+      ['efficient_tool_use', 'BooleanValue', true],
+      ['max_repeated_tool_calls', 'DiscreteScore', true],
+    ]);
+  });
+
+  it('distinct calls (fast-agent sample: worker + shell) → 1, efficient', async () => {
+    expect(
+      await runOnEvidence(toolCallEfficiency(), atifFile('fast-agent__harbor_multiagent_v1_7.json')),
+    ).toEqual({
+      efficient_tool_use: true,
+      max_repeated_tool_calls: 1,
+    });
+  });
+
+  it('no calls (exmp06 router) → 0, efficient', async () => {
+    expect(
+      await runOnEvidence(toolCallEfficiency(), atifFile('nemo-agent-toolkit__exmp06_atif.json')),
+    ).toEqual({
+      efficient_tool_use: true,
+      max_repeated_tool_calls: 0,
+    });
+  });
+
+  it('works on OTLP: two identical bash calls → 2; the threshold decides', async () => {
+    expect(await runOnEvidence(toolCallEfficiency(), harborOtlp())).toEqual({
+      efficient_tool_use: true,
+      max_repeated_tool_calls: 2,
+    });
+    expect(await runOnEvidence(toolCallEfficiency({ maxRepeatedCalls: 1 }), harborOtlp())).toEqual({
+      efficient_tool_use: false,
+      max_repeated_tool_calls: 2,
+    });
+  });
+
+  it('arguments compare as JSON with sorted keys; different arguments are different calls', async () => {
+    const ev = atifData(
+      calls([
+        { path: 'a', n: 1 },
+        { n: 1, path: 'a' },
+        { path: 'b', n: 1 },
+        { path: 'a', n: 1 },
+      ]),
+    );
+    expect(await runOnEvidence(toolCallEfficiency(), ev)).toEqual({
+      efficient_tool_use: false,
+      max_repeated_tool_calls: 3,
+    });
+  });
+
+  it('fails without a trace; rejects a bad threshold', async () => {
+    await expect(runOnEvidence(toolCallEfficiency(), null)).rejects.toBeInstanceOf(EvidenceKeyError);
+    expect(() => toolCallEfficiency({ maxRepeatedCalls: 0 })).toThrow(RangeError);
+  });
+});
