@@ -1,6 +1,7 @@
 import { concat, from, lastValueFrom, of, Subject, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { writeToSinks } from '../../src/pipeline/write-to-sinks.js';
+import type { Sink } from '../../src/sinks/sink.js';
 import { MemorySink } from './memory-sink.js';
 
 describe('writeToSinks', () => {
@@ -17,16 +18,25 @@ describe('writeToSinks', () => {
   });
 
   it('re-emits a value only after all sinks wrote it', async () => {
-    const a = new MemorySink<number>();
-    const emitted: number[][] = [];
-    await lastValueFrom(of(1, 2).pipe(writeToSinks([a]), toArray()), {}).then(() => undefined);
-    const sub = new Subject<number>();
-    const done = lastValueFrom(sub.pipe(writeToSinks([a]), toArray()));
-    sub.next(7);
-    sub.complete();
-    emitted.push(await done);
-    expect(emitted).toEqual([[7]]);
-    expect(a.items).toEqual([1, 2, 7]);
+    let release: () => void = () => undefined;
+    const gated: Sink<number> = {
+      write: () => new Promise<void>((r) => (release = r)),
+      flush: async () => undefined,
+      shutdown: async () => undefined,
+    };
+    const fast = new MemorySink<number>();
+    const emitted: number[] = [];
+    const done = new Promise<void>((resolve) =>
+      of(7)
+        .pipe(writeToSinks([fast, gated]))
+        .subscribe({ next: (v) => emitted.push(v), complete: resolve }),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fast.items).toEqual([7]);
+    expect(emitted).toEqual([]);
+    release();
+    await done;
+    expect(emitted).toEqual([7]);
   });
 
   it('shuts the sinks down (no flush) and passes an upstream error on', async () => {
