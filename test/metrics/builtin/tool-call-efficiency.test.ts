@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EvidenceKeyError } from '../../../src/evidence/evidence-key-error.js';
 import { toolCallEfficiency } from '../../../src/metrics/builtin/tool-call-efficiency.js';
+import type { JsonObject } from '../../../src/model/json-value.js';
 import { atifData, atifFile, harborOtlp, runOnEvidence } from './trajectory-stats.fixtures.js';
 
-const calls = (args: object[]): object => ({
+const calls = (args: JsonObject[]): JsonObject => ({
   schema_version: 'ATIF-v1.7',
   agent: { name: 'a', version: '1' },
   steps: [
