@@ -1,10 +1,11 @@
 import { Command, Option } from 'commander';
-import type { Observable } from 'rxjs';
 import type { OtlpFileLayout } from '../../evidence/otlp/otlp-payload-splitter.js';
 import type { TraceHandle } from '../../evidence/trace-handle.js';
 import type { JsonValue } from '../../model/json-value.js';
 import type { TrialItem } from '../../model/trial-item.js';
+import type { InputFormat } from '../../sources/detect-format.js';
 import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
+import { openInputs } from '../../sources/open-inputs.js';
 import { InputError } from '../../sources/input-error.js';
 import { CliError, EXIT_RUN_FAILED } from '../cli-error.js';
 
@@ -18,27 +19,15 @@ export interface InspectRecord {
   final_text: string | null;
 }
 
-/** `--format` values read by the OTLP source directly, and the layout each forces. */
+const FORMATS: readonly InputFormat[] = ['bundle', 'harbor', 'atif', 'otlp', 'gym'];
+
+/** Extra `--format` values that force an OTLP file layout (instead of deciding per file). */
 const OTLP_LAYOUTS: Record<string, OtlpFileLayout> = {
-  otlp: 'auto',
   'otlp-json': 'json',
   'otlp-jsonl': 'jsonl',
   'otlp-pb': 'protobuf',
   'otlp-protobuf': 'protobuf',
 };
-
-type OpenInputs = (inputs: string[], options: { format?: string }) => Observable<TrialItem>;
-
-/** `openInputs` (all formats) when the build has it, else OTLP files only. */
-async function openerFor(): Promise<OpenInputs | null> {
-  const modulePath = '../../sources/open-inputs.js';
-  try {
-    const mod = (await import(modulePath)) as { openInputs?: OpenInputs };
-    return typeof mod.openInputs === 'function' ? mod.openInputs : null;
-  } catch {
-    return null;
-  }
-}
 
 async function primaryTrace(item: TrialItem): Promise<TraceHandle | null> {
   const ev = item.evidence;
@@ -91,8 +80,9 @@ function formatText(r: InspectRecord, file: string): string {
 /**
  * `evalstream inspect <inputs...> [--json] [--format F]`: what evalstream sees per trial (task and
  * trial id, span count, tool calls in order, token usage, final text). Inputs go through
- * `openInputs` (every supported format) when available, else the OTLP file source. A truncated or
- * corrupt input prints every trial read before it, then exits 1 (incomplete).
+ * `openInputs` (bundle, Harbor, ATIF, OTLP, Gym; detected or forced with `--format`); `--format
+ * otlp-json|otlp-jsonl|otlp-pb` also forces the OTLP file layout. A truncated or corrupt input prints
+ * every trial read before it, then exits 1 (incomplete).
  *
  * @example
  * // evalstream inspect traces/relay.jsonl --json
@@ -111,23 +101,20 @@ export function inspectCommand(): Command {
     .addOption(
       new Option(
         '--format <format>',
-        'input format instead of auto-detection (otlp, otlp-json, otlp-jsonl, otlp-pb, …)',
+        'input format instead of detection: bundle, harbor, atif, otlp, gym (or otlp-json, otlp-jsonl, otlp-pb)',
       ),
     )
     .action(async (inputs: string[], opts: { json?: boolean; format?: string }) => {
-      const open = await openerFor();
-      const layout = opts.format === undefined ? undefined : OTLP_LAYOUTS[opts.format];
-      if (open === null && opts.format !== undefined && layout === undefined) {
-        throw new CliError(
-          `unknown --format ${JSON.stringify(opts.format)} (expected ${Object.keys(OTLP_LAYOUTS).join(', ')})`,
-        );
+      const format = opts.format;
+      const layout = format === undefined ? undefined : OTLP_LAYOUTS[format];
+      if (format !== undefined && layout === undefined && !FORMATS.includes(format as InputFormat)) {
+        const known = [...FORMATS, ...Object.keys(OTLP_LAYOUTS)].join(', ');
+        throw new CliError(`unknown --format ${JSON.stringify(format)} (expected one of ${known})`);
       }
       const trials =
         layout !== undefined
           ? fromOtlpFiles(inputs, { layout })
-          : open !== null
-            ? open(inputs, opts.format === undefined ? {} : { format: opts.format })
-            : fromOtlpFiles(inputs);
+          : openInputs(inputs, format === undefined ? {} : { format: format as InputFormat });
       const out = process.stdout;
       let chain = Promise.resolve();
       try {
