@@ -40,6 +40,11 @@ export interface LiveEngineConfig {
   retryAfterSec: number;
   /** How often completion timers are checked (ms). */
   tickMs: number;
+  /**
+   * How long a scored trial keeps its spans for late arrivals (ms). After that it is sealed: its
+   * spans are released (memory stays bounded) and later spans for it are refused as partial success.
+   */
+  retainMs: number;
 }
 
 /** One trial's current scores in the live state. */
@@ -80,6 +85,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
   readonly #trialKeyOfTrace = new Map<string, string>();
   readonly #results = new Map<string, LiveScored>();
+  /** Scored trials by last scoring time, oldest first (for sealing). */
+  readonly #scoredAt = new Map<string, number>();
   readonly #resultsByTrialId = new Map<string, LiveScored>();
   readonly #jobs: ScoringJob[] = [];
   #running = 0;
@@ -111,10 +118,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   accept(resourceSpans: readonly OtlpResourceSpans[]): ExportOutcome | Saturated {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
+    let late = 0;
     for (const rs of resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
           if (/^0*$/.test(span.traceId) || /^0*$/.test(span.spanId)) rejected += 1;
+          else if (this.#assembler.isSealed(span.traceId)) late += 1;
           else spans.push(span);
         }
       }
@@ -138,7 +147,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         message: `receiver saturated (${this.#queuedSpans} spans queued, ${this.#pendingTrials()} trials pending); retry later`,
       };
     }
-    this.metrics.spansRejected += rejected;
+    this.metrics.spansRejected += rejected + late;
     if (spans.length > 0) {
       this.#queue.push(spans);
       this.#queuedSpans += spans.length;
@@ -146,19 +155,39 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       this.metrics.queueDepthSpans = this.#queuedSpans;
       this.#scheduleDrain();
     }
-    if (rejected === 0) return EMPTY_OUTCOME;
-    return {
-      rejectedSpans: rejected,
-      errorMessage: `${rejected} span(s) without a valid trace id or span id were rejected`,
-    };
+    if (rejected === 0 && late === 0) return EMPTY_OUTCOME;
+    const messages: string[] = [];
+    if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
+    if (late > 0) {
+      messages.push(
+        `${late} span(s) arrived for trials sealed ${this.config.retainMs} ms after scoring and were rejected`,
+      );
+    }
+    return { rejectedSpans: rejected + late, errorMessage: messages.join('; ') };
   }
 
   /** Moves queued spans into the assembler and hands completed trials to scoring (also run by the timer). */
   tick(): void {
     this.#drainQueue();
-    for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
+    const now = this.nowMs();
+    for (const [trace, reason] of this.#assembler.due(now)) this.#enqueue(trace, reason);
     this.metrics.trialsOpen = this.#assembler.openCount;
     this.#pump();
+    this.#seal(now);
+  }
+
+  /** Releases the spans of trials scored more than `retainMs` ago that nothing is pending for. */
+  #seal(now: number): void {
+    for (const [key, at] of this.#scoredAt) {
+      if (now - at < this.config.retainMs) break;
+      this.#scoredAt.delete(key);
+      if (this.#jobs.some((j) => j.key === key)) continue;
+      const traces = this.#tracesByKey.get(key);
+      if (traces === undefined) continue;
+      this.#assembler.seal(traces.keys());
+      this.#tracesByKey.delete(key);
+      for (const traceId of traces.keys()) this.#trialKeyOfTrace.delete(traceId);
+    }
   }
 
   /**
@@ -345,7 +374,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       completion: job.reason,
     };
     for (const sink of this.sinks) await sink.write(scored);
+    // Keep the record, not the trace: spans stay only with the assembler until the trial is sealed.
+    result.scored = {
+      ...scored,
+      item: { ...item, evidence: null, trial: { ...item.trial, evidence: null } },
+    };
     this.#results.set(job.key, result);
+    this.#scoredAt.delete(job.key);
+    this.#scoredAt.set(job.key, this.nowMs());
     this.#resultsByTrialId.set(trialId, result);
     this.#summaryCache = null;
     if (version === 1) this.metrics.trialsScored += 1;

@@ -43,17 +43,22 @@ export type ReadyReason = 'ended' | 'idle-timeout' | 'late-spans' | 'shutdown';
  */
 export class LiveTrialAssembler {
   readonly #trials = new Map<string, LiveTrial>();
+  /** Trials with spans not yet handed out: `due` looks only at these. */
+  readonly #dirty = new Set<LiveTrial>();
+  /** Keys of trials released by `seal`: their late spans can no longer be placed. */
+  readonly #sealed = new Set<string>();
 
   constructor(
     private readonly config: LiveAssemblerConfig,
     private readonly keyOf: (span: OtlpSpan) => string,
   ) {}
 
-  /** Adds spans; returns how many were new (duplicates are not counted). */
+  /** Adds spans; returns how many were new (duplicates and spans of sealed trials are not counted). */
   add(spans: Iterable<OtlpSpan>, nowMs: number): number {
     let added = 0;
     for (const span of spans) {
       const key = this.keyOf(span);
+      if (this.#sealed.has(key)) continue;
       let trial = this.#trials.get(key);
       if (trial === undefined) {
         trial = {
@@ -74,6 +79,7 @@ export class LiveTrialAssembler {
       trial.spans.push(span);
       trial.lastSpanAtMs = nowMs;
       trial.dirty = true;
+      this.#dirty.add(trial);
       if (isTrialEndSpan(span, this.config.endMarkerAttribute)) trial.ended = true;
       added += 1;
     }
@@ -83,8 +89,7 @@ export class LiveTrialAssembler {
   /** Trials due for (re-)scoring at `nowMs`, each with its reason; their version is bumped. */
   due(nowMs: number): [LiveTrial, ReadyReason][] {
     const ready: [LiveTrial, ReadyReason][] = [];
-    for (const trial of this.#trials.values()) {
-      if (!trial.dirty) continue;
+    for (const trial of this.#dirty) {
       const quiet = nowMs - trial.lastSpanAtMs;
       let reason: ReadyReason | null = null;
       if (trial.ended && quiet >= this.config.settleMs) reason = trial.version > 0 ? 'late-spans' : 'ended';
@@ -98,24 +103,39 @@ export class LiveTrialAssembler {
   /** Every trial with unscored spans, whatever its timers (used at shutdown). */
   flush(): [LiveTrial, ReadyReason][] {
     const ready: [LiveTrial, ReadyReason][] = [];
-    for (const trial of this.#trials.values()) {
-      if (trial.dirty) ready.push([this.#handOut(trial), 'shutdown']);
-    }
+    for (const trial of this.#dirty) ready.push([this.#handOut(trial), 'shutdown']);
     return ready;
   }
 
   /** Number of trials not yet handed out in their current state. */
   get openCount(): number {
-    let open = 0;
-    for (const trial of this.#trials.values()) if (trial.dirty) open += 1;
-    return open;
+    return this.#dirty.size;
   }
 
   get size(): number {
     return this.#trials.size;
   }
 
+  /** Whether spans of this key can no longer be placed (the trial was sealed). */
+  isSealed(key: string): boolean {
+    return this.#sealed.has(key);
+  }
+
+  /**
+   * Releases handed-out trials (their spans become garbage): later spans with their key are refused
+   * (`isSealed`). Trials with spans not yet handed out are kept.
+   */
+  seal(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const trial = this.#trials.get(key);
+      if (trial === undefined || trial.dirty) continue;
+      this.#trials.delete(key);
+      this.#sealed.add(key);
+    }
+  }
+
   #handOut(trial: LiveTrial): LiveTrial {
+    this.#dirty.delete(trial);
     trial.dirty = false;
     trial.version += 1;
     return trial;

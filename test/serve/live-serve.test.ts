@@ -59,6 +59,7 @@ async function startLive(
     metricTimeoutMs: 0,
     retryAfterSec: 1,
     tickMs: 10,
+    retainMs: 60_000,
     ...overrides,
   };
   const planner = createTrialPlanner({ config: parseConfig({}, 'defaults') });
@@ -196,10 +197,32 @@ describe('evalstream serve (live OTLP)', () => {
     await agent.provider.shutdown();
   });
 
+  it('seals a trial after retainMs: its spans are released and later spans are refused as partial success', async () => {
+    const live = await startLive({ retainMs: 100 });
+    const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+    agent.runTrial('t', 'sealed');
+    const body = ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
+    const post = (bytes: Uint8Array) =>
+      fetch(`${live.httpUrl}/v1/traces`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/x-protobuf' },
+      });
+    expect((await post(body)).status).toBe(200);
+    await waitFor(() => live.engine.summary().trial_count === 1);
+    await new Promise((r) => setTimeout(r, 250));
+    const again = await post(body);
+    expect(again.status).toBe(200);
+    const bytes = new Uint8Array(await again.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(0); // partial_success is set
+    expect(live.engine.metrics.spansRejected).toBe(agent.recorded.getFinishedSpans().length);
+    expect((live.engine.trialJson('sealed') as { version: number }).version).toBe(1);
+  });
+
   it('answers 415, 400, 413, 401 and partial success as the OTLP spec asks', async () => {
     const live = await startLive({}, [], 'tok', { maxBodyBytes: 2048, maxDecompressedBytes: 4096 });
     const auth = { authorization: 'Bearer tok' };
-    const post = (body: BodyInit, headers: Record<string, string>) =>
+    const post = (body: string | Uint8Array, headers: Record<string, string>) =>
       fetch(`${live.httpUrl}/v1/traces`, { method: 'POST', body, headers });
     expect((await post('x', { ...auth, 'content-type': 'text/plain' })).status).toBe(415);
     expect((await post('{not json', { ...auth, 'content-type': 'application/json' })).status).toBe(400);
@@ -256,7 +279,14 @@ describe('evalstream serve (live OTLP)', () => {
       flush: async () => {},
       shutdown: async () => {},
     };
-    const live = await startLive({ maxPendingTrials: 1, concurrency: 1, settleMs: 0 }, [slowSink]);
+    const live = await startLive(
+      {
+        maxPendingTrials: 1,
+        concurrency: 1,
+        completion: { settleMs: 0, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+      },
+      [slowSink],
+    );
     const serializeTrial = (trial: string): Uint8Array => {
       const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
       agent.runTrial('t', trial);

@@ -55,6 +55,7 @@ interface ServeOptions {
   maxQueuedSpans: number;
   maxPendingTrials: number;
   concurrency: number;
+  retainMs: number;
   trialKey: string[];
   taskKey: string[];
   report: boolean;
@@ -116,6 +117,12 @@ export function serveCommand(): Command {
       1000,
     )
     .option('--concurrency <n>', 'trials scored at once', positiveInt('--concurrency'), 8)
+    .option(
+      '--retain-ms <ms>',
+      'keep a scored trial’s spans this long for late spans (then later spans are refused)',
+      positiveInt('--retain-ms'),
+      300_000,
+    )
     .addOption(
       new Option('--trial-key <attr...>', 'attributes naming the trial').default(['gen_ai.conversation.id']),
     )
@@ -163,6 +170,7 @@ async function runServe(options: ServeOptions): Promise<void> {
       concurrency: options.concurrency,
       metricTimeoutMs: config.scoring.timeoutMs ?? 0,
       retryAfterSec: 1,
+      retainMs: options.retainMs,
       tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
     },
     planner,

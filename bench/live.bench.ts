@@ -1,0 +1,217 @@
+/**
+ * bench/live: `evalstream serve` under load from several concurrent OTLP/HTTP protobuf senders on
+ * loopback. The server runs in its own process (one core), the senders in this one (the other).
+ * Payloads are real OTel SDK output (ProtobufTraceSerializer) of one agent trial each — an
+ * invoke_agent root, chat and tool spans with 500–2000-byte message attributes — made unique per
+ * request by patching the trace id and conversation id bytes of the template in place.
+ * Prints sustained spans/s, p50/p99 export latency and spans accepted vs stored (must be equal).
+ * LIVE_BENCH_SECONDS (default 60) and LIVE_BENCH_SENDERS (default 8) tune it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { context, trace } from '@opentelemetry/api';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
+const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
+const SENTINEL_TRACE = 'abcdef0123456789abcdef0123456789';
+const SENTINEL_CONV = 'conv-SENTINEL-0000000000';
+
+function templatePayload(): { bytes: Buffer; spans: number } {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'bench-agent' }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    idGenerator: {
+      generateTraceId: () => SENTINEL_TRACE,
+      generateSpanId: (() => {
+        let n = 0;
+        return () => (++n).toString(16).padStart(16, '0');
+      })(),
+    },
+  });
+  const tracer = provider.getTracer('bench');
+  const keys = { 'gen_ai.conversation.id': SENTINEL_CONV, 'nemo.test_case.name': 'bench-task' };
+  const text = (n: number): string => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
+  const root = tracer.startSpan('invoke_agent bench', {
+    attributes: { ...keys, 'gen_ai.operation.name': 'invoke_agent' },
+  });
+  const ctx = trace.setSpan(context.active(), root);
+  for (let i = 0; i < 4; i++) {
+    const chat = tracer.startSpan(
+      'chat m',
+      {
+        attributes: {
+          ...keys,
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.usage.input_tokens': 500 + i,
+          'gen_ai.usage.output_tokens': 50 + i,
+          'gen_ai.input.messages': JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: text(500 + 400 * i) }] },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: text(600) }] },
+          ]),
+        },
+      },
+      ctx,
+    );
+    chat.end();
+    const tool = tracer.startSpan(
+      `execute_tool t${i % 2}`,
+      {
+        attributes: {
+          ...keys,
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': `t${i % 2}`,
+          'gen_ai.tool.call.arguments': JSON.stringify({ q: text(300) }),
+          'gen_ai.tool.call.result': JSON.stringify({ r: text(900) }),
+        },
+      },
+      ctx,
+    );
+    tool.end();
+  }
+  root.end();
+  const spans = exporter.getFinishedSpans();
+  return { bytes: Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!), spans: spans.length };
+}
+
+function offsetsOf(haystack: Buffer, needle: Buffer): number[] {
+  const found: number[] = [];
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}
+
+const template = templatePayload();
+const traceOffsets = offsetsOf(template.bytes, Buffer.from(SENTINEL_TRACE, 'hex'));
+const convOffsets = offsetsOf(template.bytes, Buffer.from(SENTINEL_CONV));
+function payload(n: number): Buffer {
+  const copy = Buffer.from(template.bytes);
+  const id = Buffer.from(n.toString(16).padStart(32, '0'), 'hex');
+  for (const o of traceOffsets) id.copy(copy, o);
+  const conv = Buffer.from(`conv-${n.toString().padStart(19, '0')}`);
+  for (const o of convOffsets) conv.copy(copy, o);
+  return copy;
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-bench-'));
+const port = 20000 + Math.floor(Math.random() * 20000);
+const server = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    join(import.meta.dirname, 'serve-child.ts'),
+    'serve',
+    '--http',
+    `127.0.0.1:${port}`,
+    '--no-grpc',
+    '--out',
+    join(dir, 'bundle'),
+    '--db',
+    join(dir, 'live.duckdb'),
+    '--settle-ms',
+    '200',
+    '--no-report',
+    '--run-id',
+    'agent-eval-bench-live',
+  ],
+  { stdio: ['ignore', 'inherit', 'pipe'] },
+);
+let serverLog = '';
+server.stderr.on('data', (c: Buffer) => (serverLog += c.toString()));
+for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
+  await new Promise((r) => setTimeout(r, 100));
+if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
+
+const agent = new Agent({ keepAlive: true, maxSockets: senders });
+function post(body: Buffer): Promise<{ status: number; retryAfter: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/traces',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let next = 1;
+let accepted = 0;
+let throttled = 0;
+const latencies: number[] = [];
+const started = performance.now();
+const deadline = started + seconds * 1000;
+async function sender(): Promise<void> {
+  while (performance.now() < deadline) {
+    const n = next++;
+    const body = payload(n);
+    for (;;) {
+      const t0 = performance.now();
+      const { status, retryAfter } = await post(body);
+      latencies.push(performance.now() - t0);
+      if (status === 200) {
+        accepted += template.spans;
+        break;
+      }
+      if (status !== 429 && status !== 503) throw new Error(`unexpected status ${status}`);
+      throttled += 1;
+      await new Promise((r) => setTimeout(r, Math.min(retryAfter * 1000, 50)));
+    }
+  }
+}
+await Promise.all(Array.from({ length: senders }, sender));
+const elapsed = (performance.now() - started) / 1000;
+const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
+agent.destroy();
+server.kill('SIGTERM');
+const code = await new Promise<number | null>((r) => server.on('exit', r));
+latencies.sort((a, b) => a - b);
+const pct = (p: number): number =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+const instance = await DuckDBInstance.create(join(dir, 'live.duckdb'), { access_mode: 'READ_ONLY' });
+const connection = await instance.connect();
+const storedSpans = Number((await connection.runAndReadAll('select count(*) from spans')).getRows()[0]![0]);
+const storedTrials = Number((await connection.runAndReadAll('select count(*) from trials')).getRows()[0]![0]);
+connection.closeSync();
+const bundleScores = (await readFile(join(dir, 'bundle', 'scores.jsonl'), 'utf8'))
+  .split('\n')
+  .filter(Boolean).length;
+console.log(
+  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans} spans/request (${template.bytes.length} bytes)`,
+);
+console.log(
+  `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${((next - 1) / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
+);
+console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
+console.log(
+  `  spans accepted ${accepted} (server counted ${received}) vs stored ${storedSpans} in DuckDB: ${accepted === storedSpans && received === accepted ? 'EQUAL' : 'MISMATCH'}`,
+);
+console.log(
+  `  trials stored ${storedTrials}, bundle score records ${bundleScores}; server exit code ${code}`,
+);
+console.log(`  targets: >= 50000 spans/s sustained, p99 < 100 ms`);
