@@ -5,6 +5,8 @@ import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { queryCommand } from './commands/query.js';
 import { exportCommand } from './commands/export.js';
+import { scoreCommand } from './commands/score.js';
+import { initCommand } from './commands/init.js';
 
 /**
  * Adds every subcommand to the program. Each command lives in `src/cli/commands/<name>.ts` and
@@ -17,5 +19,7 @@ export function registerCommands(program: Command): void {
   program.addCommand(serveCommand());
   program.addCommand(queryCommand());
   program.addCommand(exportCommand());
+  program.addCommand(scoreCommand());
+  program.addCommand(initCommand());
   void program;
 }

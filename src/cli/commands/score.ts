@@ -1,0 +1,275 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { newRunId } from '../../bundle/new-run-id.js';
+import { parsePythonJson } from '../../bundle/parse-python-json.js';
+import { ConfigError } from '../../config/config-error.js';
+import type { EvalstreamConfig } from '../../config/evalstream-config.js';
+import { findConfigFile } from '../../config/find-config-file.js';
+import { loadConfig } from '../../config/load-config.js';
+import { parseConfig } from '../../config/parse-config.js';
+import type { ScoredTrial } from '../../model/scored-trial.js';
+import { buildPipeline } from '../../pipeline/build-pipeline.js';
+import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
+import { runPipeline } from '../../pipeline/run-pipeline.js';
+import type { Sink } from '../../sinks/sink.js';
+import { toDuckDB } from '../../sinks/to-duckdb.js';
+import { toRunBundle } from '../../sinks/to-run-bundle.js';
+import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
+import { InputError } from '../../sources/input-error.js';
+import { openInputs } from '../../sources/open-inputs.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+
+interface ScoreFlags {
+  config?: string;
+  out?: string;
+  format: 'auto' | InputFormat;
+  engine: 'memory' | 'duckdb';
+  db?: string;
+  report: boolean;
+  concurrency?: number;
+  runId?: string;
+  progress: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError('must be an integer >= 1');
+  }
+  return n;
+}
+
+/**
+ * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine memory|duckdb]
+ * [--db F] [--no-report] [--concurrency N] [--run-id ID]`: reads the trials of the inputs (run
+ * bundles, Harbor jobs, ATIF/OTLP/Gym files), scores them with the config's metrics (or the built-ins
+ * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`), plus a DuckDB
+ * store with `--engine duckdb`. A progress bar (bytes, trials, trials/s, ETA) is drawn on a terminal.
+ * Exit 0 ok; 1 run failed or incomplete (results written cover the trials before the problem);
+ * 2 bad usage, config or input.
+ *
+ * @example
+ * await main(['score', 'jobs/2026-01-05', '--config', 'evalstream.config.ts', '--out', 'runs/r1']);
+ */
+export function scoreCommand(): Command {
+  return new Command('score')
+    .description('score trials from their trace evidence and write a run bundle')
+    .argument('<inputs...>', 'run bundles, Harbor job dirs, ATIF/OTLP/Gym files, or directories of them')
+    .option('--config <file>', 'config file (default: ./evalstream.config.{ts,mts,js,mjs,json} when present)')
+    .option('--out <dir>', 'run bundle directory (default: runs/<run id>)')
+    .addOption(
+      new Option('--format <format>', 'input format')
+        .choices(['auto', 'bundle', 'harbor', 'atif', 'otlp', 'gym'])
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--engine <engine>', 'memory: bundle only; duckdb: also a DuckDB store')
+        .choices(['memory', 'duckdb'])
+        .default('memory'),
+    )
+    .option('--db <file>', 'DuckDB file for --engine duckdb (default: <out>/evalstream.duckdb)')
+    .option('--no-report', 'do not write report.html')
+    .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
+    .option('--run-id <id>', 'run id (overrides the config)')
+    .option('--no-progress', 'never draw a progress bar')
+    .exitOverride()
+    .action(async (inputs: string[], flags: ScoreFlags) => {
+      await score(inputs, flags);
+    });
+}
+
+async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
+  if (flags.db !== undefined && flags.engine !== 'duckdb') {
+    throw new CliError('--db needs --engine duckdb', EXIT_BAD_INPUT);
+  }
+  for (const input of inputs) {
+    await stat(input).catch((error: Error) => {
+      throw new CliError(`${input}: cannot read input: ${error.message}`, EXIT_BAD_INPUT);
+    });
+  }
+  const { config, configFile } = await readConfig(flags.config);
+  if (flags.concurrency !== undefined) config.scoring.concurrency = flags.concurrency;
+  const runId = flags.runId ?? config.runId ?? newRunId();
+  const out = flags.out ?? join('runs', runId);
+
+  const bundleInputs: string[] = [];
+  for (const input of inputs) {
+    if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
+      bundleInputs.push(input);
+  }
+  const sinks: Sink<ScoredTrial>[] = [
+    toRunBundle(out, {
+      runId,
+      labels: config.labels,
+      reportWriter: flags.report ? bundleReportWriter : null,
+      evidenceRoots: bundleInputs,
+    }),
+  ];
+  if (flags.engine === 'duckdb') {
+    sinks.push(
+      toDuckDB(flags.db ?? join(out, 'evalstream.duckdb'), { runId, metadata: { labels: config.labels } }),
+    );
+  }
+
+  const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
+    else warnings.push(message);
+  };
+  const source = openInputs(inputs, {
+    format: flags.format,
+    ...(progress === null ? {} : { onProgress: progress.onInput }),
+  });
+  const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
+  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial);
+  progress?.stop();
+  for (const message of warnings) process.stderr.write(`evalstream: warning: ${message}\n`);
+
+  const { stats, error } = result;
+  if (error !== null) throw toCliError(error, stats, out);
+  if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
+  process.stdout.write(
+    await describeRun(
+      runId,
+      stats,
+      out,
+      flags.engine === 'duckdb' ? (flags.db ?? join(out, 'evalstream.duckdb')) : null,
+    ),
+  );
+}
+
+async function readConfig(
+  file: string | undefined,
+): Promise<{ config: EvalstreamConfig; configFile: string }> {
+  try {
+    const found = file ?? (await findConfigFile(process.cwd()));
+    if (found === null) return { config: parseConfig({}, '(defaults)'), configFile: '(defaults)' };
+    return { config: await loadConfig(found), configFile: found };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
+    throw error;
+  }
+}
+
+function toCliError(error: unknown, stats: PipelineStats, out: string): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof ConfigError) return new CliError(error.message, EXIT_BAD_INPUT);
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof InputError) {
+    if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
+    return new CliError(
+      `${message}\nincomplete: ${out} holds the ${stats.trials} trials read before this point`,
+      EXIT_RUN_FAILED,
+    );
+  }
+  return new CliError(`run failed after ${stats.trials} trials: ${message}`, EXIT_RUN_FAILED);
+}
+
+async function describeRun(
+  runId: string,
+  stats: PipelineStats,
+  out: string,
+  db: string | null,
+): Promise<string> {
+  const lines = [
+    `run ${runId}: ${stats.trials} trials, ${stats.scores} scores` +
+      (stats.trialFailures + stats.metricFailures > 0
+        ? ` (${stats.trialFailures} on failed trials, ${stats.metricFailures} metric failures)`
+        : ''),
+  ];
+  const parsed = parsePythonJson(await readFile(join(out, 'summary.json'), 'utf8').catch(() => 'null'));
+  const rows = parsed.ok
+    ? ((parsed.value as { scores?: { scores?: unknown } } | null)?.scores?.scores ?? [])
+    : [];
+  if (Array.isArray(rows) && rows.length > 0) {
+    lines.push('');
+    const width = Math.min(48, Math.max(...rows.map((r) => String((r as { name: unknown }).name).length)));
+    lines.push(
+      `${'aggregate'.padEnd(width)}  ${'mean'.padStart(10)}  ${'count'.padStart(6)}  ${'nan'.padStart(5)}`,
+    );
+    for (const r of rows as {
+      name: string;
+      mean: number | null;
+      count: number | null;
+      nan_count: number | null;
+      value?: number | null;
+    }[]) {
+      const headline = r.value ?? r.mean;
+      const mean = headline === null || headline === undefined ? '-' : Number(headline).toPrecision(4);
+      lines.push(
+        `${r.name.padEnd(width)}  ${mean.padStart(10)}  ${String(r.count ?? '-').padStart(6)}  ${String(r.nan_count ?? '-').padStart(5)}`,
+      );
+    }
+  }
+  lines.push('', `wrote ${out}${db === null ? '' : ` and ${db}`}`, '');
+  return lines.join('\n');
+}
+
+interface Progress {
+  onInput: (p: { file: string; bytesRead?: number; trials?: number }) => void;
+  onTrial: (stats: PipelineStats) => void;
+  stop: () => void;
+}
+
+/** A cli-progress bar over input bytes (when known) with trials, trials/s and ETA. */
+async function startProgress(inputs: string[]): Promise<Progress> {
+  const totalBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
+  const bytesByFile = new Map<string, number>();
+  const started = Date.now();
+  let bytes = 0;
+  let trials = 0;
+  const bar = new SingleBar({
+    format: ' {bar} {percentage}% | {bytesText} | {trials} trials | {rate} trials/s | ETA {etaText}',
+    barsize: 24,
+    hideCursor: true,
+    clearOnComplete: false,
+    stream: process.stderr,
+  });
+  const payload = () => {
+    const elapsed = Math.max((Date.now() - started) / 1000, 0.001);
+    // ETA from the byte rate; unknown until some bytes were reported.
+    const eta = bytes > 0 && totalBytes > 0 ? Math.max(0, ((totalBytes - bytes) * elapsed) / bytes) : null;
+    return {
+      bytesText: `${mib(bytes)}/${mib(totalBytes)} MiB`,
+      trials,
+      rate: (trials / elapsed).toFixed(1),
+      etaText: eta === null ? '?' : `${Math.round(eta)}s`,
+    };
+  };
+  bar.start(Math.max(totalBytes, 1), 0, payload());
+  return {
+    onInput: (p) => {
+      if (p.bytesRead !== undefined) {
+        bytes += p.bytesRead - (bytesByFile.get(p.file) ?? 0);
+        bytesByFile.set(p.file, p.bytesRead);
+        bar.update(Math.min(bytes, totalBytes), payload());
+      }
+    },
+    onTrial: (stats) => {
+      trials = stats.trials;
+      bar.update(Math.min(bytes, totalBytes), payload());
+    },
+    stop: () => {
+      bar.update(Math.max(totalBytes, 1), payload());
+      bar.stop();
+    },
+  };
+}
+
+function mib(n: number): string {
+  return (n / 1048576).toFixed(1);
+}
+
+async function sizeOf(path: string): Promise<number> {
+  const st = await stat(path).catch(() => null);
+  if (st === null) return 0;
+  if (st.isFile()) return st.size;
+  if (!st.isDirectory()) return 0;
+  const entries = await readdir(path);
+  const sizes = await Promise.all(entries.map((e) => sizeOf(join(path, e))));
+  return sizes.reduce((a, b) => a + b, 0);
+}
