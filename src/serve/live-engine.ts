@@ -2,7 +2,6 @@ import type { OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js
 import { buildOtlpTrialItem } from '../evidence/otlp/build-otlp-trial-item.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
 import { resolveKey } from '../evidence/otlp/otlp-trial-grouper.js';
-import { SpanForest } from '../evidence/otlp/span-forest.js';
 import { scoreTrial } from '../metrics/score-trial.js';
 import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
@@ -296,7 +295,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const traceId = trace.key;
     let key = this.#trialKeyOfTrace.get(traceId);
     if (key === undefined) {
-      const resolved = resolveKey(new SpanForest(trace.spans), this.config.trialKeys);
+      const resolved = resolveKey(trace.spans, this.config.trialKeys);
       key = resolved === null ? `trace\u0000${traceId}` : `key\u0000${resolved}`;
       this.#trialKeyOfTrace.set(traceId, key);
     }
@@ -344,10 +343,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   async #score(job: ScoringJob): Promise<void> {
     const spans = job.traces.flatMap((t) => t.spans);
-    const forest = new SpanForest(spans);
-    const trialValue = resolveKey(forest, this.config.trialKeys);
+    const trialValue = resolveKey(spans, this.config.trialKeys);
     const trialId = trialValue ?? job.traces[0]!.key;
-    const taskId = resolveKey(forest, this.config.taskKeys) ?? trialId;
+    const taskId = resolveKey(spans, this.config.taskKeys) ?? trialId;
     const item = buildOtlpTrialItem({
       trialId,
       taskId,
