@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { JsonObject } from '../../model/json-value.js';
-import type { Trial, TrialError, TrialMeasurements } from '../../model/trial.js';
+import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../../model/trial.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
 import type { OTLPTraceHandle } from './otlp-trace-handle.js';
@@ -77,27 +77,28 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     cost_usd: usage.costUsd,
   };
   const traceIds = handle.traceIds();
+  const descriptor: EvidenceDescriptor = {
+    kind: 'trace',
+    format: 'otlp',
+    ref: origin.file,
+    data: null,
+    description: 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)',
+    metadata: { otlp_trace_ids: traceIds },
+  };
   const evidence = new CandidateEvidence(
     { descriptors: {}, metadata: {} },
     { baseDir: dirname(origin.file) },
-  ).attach(
-    'trace',
-    {
-      kind: 'trace',
-      format: 'otlp',
-      ref: origin.file,
-      data: null,
-      description: 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)',
-      metadata: { otlp_trace_ids: traceIds },
-    },
-    handle,
-  );
+  ).attach('trace', descriptor, handle);
   const trial: Trial = {
     id: parts.trialId,
     task_id: parts.taskId,
     status: failedRoot === undefined ? 'completed' : 'partial',
     output: { output_text: handle.finalText(), response: null, metadata: {} },
-    evidence: evidence.toRecord(),
+    // what evidence.toRecord() gives, built directly (structuredClone is costly per trial)
+    evidence: {
+      descriptors: { trace: { ...descriptor, metadata: { otlp_trace_ids: [...traceIds] } } },
+      metadata: {},
+    },
     error: failedRoot === undefined ? null : rootError(failedRoot.span),
     measurements,
     metadata: {

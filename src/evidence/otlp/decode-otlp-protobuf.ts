@@ -156,7 +156,23 @@ class WireString implements OtlpStringValue {
 
 const EMPTY_VALUE: OtlpAnyValue = { type: 'empty' };
 
+/** A varint at `pos` if it is at most 4 bytes long and ends before `end`: [value, next pos], else null. */
+function shortVarint(buf: Buf, pos: number, end: number): [number, number] | null {
+  let v = 0;
+  for (let i = 0; i < 4 && pos + i < end; i += 1) {
+    const b = buf[pos + i] as number;
+    v |= (b & 0x7f) << (7 * i);
+    if (b < 0x80) return [v, pos + i + 1];
+  }
+  return null;
+}
+
 function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
+  // Fast path: the value is just a string_value (the usual case).
+  if (buf[start] === ((1 << 3) | LEN)) {
+    const len = shortVarint(buf, start + 1, end);
+    if (len !== null && len[1] + len[0] === end) return new WireString(buf, len[1], len[0]);
+  }
   const r = Reader.create(buf);
   r.pos = start;
   r.len = end;
@@ -334,9 +350,14 @@ class WireAttributes implements OtlpAttributes {
     return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#valEnd[i] as number);
   }
 
+  #keys: string[] | null = null;
+
   keys(): string[] {
-    const ks = this.#index();
-    return ks.map((s, i) => this.#buf.utf8Slice(s, s + (this.#keyLen[i] as number)));
+    if (this.#keys === null) {
+      const ks = this.#index();
+      this.#keys = ks.map((s, i) => this.#buf.utf8Slice(s, s + (this.#keyLen[i] as number)));
+    }
+    return [...this.#keys];
   }
 
   has(key: string): boolean {
@@ -581,6 +602,8 @@ class WireSpan implements OtlpSpan {
   #spanId: string | null = null;
   #parentSpanId: string | null = null;
   #name: string | null = null;
+  #startValue: bigint | null = null;
+  #endValue: bigint | null = null;
   #attributes: OtlpAttributes | null = null;
 
   constructor(r: Reader, end: number, resource: OtlpResource) {
@@ -699,10 +722,12 @@ class WireSpan implements OtlpSpan {
     return this.#name;
   }
   get startTimeUnixNano(): bigint {
-    return readFixed64(this.#buf, this.#start);
+    this.#startValue ??= readFixed64(this.#buf, this.#start);
+    return this.#startValue;
   }
   get endTimeUnixNano(): bigint {
-    return readFixed64(this.#buf, this.#end);
+    this.#endValue ??= readFixed64(this.#buf, this.#end);
+    return this.#endValue;
   }
   get attributes(): OtlpAttributes {
     this.#attributes ??= attributesOf(this.#buf, this.#attrRanges);

@@ -4,7 +4,6 @@ import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
 import type { OtlpLogRecord, OtlpSpan } from './otlp-types.js';
-import { SpanForest } from './span-forest.js';
 
 /** How spans are grouped into trials. Every field is optional; the defaults are documented inline. */
 export interface OtlpGroupingConfig {
@@ -60,24 +59,47 @@ function keyValue(span: OtlpSpan, key: string): string | null {
   return s === '' ? null : s;
 }
 
-/** The value of the first key found, on the shallowest span carrying it (ties: earliest start). */
-export function resolveKey(forest: SpanForest, keys: readonly string[]): string | null {
-  for (const key of keys) {
-    let best: string | null = null;
-    let bestDepth = Infinity;
-    let bestStart = 0n;
-    for (const node of forest.nodes) {
-      const v = keyValue(node.span, key);
-      if (v === null) continue;
-      const depth = forest.depth(node);
-      const start = node.span.startTimeUnixNano;
-      if (depth < bestDepth || (depth === bestDepth && start < bestStart)) {
-        best = v;
-        bestDepth = depth;
-        bestStart = start;
-      }
+/** Depth of each span within its trace (0 for a root; parents outside the set end the walk). */
+function depths(spans: readonly OtlpSpan[]): Map<OtlpSpan, number> {
+  const byId = new Map<string, OtlpSpan>();
+  for (const s of spans) if (!byId.has(s.spanId)) byId.set(s.spanId, s);
+  const out = new Map<OtlpSpan, number>();
+  for (const s of spans) {
+    let d = 0;
+    let p = byId.get(s.parentSpanId);
+    // bounded walk: a parent cycle cannot loop forever
+    while (p !== undefined && p !== s && d < spans.length) {
+      d += 1;
+      p = byId.get(p.parentSpanId);
     }
-    if (best !== null) return best;
+    out.set(s, d);
+  }
+  return out;
+}
+
+/**
+ * The value of the first key found in a trace's spans; when spans disagree, the one on the shallowest
+ * span wins (ties: earliest start), so a sub-agent's own conversation id does not move its spans.
+ */
+export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const found: [OtlpSpan, string][] = [];
+    for (const span of spans) {
+      const v = keyValue(span, key);
+      if (v !== null) found.push([span, v]);
+    }
+    const first = found[0];
+    if (first === undefined) continue;
+    if (found.every(([, v]) => v === first[1])) return first[1];
+    const depth = depths(spans);
+    let best = first;
+    for (const candidate of found) {
+      const d = depth.get(candidate[0]) as number;
+      const bd = depth.get(best[0]) as number;
+      if (d < bd || (d === bd && candidate[0].startTimeUnixNano < best[0].startTimeUnixNano))
+        best = candidate;
+    }
+    return best[1];
   }
   return null;
 }
@@ -177,8 +199,7 @@ export class OtlpTrialGrouper {
   #close(t: OpenTrace): OpenTrial | null {
     this.#traces.delete(t.traceId);
     if (t.spans.length === 0) return null; // log records of a trace with no spans cannot be placed
-    const forest = new SpanForest(t.spans);
-    const trialValue = resolveKey(forest, this.#trialKeys);
+    const trialValue = resolveKey(t.spans, this.#trialKeys);
     const key = trialValue === null ? `trace\u0000${t.traceId}` : `key\u0000${trialValue}`;
     let trial = this.#trials.get(key);
     if (trial === undefined) {
@@ -194,7 +215,7 @@ export class OtlpTrialGrouper {
       };
       this.#trials.set(key, trial);
     }
-    trial.taskId ??= resolveKey(forest, this.#taskKeys);
+    trial.taskId ??= resolveKey(t.spans, this.#taskKeys);
     trial.traces.push(t);
     if (t.firstSeq < trial.firstSeq) {
       trial.firstSeq = t.firstSeq;

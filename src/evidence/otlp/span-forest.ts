@@ -41,11 +41,18 @@ export class SpanForest {
   readonly cyclesBroken: number;
 
   constructor(spans: Iterable<OtlpSpan>) {
+    const list = [...spans];
+    const firstTrace = list[0]?.traceId;
+    // One trace (the usual trial): span ids alone are the keys.
+    const oneTrace = list.every((s) => s.traceId === firstTrace);
+    const keyOf = oneTrace
+      ? (_t: string, s: string): string => s
+      : (t: string, s: string): string => `${t}/${s}`;
     const byId = new Map<string, SpanNode>();
     const nodes: SpanNode[] = [];
     let duplicates = 0;
-    for (const span of spans) {
-      const key = `${span.traceId}/${span.spanId}`;
+    for (const span of list) {
+      const key = keyOf(span.traceId, span.spanId);
       if (byId.has(key)) {
         duplicates += 1;
         continue;
@@ -57,7 +64,7 @@ export class SpanForest {
     for (const node of nodes) {
       const p = node.span.parentSpanId;
       if (p === '' || p === node.span.spanId) continue;
-      node.parent = byId.get(`${node.span.traceId}/${p}`) ?? null;
+      node.parent = byId.get(keyOf(node.span.traceId, p)) ?? null;
     }
     let cycles = 0;
     const state = new Uint8Array(nodes.length); // 0 unvisited, 1 on current path, 2 done
