@@ -19,7 +19,10 @@ function niceTicks(lo, hi, count) {
 }
 
 function tickLabel(v) {
-  if (Math.abs(v) >= 10000) return v.toExponential(1);
+  const a = Math.abs(v);
+  if (a >= 1e6) return String(parseFloat((v / 1e6).toPrecision(3))) + 'M';
+  if (a >= 1e4) return String(parseFloat((v / 1e3).toPrecision(3))) + 'k';
+  if (a >= 1000 && Number.isInteger(v)) return NUMBER_FORMAT.format(v);
   return String(parseFloat(v.toPrecision(4)));
 }
 

@@ -268,7 +268,7 @@ function meanOutput() {
   let best = -1, bestRank = -1;
   D.outputs.forEach(function (o, i) {
     if (!o.taskMeans.task.length) return;
-    const rank = (o.scoreLike ? 1e12 : 0) + (o.coverage ? o.coverage.scored : o.taskMeans.task.length);
+    const rank = (o.scoreLike ? 2e12 : 0) + (o.kind === 'continuous' ? 1e12 : 0) + (o.coverage ? o.coverage.scored : o.taskMeans.task.length);
     if (rank > bestRank) { best = i; bestRank = rank; }
   });
   return best;
@@ -689,7 +689,7 @@ function trialDetail(t, row) {
 function trajectoryEl(tr) {
   let calls = tr.calls.length;
   for (const st of tr.steps) calls += st.calls.length;
-  const summary = ['Trajectory ', h('span', { class: 'muted', text: '· ' + tr.format + (tr.steps.length ? ' · ' + tr.steps.length + ' steps' : '') + ' · ' + calls + ' tool calls' + (tr.agent ? ' · ' + tr.agent : '') })];
+  const summary = ['Steps and tool calls ', h('span', { class: 'muted', text: '· ' + tr.format + (tr.steps.length ? ' · ' + tr.steps.length + ' steps' : '') + ' · ' + calls + ' tool calls' + (tr.agent ? ' · ' + tr.agent : '') })];
   const body = [];
   if (tr.note) body.push(h('div', { class: 'muted', text: tr.note }));
   for (const st of tr.steps) {

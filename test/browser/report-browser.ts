@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Where browser tests put reports and screenshots (gitignored). */
+export const OUTPUT_DIR = resolve('test-output/report');
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Launches Debian's Chromium headless with a fresh profile (no network services, no sandbox).
+ * `bypassCSP` turns the report's Content-Security-Policy off, to test what the page's own DOM code
+ * does without that second line of defence.
+ */
+export async function launchChromium(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (as .ci/run does)`,
+    );
+  }
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'evalstream-chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+    bypassCSP: options.bypassCSP ?? false,
+  });
+}
+
+/** A report page and everything it did that a report must never do. */
+export interface OpenedReport {
+  page: Page;
+  /** Console errors and uncaught exceptions. */
+  errors: string[];
+  /** Requests to anything but the report file itself (or blob: exports). */
+  requests: string[];
+  dialogs: string[];
+}
+
+/** Opens a report file (optionally at a hash) and waits until its first view is on screen. */
+export async function openReport(context: BrowserContext, file: string, hash = ''): Promise<OpenedReport> {
+  const page = await context.newPage();
+  const opened: OpenedReport = { page, errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') opened.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => opened.errors.push(e.message));
+  const url = `file://${resolve(file)}`;
+  page.on('request', (r) => {
+    if (r.url().split('#')[0] !== url && !r.url().startsWith('blob:')) opened.requests.push(r.url());
+  });
+  page.on('dialog', (d) => {
+    opened.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(url + hash, { waitUntil: 'commit' });
+  await page.waitForSelector('html[data-ready="1"]', { timeout: 30_000 });
+  return opened;
+}
+
+/** Saves a screenshot of the current viewport under the output folder. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  const path = join(OUTPUT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  return path;
+}
+
+/**
+ * Evaluates a JavaScript expression in the page (a string, since this project's TypeScript has no DOM
+ * types) and returns its JSON-serialisable value.
+ */
+export async function pageValue<T>(page: Page, expression: string): Promise<T> {
+  return (await page.evaluate(expression)) as T;
+}
+
+/** Waits until `#task-count` reads exactly `expected` (a locator: the page's CSP forbids eval). */
+export async function waitForTaskCount(page: Page, expected: string): Promise<void> {
+  const exact = new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await page.locator('#task-count', { hasText: exact }).waitFor();
+}
