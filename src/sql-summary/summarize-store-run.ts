@@ -107,6 +107,8 @@ type Vector = ReturnType<DuckDBDataChunk['getColumnVector']>;
 async function streamRecords(connection: DuckDBConnection, lists: Map<string, TaskValueRecord[]>) {
   const result = await connection.stream(SUMMARY_SQL.selectRecords);
   let lastKey = '';
+  let lastTask = '';
+  const ids = new Map<string, string>();
   let list: TaskValueRecord[] | undefined;
   for await (const chunk of result) {
     const [taskV, typeV, nameV, trialV, kindV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
@@ -119,7 +121,18 @@ async function streamRecords(connection: DuckDBConnection, lists: Map<string, Ta
         list = lists.get(key);
       }
       if (list === undefined) continue;
-      const trialId = trialV.getItem(r) as string;
+      // Records come task by task: one string per trial id of the task, shared by its keys.
+      const task = taskV.getItem(r) as string;
+      if (task !== lastTask) {
+        lastTask = task;
+        ids.clear();
+      }
+      const rawId = trialV.getItem(r) as string;
+      let trialId = ids.get(rawId);
+      if (trialId === undefined) {
+        trialId = rawId;
+        ids.set(rawId, rawId);
+      }
       const kind = kindV.getItem(r) as string;
       if (kind === 'missing') {
         list.push({ trial_id: trialId, value_type: 'missing', value: null });

@@ -93,6 +93,15 @@ export const SUMMARY_SQL = {
 
 const KEY_KINDS = `('continuous', 'discrete', 'boolean', 'label')`;
 
+/**
+ * Python `sum()` of a short DOUBLE list: for up to two elements compensated summation equals plain
+ * left-to-right addition from 0 (so DuckDB does it inline); longer lists go to `py_sum`.
+ */
+function pySum(list: string): string {
+  return `(CASE len(${list}) WHEN 0 THEN 0::DOUBLE WHEN 1 THEN 0::DOUBLE + ${list}[1]
+    WHEN 2 THEN (0::DOUBLE + ${list}[1]) + ${list}[2] ELSE py_sum(${list}) END)`;
+}
+
 // Tasks in summary order. With specs a repeated id keeps its first position and its last spec.
 const TASKS_WITH_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_task AS
@@ -108,7 +117,8 @@ FROM scores WHERE run_id = $run GROUP BY task_id`;
 // specs — every name a non-failed score of that task and metric emitted.
 const SERIES_WITH_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_series AS
-SELECT o.task_id, o.metric_type, o.output_name, first(o.kind ORDER BY o.metric_ordinal, o.output_ordinal) AS kind
+SELECT o.task_id, o.metric_type, o.output_name,
+  arg_min(o.kind, o.metric_ordinal::BIGINT * 4294967296 + o.output_ordinal) AS kind
 FROM task_outputs o JOIN _es_task t ON t.task_id = o.task_id AND t.spec_ordinal = o.task_ordinal
 WHERE o.run_id = $run
 GROUP BY o.task_id, o.metric_type, o.output_name`;
@@ -128,9 +138,18 @@ const NAMES_NO_SPECS = NAMES_WITH_SPECS;
 // One observation per (applicable score, output name), with the first output of that name of a
 // non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
 // Without: every score of the metric type × every name discovered for that type.
+// (A failed score's outputs are ignored; the status test stays out of the join condition so that
+// DuckDB plans a hash join.)
 const OBS_COLUMNS = `
   s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, n.output_name, s.status,
-  s.is_trial_failure, o.value_type, o.num_value, o.label_value, (o.output_name IS NOT NULL) AS has_output`;
+  s.is_trial_failure,
+  CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
+  CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
+  CASE WHEN s.status <> 'failed' THEN o.label_value END AS label_value,
+  (s.status <> 'failed' AND o.output_name IS NOT NULL) AS has_output`;
+
+const FIRST_OUTPUTS = `(SELECT score_ordinal, output_name, value_type, num_value, label_value
+  FROM score_outputs WHERE run_id = $run AND is_first)`;
 
 const OBS_WITH_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_obs AS
@@ -138,8 +157,7 @@ SELECT ${OBS_COLUMNS}
 FROM scores s
 JOIN _es_task t ON t.task_id = s.task_id
 JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type
-LEFT JOIN score_outputs o ON o.run_id = s.run_id AND o.score_ordinal = s.score_ordinal
-  AND o.output_name = n.output_name AND o.is_first AND s.status <> 'failed'
+LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = s.score_ordinal AND o.output_name = n.output_name
 WHERE s.run_id = $run`;
 
 const OBS_NO_SPECS = `
@@ -148,8 +166,7 @@ SELECT ${OBS_COLUMNS}
 FROM scores s
 JOIN _es_task t ON t.task_id = s.task_id
 JOIN _es_name n ON n.metric_type = s.metric_type
-LEFT JOIN score_outputs o ON o.run_id = s.run_id AND o.score_ordinal = s.score_ordinal
-  AND o.output_name = n.output_name AND o.is_first AND s.status <> 'failed'
+LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = s.score_ordinal AND o.output_name = n.output_name
 WHERE s.run_id = $run`;
 
 // task_metric_values keys (§7.4).
@@ -224,22 +241,22 @@ const VIEW_STEPS = [
        AND vs.trial_id = op.trial_id AND vs.occ = op.occ
      LEFT JOIN _es_series ser ON ser.task_id = op.task_id AND ser.metric_type = g.metric_type
        AND ser.output_name = g.output_name
-     LEFT JOIN score_outputs o ON o.run_id = $run AND o.score_ordinal = vs.score_ordinal
-       AND o.output_name = g.output_name AND o.is_first),
+     LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = vs.score_ordinal AND o.output_name = g.output_name),
    red AS (
      SELECT task_id, task_rank, view_ordinal, view_name, reducer, trial_id, first_seen, occ,
        count(*) AS nsig, count(*) FILTER (WHERE v IS NOT NULL AND isfinite(v)) AS nok,
-       first(v ORDER BY signal_ordinal) AS v_first, min(v) AS v_min, max(v) AS v_max,
-       py_sum(list(coalesce(v, 0::DOUBLE) ORDER BY signal_ordinal)) AS v_sum,
-       py_sum(list(w ORDER BY signal_ordinal)) AS w_sum,
-       py_sum(list(coalesce(v, 0::DOUBLE) * w ORDER BY signal_ordinal)) AS vw_sum
-     FROM sv GROUP BY ALL)
+       list_sort(list({'o': signal_ordinal, 'v': coalesce(v, 0::DOUBLE), 'w': w})) AS sig
+     FROM sv GROUP BY ALL),
+   lists AS (
+     SELECT *, list_transform(sig, lambda x: x.v) AS vs, list_transform(sig, lambda x: x.w) AS ws,
+       list_transform(sig, lambda x: x.v * x.w) AS vws
+     FROM red WHERE nok = nsig)
    SELECT view_name, task_rank, first_seen, occ,
-     CASE reducer WHEN 'single' THEN v_first WHEN 'all' THEN v_min WHEN 'any' THEN v_max
-                  WHEN 'mean' THEN v_sum / nsig::DOUBLE
-                  WHEN 'weighted_mean' THEN vw_sum / w_sum END AS v
-   FROM red
-   WHERE nok = nsig AND NOT (reducer = 'weighted_mean' AND w_sum = 0::DOUBLE)`,
+     CASE reducer WHEN 'single' THEN vs[1] WHEN 'all' THEN list_min(vs) WHEN 'any' THEN list_max(vs)
+                  WHEN 'mean' THEN ${pySum('vs')} / nsig::DOUBLE
+                  WHEN 'weighted_mean' THEN ${pySum('vws')} / ${pySum('ws')} END AS v
+   FROM lists
+   WHERE NOT (reducer = 'weighted_mean' AND ${pySum('ws')} = 0::DOUBLE)`,
 ];
 
 const VIEW_STEPS_EMPTY = [
@@ -357,5 +374,5 @@ const AGGREGATE_STEPS = [
      CASE WHEN x.interior THEN a.v + (x.pos - x.lo::DOUBLE) * (b.v - a.v) ELSE a.v END AS value
    FROM idx x
    JOIN ranked a ON a.agg_id = x.agg_id AND a.i = x.lo
-   LEFT JOIN ranked b ON x.interior AND b.agg_id = x.agg_id AND b.i = x.lo + 1`,
+   LEFT JOIN ranked b ON b.agg_id = x.agg_id AND b.i = x.lo + 1`,
 ];

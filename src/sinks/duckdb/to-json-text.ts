@@ -9,6 +9,19 @@ import type { JsonValue } from '../../model/json-value.js';
  */
 export function toJsonText(value: JsonValue | undefined): string | null {
   if (value === undefined) return null;
+  if (typeof value === 'object' && value !== null) {
+    // The common empty metadata/diagnostics, without a replacer pass.
+    if (Array.isArray(value)) {
+      if (value.length === 0) return '[]';
+    } else {
+      let empty = true;
+      for (const _ in value) {
+        empty = false;
+        break;
+      }
+      if (empty) return '{}';
+    }
+  }
   return JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'number' && !Number.isFinite(v)) {
       return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';

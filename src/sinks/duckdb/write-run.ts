@@ -7,7 +7,7 @@ import { traceEvidenceOf } from './trace-evidence-of.js';
 
 /** Options of `writeRun`. */
 export interface WriteRunOptions {
-  /** Score + output rows buffered before a chunked append (a batch boundary). Default 100 000. */
+  /** Score + output rows buffered before a chunked append (a batch boundary). Default 20 000. */
   batchRows?: number;
   /**
    * Wrap the write in its own transaction (default true). With false the caller owns the
@@ -32,7 +32,7 @@ export async function writeRun(
   input: StoreRunInput,
   options: WriteRunOptions = {},
 ): Promise<{ tasks: number; trials: number; scores: number }> {
-  const batchRows = options.batchRows ?? 100_000;
+  const batchRows = options.batchRows ?? 20_000;
   const own = options.ownTransaction ?? true;
   await ensureStoreSchema(connection);
   if (own) await connection.run('BEGIN TRANSACTION');
