@@ -7,6 +7,7 @@ import { queryCommand } from './commands/query.js';
 import { exportCommand } from './commands/export.js';
 import { scoreCommand } from './commands/score.js';
 import { initCommand } from './commands/init.js';
+import { gymCommand } from './commands/gym.js';
 
 /**
  * Adds every subcommand to the program. Each command lives in `src/cli/commands/<name>.ts` and
@@ -21,5 +22,6 @@ export function registerCommands(program: Command): void {
   program.addCommand(exportCommand());
   program.addCommand(scoreCommand());
   program.addCommand(initCommand());
+  program.addCommand(gymCommand());
   void program;
 }

@@ -1,0 +1,136 @@
+import { Command } from 'commander';
+import { lastValueFrom } from 'rxjs';
+import { aggregateRollouts } from '../../gym/aggregate-rollouts.js';
+import type { GymHooks } from '../../gym/compute/gym-hooks.js';
+import { GymInputError } from '../../gym/gym-input-error.js';
+import { loadGymHooks } from '../../gym/load-gym-hooks.js';
+import { profileRollouts } from '../../gym/profile-rollouts.js';
+import { buildPipeline } from '../../pipeline/build-pipeline.js';
+import { toDuckDB } from '../../sinks/to-duckdb.js';
+import { fromGymRollouts } from '../../sources/from-gym-rollouts.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+
+interface AggregateFlags {
+  inputGlob: string;
+  output: string;
+  merge: boolean;
+  includeFailures?: boolean;
+  db?: string;
+  hooks?: string;
+  passAtK?: boolean;
+  answerKey?: string;
+}
+
+interface ProfileFlags {
+  inputs: string;
+  rollouts: string;
+  allowPartialRollouts?: boolean;
+}
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const warn = (text: string): void => {
+  process.stderr.write(`evalstream: warning: ${text}\n`);
+};
+
+function asCliError(error: unknown): unknown {
+  if (error instanceof GymInputError) return new CliError(error.message, EXIT_BAD_INPUT);
+  return error;
+}
+
+async function aggregate(flags: AggregateFlags): Promise<void> {
+  if (flags.answerKey !== undefined && !flags.passAtK)
+    throw new CliError('--answer-key needs --pass-at-k', EXIT_BAD_INPUT);
+  try {
+    const hooks: GymHooks = flags.hooks === undefined ? {} : await loadGymHooks(flags.hooks);
+    if (flags.passAtK) hooks.passAtK = { answerKey: flags.answerKey };
+    const result = await aggregateRollouts({
+      inputGlob: flags.inputGlob,
+      output: flags.output,
+      merge: flags.merge,
+      includeFailures: flags.includeFailures ?? false,
+      hooks,
+      log: out,
+      warn,
+    });
+    if (flags.db !== undefined && result.files.length > 0) {
+      const { runId, scored$ } = buildPipeline({
+        source: fromGymRollouts(result.files),
+        sinks: [toDuckDB(flags.db, { metadata: { source: 'gym aggregate', input_glob: flags.inputGlob } })],
+        onWarning: warn,
+      });
+      try {
+        await lastValueFrom(scored$, { defaultValue: null });
+      } catch (error) {
+        throw new CliError(
+          `storing the rollouts in ${flags.db} failed: ${(error as Error).message}`,
+          EXIT_RUN_FAILED,
+        );
+      }
+      out(`Rollouts stored in ${flags.db} (run ${runId})`);
+    }
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+async function profile(flags: ProfileFlags): Promise<void> {
+  try {
+    await profileRollouts({
+      inputs: flags.inputs,
+      rollouts: flags.rollouts,
+      allowPartialRollouts: flags.allowPartialRollouts ?? false,
+      log: out,
+      warn,
+    });
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/**
+ * `evalstream gym aggregate|profile`: NeMo Gym's `gym eval aggregate` (merge rollout shards and write
+ * `<stem>_aggregate_metrics.json` with Gym's numbers) and `gym eval profile` (the three profiling files
+ * next to the rollouts and the completion summary). Exit 0 ok, 2 bad usage or input (malformed line,
+ * duplicate keys, …), 1 when storing in DuckDB fails.
+ *
+ * @example
+ * await main(['gym', 'aggregate', '-i', 'results/rollouts-*.jsonl', '-o', 'results/rollouts.jsonl']);
+ */
+export function gymCommand(): Command {
+  const gym = new Command('gym').description(
+    'NeMo Gym aggregate metrics and reward profiles, with Gym’s numbers',
+  );
+  gym
+    .command('aggregate')
+    .description('merge rollout shards and write <output stem>_aggregate_metrics.json')
+    .requiredOption('-i, --input-glob <globs>', 'shard glob, or several separated by commas')
+    .requiredOption('-o, --output <file>', 'merged rollouts JSONL; the metrics file goes next to it')
+    .option('--no-merge', 'do not write the merged rollouts (only the metrics file)')
+    .option(
+      '--include-failures',
+      'also read *_failures.jsonl / *_materialized_inputs.jsonl matched by a glob',
+    )
+    .option('--db <file>', 'also store the rollouts (as scored trials) in this DuckDB file')
+    .option('--hooks <module>', 'module exporting computeMetrics(tasks) and/or getKeyMetrics(agentMetrics)')
+    .option('--pass-at-k', "add Gym's pass@k / majority@k metrics (compute_pass_majority_metrics)")
+    .option('--answer-key <field>', 'with --pass-at-k: the answer field for majority@k and no_answer')
+    .exitOverride()
+    .action(async (flags: AggregateFlags) => {
+      await aggregate(flags);
+    });
+  gym
+    .command('profile')
+    .description(
+      'reward profile of rollouts against their materialized inputs (three files next to the rollouts)',
+    )
+    .requiredOption('--inputs <file>', 'materialized inputs JSONL (<stem>_materialized_inputs.jsonl)')
+    .requiredOption('--rollouts <file>', 'rollouts JSONL')
+    .option('--allow-partial-rollouts', 'drop inputs that have no rollout instead of failing')
+    .exitOverride()
+    .action(async (flags: ProfileFlags) => {
+      await profile(flags);
+    });
+  return gym.exitOverride();
+}

@@ -1,0 +1,223 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { computeAgentAggregate, type GymAgentAggregate } from './compute/compute-agent-aggregate.js';
+import type { GymHooks } from './compute/gym-hooks.js';
+import { GymWarnings } from './compute/gym-warnings.js';
+import { GymInputError } from './gym-input-error.js';
+import { expandInputGlob } from './io/expand-input-glob.js';
+import { loadRolloutFile } from './io/load-rollout-file.js';
+import { writeMergedRollouts } from './io/write-merged-rollouts.js';
+import type { PyJson } from './py-json.js';
+import { createGymKeys } from './rows/gym-keys.js';
+import { RolloutTable } from './rows/rollout-table.js';
+import { siblingPath } from './sibling-path.js';
+import { VALUE_KIND } from './rows/value-kind.js';
+import { stringifyPyJson } from './stringify-py-json.js';
+import { writePyJsonFile } from './write-py-json-file.js';
+
+/** Options of {@link aggregateRollouts} (`evalstream gym aggregate`). */
+export interface AggregateRolloutsOptions {
+  /** One glob or several separated by commas. */
+  inputGlob: string;
+  /** Merged rollouts path; the metrics go to `<stem>_aggregate_metrics.json` next to it. */
+  output: string;
+  /** Write the merged, sorted rows to `output` (default true). */
+  merge?: boolean;
+  /** Also read `*_failures.jsonl` / `*_materialized_inputs.jsonl` matched by a glob (default false). */
+  includeFailures?: boolean;
+  hooks?: GymHooks;
+  /** Progress and result lines (Gym's stdout). Default: none. */
+  log?: (line: string) => void;
+  /** Warnings (Gym's stderr). Default: none. */
+  warn?: (text: string) => void;
+}
+
+/** What {@link aggregateRollouts} did. */
+export interface AggregateRolloutsResult {
+  files: string[];
+  skippedFiles: string[];
+  rows: number;
+  mergedPath: string | null;
+  metricsPath: string | null;
+  agents: GymAgentAggregate[];
+  /** The reduced rows and their (task, rollout) order, e.g. for a database sink. */
+  table: RolloutTable;
+  order: Int32Array;
+  warnings: string[];
+}
+
+/** Python's `repr()` of a str, for messages that quote Gym's. */
+function pyRepr(s: string): string {
+  return s.includes("'") && !s.includes('"')
+    ? `"${s}"`
+    : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+const KIND_NAME: Record<number, string> = {
+  [VALUE_KIND.string]: 'a string',
+  [VALUE_KIND.array]: 'an array',
+  [VALUE_KIND.object]: 'an object',
+};
+
+/**
+ * `gym eval aggregate`, end to end: expand the globs (§12), read every shard line by line into a
+ * reduced table, sort by (task, rollout), write the merged file, then compute each agent's
+ * aggregate (§1–§9) and write `<stem>_aggregate_metrics.json`. Skips failure/materialized-input
+ * files matched by a glob unless asked, rejects rows Gym would choke on with a
+ * {@link GymInputError}, and reports duplicate (task, rollout) keys instead of failing with HTTP 500.
+ *
+ * @example
+ * const result = await aggregateRollouts({ inputGlob: 'results/rollouts-*.jsonl', output: 'results/rollouts.jsonl' });
+ */
+export async function aggregateRollouts(options: AggregateRolloutsOptions): Promise<AggregateRolloutsResult> {
+  const log = options.log ?? (() => {});
+  const warnings = new GymWarnings(options.warn ?? (() => {}));
+  const matched = expandInputGlob(options.inputGlob);
+  if (matched.length === 0) {
+    throw new GymInputError('no_match', `No shards matched input_glob=${pyRepr(options.inputGlob)}`);
+  }
+  const files: string[] = [];
+  const skipped: string[] = [];
+  for (const m of matched) {
+    const name = basename(m.path);
+    const kind = name.endsWith('_failures.jsonl')
+      ? 'failed rollouts'
+      : name.endsWith('_materialized_inputs.jsonl')
+        ? 'materialized inputs'
+        : null;
+    if (kind !== null && m.fromGlob && !options.includeFailures) {
+      skipped.push(m.path);
+      warnings.warn(
+        `skipping '${m.path}' matched by '${m.pattern}': it holds ${kind}, not rollouts (Gym would count them); pass --include-failures to read it`,
+      );
+      continue;
+    }
+    files.push(m.path);
+  }
+  if (files.length === 0) {
+    throw new GymInputError(
+      'no_match',
+      `No shards left for input_glob=${pyRepr(options.inputGlob)} after skipping ${skipped.length} failure/materialized-input file(s); pass --include-failures to read them`,
+    );
+  }
+  log(`Aggregating ${files.length} shard(s):`);
+  for (const f of files) log(`  - ${f}`);
+
+  const table = new RolloutTable(createGymKeys());
+  const hooks = options.hooks ?? {};
+  for (const [i, f] of files.entries()) {
+    const st = await stat(f).catch(() => null);
+    if (st === null || !st.isFile()) {
+      throw new GymInputError(
+        'unreadable',
+        `Cannot read shard '${f}': ${st === null ? 'no such file' : 'not a file'}`,
+        { file: f },
+      );
+    }
+    table.files.push(f);
+    await loadRolloutFile(f, i, table, {
+      cut: true,
+      keepRows: hooks.computeMetrics !== undefined,
+      passAtK: hooks.passAtK,
+    });
+  }
+  log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
+
+  for (const [key, info] of table.nonNumeric) {
+    if (!table.fieldNumeric[key]) continue;
+    const row = info.firstRow;
+    warnings.warn(
+      `field "${table.keys.names[key]}" is not a number in ${info.count} row(s) and counts as missing there ` +
+        `(first: '${table.files[table.file[row] as number]}' line ${table.line[row]}, ${KIND_NAME[info.firstKind] ?? 'a value'})`,
+    );
+  }
+
+  const order = new Int32Array(table.count);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort(
+    (a, b) =>
+      (table.task[a] as number) - (table.task[b] as number) ||
+      (table.rollout[a] as number) - (table.rollout[b] as number) ||
+      a - b,
+  );
+
+  await mkdir(dirname(options.output) || '.', { recursive: true });
+  const merge = options.merge ?? true;
+  if (merge) {
+    log(`Merging shards into ${options.output}`);
+    writeMergedRollouts(table, order, options.output);
+  }
+
+  const result: AggregateRolloutsResult = {
+    files,
+    skippedFiles: skipped,
+    rows: table.count,
+    mergedPath: merge ? options.output : null,
+    metricsPath: null,
+    agents: [],
+    table,
+    order,
+    warnings: warnings.texts,
+  };
+  if (table.count > 0) {
+    const byAgent = new Map<number, number[]>();
+    for (const r of order) {
+      const a = table.agent[r] as number;
+      if (a < 0) continue;
+      const list = byAgent.get(a);
+      if (list) list.push(r);
+      else byAgent.set(a, [r]);
+    }
+    for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
+    for (const [agent, rows] of byAgent) {
+      const name = table.agentNames[agent] as string;
+      const aggregate = await computeAgentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
+      result.agents.push(aggregate);
+      log(
+        `\nKey metrics for ${name}:\n${stringifyPyJson(aggregate.key_metrics, { indent: 4, floats: 'repr', ensureAscii: true })}`,
+      );
+    }
+    const metricsPath = siblingPath(options.output, '_aggregate_metrics', '.json');
+    writePyJsonFile(metricsPath, result.agents as unknown as PyJson, { indent: 2 });
+    result.metricsPath = metricsPath;
+  }
+  log(
+    `Finished rollout aggregation! View results at:\nMerged rollouts: ${merge ? options.output : '<not merged>'}\nAggregate metrics: ${result.metricsPath ?? 'None'}`,
+  );
+  return result;
+}
+
+/** Throws a {@link GymInputError} listing the first duplicate (task, rollout) keys of one agent. */
+function checkDuplicates(table: RolloutTable, agent: string, rows: number[]): void {
+  const dups: string[] = [];
+  let total = 0;
+  let firstKey = '';
+  for (let i = 0; i < rows.length;) {
+    const r = rows[i] as number;
+    let j = i + 1;
+    while (
+      j < rows.length &&
+      table.task[rows[j] as number] === table.task[r] &&
+      table.rollout[rows[j] as number] === table.rollout[r]
+    )
+      j++;
+    if (j - i > 1) {
+      total++;
+      const key = `(${table.task[r]}, ${table.rollout[r]})`;
+      if (firstKey === '') firstKey = key;
+      if (dups.length < 10) {
+        const where = rows
+          .slice(i, j)
+          .map((x) => `'${table.files[table.file[x] as number]}' line ${table.line[x]}`);
+        dups.push(`  ${key}: ${where.join(', ')}`);
+      }
+    }
+    i = j;
+  }
+  if (total === 0) return;
+  throw new GymInputError(
+    'duplicate_rollout',
+    `Duplicate (task, rollout) rows for agent ${pyRepr(agent)}: ${total} key(s) appear more than once ` +
+      `(Gym fails with HTTP 500: Duplicate materialized input row for rollout key ${firstKey}). First duplicates:\n${dups.join('\n')}`,
+  );
+}

@@ -1,0 +1,35 @@
+import type { PyJson, PyJsonObject } from '../py-json.js';
+import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
+import { VALUE_KIND } from '../rows/value-kind.js';
+
+/**
+ * One `rollout_infos` item of table row `row`: `rollout_id` ("t:r"), the two indices, then `reward`
+ * whenever the key exists (any value), the numeric usage items and the other numeric top-level items
+ * (a top-level value beats a usage value of the same name), ints kept as ints.
+ *
+ * @example
+ * buildRolloutInfo(table, 0); // { rollout_id: '0:1', _ng_task_index: 0n, _ng_rollout_index: 1n, reward: 1, … }
+ */
+export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject {
+  const t = table.task[row] as number;
+  const r = table.rollout[row] as number;
+  const info: PyJsonObject = {
+    rollout_id: `${t}:${r}`,
+    _ng_task_index: BigInt(t),
+    _ng_rollout_index: BigInt(r),
+  };
+  const s = table.infoStart[row] as number;
+  const e = s + (table.infoLen[row] as number);
+  for (let k = s; k < e; k++) {
+    const name = table.keys.names[table.infoKey[k] as number] as string;
+    const kind = table.infoKind[k] as number;
+    let v: PyJson;
+    if (kind === INFO_RAW) v = table.infoRaw.get(k) ?? null;
+    else if (kind === VALUE_KIND.int) v = table.infoBig.get(k) ?? BigInt(table.infoVal[k] as number);
+    else v = table.infoVal[k] as number;
+    if (name === '__proto__')
+      Object.defineProperty(info, name, { value: v, enumerable: true, writable: true, configurable: true });
+    else info[name] = v;
+  }
+  return info;
+}

@@ -1,0 +1,196 @@
+import type { JsonObject } from '../../model/json-value.js';
+import { fromPlainJson } from '../from-plain-json.js';
+import { GymInputError } from '../gym-input-error.js';
+import type { RolloutExtra } from '../io/load-rollout-file.js';
+import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { RolloutTable } from '../rows/rollout-table.js';
+import { addAvgSampleStdDev } from '../stats/add-avg-sample-std-dev.js';
+import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-pass-majority-metrics.js';
+import { toPlainJson } from '../to-plain-json.js';
+import { buildGymFrame } from './build-gym-frame.js';
+import { buildRolloutInfo } from './build-rollout-info.js';
+import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
+import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
+import { describeColumns } from './describe-columns.js';
+import { describeKeys } from './describe-keys.js';
+import type { GymHooks } from './gym-hooks.js';
+import type { GymWarnings } from './gym-warnings.js';
+
+/** One agent's object of `_aggregate_metrics.json`, in Gym's key order. */
+export interface GymAgentAggregate {
+  agent_ref: { name: string };
+  agent_metrics: PyJsonObject;
+  key_metrics: PyJsonObject;
+  group_level_metrics: PyJsonObject[];
+  repeat_level_metrics: PyJsonObject[];
+}
+
+function setKey(o: PyJsonObject, k: string, v: PyJson): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/**
+ * What `/aggregate_metrics` computes for one agent (`compute_aggregate_metrics`), from the agent's rows
+ * of `table` in (task, rollout) order with unique keys: base statistics (§3), the across-repeat keys
+ * (§6), custom metrics from the hooks (§9), key metrics, one group entry per task (§4) and the
+ * repeat-level entries (§5). Warnings go to `warnings`; hook errors and non-numeric pass@k scores
+ * become {@link GymInputError}s.
+ *
+ * @example
+ * const result = await computeAgentAggregate(table, 'math_agent', rows, warnings);
+ */
+export async function computeAgentAggregate(
+  table: RolloutTable,
+  agentName: string,
+  rows: Int32Array,
+  warnings: GymWarnings,
+  hooks: GymHooks = {},
+): Promise<GymAgentAggregate> {
+  const frame = buildGymFrame(table, rows);
+  const intMaxMin = frame.intColumn.every((x) => x);
+  const keys = describeKeys(frame.names);
+  const agentMetrics: PyJsonObject = describeColumns(keys, frame.columns, 0, frame.n, intMaxMin);
+
+  const groups: PyJsonObject[] = [];
+  const taskRanges: [number, number][] = [];
+  for (let a = 0; a < frame.n;) {
+    const t = frame.task[a] as number;
+    let b = a + 1;
+    while (b < frame.n && frame.task[b] === t) b++;
+    taskRanges.push([a, b]);
+    const entry: PyJsonObject = { _ng_task_index: BigInt(t) };
+    Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
+    entry['sample'] = { agent_ref: { name: 'agent' } };
+    entry['num_rollouts'] = BigInt(b - a);
+    entry['expected_num_rollouts'] = BigInt(b - a);
+    entry['missing_num_rollouts'] = 0n;
+    entry['reward_profile_completion_pct'] = 100.0;
+    const infos: PyJson[] = [];
+    for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
+    entry['rollout_infos'] = infos;
+    groups.push(entry);
+    a = b;
+  }
+
+  const all = new Int32Array(frame.n);
+  for (let i = 0; i < frame.n; i++) all[i] = i;
+  const repeat = computeRepeatLevelMetrics(frame, [{ name: 'agent', positions: all }], warnings, false).map(
+    (e) => e.entry,
+  );
+  Object.assign(agentMetrics, computeAcrossRepeatMetrics(repeat, warnings));
+
+  const custom: PyJsonObject = {};
+  if (hooks.passAtK) {
+    const tasks = taskRanges.map(([a, b]) => {
+      const list: Record<string, PyJson>[] = [];
+      for (let i = a; i < b; i++) {
+        const extra = (table.extra[rows[i] as number] ?? {}) as RolloutExtra;
+        const r: Record<string, PyJson> = {};
+        if (extra.reward !== undefined) r['reward'] = extra.reward;
+        const key = hooks.passAtK?.answerKey;
+        if (key !== undefined && extra.answer !== undefined) r[key] = extra.answer;
+        list.push(r);
+      }
+      return list;
+    });
+    try {
+      const result = computePassMajorityMetrics(tasks, { answerKey: hooks.passAtK.answerKey });
+      addAvgSampleStdDev(result.metrics, result.scores, result.scoreNames, result.maxK);
+      for (const [k, v] of Object.entries(result.metrics)) {
+        setKey(custom, k, typeof v === 'number' ? v : (v as PyJson));
+      }
+    } catch (error) {
+      if (!(error instanceof PassAtKScoreError)) throw error;
+      const [a] = taskRanges[error.task] as [number, number];
+      const row = rows[a + error.position] as number;
+      const where = `'${table.files[table.file[row] as number]}' at line ${table.line[row]}`;
+      const value = (tasks[error.task]?.[error.position] ?? {})['reward'];
+      const what =
+        value === undefined
+          ? 'no "reward"'
+          : `"reward" ${value === null ? 'null' : JSON.stringify(toPlainJson(value))}`;
+      throw new GymInputError(
+        'bad_score',
+        `--pass-at-k needs a numeric "reward" in every rollout of agent '${agentName}'; the rollout in ${where} has ${what} (Gym's compute_pass_majority_metrics would raise TypeError)`,
+        {
+          file: table.files[table.file[row] as number] as string,
+          line: table.line[row] as number,
+          field: 'reward',
+        },
+      );
+    }
+  }
+  if (hooks.computeMetrics) {
+    const tasks: JsonObject[][] = taskRanges.map(([a, b]) => {
+      const list: JsonObject[] = [];
+      for (let i = a; i < b; i++)
+        list.push(((table.extra[rows[i] as number] ?? {}) as RolloutExtra).row ?? {});
+      return list;
+    });
+    const result = await hooks.computeMetrics(tasks);
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+      throw new GymInputError(
+        'bad_hooks',
+        `computeMetrics must return an object, got ${JSON.stringify(result)}`,
+      );
+    }
+    for (const [k, v] of Object.entries(result)) {
+      if (v === undefined || k === 'per_task_metrics') continue;
+      setKey(custom, k, fromPlainJson(v));
+    }
+    const perTask = (result as Record<string, unknown>)['per_task_metrics'];
+    if (Array.isArray(perTask) && perTask.length > 0) {
+      const byTask = new Map<number, Record<string, unknown>>();
+      for (const m of perTask) {
+        if (m === null || typeof m !== 'object' || !('_ng_task_index' in m)) {
+          throw new GymInputError(
+            'bad_hooks',
+            'computeMetrics: every per_task_metrics item needs "_ng_task_index"',
+          );
+        }
+        byTask.set(Number((m as Record<string, unknown>)['_ng_task_index']), m as Record<string, unknown>);
+      }
+      for (const g of groups) {
+        const m = byTask.get(Number(g['_ng_task_index']));
+        if (m === undefined) continue;
+        for (const [k, v] of Object.entries(m))
+          if (k !== '_ng_task_index' && v !== undefined) setKey(g, k, fromPlainJson(v));
+      }
+    }
+  }
+  for (const [k, v] of Object.entries(custom)) setKey(agentMetrics, k, v);
+
+  let keyMetrics: PyJsonObject = {};
+  if (hooks.getKeyMetrics) {
+    const plain = toPlainJson(agentMetrics) as JsonObject;
+    const picked = await hooks.getKeyMetrics(plain);
+    if (picked === null || typeof picked !== 'object' || Array.isArray(picked)) {
+      throw new GymInputError(
+        'bad_hooks',
+        `getKeyMetrics must return an object, got ${JSON.stringify(picked)}`,
+      );
+    }
+    for (const [k, v] of Object.entries(picked)) {
+      if (v === undefined) continue;
+      // keep Python's float/int type of values picked unchanged from agent_metrics
+      setKey(
+        keyMetrics,
+        k,
+        k in agentMetrics && plain[k] === v ? (agentMetrics[k] as PyJson) : fromPlainJson(v),
+      );
+    }
+  } else {
+    keyMetrics = {};
+    for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setKey(keyMetrics, k, v);
+  }
+
+  return {
+    agent_ref: { name: agentName },
+    agent_metrics: agentMetrics,
+    key_metrics: keyMetrics,
+    group_level_metrics: groups,
+    repeat_level_metrics: repeat,
+  };
+}

@@ -1,0 +1,94 @@
+import { open } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+
+/** Called for each line: bytes `buf[start, end)` with surrounding whitespace stripped (Python's `bytes.strip()`). */
+export type JsonlLineHandler = (
+  buf: Buffer,
+  start: number,
+  end: number,
+  lineNo: number,
+  fileOffset: number,
+  validUtf8: boolean,
+) => void;
+
+/** Options of {@link forEachJsonlLine}. */
+export interface ForEachJsonlLineOptions {
+  /** Also call the handler for blank lines (default false: they are skipped, as `gym eval aggregate` does). */
+  blankLines?: boolean;
+  /** Read size in bytes (default 8 MiB; lines longer than this grow the buffer). */
+  chunkSize?: number;
+}
+
+/** Python's `bytes.strip()` whitespace: space, \t, \n, \r, \v, \f. */
+function isPyWhitespace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
+/**
+ * Streams a JSONL file line by line (split on `\n` only, like Python's binary line iteration) with
+ * bounded memory: each line is passed as a stripped byte range of a shared buffer, with its 1-based
+ * line number, the byte offset of the stripped line in the file and whether it is valid UTF-8. The
+ * buffer is reused after the handler returns.
+ *
+ * @example
+ * await forEachJsonlLine('rollouts.jsonl', (buf, s, e, line) => console.log(line, e - s));
+ */
+export async function forEachJsonlLine(
+  path: string,
+  handler: JsonlLineHandler,
+  options: ForEachJsonlLineOptions = {},
+): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(options.chunkSize ?? 8 << 20);
+    let start = 0;
+    let end = 0;
+    let bufFileOffset = 0; // file offset of buf[0]
+    let lineNo = 0;
+    let eof = false;
+    const blank = options.blankLines ?? false;
+    const emit = (ls: number, le: number, utf8Ok: boolean): void => {
+      lineNo++;
+      let s = ls;
+      let e = le;
+      while (s < e && isPyWhitespace(buf[s] as number)) s++;
+      while (e > s && isPyWhitespace(buf[e - 1] as number)) e--;
+      if (s === e && !blank) return;
+      const valid = utf8Ok || isUtf8(buf.subarray(s, e));
+      handler(buf, s, e, lineNo, bufFileOffset + s, valid);
+    };
+    while (!eof) {
+      if (start > 0) {
+        buf.copy(buf, 0, start, end);
+        bufFileOffset += start;
+        end -= start;
+        start = 0;
+      }
+      if (end === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, end);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, end, buf.length - end, bufFileOffset + end);
+      if (bytesRead === 0) eof = true;
+      end += bytesRead;
+      const last = eof ? end : buf.lastIndexOf(10, end - 1);
+      if (last < start) continue;
+      const regionEnd = eof ? end : last + 1;
+      const allUtf8 = isUtf8(buf.subarray(start, regionEnd));
+      while (start < end) {
+        const nl = buf.indexOf(10, start);
+        if (nl === -1 || nl >= end) {
+          if (!eof) break;
+          emit(start, end, allUtf8);
+          start = end;
+          break;
+        }
+        emit(start, nl, allUtf8);
+        start = nl + 1;
+      }
+    }
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,173 @@
+import { JsonCursor } from '../json/json-cursor.js';
+import { JsonSyntaxError } from '../json/json-syntax-error.js';
+import { GymInputError } from '../gym-input-error.js';
+import type { JsonObject } from '../../model/json-value.js';
+import type { PyJson } from '../py-json.js';
+import { GYM_KEY } from '../rows/gym-keys.js';
+import { GymRowError } from '../rows/gym-row-error.js';
+import { RolloutScratch } from '../rows/rollout-scratch.js';
+import type { RolloutTable } from '../rows/rollout-table.js';
+import { scanRolloutLine } from '../rows/scan-rollout-line.js';
+import { VALUE_KIND } from '../rows/value-kind.js';
+import { forEachJsonlLine } from './for-each-jsonl-line.js';
+
+/** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
+export interface RolloutExtra {
+  row?: JsonObject;
+  reward?: PyJson | undefined;
+  answer?: PyJson | undefined;
+}
+
+/** Options of {@link loadRolloutFile}. */
+export interface LoadRolloutFileOptions {
+  /** Apply the collector's cut (aggregate) rather than use rows as written (profile). */
+  cut: boolean;
+  /** Read agents from `agent_ref.name` (default true). */
+  agent?: boolean;
+  /** Keep the cut-down rows for a `computeMetrics` hook. */
+  keepRows?: boolean;
+  /** Keep the typed `reward` (and this answer key) for the pass@k hook. */
+  passAtK?: { answerKey?: string | undefined } | undefined;
+  /** Skip blank lines (aggregate, default) or treat them as malformed (profile). */
+  blankLines?: 'skip' | 'error';
+}
+
+const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory'];
+
+/** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
+function cutDown(row: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY.includes(k)) out[k] = v;
+  const response = row['response'];
+  const usage =
+    response !== null && typeof response === 'object' && !Array.isArray(response)
+      ? response['usage']
+      : undefined;
+  const truthy =
+    usage !== undefined &&
+    usage !== null &&
+    (typeof usage !== 'object' ||
+      (Array.isArray(usage) ? usage.length > 0 : Object.keys(usage).length > 0)) &&
+    usage !== false &&
+    usage !== 0 &&
+    usage !== '';
+  if (truthy) out['response'] = { usage };
+  return out;
+}
+
+/** The top-level value of `key` in the scanned row, typed (ints as bigint); undefined when absent. */
+function topValue(s: RolloutScratch, key: number): PyJson | undefined {
+  const i = s.top.indexOf(key);
+  if (i < 0) return undefined;
+  const kind = s.top.kind[i] as number;
+  if (kind === VALUE_KIND.int) return s.top.big.get(i) ?? BigInt(s.top.value[i] as number);
+  if (kind === VALUE_KIND.float) return s.top.value[i] as number;
+  return s.captured.get(key) ?? null;
+}
+
+/**
+ * Reads one rollout JSONL file into `table` line by line: blank lines skipped (or rejected), each row
+ * validated and reduced by {@link scanRolloutLine}. Malformed JSON, invalid UTF-8 and rows Gym cannot
+ * use become a {@link GymInputError} naming the file, the line (and column) and the field. Returns the
+ * number of rows read.
+ *
+ * @example
+ * await loadRolloutFile('rollouts.jsonl', 0, table, { cut: true });
+ */
+export async function loadRolloutFile(
+  path: string,
+  fileIndex: number,
+  table: RolloutTable,
+  options: LoadRolloutFileOptions,
+): Promise<number> {
+  const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
+  const scratch = new RolloutScratch();
+  const keys = table.keys;
+  const answerKey = options.passAtK?.answerKey;
+  const answerId = answerKey === undefined ? -1 : keys.idOfString(answerKey);
+  const capture = answerId >= 0 ? new Set([answerId]) : undefined;
+  const readAgent = options.agent ?? true;
+  const blankIsError = options.blankLines === 'error';
+  let rows = 0;
+  const where = (line: number): string => `'${path}' at line ${line}`;
+  await forEachJsonlLine(
+    path,
+    (buf, s, e, lineNo, fileOffset, validUtf8) => {
+      if (s === e) {
+        if (blankIsError) {
+          throw new GymInputError('malformed_json', `Malformed JSON in ${where(lineNo)}: empty line`, {
+            file: path,
+            line: lineNo,
+          });
+        }
+        return;
+      }
+      if (!validUtf8) {
+        throw new GymInputError('malformed_json', `Malformed JSON in ${where(lineNo)}: invalid UTF-8`, {
+          file: path,
+          line: lineNo,
+        });
+      }
+      cursor.reset(buf, s, e);
+      try {
+        scanRolloutLine(cursor, keys, scratch, { cut: options.cut, capture, agent: readAgent });
+      } catch (error) {
+        if (error instanceof JsonSyntaxError) {
+          throw new GymInputError(
+            'malformed_json',
+            `Malformed JSON in ${where(lineNo)}, column ${error.offset + 1}: ${error.message}`,
+            { file: path, line: lineNo },
+          );
+        }
+        if (error instanceof GymRowError) {
+          throw new GymInputError(error.code, `Bad rollout in ${where(lineNo)}: ${error.message}`, {
+            file: path,
+            line: lineNo,
+            field: error.field,
+          });
+        }
+        throw error;
+      }
+      for (const [has, name] of [
+        [scratch.hasTask, '_ng_task_index'],
+        [scratch.hasRollout, '_ng_rollout_index'],
+      ] as const) {
+        if (!has) {
+          throw new GymInputError(
+            'missing_index',
+            `Bad rollout in ${where(lineNo)}: missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
+            { file: path, line: lineNo, field: name },
+          );
+        }
+      }
+      if (!options.cut && !scratch.responseIsObject) {
+        throw new GymInputError(
+          'bad_response',
+          `Bad rollout in ${where(lineNo)}: missing "response" (Gym's profile reads "response.usage" of every rollout)`,
+          {
+            file: path,
+            line: lineNo,
+            field: 'response',
+          },
+        );
+      }
+      const agent =
+        readAgent && scratch.agentName !== null && scratch.agentName !== ''
+          ? table.agentId(scratch.agentName)
+          : -1;
+      const r = table.addRow(scratch, fileIndex, lineNo, fileOffset, e - s, agent);
+      rows++;
+      if (options.keepRows || options.passAtK) {
+        const extra: RolloutExtra = {};
+        if (options.keepRows) extra.row = cutDown(JSON.parse(buf.toString('utf8', s, e)) as JsonObject);
+        if (options.passAtK) {
+          extra.reward = topValue(scratch, GYM_KEY.reward);
+          if (answerId >= 0) extra.answer = topValue(scratch, answerId);
+        }
+        table.extra[r] = extra;
+      }
+    },
+    { blankLines: blankIsError },
+  );
+  return rows;
+}

@@ -1,0 +1,509 @@
+import type { PyJson } from '../py-json.js';
+import { JsonSyntaxError } from './json-syntax-error.js';
+import type { KeyInterner } from './key-interner.js';
+
+/** Byte classes inside a string: 0 plain, 1 quote, 2 backslash, 3 control character (invalid). */
+const STRING_CLASS = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STRING_CLASS[c] = 3;
+STRING_CLASS[0x22] = 1;
+STRING_CLASS[0x5c] = 2;
+
+/** Valid characters after a backslash (`"\/bfnrtu`). */
+const ESCAPES = new Uint8Array(256);
+for (const ch of '"\\/bfnrtu') ESCAPES[ch.charCodeAt(0)] = 1;
+
+const HEX = new Uint8Array(256);
+for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
+
+/** Exact powers of ten 10^0 … 10^22. */
+const POW10: number[] = [];
+for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
+
+/** Nesting limit, as orjson's (deeper input is rejected). */
+const MAX_DEPTH = 1024;
+
+function describeByte(c: number | undefined): string {
+  if (c === undefined) return 'end of line';
+  if (c >= 0x20 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
+  return `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * A strict, allocation-light JSON reader over the bytes of one line (RFC 8259 grammar, as orjson
+ * accepts it). It can skip any value (validating it), read numbers with their int/float kind, intern
+ * object keys, and build values on demand. Errors are {@link JsonSyntaxError}s with a byte offset
+ * relative to `base`. The caller checks UTF-8 validity of the line separately.
+ *
+ * @example
+ * const c = new JsonCursor(Buffer.from('{"a": 1}'), 0, 8);
+ * c.skipValue(0); // c.i === 8
+ */
+export class JsonCursor {
+  /** Last number read by {@link readNumber}. */
+  num = 0;
+  /** Whether it was written as an integer (no fraction or exponent). */
+  numIsInt = false;
+  /** The exact value of an integer with more than 15 digits, else null. */
+  numBig: bigint | null = null;
+  /** Set when whitespace was skipped between tokens (the line is not compact JSON). */
+  sawWhitespace = false;
+  private words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private wordBase = 0;
+  private wordsOf: Uint8Array | null = null;
+
+  constructor(
+    public b: Uint8Array,
+    public i: number,
+    public end: number,
+    public base: number = i,
+  ) {}
+
+  /** Points the cursor at a new line. */
+  reset(b: Uint8Array, start: number, end: number): void {
+    this.b = b;
+    this.i = start;
+    this.end = end;
+    this.base = start;
+    this.sawWhitespace = false;
+  }
+
+  fail(message: string, at: number = this.i): never {
+    throw new JsonSyntaxError(at - this.base, message);
+  }
+
+  unexpected(what: string): never {
+    const c = this.i < this.end ? this.b[this.i] : undefined;
+    this.fail(`expected ${what}, found ${describeByte(c)}`);
+  }
+
+  /** Skips JSON whitespace and returns the next byte (or -1 at the end). */
+  ws(): number {
+    const b = this.b;
+    let i = this.i;
+    const end = this.end;
+    while (i < end) {
+      const c = b[i] as number;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else {
+        if (i !== this.i) this.sawWhitespace = true;
+        this.i = i;
+        return c;
+      }
+    }
+    if (i !== this.i) this.sawWhitespace = true;
+    this.i = i;
+    return -1;
+  }
+
+  /** Consumes `c` after optional whitespace or fails with `what`. */
+  expect(c: number, what: string): void {
+    if (this.ws() !== c) this.unexpected(what);
+    this.i++;
+  }
+
+  /** Skips a string whose opening quote is at `i`; leaves `i` after the closing quote. */
+  skipString(): void {
+    const b = this.b;
+    const end = this.end;
+    if (b !== this.wordsOf) this.makeWords();
+    const words = this.words;
+    const wordBase = this.wordBase;
+    let i = this.i + 1;
+    for (;;) {
+      // byte by byte up to a word boundary, then four bytes at a time (SWAR) until a word holds a
+      // quote, a backslash or a control character
+      while (i < end && ((i - wordBase) & 3) !== 0 && STRING_CLASS[b[i] as number] === 0) i++;
+      if (i < end && ((i - wordBase) & 3) === 0) {
+        let k = (i - wordBase) >> 2;
+        const kEnd = (end - wordBase) >> 2;
+        while (k < kEnd) {
+          const w = words[k] as number;
+          const q = w ^ 0x22222222;
+          const s = w ^ 0x5c5c5c5c;
+          if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080)
+            break;
+          k++;
+        }
+        i = wordBase + 4 * k;
+        if (k >= kEnd) while (i < end && STRING_CLASS[b[i] as number] === 0) i++;
+        else while (STRING_CLASS[b[i] as number] === 0) i++;
+      }
+      if (i >= end) this.fail('unterminated string', i);
+      const k = STRING_CLASS[b[i] as number];
+      if (k === 0) {
+        i++;
+        continue;
+      }
+      if (k === 1) {
+        this.i = i + 1;
+        return;
+      }
+      if (k === 2) {
+        i = this.escape(i);
+        continue;
+      }
+      this.fail('control character in string', i);
+    }
+  }
+
+  /** Builds the 32-bit word view of the current buffer used by {@link skipString}. */
+  private makeWords(): void {
+    const b = this.b;
+    const aligned = (b.byteOffset + 3) & ~3;
+    this.wordBase = aligned - b.byteOffset;
+    const count = Math.max(0, (b.byteOffset + b.byteLength - aligned) >> 2);
+    this.words = new Int32Array(b.buffer, aligned, count);
+    this.wordsOf = b;
+  }
+
+  /** Validates the escape at `i` (a backslash) and returns the index after it. */
+  private escape(i: number): number {
+    const b = this.b;
+    const c = b[i + 1];
+    if (c === undefined || i + 1 >= this.end || ESCAPES[c] === 0) this.fail('invalid escape in string', i);
+    if (c !== 0x75) return i + 2;
+    for (let k = 2; k < 6; k++) {
+      if (i + k >= this.end || HEX[b[i + k] as number] === 0) this.fail('invalid \\u escape in string', i);
+    }
+    return i + 6;
+  }
+
+  /** Reads the object key at `i` (a quote) and returns its interned id. */
+  readKey(keys: KeyInterner): number {
+    const b = this.b;
+    const end = this.end;
+    const start = this.i + 1;
+    let i = start;
+    let h = 0x811c9dc5;
+    for (;;) {
+      if (i >= end) this.fail('unterminated string', i);
+      const c = b[i] as number;
+      const k = STRING_CLASS[c];
+      if (k === 0) {
+        h = Math.imul(h ^ c, 16777619);
+        i++;
+        continue;
+      }
+      if (k === 1) {
+        this.i = i + 1;
+        return keys.idOfBytes(b, start, i, h >>> 0);
+      }
+      if (k === 2) {
+        this.i = start - 1;
+        return keys.idOfString(this.readString());
+      }
+      this.fail('control character in string', i);
+    }
+  }
+
+  /**
+   * At a string (a quote): if it is exactly the unescaped ASCII `word`, consumes it and returns true;
+   * otherwise skips the string and returns false.
+   */
+  keyIs(word: string): boolean {
+    const b = this.b;
+    const start = this.i + 1;
+    const n = word.length;
+    if (start + n < this.end && b[start + n] === 0x22) {
+      let k = 0;
+      while (k < n && b[start + k] === word.charCodeAt(k)) k++;
+      if (k === n) {
+        this.i = start + n + 1;
+        return true;
+      }
+    }
+    const at = this.i;
+    this.skipString();
+    for (let k = at + 1; k < this.i - 1; k++) {
+      if (b[k] === 0x5c) {
+        const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8', at, this.i);
+        return JSON.parse(text) === word;
+      }
+    }
+    return false;
+  }
+
+  /** Reads and decodes the string at `i` (a quote). */
+  readString(): string {
+    const start = this.i;
+    let escaped = false;
+    const b = this.b;
+    let i = start + 1;
+    for (;;) {
+      if (i >= this.end) this.fail('unterminated string', i);
+      const k = STRING_CLASS[b[i] as number];
+      if (k === 0) i++;
+      else if (k === 1) break;
+      else if (k === 2) {
+        escaped = true;
+        i = this.escape(i);
+      } else this.fail('control character in string', i);
+    }
+    this.i = i + 1;
+    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    if (!escaped) return buf.toString('utf8', start + 1, i);
+    return JSON.parse(buf.toString('utf8', start, i + 1)) as string;
+  }
+
+  /** Reads the number at `i` into `num`/`numIsInt`/`numBig`. */
+  readNumber(): void {
+    const b = this.b;
+    const end = this.end;
+    const start = this.i;
+    let i = start;
+    let neg = false;
+    if (b[i] === 0x2d) {
+      neg = true;
+      i++;
+    }
+    let c = i < end ? (b[i] as number) : -1;
+    // all significant digits as an integer while they fit 15 digits (exact in a double)
+    let mant = 0;
+    let digits = 0;
+    if (c === 0x30) {
+      i++;
+    } else if (c >= 0x31 && c <= 0x39) {
+      while (i < end) {
+        c = b[i] as number;
+        if (c < 0x30 || c > 0x39) break;
+        mant = mant * 10 + (c - 0x30);
+        digits++;
+        i++;
+      }
+    } else {
+      this.i = i;
+      this.unexpected('a digit');
+    }
+    let isInt = true;
+    let fracDigits = 0;
+    if (i < end && b[i] === 0x2e) {
+      isInt = false;
+      i++;
+      const d0 = i;
+      while (i < end) {
+        c = b[i] as number;
+        if (c < 0x30 || c > 0x39) break;
+        if (digits > 0 || c !== 0x30) {
+          mant = mant * 10 + (c - 0x30);
+          digits++;
+        }
+        fracDigits++;
+        i++;
+      }
+      if (i === d0) {
+        this.i = i;
+        this.unexpected('a digit after the decimal point');
+      }
+    }
+    let exp = 0;
+    let expOk = true;
+    if (i < end && (b[i] === 0x65 || b[i] === 0x45)) {
+      isInt = false;
+      i++;
+      let expNeg = false;
+      if (i < end && (b[i] === 0x2b || b[i] === 0x2d)) {
+        expNeg = b[i] === 0x2d;
+        i++;
+      }
+      const d0 = i;
+      while (i < end) {
+        c = b[i] as number;
+        if (c < 0x30 || c > 0x39) break;
+        if (exp < 100000) exp = exp * 10 + (c - 0x30);
+        else expOk = false;
+        i++;
+      }
+      if (i === d0) {
+        this.i = i;
+        this.unexpected('a digit in the exponent');
+      }
+      if (expNeg) exp = -exp;
+    }
+    this.i = i;
+    this.numIsInt = isInt;
+    this.numBig = null;
+    if (digits <= 15 && expOk) {
+      if (isInt) {
+        this.num = neg ? -mant : mant;
+        return;
+      }
+      // Clinger's fast path: an exact mantissa times/divided by an exact power of ten rounds once.
+      const e10 = exp - fracDigits;
+      if (mant === 0) {
+        this.num = neg ? -0 : 0;
+        return;
+      }
+      if (e10 >= 0 && e10 <= 22) {
+        const v = mant * (POW10[e10] as number);
+        this.num = neg ? -v : v;
+        return;
+      }
+      if (e10 < 0 && e10 >= -22) {
+        const v = mant / (POW10[-e10] as number);
+        this.num = neg ? -v : v;
+        return;
+      }
+    }
+    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1', start, i);
+    if (isInt) {
+      this.numBig = BigInt(text);
+      this.num = Number(this.numBig);
+    } else {
+      this.num = Number(text);
+    }
+  }
+
+  /** Consumes the literal `word` (true/false/null) at `i`. */
+  literal(word: string): void {
+    const b = this.b;
+    for (let k = 0; k < word.length; k++) {
+      if (this.i + k >= this.end || b[this.i + k] !== word.charCodeAt(k))
+        this.fail(`invalid literal, expected ${word}`);
+    }
+    this.i += word.length;
+  }
+
+  /** Skips (and validates) the value starting at the next non-whitespace byte. */
+  skipValue(depth: number): void {
+    const c = this.ws();
+    switch (c) {
+      case 0x22:
+        this.skipString();
+        return;
+      case 0x7b:
+        this.skipObject(depth + 1);
+        return;
+      case 0x5b:
+        this.skipArray(depth + 1);
+        return;
+      case 0x74:
+        this.literal('true');
+        return;
+      case 0x66:
+        this.literal('false');
+        return;
+      case 0x6e:
+        this.literal('null');
+        return;
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          this.readNumber();
+          return;
+        }
+        this.unexpected('a value');
+    }
+  }
+
+  /** Skips an object whose `{` is at `i`. */
+  skipObject(depth: number): void {
+    if (depth > MAX_DEPTH) this.fail('nesting too deep');
+    this.i++;
+    if (this.ws() === 0x7d) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      if (this.ws() !== 0x22) this.unexpected('a string key');
+      this.skipString();
+      this.expect(0x3a, "':' after an object key");
+      this.skipValue(depth);
+      const c = this.ws();
+      this.i++;
+      if (c === 0x2c) continue;
+      if (c === 0x7d) return;
+      this.i--;
+      this.unexpected("',' or '}' in an object");
+    }
+  }
+
+  /** Skips an array whose `[` is at `i`. */
+  skipArray(depth: number): void {
+    if (depth > MAX_DEPTH) this.fail('nesting too deep');
+    this.i++;
+    if (this.ws() === 0x5d) {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.skipValue(depth);
+      const c = this.ws();
+      this.i++;
+      if (c === 0x2c) continue;
+      if (c === 0x5d) return;
+      this.i--;
+      this.unexpected("',' or ']' in an array");
+    }
+  }
+
+  /** Reads the value at the next non-whitespace byte as {@link PyJson} (ints as bigint). */
+  readValue(depth: number): PyJson {
+    const c = this.ws();
+    switch (c) {
+      case 0x22:
+        return this.readString();
+      case 0x7b: {
+        if (depth + 1 > MAX_DEPTH) this.fail('nesting too deep');
+        this.i++;
+        const out: { [key: string]: PyJson } = {};
+        if (this.ws() === 0x7d) {
+          this.i++;
+          return out;
+        }
+        for (;;) {
+          if (this.ws() !== 0x22) this.unexpected('a string key');
+          const key = this.readString();
+          this.expect(0x3a, "':' after an object key");
+          const v = this.readValue(depth + 1);
+          if (key === '__proto__') {
+            Object.defineProperty(out, key, {
+              value: v,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          } else out[key] = v;
+          const d = this.ws();
+          this.i++;
+          if (d === 0x2c) continue;
+          if (d === 0x7d) return out;
+          this.i--;
+          this.unexpected("',' or '}' in an object");
+        }
+      }
+      case 0x5b: {
+        if (depth + 1 > MAX_DEPTH) this.fail('nesting too deep');
+        this.i++;
+        const out: PyJson[] = [];
+        if (this.ws() === 0x5d) {
+          this.i++;
+          return out;
+        }
+        for (;;) {
+          out.push(this.readValue(depth + 1));
+          const d = this.ws();
+          this.i++;
+          if (d === 0x2c) continue;
+          if (d === 0x5d) return out;
+          this.i--;
+          this.unexpected("',' or ']' in an array");
+        }
+      }
+      case 0x74:
+        this.literal('true');
+        return true;
+      case 0x66:
+        this.literal('false');
+        return false;
+      case 0x6e:
+        this.literal('null');
+        return null;
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          this.readNumber();
+          if (!this.numIsInt) return this.num;
+          return this.numBig ?? BigInt(this.num);
+        }
+        return this.unexpected('a value');
+    }
+  }
+}

@@ -1,0 +1,368 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { buildGymFrame, type GymFrame } from './compute/build-gym-frame.js';
+import { buildRolloutInfo } from './compute/build-rollout-info.js';
+import { computeAcrossRepeatMetrics } from './compute/compute-across-repeat-metrics.js';
+import { computeRepeatLevelMetrics, type AgentRows } from './compute/compute-repeat-level-metrics.js';
+import { describeColumns } from './compute/describe-columns.js';
+import { describeKeys } from './compute/describe-keys.js';
+import { GymWarnings } from './compute/gym-warnings.js';
+import { GymInputError } from './gym-input-error.js';
+import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
+import { loadRolloutFile } from './io/load-rollout-file.js';
+import { JsonCursor } from './json/json-cursor.js';
+import { JsonSyntaxError } from './json/json-syntax-error.js';
+import type { PyJson, PyJsonObject } from './py-json.js';
+import { createGymKeys } from './rows/gym-keys.js';
+import { GymRowError } from './rows/gym-row-error.js';
+import { RolloutScratch } from './rows/rollout-scratch.js';
+import { RolloutTable } from './rows/rollout-table.js';
+import { scanRolloutLine } from './rows/scan-rollout-line.js';
+import { siblingPath } from './sibling-path.js';
+import { comparePyStrings } from './stats/compare-py-strings.js';
+import { stringifyPyJson } from './stringify-py-json.js';
+
+/** Options of {@link profileRollouts} (`evalstream gym profile`). */
+export interface ProfileRolloutsOptions {
+  /** The materialized inputs (`<stem>_materialized_inputs.jsonl`). */
+  inputs: string;
+  /** The rollouts JSONL; outputs go next to it. */
+  rollouts: string;
+  /** Profile a partial collection: inputs without a rollout are dropped instead of an error. */
+  allowPartialRollouts?: boolean;
+  log?: (line: string) => void;
+  warn?: (text: string) => void;
+}
+
+/** The completion counts `gym eval profile` prints. */
+export interface ProfileCompletionSummary {
+  expectedRolloutRows: number;
+  completedRolloutRows: number;
+  completionPct: number;
+  totalInputRows: number;
+  completeInputRows: number;
+  partialInputRows: number;
+  missingInputRows: number;
+}
+
+/** What {@link profileRollouts} wrote. */
+export interface ProfileRolloutsResult {
+  rewardProfilingPath: string;
+  agentMetricsPath: string;
+  repeatLevelMetricsPath: string;
+  groupLevelMetrics: PyJsonObject[];
+  agentMetrics: PyJsonObject[];
+  repeatLevelMetrics: PyJsonObject[];
+  summary: ProfileCompletionSummary;
+  warnings: string[];
+}
+
+interface InputRows {
+  task: number[];
+  rollout: number[];
+  agent: string[];
+  line: number[];
+  offset: number[];
+  length: number[];
+}
+
+const keyText = (t: number, r: number): string => `(${t}, ${r})`;
+
+async function readInputs(path: string): Promise<InputRows> {
+  const rows: InputRows = { task: [], rollout: [], agent: [], line: [], offset: [], length: [] };
+  const keys = createGymKeys();
+  const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
+  const scratch = new RolloutScratch();
+  const where = (line: number): string => `'${path}' at line ${line}`;
+  await forEachJsonlLine(
+    path,
+    (buf, s, e, lineNo, offset, valid) => {
+      if (s === e || !valid) {
+        throw new GymInputError(
+          'malformed_json',
+          `Malformed JSON in ${where(lineNo)}: ${s === e ? 'empty line' : 'invalid UTF-8'}`,
+          {
+            file: path,
+            line: lineNo,
+          },
+        );
+      }
+      cursor.reset(buf, s, e);
+      try {
+        scanRolloutLine(cursor, keys, scratch, { cut: true });
+      } catch (error) {
+        if (error instanceof JsonSyntaxError) {
+          throw new GymInputError(
+            'malformed_json',
+            `Malformed JSON in ${where(lineNo)}, column ${error.offset + 1}: ${error.message}`,
+            {
+              file: path,
+              line: lineNo,
+            },
+          );
+        }
+        if (error instanceof GymRowError) {
+          throw new GymInputError(
+            error.code,
+            `Bad materialized input in ${where(lineNo)}: ${error.message}`,
+            {
+              file: path,
+              line: lineNo,
+              field: error.field,
+            },
+          );
+        }
+        throw error;
+      }
+      const missing = !scratch.hasTask ? '_ng_task_index' : !scratch.hasRollout ? '_ng_rollout_index' : null;
+      if (missing !== null) {
+        throw new GymInputError(
+          'missing_index',
+          `Bad materialized input in ${where(lineNo)}: missing "${missing}"`,
+          {
+            file: path,
+            line: lineNo,
+            field: missing,
+          },
+        );
+      }
+      if (!scratch.agentNamePresent || scratch.agentName === null) {
+        throw new GymInputError(
+          'bad_agent_ref',
+          `Bad materialized input in ${where(lineNo)}: "agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
+          { file: path, line: lineNo, field: 'agent_ref.name' },
+        );
+      }
+      rows.task.push(scratch.task);
+      rows.rollout.push(scratch.rollout);
+      rows.agent.push(scratch.agentName);
+      rows.line.push(lineNo);
+      rows.offset.push(offset);
+      rows.length.push(e - s);
+    },
+    { blankLines: true },
+  );
+  return rows;
+}
+
+function readSample(path: string, offset: number, length: number): PyJsonObject {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const value = new JsonCursor(buf, 0, got).readValue(0) as PyJsonObject;
+    delete value['_ng_task_index'];
+    delete value['_ng_rollout_index'];
+    return value;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Gathers the rows `positions` of every column into new arrays. */
+function gather(frame: GymFrame, positions: Int32Array): Float64Array[] {
+  return frame.columns.map((col) => {
+    const out = new Float64Array(positions.length);
+    for (let i = 0; i < positions.length; i++) out[i] = col[positions[i] as number] as number;
+    return out;
+  });
+}
+
+/**
+ * `gym eval profile`: joins the materialized inputs and the rollouts on (task, rollout) (agents
+ * come from the inputs), computes the statistics of §3–§7 with the profile's differences (§14:
+ * group entries pool every agent of a task, `sample` is the task's first materialized row, the
+ * expected counts come from the inputs, tasks without rollouts are left out) and writes
+ * `<stem>_reward_profiling.jsonl`, `<stem>_agent_metrics.json` and `<stem>_repeat_level_metrics.json`
+ * next to the rollouts, then logs the completion summary. Duplicate keys, rollouts without inputs and
+ * (unless allowed) inputs without rollouts are {@link GymInputError}s.
+ *
+ * @example
+ * await profileRollouts({ inputs: 'r_materialized_inputs.jsonl', rollouts: 'r.jsonl' });
+ */
+export async function profileRollouts(options: ProfileRolloutsOptions): Promise<ProfileRolloutsResult> {
+  const log = options.log ?? (() => {});
+  const warnings = new GymWarnings(options.warn ?? (() => {}));
+  const inputs = await readInputs(options.inputs);
+  const table = new RolloutTable(createGymKeys());
+  table.files.push(options.rollouts);
+  await loadRolloutFile(options.rollouts, 0, table, { cut: false, agent: false, blankLines: 'error' });
+
+  const inputByKey = new Map<string, number>();
+  for (let i = 0; i < inputs.task.length; i++) {
+    const k = keyText(inputs.task[i] as number, inputs.rollout[i] as number);
+    const prev = inputByKey.get(k);
+    if (prev !== undefined) {
+      throw new GymInputError(
+        'duplicate_rollout',
+        `Duplicate materialized input row for rollout key ${k}: '${options.inputs}' lines ${inputs.line[prev]} and ${inputs.line[i]}`,
+        { file: options.inputs, line: inputs.line[i] as number },
+      );
+    }
+    inputByKey.set(k, i);
+  }
+  const order = Array.from({ length: table.count }, (_, i) => i).sort(
+    (a, b) =>
+      (table.task[a] as number) - (table.task[b] as number) ||
+      (table.rollout[a] as number) - (table.rollout[b] as number) ||
+      a - b,
+  );
+  const resultByKey = new Map<string, number>();
+  for (const r of order) {
+    const k = keyText(table.task[r] as number, table.rollout[r] as number);
+    const prev = resultByKey.get(k);
+    if (prev !== undefined) {
+      throw new GymInputError(
+        'duplicate_rollout',
+        `Duplicate result row for rollout key ${k}: '${options.rollouts}' lines ${table.line[prev]} and ${table.line[r]}`,
+        { file: options.rollouts, line: table.line[r] as number },
+      );
+    }
+    resultByKey.set(k, r);
+  }
+  const sortKeys = (keys: string[]): string[] =>
+    keys
+      .map((k) => k.slice(1, -1).split(', ').map(Number) as [number, number])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(([t, r]) => keyText(t, r));
+  const extra = sortKeys([...resultByKey.keys()].filter((k) => !inputByKey.has(k)));
+  if (extra.length > 0) {
+    throw new GymInputError(
+      'unmatched_rollout',
+      'Rollout results contain rows with no matching materialized input rows. ' +
+        `Found ${extra.length} extra rollout rows. Extra rollout keys: [${extra.slice(0, 10).join(', ')}]`,
+      { file: options.rollouts },
+    );
+  }
+  const missing = sortKeys([...inputByKey.keys()].filter((k) => !resultByKey.has(k)));
+  if (missing.length > 0 && !options.allowPartialRollouts) {
+    throw new GymInputError(
+      'missing_rollout',
+      'Materialized input rows and rollout results do not have matching rollout keys. ' +
+        `Missing rollout results for ${missing.length} materialized input rows. Missing rollout keys: [${missing.slice(0, 10).join(', ')}].\n\n` +
+        'Use --allow-partial-rollouts to profile completed rollouts from a partial collection.',
+      { file: options.rollouts },
+    );
+  }
+
+  // matched rows in (task, rollout) order; every result has an input here
+  const rows = Int32Array.from(order);
+  const frame = buildGymFrame(table, rows);
+  const agentOf =
+    rows.length === 0
+      ? []
+      : Array.from(
+          rows,
+          (r) =>
+            inputs.agent[
+              inputByKey.get(keyText(table.task[r] as number, table.rollout[r] as number)) as number
+            ] as string,
+        );
+  const expectedByTask = new Map<number, number>();
+  for (const t of inputs.task) expectedByTask.set(t, (expectedByTask.get(t) ?? 0) + 1);
+
+  const groups: PyJsonObject[] = [];
+  const agents: PyJsonObject[] = [];
+  let repeat: PyJsonObject[] = [];
+  if (frame.n > 0) {
+    const intMaxMin = frame.intColumn.every((x) => x);
+    const keys = describeKeys(frame.names);
+    for (let a = 0; a < frame.n;) {
+      const t = frame.task[a] as number;
+      let b = a + 1;
+      while (b < frame.n && frame.task[b] === t) b++;
+      const entry: PyJsonObject = { _ng_task_index: BigInt(t) };
+      Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
+      const firstInput = inputByKey.get(keyText(t, frame.rollout[a] as number)) as number;
+      entry['sample'] = readSample(
+        options.inputs,
+        inputs.offset[firstInput] as number,
+        inputs.length[firstInput] as number,
+      );
+      const expected = expectedByTask.get(t) ?? 0;
+      entry['num_rollouts'] = BigInt(b - a);
+      entry['expected_num_rollouts'] = BigInt(expected);
+      entry['missing_num_rollouts'] = BigInt(expected - (b - a));
+      entry['reward_profile_completion_pct'] = expected === 0 ? 100.0 : (100.0 * (b - a)) / expected;
+      const infos: PyJson[] = [];
+      for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
+      entry['rollout_infos'] = infos;
+      groups.push(entry);
+      a = b;
+    }
+    const byAgent = new Map<string, number[]>();
+    agentOf.forEach((name, i) => {
+      const list = byAgent.get(name);
+      if (list) list.push(i);
+      else byAgent.set(name, [i]);
+    });
+    const agentRows: AgentRows[] = [...byAgent.keys()]
+      .sort(comparePyStrings)
+      .map((name) => ({ name, positions: Int32Array.from(byAgent.get(name) as number[]) }));
+    const repeatEntries = computeRepeatLevelMetrics(frame, agentRows, warnings, true);
+    repeat = repeatEntries.map((e) => e.entry);
+    for (const agent of agentRows) {
+      const cols = gather(frame, agent.positions);
+      const entry = describeColumns(keys, cols, 0, agent.positions.length, intMaxMin);
+      entry['agent_ref'] = { name: agent.name };
+      const own = repeatEntries.filter((e) => e.agent === agent.name).map((e) => e.entry);
+      if (own.length > 0) Object.assign(entry, computeAcrossRepeatMetrics(own, warnings));
+      agents.push(entry);
+    }
+  }
+
+  const rewardProfilingPath = siblingPath(options.rollouts, '_reward_profiling', '.jsonl');
+  const agentMetricsPath = siblingPath(options.rollouts, '_agent_metrics', '.json');
+  const repeatLevelMetricsPath = siblingPath(options.rollouts, '_repeat_level_metrics', '.json');
+  await writeFile(rewardProfilingPath, groups.map((g) => stringifyPyJson(g) + '\n').join(''));
+  await writeFile(agentMetricsPath, stringifyPyJson(agents));
+  await writeFile(repeatLevelMetricsPath, stringifyPyJson(repeat));
+
+  const completedByTask = new Map<number, number>();
+  for (let i = 0; i < frame.n; i++)
+    completedByTask.set(frame.task[i] as number, (completedByTask.get(frame.task[i] as number) ?? 0) + 1);
+  let complete = 0;
+  let partial = 0;
+  let none = 0;
+  for (const [t, expected] of expectedByTask) {
+    const done = completedByTask.get(t) ?? 0;
+    if (done === expected) complete++;
+    else if (done > 0) partial++;
+    else none++;
+  }
+  const expectedRows = inputs.task.length;
+  const summary: ProfileCompletionSummary = {
+    expectedRolloutRows: expectedRows,
+    completedRolloutRows: frame.n,
+    completionPct: expectedRows === 0 ? 100.0 : (100.0 * frame.n) / expectedRows,
+    totalInputRows: expectedByTask.size,
+    completeInputRows: complete,
+    partialInputRows: partial,
+    missingInputRows: none,
+  };
+  log('Profiling outputs:');
+  log(
+    `Reward profile completion: ${summary.completedRolloutRows}/${summary.expectedRolloutRows} rollout rows (${summary.completionPct.toFixed(2)}%)`,
+  );
+  log(
+    `Input rows: ${summary.totalInputRows} total; ${summary.completeInputRows} complete; ${summary.partialInputRows} partial; ${summary.missingInputRows} without rollouts dropped from output.`,
+  );
+  log(`Reward profiling outputs: ${rewardProfilingPath}`);
+  log(`Agent-level metrics: ${agentMetricsPath}`);
+  log(`Repeat-level metrics: ${repeatLevelMetricsPath}`);
+  return {
+    rewardProfilingPath,
+    agentMetricsPath,
+    repeatLevelMetricsPath,
+    groupLevelMetrics: groups,
+    agentMetrics: agents,
+    repeatLevelMetrics: repeat,
+    summary,
+    warnings: warnings.texts,
+  };
+}

@@ -1,0 +1,278 @@
+import type { KeyInterner } from '../json/key-interner.js';
+import type { PyJson } from '../py-json.js';
+import { GYM_KEY } from './gym-keys.js';
+import type { RolloutScratch } from './rollout-scratch.js';
+import { VALUE_KIND } from './value-kind.js';
+
+/** Row flag: the line has whitespace between tokens and must be compacted when merged. */
+export const ROW_NEEDS_MINIFY = 1;
+/** Row flag: `_ng_task_index` was present. */
+export const ROW_HAS_TASK = 2;
+/** Row flag: `_ng_rollout_index` was present. */
+export const ROW_HAS_ROLLOUT = 4;
+/** Info-entry kind for a raw (non-numeric) `reward`, kept in `infoRaw`. */
+export const INFO_RAW = 9;
+
+function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(
+  a: T,
+  n: number,
+): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
+}
+
+/** A field that is numeric in some rows and not in others (the others count as missing). */
+export interface NonNumericField {
+  count: number;
+  firstRow: number;
+  firstKind: number;
+}
+
+/**
+ * Rollout rows reduced to what Gym's statistics need, in columnar typed arrays: per row its source
+ * (file, line, byte range), indices, agent, the ordered numeric field map of the statistics (usage
+ * laid over top-level fields, usage wins and keeps the top-level position) and the ordered numeric
+ * items of `rollout_infos` (reward first, then usage, then top-level, top-level wins). Memory grows
+ * with rows × numeric fields, not with row size.
+ *
+ * @example
+ * const table = new RolloutTable(createGymKeys());
+ * table.addRow(scratch, fileIndex, lineNo, offset, length);
+ */
+export class RolloutTable {
+  readonly files: string[] = [];
+  readonly agentNames: string[] = [];
+  private readonly agentIds = new Map<string, number>();
+  count = 0;
+  private cap = 1024;
+  file = new Int32Array(this.cap);
+  line = new Float64Array(this.cap);
+  offset = new Float64Array(this.cap);
+  length = new Float64Array(this.cap);
+  flags = new Uint8Array(this.cap);
+  task = new Float64Array(this.cap);
+  rollout = new Float64Array(this.cap);
+  agent = new Int32Array(this.cap);
+  statStart = new Uint32Array(this.cap);
+  statLen = new Uint16Array(this.cap);
+  infoStart = new Uint32Array(this.cap);
+  infoLen = new Uint16Array(this.cap);
+
+  private statCap = 8192;
+  statCount = 0;
+  statKey = new Int32Array(this.statCap);
+  statVal = new Float64Array(this.statCap);
+  statKind = new Uint8Array(this.statCap);
+
+  private infoCap = 8192;
+  infoCount = 0;
+  infoKey = new Int32Array(this.infoCap);
+  infoVal = new Float64Array(this.infoCap);
+  infoKind = new Uint8Array(this.infoCap);
+  /** Exact values of big ints in `rollout_infos`, by flat info index. */
+  readonly infoBig = new Map<number, bigint>();
+  /** Raw non-numeric `reward` values in `rollout_infos`, by flat info index. */
+  readonly infoRaw = new Map<number, PyJson>();
+
+  /** Fields numeric in at least one row, by key id. */
+  fieldNumeric = new Uint8Array(64);
+  /** Fields that are non-numeric (and not null) in some rows. */
+  readonly nonNumeric = new Map<number, NonNumericField>();
+  /** Optional per-row payload (hook rows, pass@k values), by row index. */
+  readonly extra: unknown[] = [];
+
+  constructor(readonly keys: KeyInterner) {}
+
+  /** The id of agent `name`, interning it. */
+  agentId(name: string): number {
+    let id = this.agentIds.get(name);
+    if (id === undefined) {
+      id = this.agentNames.length;
+      this.agentNames.push(name);
+      this.agentIds.set(name, id);
+    }
+    return id;
+  }
+
+  private growRows(): void {
+    const n = this.cap * 2;
+    this.file = grown(this.file, n);
+    this.line = grown(this.line, n);
+    this.offset = grown(this.offset, n);
+    this.length = grown(this.length, n);
+    this.flags = grown(this.flags, n);
+    this.task = grown(this.task, n);
+    this.rollout = grown(this.rollout, n);
+    this.agent = grown(this.agent, n);
+    this.statStart = grown(this.statStart, n);
+    this.statLen = grown(this.statLen, n);
+    this.infoStart = grown(this.infoStart, n);
+    this.infoLen = grown(this.infoLen, n);
+    this.cap = n;
+  }
+
+  private pushStat(key: number, kind: number, value: number): void {
+    if (this.statCount === this.statCap) {
+      this.statCap *= 2;
+      this.statKey = grown(this.statKey, this.statCap);
+      this.statVal = grown(this.statVal, this.statCap);
+      this.statKind = grown(this.statKind, this.statCap);
+    }
+    this.statKey[this.statCount] = key;
+    this.statVal[this.statCount] = value;
+    this.statKind[this.statCount] = kind;
+    this.statCount++;
+    if (key >= this.fieldNumeric.length)
+      this.fieldNumeric = grown(this.fieldNumeric, Math.max(key + 1, this.fieldNumeric.length * 2));
+    this.fieldNumeric[key] = 1;
+  }
+
+  /** Sets an info item: a key already in this row's items keeps its position and takes the value. */
+  private setInfo(
+    start: number,
+    key: number,
+    kind: number,
+    value: number,
+    big: bigint | undefined,
+    raw: PyJson | undefined,
+  ): void {
+    let at = -1;
+    for (let i = start; i < this.infoCount; i++) {
+      if (this.infoKey[i] === key) {
+        at = i;
+        break;
+      }
+    }
+    const replacing = at >= 0;
+    if (at < 0) {
+      if (this.infoCount === this.infoCap) {
+        this.infoCap *= 2;
+        this.infoKey = grown(this.infoKey, this.infoCap);
+        this.infoVal = grown(this.infoVal, this.infoCap);
+        this.infoKind = grown(this.infoKind, this.infoCap);
+      }
+      at = this.infoCount++;
+      this.infoKey[at] = key;
+    }
+    this.infoKind[at] = kind;
+    this.infoVal[at] = value;
+    if (big !== undefined) this.infoBig.set(at, big);
+    else if (replacing) this.infoBig.delete(at);
+    if (raw !== undefined) this.infoRaw.set(at, raw);
+    else if (replacing) this.infoRaw.delete(at);
+  }
+
+  private noteNonNumeric(key: number, kind: number, row: number): void {
+    if (kind === VALUE_KIND.null) return;
+    const e = this.nonNumeric.get(key);
+    if (e) e.count++;
+    else this.nonNumeric.set(key, { count: 1, firstRow: row, firstKind: kind });
+  }
+
+  /**
+   * Appends the row held in `s`. `agent` is the agent id (-1: no agent). Returns the row index.
+   */
+  addRow(
+    s: RolloutScratch,
+    file: number,
+    line: number,
+    offset: number,
+    length: number,
+    agent: number,
+  ): number {
+    if (this.count === this.cap) this.growRows();
+    const r = this.count++;
+    this.file[r] = file;
+    this.line[r] = line;
+    this.offset[r] = offset;
+    this.length[r] = length;
+    this.flags[r] =
+      (s.hasWhitespace ? ROW_NEEDS_MINIFY : 0) |
+      (s.hasTask ? ROW_HAS_TASK : 0) |
+      (s.hasRollout ? ROW_HAS_ROLLOUT : 0);
+    this.task[r] = s.task;
+    this.rollout[r] = s.rollout;
+    this.agent[r] = agent;
+
+    const top = s.top;
+    const usage = s.usage;
+    const usageSeen = s.usageSeen;
+    const topSeen = s.topSeen;
+    const stamp = s.stamp;
+    // statistics: top-level fields, usage values replacing same-named ones in place, new usage keys last
+    const statStart = this.statCount;
+    for (let i = 0; i < top.count; i++) {
+      const key = top.key[i] as number;
+      let kind = top.kind[i] as number;
+      let value = top.value[i] as number;
+      if (key < usageSeen.length && usageSeen[key] === stamp) {
+        const u = usage.indexOf(key);
+        if (u >= 0) {
+          kind = usage.kind[u] as number;
+          value = usage.value[u] as number;
+        }
+      }
+      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) this.pushStat(key, kind, value);
+      else this.noteNonNumeric(key, kind, r);
+    }
+    for (let u = 0; u < usage.count; u++) {
+      const key = usage.key[u] as number;
+      if (key === GYM_KEY.task || key === GYM_KEY.rollout) continue;
+      if (key < topSeen.length && topSeen[key] === stamp && top.indexOf(key) >= 0) continue;
+      const kind = usage.kind[u] as number;
+      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int)
+        this.pushStat(key, kind, usage.value[u] as number);
+      else this.noteNonNumeric(key, kind, r);
+    }
+    this.statStart[r] = statStart;
+    this.statLen[r] = this.statCount - statStart;
+
+    // rollout_infos: reward (any value) first, then numeric usage items, then numeric top-level items
+    const infoStart = this.infoCount;
+    const rewardAt = top.indexOf(GYM_KEY.reward);
+    if (rewardAt >= 0) {
+      const kind = top.kind[rewardAt] as number;
+      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) {
+        this.setInfo(
+          infoStart,
+          GYM_KEY.reward,
+          kind,
+          top.value[rewardAt] as number,
+          top.big.get(rewardAt),
+          undefined,
+        );
+      } else {
+        this.setInfo(
+          infoStart,
+          GYM_KEY.reward,
+          INFO_RAW,
+          NaN,
+          undefined,
+          s.captured.get(GYM_KEY.reward) ?? null,
+        );
+      }
+    }
+    for (let u = 0; u < usage.count; u++) {
+      const kind = usage.kind[u] as number;
+      if (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int) continue;
+      this.setInfo(
+        infoStart,
+        usage.key[u] as number,
+        kind,
+        usage.value[u] as number,
+        usage.big.get(u),
+        undefined,
+      );
+    }
+    for (let i = 0; i < top.count; i++) {
+      const key = top.key[i] as number;
+      const kind = top.kind[i] as number;
+      if (key === GYM_KEY.reward || (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int)) continue;
+      this.setInfo(infoStart, key, kind, top.value[i] as number, top.big.get(i), undefined);
+    }
+    this.infoStart[r] = infoStart;
+    this.infoLen[r] = this.infoCount - infoStart;
+    return r;
+  }
+}
