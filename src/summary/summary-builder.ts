@@ -29,14 +29,16 @@ interface Bucket {
   readonly metricType: string;
   readonly metric: MetricTotals;
   readonly series: Map<string, Series>;
+  /** The same series as a list, for the per-score scan (a handful of outputs per metric). */
+  readonly seriesList: Series[];
   /** The series that are task-value keys, in discovery (or declaration) order. */
   readonly keys: Series[];
   scoreCount: number;
   failed: number;
   /** Without task specs: trial ids of trial failures so far, to backfill keys discovered later. */
   readonly failureTrials: string[];
-  /** With views: trial id per score, to pair occurrences. */
-  readonly viewTrials: string[] | null;
+  /** For a view's signal metric: the task-local trial index of each score, to pair occurrences. */
+  viewTrials: number[] | null;
   readonly viewColumns: number[][];
 }
 
@@ -53,12 +55,18 @@ interface MetricTotals {
 interface TaskState {
   readonly id: string;
   readonly spec: TaskSpec | null;
+  /** The task's metric types in declaration (or first-seen) order; a handful per task. */
+  readonly bucketList: Bucket[];
   readonly buckets: Map<string, Bucket>;
-  /** Distinct trial ids in first-seen score order, kept only for tasks that declare views. */
-  readonly trialOrder: Set<string> | null;
+  lastTrial: string | null;
+  lastTrialIndex: number;
+  /** Tasks that declare views: distinct trial ids → first-seen index (the view's trial order). */
+  readonly trialIndex: Map<string, number> | null;
   readonly views: [string, SemanticView][];
 }
 
+/** Up to this many metrics per task / outputs per metric, a linear scan beats hashing the name. */
+const SCAN_LIMIT = 8;
 const KEY_KINDS = new Set(['continuous', 'discrete', 'boolean', 'label']);
 const PASS_AT_K_KINDS = new Set(['continuous', 'boolean']);
 
@@ -88,6 +96,10 @@ export class SummaryBuilder {
   private errorCount = 0;
   private scoreCount = 0;
   private finished = false;
+  // One-entry caches: SDK bundles list scores grouped by task, then trial, then metric.
+  private lastTaskId: string | null = null;
+  private lastTask: TaskState | undefined = undefined;
+  private lastTrialId: string | null = null;
 
   constructor(tasks: readonly TaskSpec[] | null) {
     this.withSpecs = tasks !== null;
@@ -104,27 +116,69 @@ export class SummaryBuilder {
     if (this.finished) throw new Error('SummaryBuilder.addScore called after finish()');
     this.scoreCount++;
     const trialId = score.trial_id;
-    this.trialIds.add(trialId);
-    let task = this.tasks.get(score.task_id);
+    if (trialId !== this.lastTrialId) {
+      this.trialIds.add(trialId);
+      this.lastTrialId = trialId;
+    }
+    const taskId = score.task_id;
+    let task: TaskState | undefined;
+    if (taskId === this.lastTaskId) {
+      task = this.lastTask;
+    } else {
+      task = this.tasks.get(taskId);
+      this.lastTaskId = taskId;
+      this.lastTask = task;
+    }
     if (task === undefined) {
       // With task specs a score of an unknown task has no applicable output: it only counts.
       if (this.withSpecs) return;
-      task = { id: score.task_id, spec: null, buckets: new Map(), trialOrder: null, views: [] };
-      this.tasks.set(task.id, task);
+      task = newTaskState(taskId, null, []);
+      this.tasks.set(taskId, task);
+      this.lastTask = task;
     }
-    if (task.trialOrder !== null) task.trialOrder.add(trialId);
-    let bucket = task.buckets.get(score.metric_type);
+    let trialIndex = -1;
+    const trialIndexes = task.trialIndex;
+    if (trialIndexes !== null) {
+      if (task.lastTrial === trialId) {
+        trialIndex = task.lastTrialIndex;
+      } else {
+        const known = trialIndexes.get(trialId);
+        if (known === undefined) {
+          trialIndex = trialIndexes.size;
+          trialIndexes.set(trialId, trialIndex);
+        } else {
+          trialIndex = known;
+        }
+        task.lastTrial = trialId;
+        task.lastTrialIndex = trialIndex;
+      }
+    }
+    const metricType = score.metric_type;
+    let bucket: Bucket | undefined;
+    const list = task.bucketList;
+    if (list.length > SCAN_LIMIT) {
+      bucket = task.buckets.get(metricType);
+    } else {
+      for (let i = 0; i < list.length; i++) {
+        const b = list[i] as Bucket;
+        if (b.metricType === metricType) {
+          bucket = b;
+          break;
+        }
+      }
+    }
     if (bucket === undefined) {
       if (this.withSpecs) return;
-      bucket = this.newBucket(score.metric_type, null);
-      task.buckets.set(score.metric_type, bucket);
+      bucket = this.newBucket(metricType);
+      task.buckets.set(metricType, bucket);
+      list.push(bucket);
     }
     const seq = ++bucket.scoreCount;
     const metric = bucket.metric;
     metric.total++;
     const viewTrials = bucket.viewTrials;
     if (viewTrials !== null) {
-      viewTrials.push(trialId);
+      viewTrials.push(trialIndex);
       for (const column of bucket.viewColumns) column.push(NaN);
     }
     if (score.status === 'failed') {
@@ -143,12 +197,26 @@ export class SummaryBuilder {
     for (let o = 0; o < outputs.length; o++) {
       const output = outputs[o];
       if (output === undefined) continue;
-      let series = bucket.series.get(output.name);
+      const name = output.name;
+      let series: Series | undefined;
+      const all = bucket.seriesList;
+      if (all.length > SCAN_LIMIT) {
+        series = bucket.series.get(name);
+      } else {
+        for (let j = 0; j < all.length; j++) {
+          const candidate = all[j] as Series;
+          if (candidate.name === name) {
+            series = candidate;
+            break;
+          }
+        }
+      }
       if (series === undefined) {
         if (this.withSpecs) continue;
-        series = newSeries(output.name);
-        bucket.series.set(output.name, series);
-        metric.names.add(output.name);
+        series = newSeries(name);
+        bucket.series.set(name, series);
+        bucket.seriesList.push(series);
+        metric.names.add(name);
       }
       if (series.lastScore === seq) continue;
       series.lastScore = seq;
@@ -303,23 +371,19 @@ export class SummaryBuilder {
 
   private declareTask(spec: TaskSpec): void {
     const views = Object.entries(spec.views ?? {});
-    const task: TaskState = {
-      id: spec.id,
-      spec,
-      buckets: new Map(),
-      trialOrder: views.length > 0 ? new Set() : null,
-      views,
-    };
+    const task = newTaskState(spec.id, spec, views);
     this.tasks.set(spec.id, task);
     for (const descriptor of spec.metrics) {
       let bucket = task.buckets.get(descriptor.type);
       if (bucket === undefined) {
-        bucket = this.newBucket(descriptor.type, views.length > 0 ? [] : null);
+        bucket = this.newBucket(descriptor.type);
         task.buckets.set(descriptor.type, bucket);
+        task.bucketList.push(bucket);
       }
       for (const out of descriptor.outputs) {
         if (bucket.series.has(out.name)) continue;
         const series = newSeries(out.name);
+        bucket.seriesList.push(series);
         const kind = kindOfValueSchema(out.value_schema);
         if (KEY_KINDS.has(kind)) {
           series.records = [];
@@ -335,15 +399,18 @@ export class SummaryBuilder {
     for (const [viewName, view] of views) {
       this.viewNames.add(viewName);
       for (const signal of view.signals) {
-        const series = task.buckets.get(signal.metric)?.series.get(signal.output);
+        const bucket = task.buckets.get(signal.metric);
+        if (bucket === undefined) continue;
+        bucket.viewTrials ??= [];
+        const series = bucket.series.get(signal.output);
         if (series === undefined || series.viewColumn !== null) continue;
         series.viewColumn = [];
-        task.buckets.get(signal.metric)?.viewColumns.push(series.viewColumn);
+        bucket.viewColumns.push(series.viewColumn);
       }
     }
   }
 
-  private newBucket(metricType: string, viewTrials: string[] | null): Bucket {
+  private newBucket(metricType: string): Bucket {
     let metric = this.metrics.get(metricType);
     if (metric === undefined) {
       metric = { type: metricType, names: new Set(), total: 0, failed: 0 };
@@ -353,11 +420,12 @@ export class SummaryBuilder {
       metricType,
       metric,
       series: new Map(),
+      seriesList: [],
       keys: [],
       scoreCount: 0,
       failed: 0,
       failureTrials: [],
-      viewTrials,
+      viewTrials: null,
       viewColumns: [],
     };
   }
@@ -371,40 +439,61 @@ export class SummaryBuilder {
       totals.set(name, 0);
     }
     for (const task of taskList) {
-      if (task.trialOrder === null) continue;
-      const positions = new Map<string, Map<string, number[]>>();
-      for (const [type, bucket] of task.buckets) {
-        const byTrial = new Map<string, number[]>();
-        const trials = bucket.viewTrials ?? [];
+      const trialCount = task.trialIndex === null ? 0 : task.trialIndex.size;
+      if (trialCount === 0) continue;
+      // Per signal bucket, its score positions grouped by trial (a stable counting sort).
+      const grouped = new Map<Bucket, { start: Int32Array; order: Int32Array }>();
+      for (const bucket of task.bucketList) {
+        const trials = bucket.viewTrials;
+        if (trials === null) continue;
+        const start = new Int32Array(trialCount + 1);
+        for (const t of trials) start[t + 1] = (start[t + 1] as number) + 1;
+        for (let t = 0; t < trialCount; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
+        const next = start.slice(0, trialCount);
+        const order = new Int32Array(trials.length);
         for (let i = 0; i < trials.length; i++) {
-          const t = trials[i] as string;
-          const list = byTrial.get(t);
-          if (list === undefined) byTrial.set(t, [i]);
-          else list.push(i);
+          const t = trials[i] as number;
+          order[next[t] as number] = i;
+          next[t] = (next[t] as number) + 1;
         }
-        positions.set(type, byTrial);
+        grouped.set(bucket, { start, order });
       }
-      for (const trial of task.trialOrder) {
-        for (const [viewName, view] of task.views) {
+      for (const [viewName, view] of task.views) {
+        const signals = view.signals.map((signal) => {
+          const bucket = task.buckets.get(signal.metric);
+          return {
+            positions: bucket === undefined ? undefined : grouped.get(bucket),
+            column: bucket?.series.get(signal.output)?.viewColumn ?? null,
+          };
+        });
+        const weights = view.signals.map((s) => s.weight);
+        const out = values.get(viewName) as number[];
+        let opportunities = 0;
+        const signalValues = new Array<number>(signals.length);
+        for (let t = 0; t < trialCount; t++) {
           let occurrences = 1;
-          for (const signal of view.signals) {
-            const n = positions.get(signal.metric)?.get(trial)?.length ?? 0;
+          for (const { positions } of signals) {
+            if (positions === undefined) continue;
+            const n = (positions.start[t + 1] as number) - (positions.start[t] as number);
             if (n > occurrences) occurrences = n;
           }
-          const weights = view.signals.map((s) => s.weight);
-          const out = values.get(viewName) as number[];
+          opportunities += occurrences;
           for (let i = 0; i < occurrences; i++) {
-            const signalValues: number[] = [];
-            for (const signal of view.signals) {
-              const index = positions.get(signal.metric)?.get(trial)?.[i];
-              const column = task.buckets.get(signal.metric)?.series.get(signal.output)?.viewColumn;
-              signalValues.push(index === undefined || column == null ? NaN : (column[index] as number));
+            for (let j = 0; j < signals.length; j++) {
+              const { positions, column } = signals[j] as (typeof signals)[number];
+              let v = NaN;
+              if (positions !== undefined && column !== null) {
+                const at = (positions.start[t] as number) + i;
+                if (at < (positions.start[t + 1] as number))
+                  v = column[positions.order[at] as number] as number;
+              }
+              signalValues[j] = v;
             }
             const reduced = reduceViewSignals(view.reducer, signalValues, weights);
             if (reduced !== null) out.push(reduced);
           }
-          totals.set(viewName, (totals.get(viewName) as number) + occurrences);
         }
+        totals.set(viewName, (totals.get(viewName) as number) + opportunities);
       }
     }
     return [...this.viewNames]
@@ -413,6 +502,19 @@ export class SummaryBuilder {
         aggregateRangeScore(`view.${name}`, values.get(name) as number[], totals.get(name) as number),
       );
   }
+}
+
+function newTaskState(id: string, spec: TaskSpec | null, views: [string, SemanticView][]): TaskState {
+  return {
+    id,
+    spec,
+    bucketList: [],
+    buckets: new Map(),
+    lastTrial: null,
+    lastTrialIndex: -1,
+    trialIndex: views.length > 0 ? new Map() : null,
+    views,
+  };
 }
 
 function newSeries(name: string): Series {

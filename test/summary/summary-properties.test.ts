@@ -15,12 +15,12 @@ const KINDS: OutputKind[] = ['continuous', 'discrete', 'boolean', 'label', 'mode
 const REDUCERS: SemanticReducer[] = ['single', 'all', 'any', 'mean', 'weighted_mean'];
 
 const valueArb: fc.Arbitrary<JsonValue> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(0, 0.25, 0.5, 1, 1.0, 0.1, 2, 3) },
+  { weight: 6, arbitrary: fc.constantFrom<JsonValue>(0, 0.25, 0.5, 1, 0.1, 2, 3) },
   { weight: 3, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) },
-  { weight: 1, arbitrary: fc.constantFrom(NaN, Infinity, -Infinity, -0) },
+  { weight: 1, arbitrary: fc.constantFrom<JsonValue>(NaN, Infinity, -Infinity, -0) },
   { weight: 2, arbitrary: fc.boolean() },
-  { weight: 2, arbitrary: fc.constantFrom('good', 'bad', 'NaN') },
-  { weight: 1, arbitrary: fc.constantFrom(null, { deep: 1 }, [1]) },
+  { weight: 2, arbitrary: fc.constantFrom<JsonValue>('good', 'bad', 'NaN') },
+  { weight: 1, arbitrary: fc.constantFrom<JsonValue>(null, { deep: 1 }, [1]) },
 );
 
 const taskSpecArb = (id: string): fc.Arbitrary<TaskSpec> =>
