@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addAvgSampleStdDev } from '../../../src/gym/stats/add-avg-sample-std-dev.js';
-import { computePassMajorityMetrics, PassAtKScoreError } from '../../../src/gym/stats/compute-pass-majority-metrics.js';
+import {
+  computePassMajorityMetrics,
+  PassAtKScoreError,
+} from '../../../src/gym/stats/compute-pass-majority-metrics.js';
 import { computeSubsetMetrics } from '../../../src/gym/stats/compute-subset-metrics.js';
 import { highestKMetrics } from '../../../src/gym/stats/highest-k-metrics.js';
 import { pySum } from '../../../src/gym/stats/py-sum.js';
@@ -32,7 +35,9 @@ describe('computePassMajorityMetrics (§15)', () => {
   });
 
   it('std across runs: sample std of the per-sample aggregates, and / √k', () => {
-    const { metrics } = computePassMajorityMetrics([r(1, 1), r(1, 1), r(1, 0), r(1, 0)].map((t) => t.map((x) => ({ reward: Number(x.reward) }))));
+    const { metrics } = computePassMajorityMetrics(
+      [r(1, 1), r(1, 1), r(1, 0), r(1, 0)].map((t) => t.map((x) => ({ reward: Number(x.reward) }))),
+    );
     expect(metrics['per_sample_aggregate']).toEqual({ accuracy: [100, 50] });
     const std = Math.sqrt(((100 - 75) ** 2 + (50 - 75) ** 2) / 1);
     expect(metrics['pass@1[avg-of-2]/accuracy/std_dev_across_runs']).toBe(std);
@@ -66,7 +71,9 @@ describe('computePassMajorityMetrics (§15)', () => {
   });
 
   it('a task with no answer at all scores 0 for majority', () => {
-    const { metrics } = computePassMajorityMetrics([[{ reward: 1.0 }], [{ reward: 1.0, ans: 'x' }]], { answerKey: 'ans' });
+    const { metrics } = computePassMajorityMetrics([[{ reward: 1.0 }], [{ reward: 1.0, ans: 'x' }]], {
+      answerKey: 'ans',
+    });
     expect(metrics['majority@1/accuracy']).toBe(50);
   });
 
@@ -75,7 +82,9 @@ describe('computePassMajorityMetrics (§15)', () => {
     expect(() => computePassMajorityMetrics([r(1.0), r(1.0, null)])).toThrow(
       'score "accuracy" of rollout 1 of task position 1 is null, not a number',
     );
-    expect(() => computePassMajorityMetrics([[{}]])).toThrow('score "accuracy" of rollout 0 of task position 0 is missing, not a number');
+    expect(() => computePassMajorityMetrics([[{}]])).toThrow(
+      'score "accuracy" of rollout 0 of task position 0 is missing, not a number',
+    );
   });
 
   it('empty input gives no metrics', () => {

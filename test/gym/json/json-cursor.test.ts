@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonCursor } from '../../../src/gym/json/json-cursor.js';
+import { JsonSyntaxError } from '../../../src/gym/json/json-syntax-error.js';
+import { KeyInterner } from '../../../src/gym/json/key-interner.js';
+import { toPlainJson } from '../../../src/gym/to-plain-json.js';
+import type { PyJson } from '../../../src/gym/py-json.js';
+
+function readAll(text: string): PyJson {
+  const buf = Buffer.from(text, 'utf8');
+  const c = new JsonCursor(buf, 0, buf.length);
+  const v = c.readValue(0);
+  if (c.ws() !== -1) c.unexpected('end of input');
+  return v;
+}
+
+function skipAll(text: string, offset = 0): number {
+  // place the text at an odd offset of a larger buffer to exercise the word-aligned string scan
+  const buf = Buffer.concat([Buffer.alloc(offset, 0x20), Buffer.from(text, 'utf8')]);
+  const c = new JsonCursor(buf, offset, buf.length);
+  c.skipValue(0);
+  if (c.ws() !== -1) c.unexpected('end of input');
+  return c.i;
+}
+
+function accepts(text: string): boolean {
+  try {
+    readAll(text);
+    skipAll(text, 3);
+    return true;
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return false;
+    throw error;
+  }
+}
+
+function jsonParseAccepts(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('JsonCursor', () => {
+  it('reads any JSON value exactly as JSON.parse does, whatever the layout', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 1, 2), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        expect(toPlainJson(readAll(text))).toEqual(JSON.parse(text));
+        expect(skipAll(text, 1)).toBe(Buffer.byteLength(text) + 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('accepts exactly what JSON.parse accepts on JSON-like noise', () => {
+    const alphabet = fc.constantFrom(...'{}[]",:\\ \t\n0123456789-+.eEtrufalsn"ab\u00e9\u0001'.split(''));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
+        const text = chars.join('');
+        expect(accepts(text)).toBe(jsonParseAccepts(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['{"a": 1,}', "expected a string key, found '}'"],
+    ['{"a" 1}', "expected ':' after an object key, found '1'"],
+    ['[1 2]', "expected ',' or ']' in an array, found '2'"],
+    ['{"a": tru}', 'invalid literal, expected true'],
+    ['"abc', 'unterminated string'],
+    ['"a\tb"', 'control character in string'],
+    ['"\\x"', 'invalid escape in string'],
+    ['"\\u12G4"', 'invalid \\u escape in string'],
+    ['01', "expected end of input, found '1'"],
+    ['-', 'expected a digit, found end of line'],
+    ['1.', 'expected a digit after the decimal point, found end of line'],
+    ['1e+', 'expected a digit in the exponent, found end of line'],
+  ])('rejects %j: %s', (text, message) => {
+    expect(() => readAll(text)).toThrow(message);
+  });
+
+  it('reports the byte offset of the problem', () => {
+    try {
+      readAll('{"a": [1, 2,, 3]}');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as JsonSyntaxError).offset).toBe(12);
+    }
+  });
+
+  it('keeps int/float kinds and exact big ints; floats are correctly rounded', () => {
+    expect(readAll('[1, 1.0, -0, 1e2, 12345678901234567890, 0.1, 1.7976931348623157e308, 5e-324]')).toEqual([
+      1n,
+      1,
+      0n,
+      100,
+      12345678901234567890n,
+      0.1,
+      1.7976931348623157e308,
+      5e-324,
+    ]);
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        const text = String(x);
+        const v = readAll(text);
+        expect(typeof v === 'bigint' ? Number(v) : v).toBe(JSON.parse(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('duplicate keys: the last value wins at the first position (as Python dicts and JSON.parse)', () => {
+    expect(Object.entries(readAll('{"a": 1, "b": 2, "a": 3}') as object)).toEqual([
+      ['a', 3n],
+      ['b', 2n],
+    ]);
+  });
+
+  it('notes whitespace between tokens', () => {
+    const compact = Buffer.from('{"a":[1,"x y"]}');
+    const c = new JsonCursor(compact, 0, compact.length);
+    c.skipValue(0);
+    expect(c.sawWhitespace).toBe(false);
+    const spaced = Buffer.from('{"a": [1]}');
+    c.reset(spaced, 0, spaced.length);
+    c.skipValue(0);
+    expect(c.sawWhitespace).toBe(true);
+  });
+
+  it('interns keys by their bytes, escaped or not', () => {
+    const keys = new KeyInterner();
+    const buf = Buffer.from('"reward" "rew\\u0061rd" "é"');
+    const c = new JsonCursor(buf, 0, buf.length);
+    const a = c.readKey(keys);
+    c.ws();
+    const b = c.readKey(keys);
+    c.ws();
+    const e = c.readKey(keys);
+    expect(a).toBe(b);
+    expect(keys.names[a]).toBe('reward');
+    expect(keys.names[e]).toBe('é');
+  });
+});
