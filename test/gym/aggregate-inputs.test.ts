@@ -80,7 +80,7 @@ describe('gym aggregate: shards (§12)', () => {
     await expect(
       runAggregate({ inputGlob: glob, output: join(dir, 'out.jsonl'), merge: false, includeFailures: true }),
     ).rejects.toThrow(
-      /^Duplicate \(task, rollout\) rows for agent 'agent_a': 2 key\(s\) appear more than once/,
+      /^Duplicate \(task, rollout\) rows for agent 'agent_a': 3 key\(s\) appear more than once/,
     );
   });
 
