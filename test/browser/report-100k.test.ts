@@ -77,6 +77,10 @@ describe('report of a 100k-trial run', () => {
     await waitForTaskCount(page, '10,000 tasks · 100,000 trials');
     const tabMs = performance.now() - t;
     expect(await page.locator('#task-list .row').count()).toBeLessThan(60);
+    await page.click('#task-list .row[data-task="task-00003"]');
+    await page.waitForSelector('#task-detail');
+    expect(await page.locator('#trial-table tbody tr').count()).toBe(PER_TASK);
+    await screenshot(page, 'run-100k-tasks');
     await page.locator('#task-list .body').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.waitForSelector('#task-list .row[data-task="task-09999"]');
 

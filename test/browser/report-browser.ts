@@ -69,10 +69,19 @@ export async function openReport(context: BrowserContext, file: string, hash = '
   return opened;
 }
 
-/** Saves a screenshot of the current viewport under the output folder. */
+/**
+ * Saves a screenshot under the output folder. `fullPage` grows the viewport to the page's height
+ * first (a real full-height layout: sticky elements stay at the top instead of being stitched in).
+ */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
   const path = join(OUTPUT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage });
+  const size = page.viewportSize() ?? { width: 1440, height: 1000 };
+  if (fullPage) {
+    const height = await pageValue<number>(page, 'document.documentElement.scrollHeight');
+    await page.setViewportSize({ width: size.width, height: Math.max(size.height, Math.min(height, 6000)) });
+  }
+  await page.screenshot({ path });
+  if (fullPage) await page.setViewportSize(size);
   return path;
 }
 

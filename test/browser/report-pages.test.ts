@@ -204,6 +204,9 @@ describe('report of a sparse run with failed trials', () => {
     expect(await page.locator('#task-detail h3').allInnerTexts()).toContain(
       'Trials matching the filters (1 of 3)',
     );
+    await page.click('#task-detail button:has-text("Show all trials of the task")');
+    expect(await page.locator('#trial-table tbody tr').count()).toBe(3);
+    await screenshot(page, 'sparse-task');
     await page.click('#trial-table tr[data-trial="b1"]');
     await page.waitForSelector('#trial-detail');
     expect(await text(page, '#trial-detail .error-box')).toContain('TimeoutError');

@@ -56,8 +56,12 @@ function histogramChart(hist) {
     for (let i = 0; i < counts.length; i += every) ints.push(edges[i] + 0.5);
     xTicks = ints;
   }
-  const yTicks = niceTicks(0, maxCount, 4).filter(function (v) { return Number.isInteger(v); });
-  const f = frame([edges[0], edges[edges.length - 1]], [0, Math.max(maxCount, yTicks[yTicks.length - 1] || 1)], {
+  // extend the count axis to the tick at or above the tallest bar
+  let yTicks = niceTicks(0, maxCount, 4).filter(function (v) { return Number.isInteger(v); });
+  const step = yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1;
+  const top = Math.max(step, Math.ceil(maxCount / step) * step);
+  if (yTicks[yTicks.length - 1] < top) yTicks = yTicks.concat([top]);
+  const f = frame([edges[0], edges[edges.length - 1]], [0, top], {
     xTicks: xTicks, yTicks: yTicks, xLabel: 'value',
   });
   counts.forEach(function (c, i) {
