@@ -569,28 +569,105 @@ function decodeLink(buf: Buf, start: number, end: number): OtlpSpanLink {
 
 const STATUS_UNSET: OtlpStatus = { code: 0, message: '' };
 
+/** Where the last `varintAt` stopped (module state: the decoder is synchronous and not reentrant). */
+let cursor = 0;
+
+/** Reads a varint (up to 32 bits) at `pos` without passing `end`; sets `cursor` after it. */
+function varintAt(buf: Buf, pos: number, end: number, field: string): number {
+  let b = buf[pos] as number;
+  if (pos < end && b < 0x80) {
+    cursor = pos + 1;
+    return b;
+  }
+  let v = 0;
+  let shift = 0;
+  for (let p = pos; ; p += 1) {
+    if (p >= end || shift > 28) fail('truncated or corrupt varint', pos, field);
+    b = buf[p] as number;
+    v |= (b & 0x7f) << shift;
+    if (b < 0x80) {
+      cursor = p + 1;
+      return v >>> 0;
+    }
+    shift += 7;
+  }
+}
+
+/** Skips a field of wire type `wt` at `pos` within `end`; returns the position after it. */
+function skipAt(buf: Buf, wt: number, pos: number, end: number, field: string): number {
+  let next: number;
+  switch (wt) {
+    case 0:
+      varintAt64(buf, pos, end, field);
+      return cursor;
+    case 1:
+      next = pos + 8;
+      break;
+    case 2:
+      next = varintAt(buf, pos, end, field);
+      next += cursor;
+      break;
+    case 5:
+      next = pos + 4;
+      break;
+    default:
+      return fail(`unsupported wire type ${wt}`, pos, field);
+  }
+  if (next > end) fail('truncated or corrupt: field runs past the end of its message', pos, field);
+  return next;
+}
+
+/** Skips a varint of up to 64 bits; sets `cursor`. */
+function varintAt64(buf: Buf, pos: number, end: number, field: string): void {
+  for (let p = pos; p < pos + 10; p += 1) {
+    if (p >= end) break;
+    if ((buf[p] as number) < 0x80) {
+      cursor = p + 1;
+      return;
+    }
+  }
+  fail('truncated or corrupt varint', pos, field);
+}
+
+/** Collects the `[start, end)` ranges of every field `tag` (a length-delimited field) of a message. */
+function rangesOf(buf: Buf, start: number, end: number, tag: number): number[] | null {
+  let out: number[] | null = null;
+  let pos = start;
+  while (pos < end) {
+    const t = varintAt(buf, pos, end, 'Span');
+    pos = cursor;
+    if (t === tag) {
+      const len = varintAt(buf, pos, end, 'Span');
+      (out ??= []).push(cursor, cursor + len);
+      pos = cursor + len;
+    } else pos = skipAt(buf, t & 7, pos, end, 'Span');
+  }
+  return out;
+}
+
 /**
- * A span scanned once for field positions; every field is materialised on first read and cached.
+ * A span scanned once, at decode time, for the positions of its scalar fields (the scan also checks
+ * that every field fits in the span); attributes, events and links are located again, and every value
+ * decoded, only when first read.
  */
 class WireSpan implements OtlpSpan {
   readonly #buf: Buf;
+  readonly #start: number;
+  readonly #end: number;
   #tid = 0;
-  #tidEnd = 0;
+  #tidLen = 0;
   #sid = 0;
-  #sidEnd = 0;
+  #sidLen = 0;
   #pid = 0;
-  #pidEnd = 0;
+  #pidLen = 0;
   #ts = 0;
-  #tsEnd = 0;
+  #tsLen = 0;
   #nm = 0;
-  #nmEnd = 0;
-  #start = -1;
-  #end = -1;
+  #nmLen = 0;
+  #t0 = -1;
+  #t1 = -1;
   #status = -1;
-  #statusEnd = -1;
-  #attrRanges: number[] | null = null;
-  #eventRanges: number[] | null = null;
-  #linkRanges: number[] | null = null;
+  #statusLen = 0;
   readonly kind: number = 0;
   readonly flags: number = 0;
   readonly droppedAttributesCount: number = 0;
@@ -606,93 +683,87 @@ class WireSpan implements OtlpSpan {
   #endValue: bigint | null = null;
   #attributes: OtlpAttributes | null = null;
 
-  constructor(r: Reader, end: number, resource: OtlpResource) {
-    this.#buf = r.buf as Buf;
+  constructor(buf: Buf, start: number, end: number, resource: OtlpResource) {
+    this.#buf = buf;
+    this.#start = start;
+    this.#end = end;
     this.resource = resource;
     let kind = 0;
     let flags = 0;
     let droppedA = 0;
     let droppedE = 0;
     let droppedL = 0;
-    while (r.pos < end) {
-      const tag = r.uint32();
+    let pos = start;
+    while (pos < end) {
+      const tag = varintAt(buf, pos, end, 'Span');
+      pos = cursor;
+      if ((tag & 7) === LEN) {
+        const len = varintAt(buf, pos, end, 'Span');
+        const at = cursor;
+        if (at + len > end)
+          fail('truncated or corrupt: field runs past the end of the span', pos, `Span field ${tag >>> 3}`);
+        switch (tag) {
+          case T_SPAN_TRACE_ID:
+            this.#tid = at;
+            this.#tidLen = len;
+            break;
+          case T_SPAN_SPAN_ID:
+            this.#sid = at;
+            this.#sidLen = len;
+            break;
+          case T_SPAN_PARENT:
+            this.#pid = at;
+            this.#pidLen = len;
+            break;
+          case T_SPAN_NAME:
+            this.#nm = at;
+            this.#nmLen = len;
+            break;
+          case T_SPAN_TRACE_STATE:
+            this.#ts = at;
+            this.#tsLen = len;
+            break;
+          case T_SPAN_STATUS:
+            this.#status = at;
+            this.#statusLen = len;
+            break;
+          default:
+          // attributes, events, links (located again when read) and unknown fields
+        }
+        pos = at + len;
+        continue;
+      }
       switch (tag) {
-        case T_SPAN_TRACE_ID:
-          this.#tidEnd = subEnd(r, end, 'Span.trace_id');
-          this.#tid = r.pos;
-          r.pos = this.#tidEnd;
-          break;
-        case T_SPAN_SPAN_ID:
-          this.#sidEnd = subEnd(r, end, 'Span.span_id');
-          this.#sid = r.pos;
-          r.pos = this.#sidEnd;
-          break;
-        case T_SPAN_PARENT:
-          this.#pidEnd = subEnd(r, end, 'Span.parent_span_id');
-          this.#pid = r.pos;
-          r.pos = this.#pidEnd;
-          break;
-        case T_SPAN_NAME:
-          this.#nmEnd = subEnd(r, end, 'Span.name');
-          this.#nm = r.pos;
-          r.pos = this.#nmEnd;
-          break;
-        case T_SPAN_TRACE_STATE:
-          this.#tsEnd = subEnd(r, end, 'Span.trace_state');
-          this.#ts = r.pos;
-          r.pos = this.#tsEnd;
+        case T_SPAN_START:
+        case T_SPAN_END:
+          if (pos + 8 > end) fail('truncated fixed64', pos, 'Span time');
+          if (tag === T_SPAN_START) this.#t0 = pos;
+          else this.#t1 = pos;
+          pos += 8;
           break;
         case T_SPAN_KIND:
-          kind = r.uint32();
-          break;
-        case T_SPAN_START:
-          if (r.pos + 8 > end) fail('truncated fixed64', r.pos, 'Span.start_time_unix_nano');
-          this.#start = r.pos;
-          r.pos += 8;
-          break;
-        case T_SPAN_END:
-          if (r.pos + 8 > end) fail('truncated fixed64', r.pos, 'Span.end_time_unix_nano');
-          this.#end = r.pos;
-          r.pos += 8;
-          break;
-        case T_SPAN_ATTRIBUTES: {
-          const e = subEnd(r, end, 'Span.attributes');
-          (this.#attrRanges ??= []).push(r.pos, e);
-          r.pos = e;
-          break;
-        }
-        case T_SPAN_EVENTS: {
-          const e = subEnd(r, end, 'Span.events');
-          (this.#eventRanges ??= []).push(r.pos, e);
-          r.pos = e;
-          break;
-        }
-        case T_SPAN_LINKS: {
-          const e = subEnd(r, end, 'Span.links');
-          (this.#linkRanges ??= []).push(r.pos, e);
-          r.pos = e;
-          break;
-        }
-        case T_SPAN_STATUS:
-          this.#statusEnd = subEnd(r, end, 'Span.status');
-          this.#status = r.pos;
-          r.pos = this.#statusEnd;
+          kind = varintAt(buf, pos, end, 'Span.kind');
+          pos = cursor;
           break;
         case T_SPAN_DROPPED_ATTRS:
-          droppedA = r.uint32();
+          droppedA = varintAt(buf, pos, end, 'Span.dropped_attributes_count');
+          pos = cursor;
           break;
         case T_SPAN_DROPPED_EVENTS:
-          droppedE = r.uint32();
+          droppedE = varintAt(buf, pos, end, 'Span.dropped_events_count');
+          pos = cursor;
           break;
         case T_SPAN_DROPPED_LINKS:
-          droppedL = r.uint32();
+          droppedL = varintAt(buf, pos, end, 'Span.dropped_links_count');
+          pos = cursor;
           break;
         case T_SPAN_FLAGS:
-          if (r.pos + 4 > end) fail('truncated fixed32', r.pos, 'Span.flags');
-          flags = r.fixed32();
+          if (pos + 4 > end) fail('truncated fixed32', pos, 'Span.flags');
+          flags = buf.readUInt32LE(pos);
+          pos += 4;
           break;
         default:
-          skipField(r, tag, end, 'Span');
+          pos = skipAt(buf, tag & 7, pos, end, 'Span');
       }
     }
     this.kind = kind;
@@ -703,38 +774,41 @@ class WireSpan implements OtlpSpan {
   }
 
   get traceId(): string {
-    this.#traceId ??= this.#buf.hexSlice(this.#tid, this.#tidEnd);
+    this.#traceId ??= this.#tidLen === 0 ? '' : this.#buf.hexSlice(this.#tid, this.#tid + this.#tidLen);
     return this.#traceId;
   }
   get spanId(): string {
-    this.#spanId ??= this.#buf.hexSlice(this.#sid, this.#sidEnd);
+    this.#spanId ??= this.#sidLen === 0 ? '' : this.#buf.hexSlice(this.#sid, this.#sid + this.#sidLen);
     return this.#spanId;
   }
   get parentSpanId(): string {
-    this.#parentSpanId ??= this.#buf.hexSlice(this.#pid, this.#pidEnd);
+    this.#parentSpanId ??= this.#pidLen === 0 ? '' : this.#buf.hexSlice(this.#pid, this.#pid + this.#pidLen);
     return this.#parentSpanId;
   }
   get traceState(): string {
-    return this.#buf.utf8Slice(this.#ts, this.#tsEnd);
+    return this.#tsLen === 0 ? '' : this.#buf.utf8Slice(this.#ts, this.#ts + this.#tsLen);
   }
   get name(): string {
-    this.#name ??= this.#buf.utf8Slice(this.#nm, this.#nmEnd);
+    this.#name ??= this.#nmLen === 0 ? '' : this.#buf.utf8Slice(this.#nm, this.#nm + this.#nmLen);
     return this.#name;
   }
   get startTimeUnixNano(): bigint {
-    this.#startValue ??= readFixed64(this.#buf, this.#start);
+    this.#startValue ??= readFixed64(this.#buf, this.#t0);
     return this.#startValue;
   }
   get endTimeUnixNano(): bigint {
-    this.#endValue ??= readFixed64(this.#buf, this.#end);
+    this.#endValue ??= readFixed64(this.#buf, this.#t1);
     return this.#endValue;
   }
   get attributes(): OtlpAttributes {
-    this.#attributes ??= attributesOf(this.#buf, this.#attrRanges);
+    this.#attributes ??= attributesOf(
+      this.#buf,
+      rangesOf(this.#buf, this.#start, this.#end, T_SPAN_ATTRIBUTES),
+    );
     return this.#attributes;
   }
   get events(): OtlpSpanEvent[] {
-    const r = this.#eventRanges;
+    const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
     if (r === null) return [];
     const out: OtlpSpanEvent[] = [];
     for (let i = 0; i < r.length; i += 2)
@@ -742,7 +816,7 @@ class WireSpan implements OtlpSpan {
     return out;
   }
   get links(): OtlpSpanLink[] {
-    const r = this.#linkRanges;
+    const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_LINKS);
     if (r === null) return [];
     const out: OtlpSpanLink[] = [];
     for (let i = 0; i < r.length; i += 2) out.push(decodeLink(this.#buf, r[i] as number, r[i + 1] as number));
@@ -752,7 +826,7 @@ class WireSpan implements OtlpSpan {
     if (this.#status < 0) return STATUS_UNSET;
     let code = 0;
     let message = '';
-    scanLazy(this.#buf, this.#status, this.#statusEnd, (tag, r, e) => {
+    scanLazy(this.#buf, this.#status, this.#status + this.#statusLen, (tag, r, e) => {
       if (tag === ((2 << 3) | LEN)) message = readString(r, e, 'Status.message');
       else if (tag === 3 << 3) code = r.uint32();
       else return false;
@@ -771,9 +845,8 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
       const e = subEnd(r, end, 'ScopeSpans.spans');
-      const outer = bounded(r, e);
-      spans.push(new WireSpan(r, e, resource));
-      r.len = outer;
+      spans.push(new WireSpan(buf, r.pos, e, resource));
+      r.pos = e;
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');
       scope = new WireScope(buf, r.pos, e);

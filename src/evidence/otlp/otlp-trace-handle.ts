@@ -86,6 +86,29 @@ function contentValue(span: OtlpSpan, keys: readonly string[]): JsonValue | unde
 /** Google ADK's summary span of parallel tool calls (each call also has its own span). */
 const MERGED_TOOLS = '(merged tools)';
 
+/**
+ * A tool call whose `arguments` and `result` are own enumerable getters, computed once on first read
+ * (so JSON.stringify, structuredClone and deep equality see them like plain properties).
+ */
+function lazyToolCall(
+  fields: Omit<NormalizedToolCall, 'arguments' | 'result'>,
+  args: () => JsonValue,
+  result: () => JsonValue,
+): NormalizedToolCall {
+  const call = { ...fields } as NormalizedToolCall;
+  let a: JsonValue | undefined;
+  let r: JsonValue | undefined;
+  Object.defineProperty(call, 'arguments', {
+    enumerable: true,
+    get: () => (a === undefined ? (a = args()) : a),
+  });
+  Object.defineProperty(call, 'result', {
+    enumerable: true,
+    get: () => (r === undefined ? (r = result()) : r),
+  });
+  return call;
+}
+
 function idOf(v: string | undefined): string | null {
   return v === undefined || PLACEHOLDERS.has(v) ? null : v;
 }
@@ -344,30 +367,34 @@ export class OTLPTraceHandle implements TrajectoryView {
         const id = idOf(
           a.getString('gen_ai.tool.call.id') ?? a.getString('tool.id') ?? a.getString('tool_call.id'),
         );
-        let args = contentValue(s, ARGUMENT_KEYS);
-        let result = contentValue(s, RESULT_KEYS);
-        if (id !== null && (args === undefined || result === undefined)) {
-          if (args === undefined) {
-            if (asked === null) {
-              asked = new Map();
-              for (const l of llmNodes) {
-                for (const c of this.contentOf(l).toolCalls())
-                  if (c.id !== null && !asked.has(c.id)) asked.set(c.id, c.arguments);
-              }
+        const askedArguments = (): JsonValue | undefined => {
+          if (id === null) return undefined;
+          if (asked === null) {
+            asked = new Map();
+            for (const l of llmNodes) {
+              for (const c of this.contentOf(l).toolCalls())
+                if (c.id !== null && !asked.has(c.id)) asked.set(c.id, c.arguments);
             }
-            args = asked.get(id);
           }
-          if (result === undefined) result = resultsById().get(id)?.result;
-        }
+          return asked.get(id);
+        };
         const errorType = a.getString('error.type');
-        out.push({
-          id,
-          name,
-          arguments: args ?? null,
-          result: result ?? null,
-          isError: s.status.code === 2 || (errorType !== undefined && errorType !== ''),
-          origin: { kind: 'otlp-span', spanId: s.spanId },
-        });
+        // arguments and results are parsed when first read (metrics rarely read results)
+        out.push(
+          lazyToolCall(
+            {
+              id,
+              name,
+              isError: s.status.code === 2 || (errorType !== undefined && errorType !== ''),
+              origin: { kind: 'otlp-span', spanId: s.spanId },
+            },
+            () => contentValue(s, ARGUMENT_KEYS) ?? askedArguments() ?? null,
+            () =>
+              contentValue(s, RESULT_KEYS) ??
+              (id === null ? undefined : resultsById().get(id)?.result) ??
+              null,
+          ),
+        );
       }
     } else {
       const seen = new Set<string>();
