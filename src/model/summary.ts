@@ -1,5 +1,16 @@
 /** Percentile keys p10..p100 in order. */
-export const PERCENTILE_KEYS = ['p10', 'p20', 'p30', 'p40', 'p50', 'p60', 'p70', 'p80', 'p90', 'p100'] as const;
+export const PERCENTILE_KEYS = [
+  'p10',
+  'p20',
+  'p30',
+  'p40',
+  'p50',
+  'p60',
+  'p70',
+  'p80',
+  'p90',
+  'p100',
+] as const;
 export type PercentileKey = (typeof PERCENTILE_KEYS)[number];
 
 /** `Percentiles` (extra keys forbidden): every key present, each a float. */
