@@ -57,6 +57,7 @@ export function reportCommand(): Command {
         '  $ evalstream report runs/r1 --out /tmp/r1.html --trajectories none',
         '',
         'The report is one HTML file with the run embedded; it loads nothing from the network.',
+        'Exit codes: 0 written, 1 the file could not be written, 2 bad usage or an unreadable bundle.',
       ].join('\n'),
     )
     .exitOverride()
