@@ -1,12 +1,11 @@
 import type { JsonValue } from '../model/json-value.js';
+import { FLOAT_LITERAL_HINT } from './float-literal-hint.js';
 
 /** The result of {@link parsePythonJson}: the value, or where and why the text is not JSON. */
 export type ParsedPythonJson =
   | { ok: true; value: JsonValue; floatPaths: Set<string> | null }
   | { ok: false; offset: number; message: string };
 
-// A number literal that may be integral yet written as a float (`1.0`, `2.50e3`, `1e+16`).
-const FLOAT_LITERAL_HINT = /[[:,]\s*-?\d+(?:\.0+[,\]}\s]|(?:\.\d+)?[eE])/;
 // eslint-disable-next-line no-control-regex -- rejecting raw control characters is the point
 const CONTROL = /[\x00-\x1f]/;
 

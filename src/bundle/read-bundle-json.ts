@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { BundleReadError } from './bundle-read-error.js';
 import { parsePythonJson } from './parse-python-json.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { rowSources } from './row-sources.js';
 
 /**
  * Reads and validates one JSON file of a bundle (`run.json`, `metadata.json`, `summary.json`);
  * null when the file does not exist. A syntax error names the line and column, a schema error the
- * field. The value is registered in `textFloatPaths` so writers keep its number literals.
+ * field. The value is registered in `rowSources` so writers keep its number literals.
  *
  * @example
  * const meta = await readBundleJson(dir, 'metadata.json', rowSchemas.metadata);
@@ -53,6 +53,6 @@ export async function readBundleJson<T extends object>(
       })),
     );
   }
-  textFloatPaths.set(result.data, parsed.floatPaths);
+  rowSources.remember(result.data, text, parsed.floatPaths);
   return result.data;
 }

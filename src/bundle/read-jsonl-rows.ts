@@ -3,12 +3,14 @@ import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
 import { parsePythonJson } from './parse-python-json.js';
 import { readLineBatches } from './read-line-batches.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { rowSources } from './row-sources.js';
 
 /** A validated row and the 1-based line it came from. */
 export interface JsonlRow<T> {
   row: T;
   line: number;
+  /** The line's text, only when read with `register: false`. */
+  text?: string;
 }
 
 /** Options of {@link readJsonlRows}. */
@@ -24,11 +26,18 @@ export interface ReadJsonlRowsOptions<T> {
   check?: (row: T, line: number) => BundleIssue | null;
   /** Adjusts the float paths of a raw row whose shape validation changes (e.g. wrapped evidence). */
   remapFloatPaths?: (raw: unknown, paths: Set<string>) => Set<string>;
+  /** An exact-shape check that is stricter than `schema`: rows passing it skip the zod pass. */
+  fastCheck?: (raw: unknown) => raw is T;
+  /**
+   * Register rows in `rowSources` (default true) so writers can reproduce them. A one-pass reader that
+   * never writes the rows back passes false and gets each line's `text` instead.
+   */
+  register?: boolean;
 }
 
 /**
  * Streams a JSONL file as batches of zod-validated rows (blank lines skipped). Every row is registered
- * in `textFloatPaths` so writers reproduce its number literals. The first bad line throws a
+ * in `rowSources` so writers reproduce its number literals. The first bad line throws a
  * `BundleReadError` naming the file, line and field (after the rows before it were yielded).
  *
  * @example
@@ -44,41 +53,59 @@ export async function* readJsonlRows<T extends object>(
     const out: JsonlRow<T>[] = [];
     let failure: BundleReadError | null = null;
     for (const { text, line, terminated } of lines) {
-      const parsed = parsePythonJson(text);
-      if (!parsed.ok) {
-        const issue: BundleIssue = {
-          code: terminated ? 'invalid_json' : 'truncated_line',
-          file: name,
-          line,
-          path: [],
-          message: terminated
-            ? `invalid JSON at column ${parsed.offset + 1}: ${parsed.message}`
-            : `the last line is cut off (no newline, invalid JSON at column ${parsed.offset + 1}: ${parsed.message})`,
-        };
-        if (!terminated && options.onTruncatedLine) {
-          options.onTruncatedLine(issue);
-          continue;
-        }
-        failure = new BundleReadError([issue]);
-        break;
+      let raw: unknown;
+      let floatPaths: Set<string> | null | undefined; // undefined: worked out lazily from the text
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        raw = undefined;
       }
-      const result = schema.safeParse(parsed.value);
-      if (!result.success) {
-        failure = new BundleReadError(
-          result.error.issues.slice(0, 5).map((i) => ({
-            code: 'invalid_row' as const,
+      if (raw === undefined) {
+        // not strict JSON: Python's NaN/Infinity literals, or a real syntax error
+        const parsed = parsePythonJson(text);
+        if (parsed.ok) {
+          raw = parsed.value;
+          floatPaths = parsed.floatPaths;
+          if (floatPaths !== null && options.remapFloatPaths)
+            floatPaths = options.remapFloatPaths(raw, floatPaths);
+        } else {
+          const issue: BundleIssue = {
+            code: terminated ? 'invalid_json' : 'truncated_line',
             file: name,
             line,
-            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-            message: i.message,
-          })),
-        );
-        break;
+            path: [],
+            message: terminated
+              ? `invalid JSON at column ${parsed.offset + 1}: ${parsed.message}`
+              : `the last line is cut off (no newline, invalid JSON at column ${parsed.offset + 1}: ${parsed.message})`,
+          };
+          if (!terminated && options.onTruncatedLine) {
+            options.onTruncatedLine(issue);
+            continue;
+          }
+          failure = new BundleReadError([issue]);
+          break;
+        }
       }
-      const row = result.data;
-      let paths = parsed.floatPaths;
-      if (paths !== null && options.remapFloatPaths) paths = options.remapFloatPaths(parsed.value, paths);
-      textFloatPaths.set(row, paths);
+      let row: T;
+      if (options.fastCheck?.(raw)) {
+        row = raw;
+      } else {
+        const result = schema.safeParse(raw);
+        if (!result.success) {
+          failure = new BundleReadError(
+            result.error.issues.slice(0, 5).map((i) => ({
+              code: 'invalid_row' as const,
+              file: name,
+              line,
+              path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+              message: i.message,
+            })),
+          );
+          break;
+        }
+        row = result.data;
+      }
+      if (options.register !== false) rowSources.remember(row, text, floatPaths, options.remapFloatPaths);
       if (options.check) {
         const issue = options.check(row, line);
         if (issue !== null) {
@@ -86,7 +113,7 @@ export async function* readJsonlRows<T extends object>(
           break;
         }
       }
-      out.push({ row, line });
+      out.push(options.register === false ? { row, line, text } : { row, line });
     }
     // rows before a bad line are delivered first, then the error
     if (out.length > 0) yield out;

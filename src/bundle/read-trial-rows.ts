@@ -4,13 +4,21 @@ import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
 import type { JsonlRow } from './read-jsonl-rows.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
-import { resolveEvidenceRef } from './resolve-evidence-ref.js';
+import { evidenceRefResolver } from './evidence-ref-resolver.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
 
 /** Options of {@link readTrialRows}. */
 export interface ReadTrialRowsOptions {
   /** Receives a cut-off last line instead of failing (see `readJsonlRows`). */
   onTruncatedLine?: (issue: BundleIssue) => void;
+  /**
+   * Resolve evidence refs against the bundle and refuse escapes (default true). Readers that never
+   * open evidence (the error rollup of `summarize`) skip it and get the refs as stored.
+   */
+  resolveRefs?: boolean;
+  /** Register rows in `rowSources` for writing them back (default true). */
+  register?: boolean;
 }
 
 /**
@@ -26,15 +34,19 @@ export function readTrialRows(
   options: ReadTrialRowsOptions = {},
 ): AsyncGenerator<JsonlRow<Trial>[]> {
   const name = BUNDLE_FILES.trials;
+  const resolver = evidenceRefResolver(dir);
   return readJsonlRows(join(dir, name), rowSchemas.trial, {
     displayName: name,
+    fastCheck: rowFastChecks.trial,
+    ...(options.register === false ? { register: false } : {}),
     ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
     remapFloatPaths: wrapBareEvidencePaths,
     check: (trial, line) => {
+      if (options.resolveRefs === false) return null;
       const descriptors = trial.evidence?.descriptors;
       if (descriptors === undefined) return null;
       for (const [key, d] of Object.entries(descriptors)) {
-        const resolved = resolveEvidenceRef(dir, d.ref);
+        const resolved = resolver(d.ref);
         if (!resolved.ok) {
           return {
             code: 'ref_escape',

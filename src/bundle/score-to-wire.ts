@@ -1,7 +1,7 @@
 import type { JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import { PyFloat } from './py-float.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { rowSources } from './row-sources.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
 /** Looks up the declared `value_schema` of a metric output (from the task spec), if known. */
@@ -17,7 +17,7 @@ export type ValueSchemaLookup = (metricType: string, outputName: string) => stri
  * scoreToWire(score, () => 'ContinuousScore'); // outputs[0].value: PyFloat(1)
  */
 export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLookup): WireObject {
-  const fromText = textFloatPaths.has(score);
+  const fromText = rowSources.isFromText(score);
   return {
     id: score.id,
     run_id: score.run_id,

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** Prefix of the staging directories a writer keeps inside a bundle until it commits. */
@@ -39,6 +39,34 @@ export class StagedBundleDir {
   /** Writes a whole file into staging. */
   async writeText(name: string, text: string): Promise<void> {
     await writeFile(this.file(name), text, 'utf8');
+  }
+
+  /**
+   * Writes a file into staging from text chunks (buffered, for big JSON documents) and resolves to the
+   * SHA-256 (hex) of the bytes written.
+   */
+  async writeChunks(name: string, chunks: Iterable<string>): Promise<string> {
+    const handle = await open(this.file(name), 'w');
+    const hash = createHash('sha256');
+    const flush = async (text: string): Promise<void> => {
+      const bytes = Buffer.from(text, 'utf8');
+      hash.update(bytes);
+      await handle.write(bytes);
+    };
+    try {
+      let buffer = '';
+      for (const chunk of chunks) {
+        buffer += chunk;
+        if (buffer.length >= 1 << 20) {
+          await flush(buffer);
+          buffer = '';
+        }
+      }
+      if (buffer !== '') await flush(buffer);
+    } finally {
+      await handle.close();
+    }
+    return hash.digest('hex');
   }
 
   /** Moves the named staged files into the bundle directory, in order, then removes staging. */

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Summary } from '../model/summary.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
+import { previousSummary } from './previous-summary.js';
 import { pythonJson } from './python-json.js';
 import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
@@ -14,10 +15,10 @@ import { readTrialRows } from './read-trial-rows.js';
 import type { ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
-import { runnerExtraScores } from './runner-extra-scores.js';
 import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { summaryJsonChunks } from './summary-json-chunks.js';
+import { rowSources } from './row-sources.js';
 import type { WireObject } from './wire-value.js';
 
 /** Options of {@link summarizeBundle}. */
@@ -36,8 +37,8 @@ export interface SummarizeBundleResult {
   inPlace: boolean;
   runId: string;
   summary: Summary;
-  /** The new `summary.json` text as written. */
-  summaryText: string;
+  /** Path of the new `summary.json`. */
+  summaryPath: string;
   /** Whether `tasks.jsonl` was present (the summary is computed without task specs otherwise). */
   withTaskSpecs: boolean;
   /** The new `summary.json` is byte-identical to the one the bundle had. */
@@ -85,29 +86,25 @@ export async function summarizeBundle(
   const manifest = await readBundleJson(src, BUNDLE_FILES.run, rowSchemas.runManifest);
   await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
   const tasks = await readTaskSpecs(src);
-  const oldText = await readText(join(src, BUNDLE_FILES.summary));
-  let oldSummary: Summary | null = null;
-  try {
-    oldSummary = await readBundleJson(src, BUNDLE_FILES.summary, rowSchemas.summary);
-  } catch (error) {
-    if (!(error instanceof BundleReadError)) throw error;
-    for (const issue of error.issues)
-      warnings.push({ ...issue, message: `previous summary ignored: ${issue.message}` });
-  }
+  const previous = await previousSummary(src);
+  warnings.push(...previous.warnings);
 
   const accumulator = new SummaryAccumulator(tasks);
   let firstRunId: string | null = null;
-  for await (const batch of readScoreRows(src, { onTruncatedLine })) {
-    for (let i = 0; i < batch.length; i++) accumulator.addScore((batch[i] as (typeof batch)[number]).row);
+  for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
+    for (let i = 0; i < batch.length; i++) {
+      const { row, text } = batch[i] as (typeof batch)[number];
+      accumulator.addScore(row, null, text);
+    }
     firstRunId ??= batch[0]?.row.run_id ?? null;
   }
   if (existsSync(join(src, BUNDLE_FILES.trials))) {
-    for await (const batch of readTrialRows(src, { onTruncatedLine })) {
-      for (const { row } of batch) accumulator.addTrial(row);
-    }
+    const trials = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
+    for await (const batch of trials) for (const { row } of batch) accumulator.addTrial(row);
   }
-  const { summary, wire } = accumulator.finish(runnerExtraScores(oldSummary));
-  const summaryText = pythonJson(wire, { indent: 2 }) + '\n';
+  const { summary, isFloat } = accumulator.finish(previous.runnerScores);
+  const summaryChunks = (): string[] => [...summaryJsonChunks(summary, isFloat), '\n'];
+  let sha256 = '';
 
   let runManifest: RunManifest = manifest ?? {
     run_id: firstRunId ?? basename(src),
@@ -123,7 +120,7 @@ export async function summarizeBundle(
   if (inPlace) {
     const staged = await StagedBundleDir.open(src);
     try {
-      await staged.writeText(BUNDLE_FILES.summary, summaryText);
+      sha256 = await staged.writeChunks(BUNDLE_FILES.summary, summaryChunks());
       const names: string[] = [BUNDLE_FILES.summary];
       if (manifest === null) {
         await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest));
@@ -145,7 +142,9 @@ export async function summarizeBundle(
           return !rel.startsWith(STAGING_PREFIX) && rel !== BUNDLE_FILES.summary;
         },
       });
-      await writeTextFile(join(tmp, BUNDLE_FILES.summary), summaryText);
+      const summaryStage = await StagedBundleDir.open(tmp);
+      sha256 = await summaryStage.writeChunks(BUNDLE_FILES.summary, summaryChunks());
+      await summaryStage.commit([BUNDLE_FILES.summary]);
       if (manifest === null || 'output_dir' in runManifest || 'dashboard_path' in runManifest) {
         runManifest = { ...runManifest };
         if ('output_dir' in runManifest) runManifest.output_dir = options.outDir as string;
@@ -173,9 +172,9 @@ export async function summarizeBundle(
     inPlace,
     runId: runManifest.run_id,
     summary,
-    summaryText,
+    summaryPath: join(outDir, BUNDLE_FILES.summary),
     withTaskSpecs: tasks !== null,
-    unchanged: oldText === summaryText,
+    unchanged: previous.sha256 === sha256,
     truncated,
     warnings,
     report,
@@ -183,16 +182,8 @@ export async function summarizeBundle(
 }
 
 function manifestText(manifest: RunManifest, source?: object | null): string {
-  const floatPaths = source ? (textFloatPaths.get(source) ?? null) : null;
+  const floatPaths = source ? rowSources.floatPaths(source) : null;
   return pythonJson(manifest as WireObject, { indent: 2, floatPaths }) + '\n';
-}
-
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 async function writeTextFile(file: string, text: string): Promise<void> {

@@ -4,9 +4,8 @@ import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
-import { summaryToWire } from './summary-to-wire.js';
+import type { TaskValueFloatLookup } from './summary-to-wire.js';
 import { TaskValueFloatness } from './task-value-floatness.js';
-import type { WireObject } from './wire-value.js';
 
 /**
  * A `SummaryBuilder` plus what the bundle writer needs to print its task values with the right JSON
@@ -15,7 +14,7 @@ import type { WireObject } from './wire-value.js';
  * @example
  * const acc = new SummaryAccumulator(tasks);
  * for (const s of scores) acc.addScore(s);
- * const { summary, wire } = acc.finish();
+ * const { summary, isFloat } = acc.finish();
  */
 export class SummaryAccumulator {
   readonly #builder: SummaryBuilder;
@@ -27,11 +26,14 @@ export class SummaryAccumulator {
     this.#tasks = tasks === null ? null : new Map(tasks.map((t) => [t.id, t]));
   }
 
-  /** Adds one score (in run order). `task` overrides the spec used for float-ness of in-memory values. */
-  addScore(score: ScoreRecord, task?: TaskSpec | null): void {
+  /**
+   * Adds one score (in run order). `task` overrides the spec used for float-ness of in-memory values;
+   * `text` is the line the score was read from, when it was not registered in `rowSources`.
+   */
+  addScore(score: ScoreRecord, task?: TaskSpec | null, text?: string): void {
     this.#builder.addScore(score);
     const spec = task ?? this.#tasks?.get(score.task_id) ?? null;
-    this.#floats.addScore(score, spec === null ? undefined : declaredValueSchemas(spec));
+    this.#floats.addScore(score, spec === null ? undefined : declaredValueSchemas(spec), text);
   }
 
   /** Adds one trial for the error rollup. */
@@ -39,9 +41,9 @@ export class SummaryAccumulator {
     this.#builder.addTrial(trial);
   }
 
-  /** The summary and its wire form. Call once. */
-  finish(extraScores: readonly AggregateScore[] = []): { summary: Summary; wire: WireObject } {
+  /** The summary and what the writers need to print its task values (`summaryJsonChunks`). Call once. */
+  finish(extraScores: readonly AggregateScore[] = []): { summary: Summary; isFloat: TaskValueFloatLookup } {
     const summary = this.#builder.finish(extraScores);
-    return { summary, wire: summaryToWire(summary, this.#floats.lookupFor(summary.task_metric_values)) };
+    return { summary, isFloat: this.#floats.lookupFor(summary.task_metric_values) };
   }
 }

@@ -1,7 +1,7 @@
 import { AGGREGATE_INTEGER_KEYS, type AggregateScore, type Summary } from '../model/summary.js';
 import { encodeTaskValueRecord } from '../summary/encode-task-value-record.js';
 import { PyFloat } from './py-float.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { rowSources } from './row-sources.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
 /** Says whether the `index`-th record of `task_metric_values[taskId][key]` holds a float (undefined = unknown). */
@@ -19,22 +19,27 @@ const INTEGER_KEYS: ReadonlySet<string> = new Set(AGGREGATE_INTEGER_KEYS);
  * pythonJson(summaryToWire(summary, tracker.lookup), { indent: 2 });
  */
 export function summaryToWire(summary: Summary, isFloat?: TaskValueFloatLookup): WireObject {
-  const fromText = textFloatPaths.has(summary);
+  const fromText = rowSources.isFromText(summary);
   const values: Record<string, Record<string, WireValue[]>> = {};
   for (const [taskId, byKey] of Object.entries(summary.task_metric_values)) {
     const out: Record<string, WireValue[]> = {};
     for (const [key, records] of Object.entries(byKey)) {
-      out[key] = records.map((record, index) => {
-        const wire = encodeTaskValueRecord(record);
-        let value: WireValue = wire.value;
-        if (typeof value === 'number' && !fromText) {
-          const float = isFloat?.(taskId, key, index);
-          if (float === true || (float === undefined && !Number.isInteger(value))) value = new PyFloat(value);
-        }
-        return { trial_id: wire.trial_id, value_type: wire.value_type, value };
-      });
+      setOwn(
+        out,
+        key,
+        records.map((record, index) => {
+          const wire = encodeTaskValueRecord(record);
+          let value: WireValue = wire.value;
+          if (typeof value === 'number' && !fromText) {
+            const float = isFloat?.(taskId, key, index);
+            if (float === true || (float === undefined && !Number.isInteger(value)))
+              value = new PyFloat(value);
+          }
+          return { trial_id: wire.trial_id, value_type: wire.value_type, value };
+        }),
+      );
     }
-    values[taskId] = out;
+    setOwn(values, taskId, out);
   }
   return {
     scores: { scores: summary.scores.scores.map(aggregateToWire) },
@@ -58,6 +63,11 @@ function boxFloats(value: WireValue, key?: string): WireValue {
   if (value === null || typeof value !== 'object' || value instanceof PyFloat) return value;
   if (Array.isArray(value)) return (value as readonly WireValue[]).map((v) => boxFloats(v));
   const out: Record<string, WireValue> = {};
-  for (const [k, v] of Object.entries(value as WireObject)) out[k] = boxFloats(v, k);
+  for (const [k, v] of Object.entries(value as WireObject)) setOwn(out, k, boxFloats(v, k));
   return out;
+}
+
+/** Assignment that keeps a `__proto__` key as data. */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

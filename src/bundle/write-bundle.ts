@@ -14,10 +14,11 @@ import { runnerExtraScores } from './runner-extra-scores.js';
 import { scoreToWire } from './score-to-wire.js';
 import { StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
-import { summaryToWire } from './summary-to-wire.js';
+import { summaryJsonChunks } from './summary-json-chunks.js';
+import type { TaskValueFloatLookup } from './summary-to-wire.js';
 import { taskToWire } from './task-to-wire.js';
 import { TaskValueFloatness } from './task-value-floatness.js';
-import { textFloatPaths } from './text-float-paths.js';
+import { rowSources } from './row-sources.js';
 import { trialToWire } from './trial-to-wire.js';
 import type { WireObject } from './wire-value.js';
 
@@ -98,15 +99,16 @@ export async function writeBundle(
     files.push(BUNDLE_FILES.scores);
 
     let summary: Summary;
-    let summaryWire: WireObject;
+    let isFloat: TaskValueFloatLookup | undefined;
     if (accumulator !== null) {
       for (const trial of bundle.trials ?? []) accumulator.addTrial(trial);
-      ({ summary, wire: summaryWire } = accumulator.finish(runnerExtraScores(bundle.summary)));
+      ({ summary, isFloat } = accumulator.finish(runnerExtraScores(bundle.summary)));
     } else {
       summary = bundle.summary as Summary;
-      summaryWire = summaryToWire(summary, floats?.lookupFor(summary.task_metric_values));
+      // a summary read from the bundle keeps its own literals; one built in memory follows the scores
+      isFloat = rowSources.isFromText(summary) ? undefined : floats?.lookupFor(summary.task_metric_values);
     }
-    await staged.writeText(BUNDLE_FILES.summary, jsonFileText(summaryWire, summary));
+    await staged.writeChunks(BUNDLE_FILES.summary, [...summaryJsonChunks(summary, isFloat), '\n']);
     files.push(BUNDLE_FILES.summary);
 
     const manifest: RunManifest = { ...bundle.manifest };
@@ -131,9 +133,9 @@ export async function writeBundle(
 }
 
 function jsonFileText(wire: WireObject, source: object): string {
-  return pythonJson(wire, { indent: 2, floatPaths: textFloatPaths.get(source) ?? null }) + '\n';
+  return pythonJson(wire, { indent: 2, floatPaths: rowSources.floatPaths(source) }) + '\n';
 }
 
 function lineText(wire: WireObject, source: object): string {
-  return pythonJson(wire, { floatPaths: textFloatPaths.get(source) ?? null });
+  return pythonJson(wire, { floatPaths: rowSources.floatPaths(source) });
 }

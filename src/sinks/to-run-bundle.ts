@@ -13,13 +13,15 @@ import { newRunId } from '../bundle/new-run-id.js';
 import { pythonJson } from '../bundle/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
 import type { ReportWriter } from '../bundle/report-writer.js';
+import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
+import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
 import type { RunTarget } from '../bundle/run-metadata.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
 import { StagedBundleDir } from '../bundle/staged-bundle-dir.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import { taskToWire } from '../bundle/task-to-wire.js';
-import { textFloatPaths } from '../bundle/text-float-paths.js';
+import { rowSources } from '../bundle/row-sources.js';
 import { trialToWire } from '../bundle/trial-to-wire.js';
 import type { Sink } from './sink.js';
 
@@ -117,13 +119,13 @@ class RunBundleSink implements Sink<ScoredTrial> {
     }
     const mapRef = await state.placer.place(trial);
     await state.trials.writeLine(
-      pythonJson(trialToWire(trial, mapRef), { floatPaths: textFloatPaths.get(trial) ?? null }),
+      pythonJson(trialToWire(trial, mapRef), { floatPaths: rowSources.floatPaths(trial) }),
     );
     const lookup = declaredValueSchemas(task);
     for (const score of scored.scores) {
       this.#runId ??= score.run_id;
       await state.scores.writeLine(
-        pythonJson(scoreToWire(score, lookup), { floatPaths: textFloatPaths.get(score) ?? null }),
+        pythonJson(scoreToWire(score, lookup), { floatPaths: rowSources.floatPaths(score) }),
       );
       this.#live?.addScore(score, task);
     }
@@ -167,27 +169,29 @@ class RunBundleSink implements Sink<ScoredTrial> {
       const tasks =
         this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];
       const extras = this.#options.extraScores ?? [];
-      let wire;
+      let finished;
       if (this.#live !== null) {
-        wire = this.#live.finish(extras).wire;
+        finished = this.#live.finish(extras);
       } else {
         const acc = new SummaryAccumulator(tasks);
         const file = staged.file(BUNDLE_FILES.scores);
-        for await (const batch of readJsonlRows(file, rowSchemas.score, {
+        const rows = readJsonlRows(file, rowSchemas.score, {
           displayName: BUNDLE_FILES.scores,
-        })) {
-          for (const { row } of batch) acc.addScore(row);
-        }
+          fastCheck: rowFastChecks.score,
+          register: false,
+        });
+        for await (const batch of rows) for (const { row, text } of batch) acc.addScore(row, null, text);
         for (const trial of this.#errorTrials) acc.addTrial(trial);
-        wire = acc.finish(extras).wire;
+        finished = acc.finish(extras);
       }
-      await staged.writeText(BUNDLE_FILES.summary, pythonJson(wire, { indent: 2 }) + '\n');
+      await staged.writeChunks(BUNDLE_FILES.summary, [
+        ...summaryJsonChunks(finished.summary, finished.isFloat),
+        '\n',
+      ]);
 
       const tasksOut = await JsonlWriter.create(staged.file(BUNDLE_FILES.tasks));
       for (const task of tasks)
-        await tasksOut.writeLine(
-          pythonJson(taskToWire(task), { floatPaths: textFloatPaths.get(task) ?? null }),
-        );
+        await tasksOut.writeLine(pythonJson(taskToWire(task), { floatPaths: rowSources.floatPaths(task) }));
       await tasksOut.close();
 
       const finishedAt = this.#clock();

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { createReadStream } from 'node:fs';
 import { relative } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
@@ -46,7 +47,9 @@ export function summarizeCommand(): Command {
       for (const warning of result.warnings)
         process.stderr.write(`evalstream: warning: ${formatBundleIssue(warning)}\n`);
       if (flags.json) {
-        process.stdout.write(result.summaryText);
+        for await (const chunk of createReadStream(result.summaryPath, { encoding: 'utf8' })) {
+          process.stdout.write(chunk as string);
+        }
       } else {
         process.stdout.write(describeResult(result));
       }
