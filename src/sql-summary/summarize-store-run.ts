@@ -67,15 +67,18 @@ export async function summarizeStoreRun(
     }
 
     const values: Record<string, Record<string, TaskValueRecord[]>> = {};
-    const lists = new Map<string, TaskValueRecord[]>();
-    for (const [task, type, name] of await rows(SUMMARY_SQL.selectTaskKeys)) {
+    // key_id → its record list and task (key ids are dense, 1-based, in task then key order).
+    const lists: TaskValueRecord[][] = [];
+    const keyTask: string[] = [];
+    for (const [task, type, name, keyId] of await rows(SUMMARY_SQL.selectTaskKeys)) {
       const entry = ownOr(values, task as string);
       if (type === null || name === null) continue;
       const list: TaskValueRecord[] = [];
       setOwn(entry, `${type as string}.${name as string}`, list);
-      lists.set(pairKey(task as string, type as string, name as string), list);
+      lists[num(keyId)] = list;
+      keyTask[num(keyId)] = task as string;
     }
-    await streamRecords(connection, lists);
+    await streamRecords(connection, lists, keyTask);
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
     const errors: Record<string, string[]> = {};
@@ -104,39 +107,40 @@ export async function summarizeStoreRun(
 /** Streams the task value records chunk by chunk into their (task, metric, output) lists. */
 type Vector = ReturnType<DuckDBDataChunk['getColumnVector']>;
 
-async function streamRecords(connection: DuckDBConnection, lists: Map<string, TaskValueRecord[]>) {
+/** Streams the task value records chunk by chunk into their key's list. */
+async function streamRecords(connection: DuckDBConnection, lists: TaskValueRecord[][], keyTask: string[]) {
   const result = await connection.stream(SUMMARY_SQL.selectRecords);
-  let lastKey = '';
-  let lastTask = '';
-  const ids = new Map<string, string>();
+  let lastKey = -1;
+  let lastTask: string | undefined;
   let list: TaskValueRecord[] | undefined;
+  // Records come key by key, task by task: one string per trial id of a task, shared by its keys.
+  const ids = new Map<string, string>();
   for await (const chunk of result) {
-    const [taskV, typeV, nameV, trialV, kindV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+    const [keyV, trialV, codeV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5].map((i) =>
       chunk.getColumnVector(i),
-    ) as [Vector, Vector, Vector, Vector, Vector, Vector, Vector, Vector];
+    ) as [Vector, Vector, Vector, Vector, Vector, Vector];
     for (let r = 0; r < chunk.rowCount; r++) {
-      const key = pairKey(taskV.getItem(r) as string, typeV.getItem(r) as string, nameV.getItem(r) as string);
+      const key = num(keyV.getItem(r));
       if (key !== lastKey) {
         lastKey = key;
-        list = lists.get(key);
+        list = lists[key];
+        const task = keyTask[key];
+        if (task !== lastTask) {
+          lastTask = task;
+          ids.clear();
+        }
       }
       if (list === undefined) continue;
-      // Records come task by task: one string per trial id of the task, shared by its keys.
-      const task = taskV.getItem(r) as string;
-      if (task !== lastTask) {
-        lastTask = task;
-        ids.clear();
-      }
       const rawId = trialV.getItem(r) as string;
       let trialId = ids.get(rawId);
       if (trialId === undefined) {
         trialId = rawId;
         ids.set(rawId, rawId);
       }
-      const kind = kindV.getItem(r) as string;
-      if (kind === 'missing') {
+      const code = codeV.getItem(r) as number;
+      if (code === 0) {
         list.push({ trial_id: trialId, value_type: 'missing', value: null });
-      } else if (kind === 'label') {
+      } else if (code === 2) {
         list.push({ trial_id: trialId, value_type: 'label', value: labelV.getItem(r) as string });
       } else {
         const v = numV.getItem(r) as number;
@@ -187,10 +191,6 @@ function num(v: DuckDBValue | undefined): number {
 
 function listItems(v: DuckDBValue | undefined): DuckDBValue[] {
   return (v as { items: DuckDBValue[] }).items;
-}
-
-function pairKey(task: string, type: string, name: string): string {
-  return `${task}\u0000${type}\u0000${name}`;
 }
 
 /** Assign an own enumerable property (also for `__proto__`) and return the value. */

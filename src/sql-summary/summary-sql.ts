@@ -44,14 +44,14 @@ export const SUMMARY_SQL = {
     SELECT metric_type, output_name, total, scored, failed FROM _es_cov ORDER BY metric_type, output_name`,
   /** Every task entry of `task_metric_values` and its keys (NULL names for a task without keys). */
   selectTaskKeys: `
-    SELECT t.task_id, k.metric_type, k.output_name
+    SELECT t.task_id, k.metric_type, k.output_name, k.key_id
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
-    ORDER BY t.task_rank, k.metric_type, k.output_name`,
-  /** Task value records in score order per key. */
+    ORDER BY t.task_rank, k.key_id`,
+  /** Task value records per key (`key_id` of `selectTaskKeys`) in score order; type 0 missing, 1 number, 2 label. */
   selectRecords: `
-    SELECT task_id, metric_type, output_name, trial_id, record_type, num_value, is_bool, label_value
+    SELECT key_id, trial_id, record_code, num_value, is_bool, label_value
     FROM _es_rec
-    ORDER BY task_rank, metric_type, output_name, score_ordinal`,
+    ORDER BY key_id, score_ordinal`,
   /** Counts (§7.8). */
   selectCounts(withSpecs: boolean): string {
     return `
@@ -92,15 +92,6 @@ export const SUMMARY_SQL = {
 };
 
 const KEY_KINDS = `('continuous', 'discrete', 'boolean', 'label')`;
-
-/**
- * Python `sum()` of a short DOUBLE list: for up to two elements compensated summation equals plain
- * left-to-right addition from 0 (so DuckDB does it inline); longer lists go to `py_sum`.
- */
-function pySum(list: string): string {
-  return `(CASE len(${list}) WHEN 0 THEN 0::DOUBLE WHEN 1 THEN 0::DOUBLE + ${list}[1]
-    WHEN 2 THEN (0::DOUBLE + ${list}[1]) + ${list}[2] ELSE py_sum(${list}) END)`;
-}
 
 // Tasks in summary order. With specs a repeated id keeps its first position and its last spec.
 const TASKS_WITH_SPECS = `
@@ -172,24 +163,30 @@ WHERE s.run_id = $run`;
 // task_metric_values keys (§7.4).
 const KEYS_WITH_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_key AS
-SELECT task_id, metric_type, output_name, kind FROM _es_series WHERE kind IN ${KEY_KINDS}`;
+SELECT k.task_id, k.metric_type, k.output_name, k.kind,
+  row_number() OVER (ORDER BY t.task_rank, k.metric_type, k.output_name) AS key_id
+FROM _es_series k JOIN _es_task t USING (task_id) WHERE k.kind IN ${KEY_KINDS}`;
 
 const KEYS_NO_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_key AS
-SELECT DISTINCT task_id, metric_type, output_name, NULL::VARCHAR AS kind FROM _es_obs
-WHERE has_output AND value_type IN ('number', 'boolean', 'string')`;
+SELECT k.task_id, k.metric_type, k.output_name, k.kind,
+  row_number() OVER (ORDER BY t.task_rank, k.metric_type, k.output_name) AS key_id
+FROM (SELECT DISTINCT task_id, metric_type, output_name, NULL::VARCHAR AS kind FROM _es_obs
+      WHERE has_output AND value_type IN ('number', 'boolean', 'string')) k
+JOIN _es_task t USING (task_id)`;
 
 // Task value records: a trial failure → missing; a completed/partial score whose first output of the
 // name is a number/boolean → number, a string → label; anything else → nothing.
 const RECORDS = `
 CREATE OR REPLACE TEMP TABLE _es_rec AS
-SELECT b.task_rank, b.score_ordinal, b.task_id, b.metric_type, b.output_name, b.trial_id,
+SELECT k.key_id, b.task_rank, b.score_ordinal, b.task_id, b.metric_type, b.output_name, b.trial_id,
   CASE WHEN b.is_trial_failure THEN 'missing'
        WHEN b.value_type = 'string' THEN 'label' ELSE 'number' END AS record_type,
+  (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
   (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value
-FROM _es_obs b SEMI JOIN _es_key k
+FROM _es_obs b JOIN _es_key k
   ON k.task_id = b.task_id AND k.metric_type = b.metric_type AND k.output_name = b.output_name
 WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
 
@@ -205,7 +202,7 @@ const VIEW_STEPS = [
    WHERE g.run_id = $run`,
   // Scores of the declared metrics of view tasks, numbered per (task, metric, trial) in score order.
   `CREATE OR REPLACE TEMP TABLE _es_vscore AS
-   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal, s.status,
+   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal,
      row_number() OVER (PARTITION BY s.task_id, s.metric_type, s.trial_id ORDER BY s.score_ordinal) AS occ
    FROM scores s
    WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
@@ -227,36 +224,43 @@ const VIEW_STEPS = [
      LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
      LEFT JOIN counts c ON c.task_id = d.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
      GROUP BY ALL)
-   SELECT per.*, unnest(range(1, occs + 1)) AS occ FROM per`,
+   SELECT row_number() OVER () AS opp_id, * FROM (SELECT per.*, unnest(range(1, occs + 1)) AS occ FROM per)`,
   // One reduced value per measured opportunity.
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    WITH sv AS (
-     SELECT op.task_id, op.task_rank, op.view_ordinal, op.view_name, op.reducer, op.trial_id, op.first_seen,
-       op.occ, g.signal_ordinal, coalesce(g.weight, 1::DOUBLE) AS w,
-       CASE WHEN vs.score_ordinal IS NULL OR vs.status = 'failed' OR ser.output_name IS NULL THEN NULL
-            WHEN o.value_type IN ('number', 'boolean') THEN o.num_value END AS v
+     SELECT op.opp_id, g.signal_ordinal AS o, coalesce(g.weight, 1::DOUBLE) AS w,
+       -- an observation exists only for a declared output; its value is NULL for a failed score
+       CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
      FROM _es_vopp op
      JOIN _es_vsig g ON g.task_id = op.task_id AND g.view_ordinal = op.view_ordinal
      LEFT JOIN _es_vscore vs ON vs.task_id = op.task_id AND vs.metric_type = g.metric_type
        AND vs.trial_id = op.trial_id AND vs.occ = op.occ
-     LEFT JOIN _es_series ser ON ser.task_id = op.task_id AND ser.metric_type = g.metric_type
-       AND ser.output_name = g.output_name
-     LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = vs.score_ordinal AND o.output_name = g.output_name),
+     LEFT JOIN _es_obs b ON b.score_ordinal = vs.score_ordinal AND b.output_name = g.output_name),
    red AS (
-     SELECT task_id, task_rank, view_ordinal, view_name, reducer, trial_id, first_seen, occ,
-       count(*) AS nsig, count(*) FILTER (WHERE v IS NOT NULL AND isfinite(v)) AS nok,
-       list_sort(list({'o': signal_ordinal, 'v': coalesce(v, 0::DOUBLE), 'w': w})) AS sig
-     FROM sv GROUP BY ALL),
-   lists AS (
-     SELECT *, list_transform(sig, lambda x: x.v) AS vs, list_transform(sig, lambda x: x.w) AS ws,
-       list_transform(sig, lambda x: x.v * x.w) AS vws
-     FROM red WHERE nok = nsig)
-   SELECT view_name, task_rank, first_seen, occ,
-     CASE reducer WHEN 'single' THEN vs[1] WHEN 'all' THEN list_min(vs) WHEN 'any' THEN list_max(vs)
-                  WHEN 'mean' THEN ${pySum('vs')} / nsig::DOUBLE
-                  WHEN 'weighted_mean' THEN ${pySum('vws')} / ${pySum('ws')} END AS v
-   FROM lists
-   WHERE NOT (reducer = 'weighted_mean' AND ${pySum('ws')} = 0::DOUBLE)`,
+     SELECT opp_id, count(*) AS nsig, count(*) FILTER (WHERE v IS NOT NULL AND isfinite(v)) AS nok,
+       arg_min(v, o) AS v1, arg_max(v, o) AS v2, arg_min(w, o) AS w1, arg_max(w, o) AS w2,
+       min(v) AS v_min, max(v) AS v_max
+     FROM sv GROUP BY opp_id),
+   -- Opportunities with more than two signals need Python's compensated sum over the ordered list.
+   long AS (
+     SELECT opp_id, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig FROM sv
+     WHERE opp_id IN (SELECT opp_id FROM red WHERE nsig > 2 AND nok = nsig) GROUP BY opp_id),
+   sums AS (
+     SELECT r.opp_id, r.nsig, r.v1, r.v_min, r.v_max,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.w)) END AS w_sum,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
+     FROM red r LEFT JOIN long l USING (opp_id)
+     WHERE r.nok = r.nsig)
+   SELECT op.view_name, op.task_rank, op.first_seen, op.occ,
+     CASE op.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
+                     WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
+                     WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
+   FROM sums x JOIN _es_vopp op USING (opp_id)
+   WHERE NOT (op.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
 ];
 
 const VIEW_STEPS_EMPTY = [
