@@ -3,10 +3,12 @@
  * InMemorySpanExporter) serialized by its own ProtobufTraceSerializer, written as the Collector file
  * exporter writes `format: proto`: 4-byte big-endian length, then one ExportTraceServiceRequest.
  *
- * One trial = one trace: an `invoke_agent` root stamped like NeMo publishing does
- * (`gen_ai.conversation.id`, `nemo.test_case.name`), 3–5 `chat` spans with usage and
- * `gen_ai.input.messages` / `gen_ai.output.messages` of 500–2000 bytes, and an `execute_tool` span
- * (arguments + a 500–2000-byte result) after every chat but the last. A pool of distinct trials is
+ * One trial = one trace, content capture on: an `invoke_agent` root stamped like NeMo publishing does
+ * (`gen_ai.conversation.id`, `nemo.test_case.name`) with the user request and final answer as
+ * messages; 4–6 `chat` spans with usage, response ids and four message attributes of 500–2000 bytes
+ * each (`gen_ai.system_instructions`, `gen_ai.tool.definitions`, `gen_ai.input.messages`,
+ * `gen_ai.output.messages`); an `execute_tool` span (100–500-byte arguments, 500–2000-byte result)
+ * after every chat but the last. About 10 spans and 35 KB per trial. A pool of distinct trials is
  * recorded with the SDK; larger dumps repeat the pool with fresh trace and conversation ids patched
  * into the serialized bytes (same lengths), so every trial stays distinct.
  */
@@ -17,7 +19,11 @@ import { once } from 'node:events';
 import { context, trace, SpanKind } from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 
 const WORDS =
   'the agent cluster namespace pod service deployment weather city forecast query result tool call model ' +
@@ -48,6 +54,7 @@ function text(r: () => number, bytes: number): string {
 }
 
 const size = (r: () => number): number => 500 + Math.floor(r() * 1500);
+const TOOLS = ['search', 'lookup', 'get_weather', 'k8s_get_resources'];
 const CONV_WIDTH = 12;
 const convId = (n: number): string => `conv-${String(n).padStart(CONV_WIDTH, '0')}`;
 
@@ -72,28 +79,48 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
   const traceIds: Buffer[] = [];
   let t0 = 1_760_000_000;
   for (let i = 0; i < count; i += 1) {
+    const request = text(r, size(r));
+    const answer = text(r, size(r));
     const root = tracer.startSpan('invoke_agent bench', {
       attributes: {
         'gen_ai.operation.name': 'invoke_agent',
         'gen_ai.agent.name': 'bench',
         'gen_ai.conversation.id': convId(i),
         'nemo.test_case.name': `task-${i % 97}`,
+        'gen_ai.input.messages': JSON.stringify([
+          { role: 'user', parts: [{ type: 'text', content: request }] },
+        ]),
+        'gen_ai.output.messages': JSON.stringify([
+          { role: 'assistant', parts: [{ type: 'text', content: answer }] },
+        ]),
       },
       startTime: [t0, 0],
     });
     const ctx = trace.setSpan(context.active(), root);
-    const chats = 3 + Math.floor(r() * 3);
+    const chats = 4 + Math.floor(r() * 3);
     let ns = 1000;
-    const history: unknown[] = [{ role: 'user', parts: [{ type: 'text', content: text(r, size(r)) }] }];
+    const system = text(r, size(r));
+    const tools = JSON.stringify(
+      TOOLS.map((name) => ({
+        type: 'function',
+        name,
+        description: text(r, 80),
+        parameters: { type: 'object' },
+      })),
+    ).slice(0, size(r));
+    const history: unknown[] = [{ role: 'user', parts: [{ type: 'text', content: request }] }];
     for (let c = 0; c < chats; c += 1) {
       const last = c === chats - 1;
-      const toolName = ['search', 'lookup', 'get_weather', 'k8s_get_resources'][c % 4] as string;
+      const toolName = TOOLS[c % TOOLS.length] as string;
       const output = last
-        ? [{ role: 'assistant', parts: [{ type: 'text', content: text(r, size(r)) }], finish_reason: 'stop' }]
+        ? [{ role: 'assistant', parts: [{ type: 'text', content: answer }], finish_reason: 'stop' }]
         : [
             {
               role: 'assistant',
-              parts: [{ type: 'tool_call', id: `call_${i}_${c}`, name: toolName, arguments: { q: text(r, 60) } }],
+              parts: [
+                { type: 'text', content: text(r, size(r) - 200) },
+                { type: 'tool_call', id: `call_${i}_${c}`, name: toolName, arguments: { q: text(r, 60) } },
+              ],
               finish_reason: 'tool_call',
             },
           ];
@@ -106,8 +133,13 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
             'gen_ai.operation.name': 'chat',
             'gen_ai.provider.name': 'openai',
             'gen_ai.request.model': 'bench-model',
+            'gen_ai.response.model': 'bench-model-2026-01-01',
+            'gen_ai.response.id': `resp_${i}_${c}`,
+            'gen_ai.response.finish_reasons': [last ? 'stop' : 'tool_calls'],
             'gen_ai.usage.input_tokens': 200 + Math.floor(r() * 2000),
             'gen_ai.usage.output_tokens': 10 + Math.floor(r() * 300),
+            'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: system }]),
+            'gen_ai.tool.definitions': tools,
             'gen_ai.input.messages': inputText.length > 2000 ? inputText.slice(0, 2000) : inputText,
             'gen_ai.output.messages': JSON.stringify(output),
           },
@@ -125,8 +157,9 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
             attributes: {
               'gen_ai.operation.name': 'execute_tool',
               'gen_ai.tool.name': toolName,
+              'gen_ai.tool.type': 'function',
               'gen_ai.tool.call.id': `call_${i}_${c}`,
-              'gen_ai.tool.call.arguments': JSON.stringify({ q: text(r, size(r) / 4) }),
+              'gen_ai.tool.call.arguments': JSON.stringify({ q: text(r, 100 + Math.floor(r() * 400)) }),
               'gen_ai.tool.call.result': result,
             },
             startTime: [t0, ns],
@@ -135,7 +168,10 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
         );
         ns += 1_000_000;
         tool.end([t0, ns]);
-          history.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: `call_${i}_${c}`, response: result }] });
+        history.push({
+          role: 'tool',
+          parts: [{ type: 'tool_call_response', id: `call_${i}_${c}`, response: result }],
+        });
       }
     }
     root.end([t0, ns + 1000]);

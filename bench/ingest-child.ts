@@ -17,7 +17,12 @@ import { fromOtlpFiles } from '../src/sources/from-otlp-files.js';
 
 const [mode, file] = process.argv.slice(2) as [string, string];
 
-async function scoreFile(): Promise<{ seconds: number; trials: number; scores: number; error: string | null }> {
+async function scoreFile(): Promise<{
+  seconds: number;
+  trials: number;
+  scores: number;
+  error: string | null;
+}> {
   const t = performance.now();
   const { stats, error } = await runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks: [] }));
   return {
@@ -34,36 +39,51 @@ function frames(): Buffer[] {
   return out.map((p) => (p.kind === 'protobuf' ? p.bytes : Buffer.alloc(0)));
 }
 
-/** Runs `pass` over all frames until at least `minSeconds` elapsed (after one warm-up pass). */
-function timed(all: Buffer[], pass: (f: Buffer) => number, minSeconds = 3): { spansPerSec: number; spans: number } {
-  let spans = 0;
-  for (const f of all.slice(0, 300)) pass(f);
-  const t = performance.now();
-  let elapsed = 0;
-  do {
-    for (const f of all) spans += pass(f);
-    elapsed = (performance.now() - t) / 1000;
-  } while (elapsed < minSeconds);
-  return { spansPerSec: spans / elapsed, spans };
+type Pass = (f: Buffer) => number;
+
+/**
+ * Times several decoders over the same frames, interleaved in blocks of 50 frames (order rotating),
+ * for `rounds` sweeps, so load from other processes hits each alike. Returns spans/s of each.
+ */
+function interleaved(all: Buffer[], passes: Pass[], rounds: number): number[] {
+  const ms = passes.map(() => 0);
+  const spans = passes.map(() => 0);
+  let block = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    for (let i = 0; i < all.length; i += 50, block += 1) {
+      const frames = all.slice(i, i + 50);
+      for (let k = 0; k < passes.length; k += 1) {
+        const j = (k + block) % passes.length;
+        const pass = passes[j] as Pass;
+        const t = performance.now();
+        for (const f of frames) spans[j] = (spans[j] as number) + pass(f);
+        ms[j] = (ms[j] as number) + performance.now() - t;
+      }
+    }
+  }
+  return spans.map((n, j) => n / ((ms[j] as number) / 1000));
 }
 
 if (mode === 'speed') {
   const all = frames();
-  const Request = loadOtlpProtoRoot().lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+  const Request = loadOtlpProtoRoot().lookupType(
+    'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
+  );
   type Msg = { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-  const reflection = timed(all, (f) => {
+  const reflection = (f: Buffer): number => {
     const m = Request.decode(f) as unknown as Msg;
     let n = 0;
     for (const rs of m.resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
     return n;
-  });
-  const decode = timed(all, (f) => {
+  };
+  const decode = (f: Buffer): number => {
     let n = 0;
-    for (const rs of decodeOtlpProtobuf(f).resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
+    for (const rs of decodeOtlpProtobuf(f).resourceSpans)
+      for (const ss of rs.scopeSpans) n += ss.spans.length;
     return n;
-  });
+  };
   let sink = 0;
-  const decodeTouched = timed(all, (f) => {
+  const touched = (f: Buffer): number => {
     let n = 0;
     for (const rs of decodeOtlpProtobuf(f).resourceSpans) {
       for (const ss of rs.scopeSpans) {
@@ -75,19 +95,25 @@ if (mode === 'speed') {
       }
     }
     return n;
-  });
-  const pipeline = await scoreFile();
-  const spansInFile = decode.spans / Math.max(1, Math.round(decode.spans / all.length)) ;
-  void spansInFile;
+  };
+  for (const f of all.slice(0, 300)) sink += reflection(f) + decode(f) + touched(f);
+  const [a, b, bt] = interleaved(all, [reflection, decode, touched], 2) as [number, number, number];
   let fileSpans = 0;
-  for (const f of all) for (const rs of decodeOtlpProtobuf(f).resourceSpans) for (const ss of rs.scopeSpans) fileSpans += ss.spans.length;
+  for (const f of all) fileSpans += decode(f);
+  globalThis.gc?.();
+  // the baseline again right before and after the pipeline run, for (c)'s ratio
+  const before = interleaved(all, [reflection], 1)[0] as number;
+  const pipeline = await scoreFile();
+  const after = interleaved(all, [reflection], 1)[0] as number;
   console.log(
     JSON.stringify({
       frames: all.length,
       fileSpans,
-      reflection: reflection.spansPerSec,
-      decode: decode.spansPerSec,
-      decodeTouched: decodeTouched.spansPerSec,
+      fileBytes: all.reduce((n, f) => n + 4 + f.length, 0),
+      reflection: a,
+      decode: b,
+      decodeTouched: bt,
+      reflectionAroundPipeline: (before + after) / 2,
       pipeline: { ...pipeline, spansPerSec: fileSpans / pipeline.seconds },
       sink: sink > 0,
     }),

@@ -273,72 +273,64 @@ function keyBytes(key: string): Buffer {
 }
 
 /**
- * Attributes as byte ranges of `KeyValue` messages. The first lookup indexes where each key and value
- * sits (no string is created); lookups compare key bytes; a value is decoded only when asked for.
+ * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
+ * (valueStart -1 when it has no value).
+ */
+function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
+  let k = start;
+  let kl = 0;
+  let vs = -1;
+  let ve = -1;
+  let pos = start;
+  while (pos < end) {
+    const tag = varintAt(buf, pos, end, 'KeyValue');
+    pos = cursor;
+    if (tag === ((1 << 3) | LEN) || tag === ((2 << 3) | LEN)) {
+      const len = varintAt(buf, pos, end, 'KeyValue');
+      const at = cursor;
+      if (at + len > end)
+        fail('truncated or corrupt: field runs past the end of its KeyValue', pos, 'KeyValue');
+      if (tag === ((1 << 3) | LEN)) {
+        k = at;
+        kl = len;
+      } else {
+        vs = at;
+        ve = at + len;
+      }
+      pos = at + len;
+    } else pos = skipAt(buf, tag & 7, pos, end, 'KeyValue');
+  }
+  into.push(k, kl, vs, ve);
+}
+
+/**
+ * Attributes as positions of `KeyValue` messages in the request buffer: where each key and value sits
+ * (found on the first read of the attributes, no string created); lookups compare key bytes; a value
+ * is decoded only when asked for.
  */
 class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
-  readonly #ranges: readonly number[];
-  #keyStart: number[] | null = null;
-  #keyLen: number[] = [];
-  #valStart: number[] = [];
-  #valEnd: number[] = [];
+  /** Quadruples: key start, key length, value start (-1: none), value end. */
+  readonly #idx: readonly number[];
+  #keys: string[] | null = null;
 
-  constructor(buf: Buf, ranges: readonly number[]) {
+  constructor(buf: Buf, idx: readonly number[]) {
     this.#buf = buf;
-    this.#ranges = ranges;
+    this.#idx = idx;
   }
 
   get size(): number {
-    return this.#ranges.length / 2;
-  }
-
-  #index(): number[] {
-    if (this.#keyStart !== null) return this.#keyStart;
-    const buf = this.#buf;
-    const ks: number[] = [];
-    const r = Reader.create(buf);
-    for (let i = 0; i < this.#ranges.length; i += 2) {
-      const start = this.#ranges[i] as number;
-      const end = this.#ranges[i + 1] as number;
-      r.pos = start;
-      r.len = end;
-      let k = -1;
-      let kl = 0;
-      let vs = -1;
-      let ve = -1;
-      while (r.pos < end) {
-        const tag = r.uint32();
-        if (tag === ((1 << 3) | LEN)) {
-          const e = subEnd(r, end, 'KeyValue.key');
-          k = r.pos;
-          kl = e - r.pos;
-          r.pos = e;
-        } else if (tag === ((2 << 3) | LEN)) {
-          const e = subEnd(r, end, 'KeyValue.value');
-          vs = r.pos;
-          ve = e;
-          r.pos = e;
-        } else skipField(r, tag, end, 'KeyValue');
-      }
-      ks.push(k < 0 ? start : k);
-      this.#keyLen.push(kl);
-      this.#valStart.push(vs);
-      this.#valEnd.push(ve);
-    }
-    this.#keyStart = ks;
-    return ks;
+    return this.#idx.length / 4;
   }
 
   #find(key: string): number {
-    const ks = this.#index();
+    const idx = this.#idx;
     const kb = keyBytes(key);
     const n = kb.length;
     const buf = this.#buf;
-    const lens = this.#keyLen;
-    outer: for (let i = ks.length - 1; i >= 0; i -= 1) {
-      if (lens[i] !== n) continue;
-      const s = ks[i] as number;
+    outer: for (let i = idx.length - 4; i >= 0; i -= 4) {
+      if (idx[i + 1] !== n) continue;
+      const s = idx[i] as number;
       for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
       return i;
     }
@@ -346,16 +338,18 @@ class WireAttributes implements OtlpAttributes {
   }
 
   #value(i: number): OtlpAnyValue {
-    const s = this.#valStart[i] as number;
-    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#valEnd[i] as number);
+    const s = this.#idx[i + 2] as number;
+    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
   }
-
-  #keys: string[] | null = null;
 
   keys(): string[] {
     if (this.#keys === null) {
-      const ks = this.#index();
-      this.#keys = ks.map((s, i) => this.#buf.utf8Slice(s, s + (this.#keyLen[i] as number)));
+      const out: string[] = [];
+      for (let i = 0; i < this.#idx.length; i += 4) {
+        const s = this.#idx[i] as number;
+        out.push(this.#buf.utf8Slice(s, s + (this.#idx[i + 1] as number)));
+      }
+      this.#keys = out;
     }
     return [...this.#keys];
   }
@@ -375,13 +369,33 @@ class WireAttributes implements OtlpAttributes {
   }
 
   entries(): OtlpKeyValue[] {
-    const keys = this.keys();
-    return keys.map((key, i) => ({ key, value: this.#value(i) }));
+    return this.keys().map((key, j) => ({ key, value: this.#value(j * 4) }));
   }
 }
 
 function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
-  return ranges === null ? ListAttributes.EMPTY : new WireAttributes(buf, ranges);
+  if (ranges === null || ranges.length === 0) return ListAttributes.EMPTY;
+  const idx: number[] = [];
+  for (let i = 0; i < ranges.length; i += 2)
+    indexKeyValue(buf, ranges[i] as number, ranges[i + 1] as number, idx);
+  return new WireAttributes(buf, idx);
+}
+
+/** The attributes (field `tag`) of the message in `[start, end)`, indexed in one pass. */
+function attributesIn(buf: Buf, start: number, end: number, tag: number): OtlpAttributes {
+  let idx: number[] | null = null;
+  let pos = start;
+  while (pos < end) {
+    const t = varintAt(buf, pos, end, 'message');
+    pos = cursor;
+    if (t === tag) {
+      const len = varintAt(buf, pos, end, 'message');
+      const at = cursor;
+      indexKeyValue(buf, at, at + len, (idx ??= []));
+      pos = at + len;
+    } else pos = skipAt(buf, t & 7, pos, end, 'message');
+  }
+  return idx === null ? ListAttributes.EMPTY : new WireAttributes(buf, idx);
 }
 
 /** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */
@@ -801,10 +815,7 @@ class WireSpan implements OtlpSpan {
     return this.#endValue;
   }
   get attributes(): OtlpAttributes {
-    this.#attributes ??= attributesOf(
-      this.#buf,
-      rangesOf(this.#buf, this.#start, this.#end, T_SPAN_ATTRIBUTES),
-    );
+    this.#attributes ??= attributesIn(this.#buf, this.#start, this.#end, T_SPAN_ATTRIBUTES);
     return this.#attributes;
   }
   get events(): OtlpSpanEvent[] {

@@ -157,39 +157,61 @@ export class OtlpPayloadSplitter {
     this.#line += 1;
   }
 
+  /** The first 4 pending bytes as a big-endian length (they may span chunks). */
+  #peekLength(): number {
+    const first = this.#pending[0] as Buffer;
+    if (first.length >= 4) return first.readUInt32BE(0);
+    const head = Buffer.concat(this.#pending).subarray(0, 4);
+    return head.readUInt32BE(0);
+  }
+
+  /** Removes the first `n` pending bytes: a view of the first chunk when it holds them, else a copy. */
+  #takeBytes(n: number): Buffer {
+    const first = this.#pending[0] as Buffer;
+    let out: Buffer;
+    if (first.length >= n) {
+      out = first.subarray(0, n);
+      if (first.length === n) this.#pending.shift();
+      else this.#pending[0] = first.subarray(n);
+    } else {
+      out = Buffer.allocUnsafe(n);
+      let filled = 0;
+      while (filled < n) {
+        const chunk = this.#pending[0] as Buffer;
+        const take = Math.min(chunk.length, n - filled);
+        chunk.copy(out, filled, 0, take);
+        filled += take;
+        if (take === chunk.length) this.#pending.shift();
+        else this.#pending[0] = chunk.subarray(take);
+      }
+    }
+    this.#pendingBytes -= n;
+    this.#offset += n;
+    return out;
+  }
+
   #frames(atEnd: boolean): OtlpPayload[] {
     const out: OtlpPayload[] = [];
-    if (this.#pendingBytes < 4 && !atEnd) return out;
-    let buf = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : Buffer.concat(this.#pending);
-    let pos = 0;
-    while (buf.length - pos >= 4) {
-      const len = buf.readUInt32BE(pos);
-      if (buf.length - pos - 4 < len) break;
-      const body = buf.subarray(pos + 4, pos + 4 + len);
-      // Copy small frames out of big chunks so a kept span does not pin the whole chunk.
-      out.push({
-        kind: 'protobuf',
-        bytes: len * 2 < buf.length ? Buffer.from(body) : body,
-        offset: this.#offset + pos,
-        bodyOffset: this.#offset + pos + 4,
-      });
-      pos += 4 + len;
-    }
-    this.#offset += pos;
-    buf = buf.subarray(pos);
-    this.#pending = buf.length > 0 ? [buf] : [];
-    this.#pendingBytes = buf.length;
-    if (atEnd && buf.length > 0) {
+    while (this.#pendingBytes >= 4) {
+      const len = this.#peekLength();
+      if (this.#pendingBytes - 4 < len) break;
       const at = this.#offset;
-      if (buf.length < 4) {
-        throw new OtlpDecodeError(`truncated frame header at byte ${at} (${buf.length} of 4 length bytes)`, {
+      // Frames are views of the read chunks (no copy); a chunk is freed once its trials are done.
+      const frame = this.#takeBytes(4 + len);
+      out.push({ kind: 'protobuf', bytes: frame.subarray(4), offset: at, bodyOffset: at + 4 });
+    }
+    if (atEnd && this.#pendingBytes > 0) {
+      const at = this.#offset;
+      const rest = Buffer.concat(this.#pending);
+      if (rest.length < 4) {
+        throw new OtlpDecodeError(`truncated frame header at byte ${at} (${rest.length} of 4 length bytes)`, {
           offset: at,
           field: 'frame.length',
         });
       }
-      const len = buf.readUInt32BE(0);
+      const len = rest.readUInt32BE(0);
       throw new OtlpDecodeError(
-        `truncated frame at byte ${at}: the length prefix says ${len} bytes, only ${buf.length - 4} follow`,
+        `truncated frame at byte ${at}: the length prefix says ${len} bytes, only ${rest.length - 4} follow`,
         { offset: at, field: 'frame' },
       );
     }
