@@ -16,9 +16,10 @@ export interface SummarizeWithDuckDBInput {
   runId?: string | undefined;
   /** Task specs; null/omitted = no task specs. */
   tasks?: readonly TaskSpec[] | null | undefined;
-  /** Trials (for the error rollup and the `trials` table). */
-  trials?: Iterable<StoreTrial> | undefined;
-  scores: Iterable<ScoreRecord>;
+  /** Trials (for the error rollup and the `trials` table); may be async. */
+  trials?: Iterable<StoreTrial> | AsyncIterable<StoreTrial> | undefined;
+  /** Score records in SDK score order; may be async (streamed). */
+  scores: Iterable<ScoreRecord> | AsyncIterable<ScoreRecord>;
   /** Runner-contributed aggregates, appended unchanged. */
   extraScores?: readonly AggregateScore[] | undefined;
   /** Run metadata stored on the `runs` row. */
@@ -36,7 +37,7 @@ export interface SummarizeWithDuckDBInput {
  * const stored = await summarizeWithDuckDB({ db: 'runs.duckdb', tasks, trials, scores });
  */
 export async function summarizeWithDuckDB(input: SummarizeWithDuckDBInput): Promise<Summary> {
-  const [first, scores] = peek(input.scores);
+  const [first, scores] = await peek(input.scores);
   const runId = input.runId ?? first?.run_id ?? 'run';
   const db = await openDuckDB(input.db ?? ':memory:', input.duckdb ?? {});
   try {
@@ -53,16 +54,21 @@ export async function summarizeWithDuckDB(input: SummarizeWithDuckDBInput): Prom
   }
 }
 
-/** The first element of an iterable and an iterable that still yields every element. */
-function peek<T>(items: Iterable<T>): [T | undefined, Iterable<T>] {
+/** The first element of a (possibly async) iterable, and an iterable that still yields every element. */
+async function peek<T>(
+  items: Iterable<T> | AsyncIterable<T>,
+): Promise<[T | undefined, AsyncIterable<T> | Iterable<T>]> {
   if (Array.isArray(items)) return [items[0] as T | undefined, items];
-  const it = items[Symbol.iterator]();
-  const head = it.next();
+  const it =
+    Symbol.asyncIterator in items
+      ? (items as AsyncIterable<T>)[Symbol.asyncIterator]()
+      : (items as Iterable<T>)[Symbol.iterator]();
+  const head = await it.next();
   if (head.done === true) return [undefined, []];
-  const rest: Iterable<T> = {
-    *[Symbol.iterator]() {
+  const rest: AsyncIterable<T> = {
+    async *[Symbol.asyncIterator]() {
       yield head.value;
-      for (let n = it.next(); n.done !== true; n = it.next()) yield n.value;
+      for (let n = await it.next(); n.done !== true; n = await it.next()) yield n.value;
     },
   };
   return [head.value, rest];

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/model/json-value.js';
 import type { Diagnostic, ScoreRecord, ScoreStatus } from '../../src/model/score-record.js';
 import type { MetricDescriptor, SemanticReducer, SemanticView, TaskSpec } from '../../src/model/task.js';
 import type { Trial } from '../../src/model/trial.js';
+import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
 import { writeRun } from '../../src/sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from '../../src/sql-summary/summarize-store-run.js';
 import { summarizeWithDuckDB } from '../../src/sql-summary/summarize-with-duckdb.js';
@@ -255,5 +259,42 @@ describe('summary in SQL equals the in-memory engine', () => {
         reward: { total: 2, scored: 2, failed: 0, missing: 0 },
       },
     });
+  });
+
+  it('takes streamed (async) scores and trials, and a given DuckDB file', async () => {
+    const scores = [
+      ...['a1', 'a2', 'a3'].map((t, i): ScoreRecord => ({
+        id: t,
+        run_id: 'streamed',
+        task_id: 'A',
+        trial_id: t,
+        metric_type: 'm',
+        status: 'completed',
+        outputs: [{ name: 'x', value: i / 3 }],
+        diagnostics: [],
+        metadata: {},
+      })),
+    ];
+    async function* stream<T>(items: T[]): AsyncGenerator<T> {
+      for (const item of items) yield item;
+    }
+    const trials = [{ id: 'a2', error: { type: 'Boom', message: null, traceback: null, occurred_at: null } }];
+    const expected = buildSummary({ scores, trials });
+    const dir = mkdtempSync(join(tmpdir(), 'es-sql-summary-'));
+    try {
+      const db = join(dir, 'runs.duckdb');
+      expect(await summarizeWithDuckDB({ db, scores: stream(scores), trials: stream(trials) })).toEqual(
+        expected,
+      );
+      // The run stays in the file under the scores' run id.
+      const again = await openDuckDB(db, { readOnly: true });
+      try {
+        expect(await summarizeStoreRun(again.connection, 'streamed')).toEqual(expected);
+      } finally {
+        again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

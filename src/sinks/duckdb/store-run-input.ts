@@ -9,10 +9,10 @@ export interface StoreRunInput {
   runId: string;
   /** Task specs in task-list order; null = the run has no task specs (summary discovers outputs). */
   tasks: readonly TaskSpec[] | null;
-  /** Trials in trial order (full trials, or just `{id, error}` for the error rollup). */
-  trials?: Iterable<StoreTrial> | undefined;
-  /** Score records in SDK score order. */
-  scores: Iterable<ScoreRecord>;
+  /** Trials in trial order (full trials, or just `{id, error}` for the error rollup); may be async. */
+  trials?: Iterable<StoreTrial> | AsyncIterable<StoreTrial> | undefined;
+  /** Score records in SDK score order; may be async (e.g. streamed from `scores.jsonl`). */
+  scores: Iterable<ScoreRecord> | AsyncIterable<ScoreRecord>;
   /** Run metadata (`metadata.json`), stored as JSON on the `runs` row. */
   metadata?: JsonObject | null | undefined;
   /**

@@ -43,7 +43,7 @@ export async function writeRun(
     let taskOrdinal = 0;
     for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task);
     let trialOrdinal = 0;
-    for (const trial of input.trials ?? []) {
+    for await (const trial of input.trials ?? []) {
       rows.addTrial(trialOrdinal, trial);
       const evidence = input.evidenceOf?.(trial) ?? null;
       if (evidence !== null) {
@@ -58,7 +58,7 @@ export async function writeRun(
     }
     const occurrences = new Map<string, number>();
     let scoreOrdinal = 0;
-    for (const score of input.scores) {
+    for await (const score of input.scores) {
       const key = `${score.task_id}\u0000${score.trial_id}\u0000${score.metric_type}`;
       const occurrence = (occurrences.get(key) ?? 0) + 1;
       occurrences.set(key, occurrence);
