@@ -64,6 +64,12 @@ export function initCommand(): Command {
     .description('write a commented starter evalstream.config.ts')
     .option('--out <file>', 'where to write it', 'evalstream.config.ts')
     .option('--force', 'overwrite an existing file')
+    .addHelpText(
+      'after',
+      `
+Example:
+  evalstream init && evalstream score examples/harbor-job --config evalstream.config.ts --out runs/r1`,
+    )
     .exitOverride()
     .action(async (flags: InitFlags) => {
       const file = resolve(flags.out);

@@ -75,6 +75,17 @@ export function scoreCommand(): Command {
     .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
     .option('--run-id <id>', 'run id (overrides the config)')
     .option('--no-progress', 'never draw a progress bar')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream score examples/harbor-job --out runs/example
+  evalstream score traces/*.jsonl --config evalstream.config.ts --out runs/r1 --db runs/all.duckdb
+  evalstream score rollouts.jsonl --format gym --out runs/gym
+
+Exit codes: 0 ok; 1 the run failed or an input was cut off (trials read before it are kept);
+2 bad usage or input (the message names the file, line/offset and field).`,
+    )
     .exitOverride()
     .action(async (inputs: string[], flags: ScoreFlags) => {
       await score(inputs, flags);
