@@ -1,5 +1,5 @@
 import { floatPathKey } from './float-path-key.js';
-import { FLOAT_LITERAL_HINT } from './float-literal-hint.js';
+import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 import { parsePythonJson } from './parse-python-json.js';
 import { pythonQuote } from './python-quote.js';
 
@@ -15,7 +15,7 @@ function isFirstOfName(outputs: readonly { name: string }[], index: number, name
  * Whether `outputs[index].value` of a score row (an integral number) was written as a float in the
  * line it was parsed from. For lines in the SDK's own format (sorted keys, `", "` / `": "`) it finds
  * the output's `{"name": <name>, "value": <literal>}` text directly when that is unambiguous;
- * otherwise it parses the line with `parsePythonJson`.
+ * otherwise it parses the line with `parsePythonJson` (unless `mayHaveIntegralFloat` rules floats out).
  *
  * @example
  * outputLiteralIsFloat(row, 0, '{"diagnostics": [], ..., "outputs": [{"name": "reward", "value": 1.0}], ...}'); // true
@@ -25,7 +25,6 @@ export function outputLiteralIsFloat(
   index: number,
   text: string,
 ): boolean {
-  if (!FLOAT_LITERAL_HINT.test(text)) return false;
   const output = row.outputs[index];
   const name = output?.name;
   if (name !== undefined && text.startsWith(SDK_SCORE_START) && isFirstOfName(row.outputs, index, name)) {
@@ -53,6 +52,7 @@ export function outputLiteralIsFloat(
       }
     }
   }
+  if (!mayHaveIntegralFloat(text)) return false;
   const parsed = parsePythonJson(text);
   return (
     parsed.ok &&

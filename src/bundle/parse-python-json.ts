@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json-value.js';
-import { FLOAT_LITERAL_HINT } from './float-literal-hint.js';
+import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 
 /** The result of {@link parsePythonJson}: the value, or where and why the text is not JSON. */
 export type ParsedPythonJson =
@@ -20,7 +20,7 @@ const CONTROL = /[\x00-\x1f]/;
  * parsePythonJson('{"v": }'); // { ok: false, offset: 6, message: 'unexpected character "}"' }
  */
 export function parsePythonJson(text: string): ParsedPythonJson {
-  if (!FLOAT_LITERAL_HINT.test(text)) {
+  if (!mayHaveIntegralFloat(text)) {
     try {
       return { ok: true, value: JSON.parse(text) as JsonValue, floatPaths: null };
     } catch {

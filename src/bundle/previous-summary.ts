@@ -11,6 +11,8 @@ import { runnerExtraScores } from './runner-extra-scores.js';
 
 /** What re-summarising needs from the summary a bundle already has. */
 export interface PreviousSummary {
+  /** Size in bytes of the old `summary.json`, or null when there was none. */
+  size: number | null;
   /** SHA-256 of the old `summary.json`, or null when there was none. */
   sha256: string | null;
   /** Its runner-contributed aggregates (`runner.*`), carried over unchanged. */
@@ -31,12 +33,14 @@ const RUNNER_MARK = Buffer.from('"runner.');
  */
 export async function previousSummary(dir: string): Promise<PreviousSummary> {
   const file = join(dir, BUNDLE_FILES.summary);
-  if (!existsSync(file)) return { sha256: null, runnerScores: [], warnings: [] };
+  if (!existsSync(file)) return { size: null, sha256: null, runnerScores: [], warnings: [] };
+  let size = 0;
   const hash = createHash('sha256');
   let mentionsRunner = false;
   let tail = Buffer.alloc(0);
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
     const bytes = chunk as Buffer;
+    size += bytes.length;
     hash.update(bytes);
     if (!mentionsRunner) {
       mentionsRunner = Buffer.concat([tail, bytes]).includes(RUNNER_MARK);
@@ -44,9 +48,10 @@ export async function previousSummary(dir: string): Promise<PreviousSummary> {
     }
   }
   const sha256 = hash.digest('hex');
-  if (!mentionsRunner) return { sha256, runnerScores: [], warnings: [] };
+  if (!mentionsRunner) return { size, sha256, runnerScores: [], warnings: [] };
   try {
     return {
+      size,
       sha256,
       runnerScores: runnerExtraScores(await readBundleJson(dir, BUNDLE_FILES.summary, rowSchemas.summary)),
       warnings: [],
@@ -57,6 +62,6 @@ export async function previousSummary(dir: string): Promise<PreviousSummary> {
       ...issue,
       message: `previous summary unreadable, its runner aggregates are dropped: ${issue.message}`,
     }));
-    return { sha256, runnerScores: [], warnings };
+    return { size, sha256, runnerScores: [], warnings };
   }
 }

@@ -39,10 +39,10 @@ export async function readBundle(dir: string): Promise<RunBundle> {
   let trials: Trial[] | null = null;
   if (await exists(join(abs, BUNDLE_FILES.trials))) {
     trials = [];
-    for await (const batch of readTrialRows(abs)) for (const { row } of batch) trials.push(row);
+    for await (const batch of readTrialRows(abs)) trials.push(...batch.rows);
   }
   const scores: ScoreRecord[] = [];
-  for await (const batch of readScoreRows(abs)) for (const { row } of batch) scores.push(row);
+  for await (const batch of readScoreRows(abs)) for (const score of batch.rows) scores.push(score);
   const summary = await readBundleJson(abs, BUNDLE_FILES.summary, rowSchemas.summary);
   return {
     dir: abs,

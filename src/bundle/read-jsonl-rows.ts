@@ -5,12 +5,12 @@ import { parsePythonJson } from './parse-python-json.js';
 import { readLineBatches } from './read-line-batches.js';
 import { rowSources } from './row-sources.js';
 
-/** A validated row and the 1-based line it came from. */
-export interface JsonlRow<T> {
-  row: T;
-  line: number;
-  /** The line's text, only when read with `register: false`. */
-  text?: string;
+/** Validated rows of one chunk, with their 1-based line numbers (parallel arrays). */
+export interface RowBatch<T> {
+  rows: T[];
+  lines: number[];
+  /** The lines' texts, only when read with `register: false`. */
+  texts: string[] | null;
 }
 
 /** Options of {@link readJsonlRows}. */
@@ -36,23 +36,29 @@ export interface ReadJsonlRowsOptions<T> {
 }
 
 /**
- * Streams a JSONL file as batches of zod-validated rows (blank lines skipped). Every row is registered
+ * Streams a JSONL file as batches of zod-validated rows (blank lines skipped), one batch per 1 MiB. Every row is registered
  * in `rowSources` so writers reproduce its number literals. The first bad line throws a
  * `BundleReadError` naming the file, line and field (after the rows before it were yielded).
  *
  * @example
- * for await (const batch of readJsonlRows(file, rowSchemas.score, { displayName: 'scores.jsonl' })) count += batch.length;
+ * for await (const batch of readJsonlRows(file, rowSchemas.score, { displayName: 'scores.jsonl' })) count += batch.rows.length;
  */
 export async function* readJsonlRows<T extends object>(
   file: string,
   schema: z.ZodType<T, unknown>,
   options: ReadJsonlRowsOptions<T>,
-): AsyncGenerator<JsonlRow<T>[]> {
+): AsyncGenerator<RowBatch<T>> {
   const name = options.displayName;
-  for await (const lines of readLineBatches(file)) {
-    const out: JsonlRow<T>[] = [];
+  const register = options.register !== false;
+  for await (const batch of readLineBatches(file)) {
+    const out: RowBatch<T> = { rows: [], lines: [], texts: register ? null : [] };
     let failure: BundleReadError | null = null;
-    for (const { text, line, terminated } of lines) {
+    const { texts, lines } = batch;
+    const n = texts.length;
+    for (let i = 0; i < n; i++) {
+      const text = texts[i] as string;
+      const line = lines[i] as number;
+      const terminated = !(batch.lastUnterminated && i === n - 1);
       let raw: unknown;
       let floatPaths: Set<string> | null | undefined; // undefined: worked out lazily from the text
       try {
@@ -105,7 +111,7 @@ export async function* readJsonlRows<T extends object>(
         }
         row = result.data;
       }
-      if (options.register !== false) rowSources.remember(row, text, floatPaths, options.remapFloatPaths);
+      if (register) rowSources.remember(row, text, floatPaths, options.remapFloatPaths);
       if (options.check) {
         const issue = options.check(row, line);
         if (issue !== null) {
@@ -113,10 +119,12 @@ export async function* readJsonlRows<T extends object>(
           break;
         }
       }
-      out.push(options.register === false ? { row, line, text } : { row, line });
+      out.rows.push(row);
+      out.lines.push(line);
+      out.texts?.push(text);
     }
     // rows before a bad line are delivered first, then the error
-    if (out.length > 0) yield out;
+    if (out.rows.length > 0) yield out;
     if (failure !== null) throw failure;
   }
 }

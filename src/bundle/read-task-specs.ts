@@ -21,7 +21,7 @@ export async function readTaskSpecs(dir: string): Promise<TaskSpec[] | null> {
   }
   const tasks: TaskSpec[] = [];
   for await (const batch of readJsonlRows(file, rowSchemas.task, { displayName: BUNDLE_FILES.tasks })) {
-    for (const { row } of batch) tasks.push(row);
+    tasks.push(...batch.rows);
   }
   return tasks;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Trial } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
-import type { JsonlRow } from './read-jsonl-rows.js';
+import type { RowBatch } from './read-jsonl-rows.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
 import { evidenceRefResolver } from './evidence-ref-resolver.js';
 import { rowFastChecks } from './row-fast-checks.js';
@@ -27,12 +27,12 @@ export interface ReadTrialRowsOptions {
  * naming the line and the descriptor.
  *
  * @example
- * for await (const batch of readTrialRows(dir)) for (const { row } of batch) console.log(row.id);
+ * for await (const batch of readTrialRows(dir)) for (const trial of batch.rows) console.log(trial.id);
  */
 export function readTrialRows(
   dir: string,
   options: ReadTrialRowsOptions = {},
-): AsyncGenerator<JsonlRow<Trial>[]> {
+): AsyncGenerator<RowBatch<Trial>> {
   const name = BUNDLE_FILES.trials;
   const resolver = evidenceRefResolver(dir);
   return readJsonlRows(join(dir, name), rowSchemas.trial, {

@@ -1,5 +1,5 @@
 import { floatPathKey } from './float-path-key.js';
-import { FLOAT_LITERAL_HINT } from './float-literal-hint.js';
+import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 import { parsePythonJson } from './parse-python-json.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 
@@ -30,8 +30,7 @@ export const rowSources = {
   /** Records that `row` was read from `text` (with its float paths when already known). */
   remember(row: object, text: string, paths?: ReadonlySet<string> | null, remap?: Remap): void {
     if (paths !== undefined) sources.set(row, { text: null, paths: paths, remap: null });
-    else if (FLOAT_LITERAL_HINT.test(text))
-      sources.set(row, { text, paths: undefined, remap: remap ?? null });
+    else if (mayHaveIntegralFloat(text)) sources.set(row, { text, paths: undefined, remap: remap ?? null });
     else sources.set(row, { text: null, paths: null, remap: null });
   },
 

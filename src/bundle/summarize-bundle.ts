@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
@@ -92,18 +93,17 @@ export async function summarizeBundle(
   const accumulator = new SummaryAccumulator(tasks);
   let firstRunId: string | null = null;
   for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
-    for (let i = 0; i < batch.length; i++) {
-      const { row, text } = batch[i] as (typeof batch)[number];
-      accumulator.addScore(row, null, text);
-    }
-    firstRunId ??= batch[0]?.row.run_id ?? null;
+    const { rows } = batch;
+    const texts = batch.texts as string[];
+    for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
+    firstRunId ??= rows[0]?.run_id ?? null;
   }
   if (existsSync(join(src, BUNDLE_FILES.trials))) {
     const trials = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
-    for await (const batch of trials) for (const { row } of batch) accumulator.addTrial(row);
+    for await (const batch of trials) for (const trial of batch.rows) accumulator.addTrial(trial);
   }
   const { summary, isFloat } = accumulator.finish(previous.runnerScores);
-  const summaryChunks = (): string[] => [...summaryJsonChunks(summary, isFloat), '\n'];
+  const summaryChunks = (): Iterable<string> => summaryJsonChunks(summary, isFloat, { newline: true });
   let sha256 = '';
 
   let runManifest: RunManifest = manifest ?? {

@@ -32,8 +32,12 @@ export class SummaryAccumulator {
    */
   addScore(score: ScoreRecord, task?: TaskSpec | null, text?: string): void {
     this.#builder.addScore(score);
+    if (text !== undefined) {
+      this.#floats.addScore(score, undefined, text);
+      return;
+    }
     const spec = task ?? this.#tasks?.get(score.task_id) ?? null;
-    this.#floats.addScore(score, spec === null ? undefined : declaredValueSchemas(spec), text);
+    this.#floats.addScore(score, spec === null ? undefined : declaredValueSchemas(spec));
   }
 
   /** Adds one trial for the error rollup. */

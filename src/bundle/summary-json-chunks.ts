@@ -11,8 +11,8 @@ import type { WireValue } from './wire-value.js';
 const CHUNK = 1 << 16;
 
 /**
- * The text of `summary.json` (`json.dumps(summary, indent=2, sort_keys=True)`, without the final
- * newline) in chunks, so a big summary streams to disk: `task_metric_values` (one record per trial and
+ * The text of `summary.json` (`json.dumps(summary, indent=2, sort_keys=True)`, plus the file's final
+ * newline with `newline: true`) in chunks, so a big summary streams to disk: `task_metric_values` (one record per trial and
  * output, usually the bulk of the file) is formatted record by record without building wire objects;
  * everything else goes through `summaryToWire` + `pythonJson`. Same bytes as
  * `pythonJson(summaryToWire(summary, isFloat), { indent: 2 })`.
@@ -20,7 +20,11 @@ const CHUNK = 1 << 16;
  * @example
  * for (const chunk of summaryJsonChunks(summary, floats.lookupFor(summary.task_metric_values))) out.write(chunk);
  */
-export function* summaryJsonChunks(summary: Summary, isFloat?: TaskValueFloatLookup): Generator<string> {
+export function* summaryJsonChunks(
+  summary: Summary,
+  isFloat?: TaskValueFloatLookup,
+  options: { newline?: boolean } = {},
+): Generator<string> {
   const lookup = isFloat ?? lookupFromText(summary);
   const head = summaryToWire({ ...summary, task_metric_values: {} });
   const keys = Object.keys(head).sort();
@@ -31,7 +35,7 @@ export function* summaryJsonChunks(summary: Summary, isFloat?: TaskValueFloatLoo
     if (key === 'task_metric_values') yield* taskValueChunks(summary.task_metric_values, lookup);
     else yield pythonJson(head[key] as WireValue, { indent: 2, level: 1 });
   }
-  yield '\n}';
+  yield options.newline ? '\n}\n' : '\n}';
 }
 
 /** For a summary read from a file: its own float literals decide. */

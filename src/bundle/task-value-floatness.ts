@@ -1,5 +1,4 @@
 import type { ScoreRecord } from '../model/score-record.js';
-import { FLOAT_LITERAL_HINT } from './float-literal-hint.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
 import type { ValueSchemaLookup } from './score-to-wire.js';
@@ -21,6 +20,10 @@ import type { TaskValueFloatLookup } from './summary-to-wire.js';
 export class TaskValueFloatness {
   /** task id → metric type → output name → flags in score order. */
   readonly #flags = new Map<string, Map<string, Map<string, boolean[]>>>();
+  // scores arrive grouped by trial and task: remember the last (task, metric) bucket
+  #lastTask = '';
+  #lastMetric = '';
+  #lastByName: Map<string, boolean[]> | null = null;
 
   /**
    * Records the float-ness of the numeric outputs of one score. `text` is the line the score was
@@ -32,8 +35,6 @@ export class TaskValueFloatness {
     const n = outputs.length;
     if (n === 0) return;
     let byName: Map<string, boolean[]> | undefined;
-    // a line without any float-looking literal has only int literals: no need to look closer
-    const literalFloats = text === undefined ? true : FLOAT_LITERAL_HINT.test(text);
     outer: for (let i = 0; i < n; i++) {
       const output = outputs[i] as ScoreRecord['outputs'][number];
       const value = output.value;
@@ -42,7 +43,7 @@ export class TaskValueFloatness {
         if ((outputs[j] as ScoreRecord['outputs'][number]).name === output.name) continue outer;
       let float: boolean;
       if (!Number.isInteger(value)) float = true;
-      else if (text !== undefined) float = literalFloats && outputLiteralIsFloat(score, i, text);
+      else if (text !== undefined) float = outputLiteralIsFloat(score, i, text);
       else
         float =
           rowSources.outputValueIsFloat(score, i) ??
@@ -55,33 +56,51 @@ export class TaskValueFloatness {
   }
 
   #byName(taskId: string, metricType: string): Map<string, boolean[]> {
+    if (this.#lastByName !== null && taskId === this.#lastTask && metricType === this.#lastMetric) {
+      return this.#lastByName;
+    }
     let byMetric = this.#flags.get(taskId);
     if (byMetric === undefined) this.#flags.set(taskId, (byMetric = new Map()));
     let byName = byMetric.get(metricType);
     if (byName === undefined) byMetric.set(metricType, (byName = new Map()));
+    this.#lastTask = taskId;
+    this.#lastMetric = metricType;
+    this.#lastByName = byName;
     return byName;
   }
 
   /**
-   * A lookup for `summaryToWire` over one finished summary: numeric (non-boolean) records of each
-   * list consume the recorded flags in order (unknown when the counts disagree).
+   * A lookup for the summary writers over one finished summary: the numeric (non-boolean) records of
+   * each list consume the recorded flags in order (unknown when the counts disagree). Cheapest when
+   * asked in order, list by list, as `summaryJsonChunks` does.
    */
   lookupFor(taskMetricValues: Record<string, Record<string, { value: unknown }[]>>): TaskValueFloatLookup {
-    const byPosition = new Map<string, (boolean | undefined)[]>();
-    for (const [taskId, byKey] of Object.entries(taskMetricValues)) {
-      const byMetric = this.#flags.get(taskId);
-      for (const [key, records] of Object.entries(byKey)) {
-        const flags = byMetric === undefined ? [] : flagsFor(byMetric, key);
-        const numeric = records.reduce((k, r) => k + (typeof r.value === 'number' ? 1 : 0), 0);
-        const aligned = flags.length === numeric;
-        let next = 0;
-        byPosition.set(
-          `${taskId}\u0000${key}`,
-          records.map((r) => (typeof r.value === 'number' && aligned ? flags[next++] : undefined)),
-        );
+    let cachedTask: string | null = null;
+    let cachedKey: string | null = null;
+    let flags: boolean[] = [];
+    let aligned = false;
+    let lastIndex = -1;
+    let next = 0;
+    return (taskId, key, index) => {
+      const records = taskMetricValues[taskId]?.[key];
+      if (records === undefined) return undefined;
+      if (taskId !== cachedTask || key !== cachedKey || index <= lastIndex) {
+        cachedTask = taskId;
+        cachedKey = key;
+        const byMetric = this.#flags.get(taskId);
+        flags = byMetric === undefined ? [] : flagsFor(byMetric, key);
+        let numeric = 0;
+        for (const r of records) if (typeof r.value === 'number') numeric++;
+        aligned = numeric === flags.length;
+        lastIndex = -1;
+        next = 0;
       }
-    }
-    return (taskId, key, index) => byPosition.get(`${taskId}\u0000${key}`)?.[index];
+      // advance over the records between the last answer and this one
+      for (let i = lastIndex + 1; i < index; i++) if (typeof records[i]?.value === 'number') next++;
+      lastIndex = index;
+      if (typeof records[index]?.value !== 'number') return undefined;
+      return aligned ? flags[next++] : (next++, undefined);
+    };
   }
 }
 

@@ -108,7 +108,7 @@ export async function writeBundle(
       // a summary read from the bundle keeps its own literals; one built in memory follows the scores
       isFloat = rowSources.isFromText(summary) ? undefined : floats?.lookupFor(summary.task_metric_values);
     }
-    await staged.writeChunks(BUNDLE_FILES.summary, [...summaryJsonChunks(summary, isFloat), '\n']);
+    await staged.writeChunks(BUNDLE_FILES.summary, summaryJsonChunks(summary, isFloat, { newline: true }));
     files.push(BUNDLE_FILES.summary);
 
     const manifest: RunManifest = { ...bundle.manifest };

@@ -1,3 +1,4 @@
+import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { AggregateScore } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
@@ -180,14 +181,18 @@ class RunBundleSink implements Sink<ScoredTrial> {
           fastCheck: rowFastChecks.score,
           register: false,
         });
-        for await (const batch of rows) for (const { row, text } of batch) acc.addScore(row, null, text);
+        for await (const batch of rows) {
+          const texts = batch.texts as string[];
+          for (let i = 0; i < batch.rows.length; i++)
+            acc.addScore(batch.rows[i] as ScoreRecord, null, texts[i]);
+        }
         for (const trial of this.#errorTrials) acc.addTrial(trial);
         finished = acc.finish(extras);
       }
-      await staged.writeChunks(BUNDLE_FILES.summary, [
-        ...summaryJsonChunks(finished.summary, finished.isFloat),
-        '\n',
-      ]);
+      await staged.writeChunks(
+        BUNDLE_FILES.summary,
+        summaryJsonChunks(finished.summary, finished.isFloat, { newline: true }),
+      );
 
       const tasksOut = await JsonlWriter.create(staged.file(BUNDLE_FILES.tasks));
       for (const task of tasks)

@@ -9,6 +9,7 @@ import { readTrialRows } from '../bundle/read-trial-rows.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
+import type { Trial } from '../model/trial.js';
 
 /** Options of {@link fromBundle}. */
 export interface FromBundleOptions {
@@ -52,7 +53,9 @@ async function* iterateTrialItems(dir: string, options: FromBundleOptions): Asyn
     options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {},
   );
   for await (const batch of rows) {
-    for (const { row, line } of batch) {
+    for (let i = 0; i < batch.rows.length; i++) {
+      const row = batch.rows[i] as Trial;
+      const line = batch.lines[i] as number;
       yield {
         trial: row,
         evidence: row.evidence === null ? null : new CandidateEvidence(row.evidence, { baseDir: dir }),

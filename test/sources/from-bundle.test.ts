@@ -57,7 +57,7 @@ describe('fromBundle', () => {
     for (const source of [EXAMPLE, fixturePath('sdk-sparse')]) {
       const scores = new Map<string, ScoreRecord[]>();
       for await (const batch of readScoreRows(source)) {
-        for (const { row } of batch) scores.set(row.trial_id, [...(scores.get(row.trial_id) ?? []), row]);
+        for (const row of batch.rows) scores.set(row.trial_id, [...(scores.get(row.trial_id) ?? []), row]);
       }
       const out = join(await tempDir(), 'copy');
       const sink = toRunBundle(out, { evidenceRoots: [source] });
