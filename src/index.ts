@@ -89,3 +89,25 @@ export { exportArrow } from './sinks/duckdb/export-arrow.js';
 export { summarizeWithDuckDB } from './sql-summary/summarize-with-duckdb.js';
 export type { SummarizeWithDuckDBInput } from './sql-summary/summarize-with-duckdb.js';
 export { summarizeStoreRun } from './sql-summary/summarize-store-run.js';
+export { OTLPTraceHandle } from './evidence/otlp/otlp-trace-handle.js';
+export type { OtlpTokenUsage } from './evidence/otlp/otlp-trace-handle.js';
+export { decodeOtlpProtobuf } from './evidence/otlp/decode-otlp-protobuf.js';
+export { decodeOtlpProtobufReflection } from './evidence/otlp/decode-otlp-protobuf-reflection.js';
+export { otlpJsonToRequest } from './evidence/otlp/otlp-json-to-request.js';
+export { parseLosslessJson } from './evidence/otlp/parse-lossless-json.js';
+export { OtlpDecodeError } from './evidence/otlp/otlp-decode-error.js';
+export { readOtlpFileSync } from './evidence/otlp/read-otlp-file-sync.js';
+export { SpanForest } from './evidence/otlp/span-forest.js';
+export type {
+  OtlpExportRequest,
+  OtlpResourceSpans,
+  OtlpSpan,
+  OtlpAnyValue,
+  OtlpAttributes,
+} from './evidence/otlp/otlp-types.js';
+export type { OtlpGroupingConfig } from './evidence/otlp/otlp-trial-grouper.js';
+export { fromOtlpFiles } from './sources/from-otlp-files.js';
+export type { FromOtlpFilesOptions } from './sources/from-otlp-files.js';
+export { InputError } from './sources/input-error.js';
+export { decodeOtlp } from './operators/decode-otlp.js';
+export { groupIntoTrials } from './operators/group-into-trials.js';
