@@ -5,7 +5,7 @@ import type { GymHooks } from './compute/gym-hooks.js';
 import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError } from './gym-input-error.js';
 import { expandInputGlob } from './io/expand-input-glob.js';
-import { loadRolloutFile } from './io/load-rollout-file.js';
+import { loadRolloutFiles, type ParallelScanOptions } from './io/load-rollout-files.js';
 import { writeMergedRollouts } from './io/write-merged-rollouts.js';
 import type { PyJson } from './py-json.js';
 import { createGymKeys } from './rows/gym-keys.js';
@@ -30,6 +30,8 @@ export interface AggregateRolloutsOptions {
   log?: (line: string) => void;
   /** Warnings (Gym's stderr). Default: none. */
   warn?: (text: string) => void;
+  /** Worker threads for reading large inputs (default: up to 4, from 32 MiB). */
+  parallel?: ParallelScanOptions;
 }
 
 /** What {@link aggregateRollouts} did. */
@@ -44,6 +46,8 @@ export interface AggregateRolloutsResult {
   table: RolloutTable;
   order: Int32Array;
   warnings: string[];
+  /** Worker threads that read the inputs (0: read in the main thread). */
+  scanWorkers: number;
 }
 
 /** Python's `repr()` of a str, for messages that quote Gym's. */
@@ -105,22 +109,24 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
 
   const table = new RolloutTable(createGymKeys());
   const hooks = options.hooks ?? {};
-  for (const [i, f] of files.entries()) {
+  for (const f of files) {
     const st = await stat(f).catch(() => null);
     if (st === null || !st.isFile()) {
       throw new GymInputError(
         'unreadable',
         `Cannot read shard '${f}': ${st === null ? 'no such file' : 'not a file'}`,
-        { file: f },
+        {
+          file: f,
+        },
       );
     }
-    table.files.push(f);
-    await loadRolloutFile(f, i, table, {
-      cut: true,
-      keepRows: hooks.computeMetrics !== undefined,
-      passAtK: hooks.passAtK,
-    });
   }
+  const scanWorkers = await loadRolloutFiles(
+    files,
+    table,
+    { cut: true, keepRows: hooks.computeMetrics !== undefined, passAtK: hooks.passAtK },
+    options.parallel ?? {},
+  );
   log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
 
   for (const [key, info] of table.nonNumeric) {
@@ -158,6 +164,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     table,
     order,
     warnings: warnings.texts,
+    scanWorkers,
   };
   if (table.count > 0) {
     const byAgent = new Map<number, number[]>();

@@ -15,7 +15,15 @@ export function fromPlainJson(value: unknown): PyJson {
   if (typeof value === 'object') {
     const out: { [key: string]: PyJson } = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v !== undefined) out[k] = fromPlainJson(v);
+      if (v === undefined) continue;
+      if (k === '__proto__')
+        Object.defineProperty(out, k, {
+          value: fromPlainJson(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[k] = fromPlainJson(v);
     }
     return out;
   }

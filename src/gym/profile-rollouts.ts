@@ -12,6 +12,7 @@ import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
 import { loadRolloutFile } from './io/load-rollout-file.js';
 import { JsonCursor } from './json/json-cursor.js';
 import { JsonSyntaxError } from './json/json-syntax-error.js';
+import { pyInt } from './py-int.js';
 import type { PyJson, PyJsonObject } from './py-json.js';
 import { createGymKeys } from './rows/gym-keys.js';
 import { GymRowError } from './rows/gym-row-error.js';
@@ -276,7 +277,7 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
       const t = frame.task[a] as number;
       let b = a + 1;
       while (b < frame.n && frame.task[b] === t) b++;
-      const entry: PyJsonObject = { _ng_task_index: BigInt(t) };
+      const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
       Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
       const firstInput = inputByKey.get(keyText(t, frame.rollout[a] as number)) as number;
       entry['sample'] = readSample(
@@ -285,9 +286,9 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
         inputs.length[firstInput] as number,
       );
       const expected = expectedByTask.get(t) ?? 0;
-      entry['num_rollouts'] = BigInt(b - a);
-      entry['expected_num_rollouts'] = BigInt(expected);
-      entry['missing_num_rollouts'] = BigInt(expected - (b - a));
+      entry['num_rollouts'] = pyInt(b - a);
+      entry['expected_num_rollouts'] = pyInt(expected);
+      entry['missing_num_rollouts'] = pyInt(expected - (b - a));
       entry['reward_profile_completion_pct'] = expected === 0 ? 100.0 : (100.0 * (b - a)) / expected;
       const infos: PyJson[] = [];
       for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));

@@ -13,6 +13,15 @@ export function toPlainJson(value: PyJson): JsonValue {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(toPlainJson);
   const out: { [key: string]: JsonValue } = {};
-  for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
+  for (const [k, v] of Object.entries(value)) {
+    if (k === '__proto__')
+      Object.defineProperty(out, k, {
+        value: toPlainJson(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[k] = toPlainJson(v);
+  }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { PyJson, PyJsonObject } from '../py-json.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
+import { pyInt } from '../py-int.js';
 
 /**
  * One `rollout_infos` item of table row `row`: `rollout_id` ("t:r"), the two indices, then `reward`
@@ -15,17 +16,21 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
   const r = table.rollout[row] as number;
   const info: PyJsonObject = {
     rollout_id: `${t}:${r}`,
-    _ng_task_index: BigInt(t),
-    _ng_rollout_index: BigInt(r),
+    _ng_task_index: pyInt(t),
+    _ng_rollout_index: pyInt(r),
   };
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
+  const names = table.keys.names;
+  const anyBig = table.infoBig.size > 0;
   for (let k = s; k < e; k++) {
-    const name = table.keys.names[table.infoKey[k] as number] as string;
+    const name = names[table.infoKey[k] as number] as string;
     const kind = table.infoKind[k] as number;
     let v: PyJson;
-    if (kind === INFO_RAW) v = table.infoRaw.get(k) ?? null;
-    else if (kind === VALUE_KIND.int) v = table.infoBig.get(k) ?? BigInt(table.infoVal[k] as number);
+    if (kind === VALUE_KIND.float) v = table.infoVal[k] as number;
+    else if (kind === VALUE_KIND.int)
+      v = (anyBig ? table.infoBig.get(k) : undefined) ?? pyInt(table.infoVal[k] as number);
+    else if (kind === INFO_RAW) v = table.infoRaw.get(k) ?? null;
     else v = table.infoVal[k] as number;
     if (name === '__proto__')
       Object.defineProperty(info, name, { value: v, enumerable: true, writable: true, configurable: true });

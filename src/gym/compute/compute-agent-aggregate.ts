@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../model/json-value.js';
 import { fromPlainJson } from '../from-plain-json.js';
+import { pyInt } from '../py-int.js';
 import { GymInputError } from '../gym-input-error.js';
 import type { RolloutExtra } from '../io/load-rollout-file.js';
 import type { PyJson, PyJsonObject } from '../py-json.js';
@@ -60,11 +61,11 @@ export async function computeAgentAggregate(
     let b = a + 1;
     while (b < frame.n && frame.task[b] === t) b++;
     taskRanges.push([a, b]);
-    const entry: PyJsonObject = { _ng_task_index: BigInt(t) };
+    const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
     Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
     entry['sample'] = { agent_ref: { name: 'agent' } };
-    entry['num_rollouts'] = BigInt(b - a);
-    entry['expected_num_rollouts'] = BigInt(b - a);
+    entry['num_rollouts'] = pyInt(b - a);
+    entry['expected_num_rollouts'] = pyInt(b - a);
     entry['missing_num_rollouts'] = 0n;
     entry['reward_profile_completion_pct'] = 100.0;
     const infos: PyJson[] = [];

@@ -1,8 +1,8 @@
+import { pyInt } from '../py-int.js';
 import type { PyJsonObject } from '../py-json.js';
 import { comparePyStrings } from '../stats/compare-py-strings.js';
 import { numpyQuantileLinear } from '../stats/numpy-quantile-linear.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
-import { pandasMedian } from '../stats/pandas-median.js';
 import { pandasStd } from '../stats/pandas-std.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
@@ -47,37 +47,48 @@ export function computeRepeatLevelMetrics(
     }
     if (byRollout.size < 2) continue;
     const rolloutIndices = [...byRollout.keys()].sort((a, b) => a - b);
+    let x = new Float64Array(1024);
+    let sorted = new Float64Array(1024);
     for (const r of rolloutIndices) {
       const positions = byRollout.get(r) as number[];
-      const present = new Set(positions.map((p) => frame.task[p] as number)).size;
+      const presentTasks = new Set<number>();
+      for (const p of positions) presentTasks.add(frame.task[p] as number);
+      const present = presentTasks.size;
       const entry: PyJsonObject = {};
       if (withAgentRef) entry['agent_ref'] = { name: agent.name };
-      entry['_ng_rollout_index'] = BigInt(r);
-      entry['sample_count'] = BigInt(present);
-      entry['missing_count'] = BigInt(tasks.size - present);
+      entry['_ng_rollout_index'] = pyInt(r);
+      entry['sample_count'] = pyInt(present);
+      entry['missing_count'] = pyInt(tasks.size - present);
+      if (x.length < positions.length) {
+        x = new Float64Array(positions.length);
+        sorted = new Float64Array(positions.length);
+      }
       for (const c of order) {
         const col = frame.columns[c] as Float64Array;
         const name = frame.names[c] as string;
-        const xs: number[] = [];
+        let n = 0;
         for (const p of positions) {
-          const x = col[p] as number;
-          if (x === x) xs.push(x);
+          const v = col[p] as number;
+          if (v === v) x[n++] = v;
         }
-        const n = xs.length;
         if (n === 0) continue;
-        const x = Float64Array.from(xs);
-        const mean = (0 + pairwiseSum(x)) / n;
-        const std = n > 1 ? pandasStd(x) : 0.0;
+        const xs = x.subarray(0, n);
+        const mean = (0 + pairwiseSum(xs)) / n;
+        const std = n > 1 ? pandasStd(xs) : 0.0;
         const sem = std / Math.sqrt(n);
-        const sorted = Float64Array.from(x).sort();
+        const ss = sorted.subarray(0, n);
+        ss.set(xs);
+        ss.sort();
+        const mid = n >> 1;
         entry[`mean/${name}`] = mean;
-        entry[`median/${name}`] = pandasMedian(x);
+        entry[`median/${name}`] =
+          n % 2 === 1 ? (ss[mid] as number) : ((ss[mid - 1] as number) + (ss[mid] as number)) / 2;
         entry[`std/${name}`] = std;
         entry[`sem/${name}`] = sem;
-        entry[`min/${name}`] = sorted[0] as number;
-        entry[`max/${name}`] = sorted[n - 1] as number;
-        entry[`p25/${name}`] = numpyQuantileLinear(sorted, 0.25);
-        entry[`p75/${name}`] = numpyQuantileLinear(sorted, 0.75);
+        entry[`min/${name}`] = ss[0] as number;
+        entry[`max/${name}`] = ss[n - 1] as number;
+        entry[`p25/${name}`] = numpyQuantileLinear(ss, 0.25);
+        entry[`p75/${name}`] = numpyQuantileLinear(ss, 0.75);
         const ci = tConfidenceInterval(mean, sem, n);
         if (ci !== null) {
           if (ci.zeroSe) warnings.zeroStandardError(n);

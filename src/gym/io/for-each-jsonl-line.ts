@@ -17,6 +17,9 @@ export interface ForEachJsonlLineOptions {
   blankLines?: boolean;
   /** Read size in bytes (default 8 MiB; lines longer than this grow the buffer). */
   chunkSize?: number;
+  /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
+  start?: number;
+  end?: number;
 }
 
 /** Python's `bytes.strip()` whitespace: space, \t, \n, \r, \v, \f. */
@@ -28,7 +31,7 @@ function isPyWhitespace(c: number): boolean {
  * Streams a JSONL file line by line (split on `\n` only, like Python's binary line iteration) with
  * bounded memory: each line is passed as a stripped byte range of a shared buffer, with its 1-based
  * line number, the byte offset of the stripped line in the file and whether it is valid UTF-8. The
- * buffer is reused after the handler returns.
+ * buffer is reused after the handler returns. Resolves to the number of lines (blank ones included).
  *
  * @example
  * await forEachJsonlLine('rollouts.jsonl', (buf, s, e, line) => console.log(line, e - s));
@@ -37,13 +40,14 @@ export async function forEachJsonlLine(
   path: string,
   handler: JsonlLineHandler,
   options: ForEachJsonlLineOptions = {},
-): Promise<void> {
+): Promise<number> {
   const fh = await open(path, 'r');
   try {
     let buf = Buffer.allocUnsafe(options.chunkSize ?? 8 << 20);
     let start = 0;
     let end = 0;
-    let bufFileOffset = 0; // file offset of buf[0]
+    let bufFileOffset = options.start ?? 0; // file offset of buf[0]
+    const limit = options.end ?? Infinity;
     let lineNo = 0;
     let eof = false;
     const blank = options.blankLines ?? false;
@@ -69,7 +73,8 @@ export async function forEachJsonlLine(
         buf.copy(bigger, 0, 0, end);
         buf = bigger;
       }
-      const { bytesRead } = await fh.read(buf, end, buf.length - end, bufFileOffset + end);
+      const want = Math.min(buf.length - end, limit - (bufFileOffset + end));
+      const { bytesRead } = want <= 0 ? { bytesRead: 0 } : await fh.read(buf, end, want, bufFileOffset + end);
       if (bytesRead === 0) eof = true;
       end += bytesRead;
       const last = eof ? end : buf.lastIndexOf(10, end - 1);
@@ -88,6 +93,7 @@ export async function forEachJsonlLine(
         start = nl + 1;
       }
     }
+    return lineNo;
   } finally {
     await fh.close();
   }

@@ -1,6 +1,5 @@
 import { JsonCursor } from '../json/json-cursor.js';
 import { JsonSyntaxError } from '../json/json-syntax-error.js';
-import { GymInputError } from '../gym-input-error.js';
 import type { JsonObject } from '../../model/json-value.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from '../rows/gym-keys.js';
@@ -10,6 +9,7 @@ import type { RolloutTable } from '../rows/rollout-table.js';
 import { scanRolloutLine } from '../rows/scan-rollout-line.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { forEachJsonlLine } from './for-each-jsonl-line.js';
+import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 
 /** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
 export interface RolloutExtra {
@@ -37,7 +37,12 @@ const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_cal
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
 function cutDown(row: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(row)) {
+    if (k === 'response' || HEAVY.includes(k)) continue;
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
   const response = row['response'];
   const usage =
     response !== null && typeof response === 'object' && !Array.isArray(response)
@@ -66,10 +71,11 @@ function topValue(s: RolloutScratch, key: number): PyJson | undefined {
 }
 
 /**
- * Reads one rollout JSONL file into `table` line by line: blank lines skipped (or rejected), each row
- * validated and reduced by {@link scanRolloutLine}. Malformed JSON, invalid UTF-8 and rows Gym cannot
- * use become a {@link GymInputError} naming the file, the line (and column) and the field. Returns the
- * number of rows read.
+ * Reads one rollout JSONL file (or the byte range `[range.start, range.end)` of it, which must start
+ * at a line start) into `table` line by line: blank lines skipped (or rejected), each row validated
+ * and reduced by {@link scanRolloutLine}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
+ * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted
+ * from `range.firstLine` (default 1). Returns the number of rows read and of lines seen.
  *
  * @example
  * await loadRolloutFile('rollouts.jsonl', 0, table, { cut: true });
@@ -79,7 +85,8 @@ export async function loadRolloutFile(
   fileIndex: number,
   table: RolloutTable,
   options: LoadRolloutFileOptions,
-): Promise<number> {
+  range: { start: number; end: number; firstLine: number } | null = null,
+): Promise<{ rows: number; lines: number }> {
   const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
   const scratch = new RolloutScratch();
   const keys = table.keys;
@@ -88,44 +95,35 @@ export async function loadRolloutFile(
   const capture = answerId >= 0 ? new Set([answerId]) : undefined;
   const readAgent = options.agent ?? true;
   const blankIsError = options.blankLines === 'error';
+  const lineBase = (range?.firstLine ?? 1) - 1;
   let rows = 0;
-  const where = (line: number): string => `'${path}' at line ${line}`;
-  await forEachJsonlLine(
+  let lines = 0;
+  const fail = (
+    line: number,
+    code: RolloutLineErrorParts['code'],
+    prefix: string,
+    detail: string,
+    column?: number,
+    field?: string,
+  ): never => {
+    throw rolloutLineError({ code, prefix, path, line: lineBase + line, detail, column, field });
+  };
+  lines = await forEachJsonlLine(
     path,
     (buf, s, e, lineNo, fileOffset, validUtf8) => {
       if (s === e) {
-        if (blankIsError) {
-          throw new GymInputError('malformed_json', `Malformed JSON in ${where(lineNo)}: empty line`, {
-            file: path,
-            line: lineNo,
-          });
-        }
+        if (blankIsError) fail(lineNo, 'malformed_json', 'Malformed JSON', 'empty line');
         return;
       }
-      if (!validUtf8) {
-        throw new GymInputError('malformed_json', `Malformed JSON in ${where(lineNo)}: invalid UTF-8`, {
-          file: path,
-          line: lineNo,
-        });
-      }
+      if (!validUtf8) fail(lineNo, 'malformed_json', 'Malformed JSON', 'invalid UTF-8');
       cursor.reset(buf, s, e);
       try {
         scanRolloutLine(cursor, keys, scratch, { cut: options.cut, capture, agent: readAgent });
       } catch (error) {
-        if (error instanceof JsonSyntaxError) {
-          throw new GymInputError(
-            'malformed_json',
-            `Malformed JSON in ${where(lineNo)}, column ${error.offset + 1}: ${error.message}`,
-            { file: path, line: lineNo },
-          );
-        }
-        if (error instanceof GymRowError) {
-          throw new GymInputError(error.code, `Bad rollout in ${where(lineNo)}: ${error.message}`, {
-            file: path,
-            line: lineNo,
-            field: error.field,
-          });
-        }
+        if (error instanceof JsonSyntaxError)
+          fail(lineNo, 'malformed_json', 'Malformed JSON', error.message, error.offset + 1);
+        if (error instanceof GymRowError)
+          fail(lineNo, error.code, 'Bad rollout', error.message, undefined, error.field);
         throw error;
       }
       for (const [has, name] of [
@@ -133,29 +131,31 @@ export async function loadRolloutFile(
         [scratch.hasRollout, '_ng_rollout_index'],
       ] as const) {
         if (!has) {
-          throw new GymInputError(
+          fail(
+            lineNo,
             'missing_index',
-            `Bad rollout in ${where(lineNo)}: missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
-            { file: path, line: lineNo, field: name },
+            'Bad rollout',
+            `missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
+            undefined,
+            name,
           );
         }
       }
       if (!options.cut && !scratch.responseIsObject) {
-        throw new GymInputError(
+        fail(
+          lineNo,
           'bad_response',
-          `Bad rollout in ${where(lineNo)}: missing "response" (Gym's profile reads "response.usage" of every rollout)`,
-          {
-            file: path,
-            line: lineNo,
-            field: 'response',
-          },
+          'Bad rollout',
+          `missing "response" (Gym's profile reads "response.usage" of every rollout)`,
+          undefined,
+          'response',
         );
       }
       const agent =
         readAgent && scratch.agentName !== null && scratch.agentName !== ''
           ? table.agentId(scratch.agentName)
           : -1;
-      const r = table.addRow(scratch, fileIndex, lineNo, fileOffset, e - s, agent);
+      const r = table.addRow(scratch, fileIndex, lineBase + lineNo, fileOffset, e - s, agent);
       rows++;
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
@@ -167,7 +167,7 @@ export async function loadRolloutFile(
         table.extra[r] = extra;
       }
     },
-    { blankLines: blankIsError },
+    { blankLines: blankIsError, ...(range === null ? {} : { start: range.start, end: range.end }) },
   );
-  return rows;
+  return { rows, lines };
 }

@@ -1,6 +1,7 @@
 import type { KeyInterner } from '../json/key-interner.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from './gym-keys.js';
+import type { RolloutTableTransfer } from './rollout-table-transfer.js';
 import type { RolloutScratch } from './rollout-scratch.js';
 import { VALUE_KIND } from './value-kind.js';
 
@@ -274,5 +275,108 @@ export class RolloutTable {
     this.infoStart[r] = infoStart;
     this.infoLen[r] = this.infoCount - infoStart;
     return r;
+  }
+
+  /** The rows as transferable plain data (see {@link appendTransfer}). */
+  toTransfer(): RolloutTableTransfer {
+    const n = this.count;
+    return {
+      names: [...this.keys.names],
+      agentNames: [...this.agentNames],
+      count: n,
+      line: this.line.slice(0, n),
+      offset: this.offset.slice(0, n),
+      length: this.length.slice(0, n),
+      flags: this.flags.slice(0, n),
+      task: this.task.slice(0, n),
+      rollout: this.rollout.slice(0, n),
+      agent: this.agent.slice(0, n),
+      statStart: this.statStart.slice(0, n),
+      statLen: this.statLen.slice(0, n),
+      infoStart: this.infoStart.slice(0, n),
+      infoLen: this.infoLen.slice(0, n),
+      statKey: this.statKey.slice(0, this.statCount),
+      statVal: this.statVal.slice(0, this.statCount),
+      statKind: this.statKind.slice(0, this.statCount),
+      infoKey: this.infoKey.slice(0, this.infoCount),
+      infoVal: this.infoVal.slice(0, this.infoCount),
+      infoKind: this.infoKind.slice(0, this.infoCount),
+      infoBig: [...this.infoBig],
+      infoRaw: [...this.infoRaw],
+      fieldNumeric: this.fieldNumeric.slice(),
+      nonNumeric: [...this.nonNumeric],
+    };
+  }
+
+  /**
+   * Appends the rows of another table (e.g. built by a worker from a byte range of file `fileIndex`),
+   * remapping its key and agent ids; `lineOffset` is added to its line numbers.
+   */
+  appendTransfer(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
+    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOfString(name));
+    const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
+    const rowBase = this.count;
+    const statBase = this.statCount;
+    const infoBase = this.infoCount;
+    while (this.cap < rowBase + part.count) this.growRows();
+    while (this.statCap < statBase + part.statKey.length) {
+      this.statCap *= 2;
+      this.statKey = grown(this.statKey, this.statCap);
+      this.statVal = grown(this.statVal, this.statCap);
+      this.statKind = grown(this.statKind, this.statCap);
+    }
+    while (this.infoCap < infoBase + part.infoKey.length) {
+      this.infoCap *= 2;
+      this.infoKey = grown(this.infoKey, this.infoCap);
+      this.infoVal = grown(this.infoVal, this.infoCap);
+      this.infoKind = grown(this.infoKind, this.infoCap);
+    }
+    for (let i = 0; i < part.count; i++) {
+      const r = rowBase + i;
+      this.file[r] = fileIndex;
+      this.line[r] = (part.line[i] as number) + lineOffset;
+      this.offset[r] = part.offset[i] as number;
+      this.length[r] = part.length[i] as number;
+      this.flags[r] = part.flags[i] as number;
+      this.task[r] = part.task[i] as number;
+      this.rollout[r] = part.rollout[i] as number;
+      const a = part.agent[i] as number;
+      this.agent[r] = a < 0 ? -1 : (agentMap[a] as number);
+      this.statStart[r] = (part.statStart[i] as number) + statBase;
+      this.statLen[r] = part.statLen[i] as number;
+      this.infoStart[r] = (part.infoStart[i] as number) + infoBase;
+      this.infoLen[r] = part.infoLen[i] as number;
+    }
+    for (let k = 0; k < part.statKey.length; k++)
+      this.statKey[statBase + k] = keyMap[part.statKey[k] as number] as number;
+    this.statVal.set(part.statVal, statBase);
+    this.statKind.set(part.statKind, statBase);
+    for (let k = 0; k < part.infoKey.length; k++)
+      this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
+    this.infoVal.set(part.infoVal, infoBase);
+    this.infoKind.set(part.infoKind, infoBase);
+    this.statCount = statBase + part.statKey.length;
+    this.infoCount = infoBase + part.infoKey.length;
+    this.count = rowBase + part.count;
+    for (const [k, v] of part.infoBig) this.infoBig.set(infoBase + k, v);
+    for (const [k, v] of part.infoRaw) this.infoRaw.set(infoBase + k, v);
+    part.fieldNumeric.forEach((on, key) => {
+      if (!on) return;
+      const id = keyMap[key] as number;
+      if (id >= this.fieldNumeric.length)
+        this.fieldNumeric = grown(this.fieldNumeric, Math.max(id + 1, this.fieldNumeric.length * 2));
+      this.fieldNumeric[id] = 1;
+    });
+    for (const [key, info] of part.nonNumeric) {
+      const id = keyMap[key] as number;
+      const e = this.nonNumeric.get(id);
+      if (e) e.count += info.count;
+      else
+        this.nonNumeric.set(id, {
+          count: info.count,
+          firstRow: rowBase + info.firstRow,
+          firstKind: info.firstKind,
+        });
+    }
   }
 }

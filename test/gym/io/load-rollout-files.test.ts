@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { row, runAggregate, tempDir, writeJsonl } from '../gym-test-helpers.js';
+
+const child = join(import.meta.dirname, 'parallel-aggregate-child.ts');
+const runParallel = (
+  input: string,
+  output: string,
+): { rows?: number; warnings?: string[]; error?: string; scanWorkers?: number } =>
+  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', child, input, output], { encoding: 'utf8' }));
+
+function rows(n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = (i * 7919) % 251;
+    const r = i % 7;
+    const text = 'lorem ipsum '.repeat(1 + (i % 40));
+    out.push(
+      row(
+        t,
+        r + 7 * Math.floor(i / 1757),
+        {
+          reward: i % 3 === 0 ? 1 : 0,
+          response: { output: [{ text }], usage: { input_tokens: i % 97, output_tokens: (i * 31) % 1000 } },
+          judge: i % 11 === 0 ? 'n/a' : (i % 13) / 13,
+          flag: i % 2 === 0,
+        },
+        i % 5 === 0 ? 'beta' : 'alpha',
+      ),
+    );
+  }
+  return out;
+}
+
+describe('loadRolloutFiles with worker threads', () => {
+  it('gives the same merged file, metrics file and warnings as reading in one thread', async () => {
+    const dir = tempDir();
+    const input = writeJsonl(dir, 'in.jsonl', rows(3000));
+    const sequential = await runAggregate({
+      inputGlob: input,
+      output: join(dir, 'seq.jsonl'),
+      parallel: { workers: 1 },
+    });
+    const parallel = runParallel(input, join(dir, 'par.jsonl'));
+    expect(parallel.rows).toBe(3000);
+    expect(parallel.scanWorkers).toBe(2);
+    expect(sequential.result.scanWorkers).toBe(0);
+    expect(parallel.warnings).toEqual(sequential.warnings);
+    expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
+    expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'seq_aggregate_metrics.json'), 'utf8'),
+    );
+  }, 60_000);
+
+  it('reports the first bad line with its line number in the whole file', () => {
+    const dir = tempDir();
+    const lines = rows(2000);
+    lines[1500] = '{"_ng_task_index": 1, oops}';
+    lines[1900] = 'not json';
+    const input = writeJsonl(dir, 'bad.jsonl', lines);
+    expect(runParallel(input, join(dir, 'o.jsonl')).error).toBe(
+      `Malformed JSON in '${input}' at line 1501, column 23: expected a string key, found 'o'`,
+    );
+  }, 60_000);
+});
