@@ -3,7 +3,7 @@ import { anyValueToJson } from './any-value-to-json.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
-import type { OtlpLogRecord, OtlpSpan } from './otlp-types.js';
+import type { OtlpAnyValue, OtlpLogRecord, OtlpResource, OtlpSpan } from './otlp-types.js';
 
 /** How spans are grouped into trials. Every field is optional; the defaults are documented inline. */
 export interface OtlpGroupingConfig {
@@ -50,8 +50,7 @@ interface OpenTrial {
   spanCount: number;
 }
 
-function keyValue(span: OtlpSpan, key: string): string | null {
-  const v = span.attributes.get(key) ?? span.resource.attributes.get(key);
+function valueOf(v: OtlpAnyValue | undefined): string | null {
   if (v === undefined) return null;
   const j = anyValueToJson(v);
   if (j === null || typeof j === 'object') return null;
@@ -84,8 +83,15 @@ function depths(spans: readonly OtlpSpan[]): Map<OtlpSpan, number> {
 export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]): string | null {
   for (const key of keys) {
     const found: [OtlpSpan, string][] = [];
+    // span attributes win; a resource is looked up once however many spans share it
+    const byResource = new Map<OtlpResource, string | null>();
     for (const span of spans) {
-      const v = keyValue(span, key);
+      let v = valueOf(span.attributes.get(key));
+      if (v === null) {
+        const r = span.resource;
+        if (!byResource.has(r)) byResource.set(r, valueOf(r.attributes.get(key)));
+        v = byResource.get(r) as string | null;
+      }
       if (v !== null) found.push([span, v]);
     }
     const first = found[0];

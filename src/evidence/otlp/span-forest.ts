@@ -108,6 +108,7 @@ export class SpanForest {
 
   /** Whether any descendant of `node` satisfies `test`. */
   hasDescendant(node: SpanNode, test: (n: SpanNode) => boolean): boolean {
+    if (node.children.length === 0) return false;
     const stack = [...node.children];
     while (stack.length > 0) {
       const n = stack.pop() as SpanNode;
