@@ -23,5 +23,10 @@ export function registerCommands(program: Command): void {
   program.addCommand(scoreCommand());
   program.addCommand(initCommand());
   program.addCommand(gymCommand());
-  void program;
+  // Usage errors in any subcommand (and its subcommands) return exit 2 through `main`, never exit the process.
+  const override = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  program.commands.forEach(override);
 }
