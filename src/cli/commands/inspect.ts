@@ -104,6 +104,15 @@ export function inspectCommand(): Command {
         'input format instead of detection: bundle, harbor, atif, otlp, gym (or otlp-json, otlp-jsonl, otlp-pb)',
       ),
     )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream inspect examples/harbor-job
+  evalstream inspect traces/relay.jsonl --json | head
+
+Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usage or input.`,
+    )
     .action(async (inputs: string[], opts: { json?: boolean; format?: string }) => {
       const format = opts.format;
       const layout = format === undefined ? undefined : OTLP_LAYOUTS[format];

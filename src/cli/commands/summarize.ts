@@ -30,6 +30,16 @@ export function summarizeCommand(): Command {
     .option('--out <dir>', 'write the complete bundle here instead of updating it in place')
     .option('--no-report', 'do not write report.html')
     .option('--json', 'print summary.json instead of the aggregate table')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream summarize examples/sparse-run --out runs/sparse
+  evalstream summarize runs/r1            # in place (staged, then renamed)
+  evalstream summarize runs/r1 --json | jq '.scores.scores[] | {name, mean}'
+
+Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summarized); 2 bad usage or input.`,
+    )
     .exitOverride()
     .action(async (dir: string, flags: SummarizeFlags) => {
       let result: SummarizeBundleResult;
