@@ -32,6 +32,7 @@ interface ScoreFlags {
   concurrency?: number;
   runId?: string;
   progress: boolean;
+  json?: boolean;
 }
 
 function positiveInt(value: string): number {
@@ -75,6 +76,7 @@ export function scoreCommand(): Command {
     .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
     .option('--run-id <id>', 'run id (overrides the config)')
     .option('--no-progress', 'never draw a progress bar')
+    .option('--json', 'print the run outcome as one JSON object instead of the aggregate table')
     .addHelpText(
       'after',
       `
@@ -143,6 +145,21 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   const { stats, error } = result;
   if (error !== null) throw toCliError(error, stats, out);
   if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
+  if (flags.json === true) {
+    const db = flags.engine === 'duckdb' ? (flags.db ?? join(out, 'evalstream.duckdb')) : null;
+    process.stdout.write(
+      JSON.stringify({
+        run_id: runId,
+        out,
+        db,
+        trials: stats.trials,
+        scores: stats.scores,
+        trial_failures: stats.trialFailures,
+        metric_failures: stats.metricFailures,
+      }) + '\n',
+    );
+    return;
+  }
   process.stdout.write(
     await describeRun(
       runId,
