@@ -35,3 +35,24 @@ describe('stringifyPyJson', () => {
     );
   });
 });
+
+describe('writePyJsonFile', () => {
+  it('writes exactly what stringifyPyJson returns, for every kind of value', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { writePyJsonFile } = await import('../../src/gym/write-py-json-file.js');
+    const value = {
+      ints: [0n, 7n, -3n, 12345678901234567890n, 9007199254740991n],
+      floats: [1, -0, 0, -2, 0.5, 1e16, 1e-7, 123456789012345.6, NaN, -Infinity, 1e15, -1e14],
+      strings: ['plain', 'quote " and \\ backslash', 'tab\tnew\nline', 'é ü 漢字', ''],
+      nested: { empty: {}, list: [], deep: [{ a: null, b: true, c: false }] },
+      'key with "quotes"': 1n,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'gym-writer-'));
+    for (const options of [{}, { indent: 2 }, { indent: 4, floats: 'repr' as const, ensureAscii: true }]) {
+      writePyJsonFile(join(dir, 'out.json'), value, options);
+      expect(readFileSync(join(dir, 'out.json'), 'utf8')).toBe(stringifyPyJson(value, options));
+    }
+  });
+});

@@ -1,12 +1,44 @@
 import { pyInt } from '../py-int.js';
 import type { PyJsonObject } from '../py-json.js';
 import { comparePyStrings } from '../stats/compare-py-strings.js';
-import { numpyQuantileLinear } from '../stats/numpy-quantile-linear.js';
+import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasStd } from '../stats/pandas-std.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';
+
+/**
+ * The median (q = 0.5: middle value or `(a + b) / 2`) or numpy linear quantile of `values`, found by
+ * selecting the one or two order statistics it needs instead of sorting (reorders `values`).
+ */
+function orderStat(values: Float64Array, q: number): number {
+  const n = values.length;
+  if (q === 0.5) {
+    const mid = n >> 1;
+    selectKth(values, mid);
+    if (n % 2 === 1) return values[mid] as number;
+    let below = -Infinity;
+    for (let i = 0; i < mid; i++) if ((values[i] as number) > below) below = values[i] as number;
+    return (below + (values[mid] as number)) / 2;
+  }
+  const h = n * q + (1 + q * (1 - 1 - 1)) - 1;
+  const i = Math.min(Math.max(Math.floor(h), 0), n - 1);
+  selectKth(values, i);
+  const a = values[i] as number;
+  let b = a;
+  if (i + 1 < n) {
+    b = Infinity;
+    for (let j = i + 1; j < n; j++) if ((values[j] as number) < b) b = values[j] as number;
+  }
+  return lerp(a, b, h - Math.floor(h));
+}
+
+/** numpy's `_lerp` of two neighbours (as in `numpyQuantileLinear`). */
+function lerp(a: number, b: number, g: number): number {
+  const diff = b - a;
+  return g >= 0.5 ? b - diff * (1 - g) : a + diff * g;
+}
 
 /** One agent's rows of a frame (frame row positions, in frame order). */
 export interface AgentRows {
@@ -37,10 +69,16 @@ export function computeRepeatLevelMetrics(
   const out: { agent: string; entry: PyJsonObject }[] = [];
   for (const agent of agents) {
     const byRollout = new Map<number, number[]>();
-    const tasks = new Set<number>();
+    // positions ascend and the frame is sorted by task: equal tasks are adjacent
+    let taskCount = 0;
+    let lastTask = NaN;
     for (const p of agent.positions) {
       const r = frame.rollout[p] as number;
-      tasks.add(frame.task[p] as number);
+      const t = frame.task[p] as number;
+      if (t !== lastTask) {
+        taskCount++;
+        lastTask = t;
+      }
       const list = byRollout.get(r);
       if (list) list.push(p);
       else byRollout.set(r, [p]);
@@ -50,15 +88,21 @@ export function computeRepeatLevelMetrics(
     let x = new Float64Array(1024);
     let sorted = new Float64Array(1024);
     for (const r of rolloutIndices) {
-      const positions = byRollout.get(r) as number[];
-      const presentTasks = new Set<number>();
-      for (const p of positions) presentTasks.add(frame.task[p] as number);
-      const present = presentTasks.size;
+      const positions = Int32Array.from(byRollout.get(r) as number[]);
+      let present = 0;
+      let last = NaN;
+      for (const p of positions) {
+        const t = frame.task[p] as number;
+        if (t !== last) {
+          present++;
+          last = t;
+        }
+      }
       const entry: PyJsonObject = {};
       if (withAgentRef) entry['agent_ref'] = { name: agent.name };
       entry['_ng_rollout_index'] = pyInt(r);
       entry['sample_count'] = pyInt(present);
-      entry['missing_count'] = pyInt(tasks.size - present);
+      entry['missing_count'] = pyInt(taskCount - present);
       if (x.length < positions.length) {
         x = new Float64Array(positions.length);
         sorted = new Float64Array(positions.length);
@@ -67,8 +111,9 @@ export function computeRepeatLevelMetrics(
         const col = frame.columns[c] as Float64Array;
         const name = frame.names[c] as string;
         let n = 0;
-        for (const p of positions) {
-          const v = col[p] as number;
+        const m = positions.length;
+        for (let i = 0; i < m; i++) {
+          const v = col[positions[i] as number] as number;
           if (v === v) x[n++] = v;
         }
         if (n === 0) continue;
@@ -78,17 +123,21 @@ export function computeRepeatLevelMetrics(
         const sem = std / Math.sqrt(n);
         const ss = sorted.subarray(0, n);
         ss.set(xs);
-        ss.sort();
-        const mid = n >> 1;
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let i = 0; i < n; i++) {
+          const v = ss[i] as number;
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
         entry[`mean/${name}`] = mean;
-        entry[`median/${name}`] =
-          n % 2 === 1 ? (ss[mid] as number) : ((ss[mid - 1] as number) + (ss[mid] as number)) / 2;
+        entry[`median/${name}`] = orderStat(ss, 0.5);
         entry[`std/${name}`] = std;
         entry[`sem/${name}`] = sem;
-        entry[`min/${name}`] = ss[0] as number;
-        entry[`max/${name}`] = ss[n - 1] as number;
-        entry[`p25/${name}`] = numpyQuantileLinear(ss, 0.25);
-        entry[`p75/${name}`] = numpyQuantileLinear(ss, 0.75);
+        entry[`min/${name}`] = lo;
+        entry[`max/${name}`] = hi;
+        entry[`p25/${name}`] = orderStat(ss, 0.25);
+        entry[`p75/${name}`] = orderStat(ss, 0.75);
         const ci = tConfidenceInterval(mean, sem, n);
         if (ci !== null) {
           if (ci.zeroSe) warnings.zeroStandardError(n);
