@@ -10,9 +10,9 @@ const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function
 const hooksSchema = z.object({ computeMetrics: fn.optional(), getKeyMetrics: fn.optional() });
 
 /**
- * Loads `computeMetrics` / `getKeyMetrics` from a hooks module (an ES module, or TypeScript when run
- * under tsx) as named exports or as members of its default export, validated at this edge: at least
- * one must be there and each must be a function.
+ * Loads `computeMetrics` / `getKeyMetrics` from a hooks module (JavaScript, or TypeScript through
+ * tsx's `tsImport` like `evalstream.config.ts`) as named exports or as members of its default export,
+ * validated at this edge: at least one must be there and each must be a function.
  *
  * @example
  * const hooks = await loadGymHooks('gym-hooks.mjs'); // export function computeMetrics(tasks) { … }

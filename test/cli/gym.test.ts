@@ -110,6 +110,30 @@ describe('evalstream gym aggregate', () => {
     expect(bad.stderr).toBe(`evalstream: Hooks module '${badHooks}': computeMetrics must be a function\n`);
   });
 
+  it('--hooks accepts a TypeScript module (default export object)', async () => {
+    const dir = tempDir();
+    const path = writeJsonl(dir, 'r.jsonl', EXAMPLE);
+    const hooks = join(dir, 'hooks.ts');
+    writeFileSync(
+      hooks,
+      'const hooks = {\n  computeMetrics: (tasks: object[][]): Record<string, number> => ({ tasks: tasks.length }),\n};\nexport default hooks;\n',
+    );
+    const r = await runCli([
+      'gym',
+      'aggregate',
+      '-i',
+      path,
+      '-o',
+      join(dir, 'o.jsonl'),
+      '--hooks',
+      hooks,
+      '--no-merge',
+    ]);
+    expect(r.code).toBe(0);
+    const [agent] = JSON.parse(readFileSync(join(dir, 'o_aggregate_metrics.json'), 'utf8'));
+    expect(agent.agent_metrics.tasks).toBe(2);
+  });
+
   it('--db stores the rollouts as scored trials in DuckDB', async () => {
     const dir = tempDir();
     const path = writeJsonl(dir, 'r.jsonl', EXAMPLE);
