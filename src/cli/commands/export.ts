@@ -27,6 +27,15 @@ export function exportCommand(): Command {
     .option('--parquet <dir>', 'write DIR/<table>/run_id=<id>/*.parquet (DuckDB COPY)')
     .option('--arrow <dir>', 'write DIR/<table>.arrow (Arrow IPC file format)')
     .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream export --db runs/all.duckdb --parquet out/parquet
+  evalstream export --db runs/all.duckdb --arrow out/arrow
+
+Exit codes: 0 ok; 2 bad usage or unreadable store.`,
+    )
     .action(async (flags: ExportFlags) => {
       if (flags.parquet === undefined && flags.arrow === undefined) {
         throw new CliError('nothing to do: give --parquet DIR and/or --arrow DIR');

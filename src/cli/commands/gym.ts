@@ -117,6 +117,15 @@ export function gymCommand(): Command {
     .option('--pass-at-k', "add Gym's pass@k / majority@k metrics (compute_pass_majority_metrics)")
     .option('--answer-key <field>', 'with --pass-at-k: the answer field for majority@k and no_answer')
     .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream gym aggregate -i 'results/*_rollouts.jsonl' -o results/merged.jsonl
+  evalstream gym aggregate -i 'shard-*.jsonl,extra/*.jsonl' -o merged.jsonl --no-merge --pass-at-k
+
+Exit codes: 0 ok; 2 bad usage or input (malformed line, duplicate (task, rollout) rows; file and line named).`,
+    )
     .action(async (flags: AggregateFlags) => {
       await aggregate(flags);
     });
@@ -129,6 +138,14 @@ export function gymCommand(): Command {
     .requiredOption('--rollouts <file>', 'rollouts JSONL')
     .option('--allow-partial-rollouts', 'drop inputs that have no rollout instead of failing')
     .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Example:
+  evalstream gym profile --inputs materialized_inputs.jsonl --rollouts rollouts.jsonl
+
+Exit codes: 0 ok; 2 bad usage or input.`,
+    )
     .action(async (flags: ProfileFlags) => {
       await profile(flags);
     });

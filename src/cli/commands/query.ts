@@ -40,6 +40,16 @@ export function queryCommand(): Command {
     .option('--write', 'open the file read-write (INSERT/UPDATE/CREATE allowed)')
     .option('--limit <n>', 'print at most N rows', positiveInt)
     .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream query --db runs/all.duckdb "select metric_type, output_name, avg(num_value) from score_outputs group by all"
+  evalstream query --db runs/all.duckdb --format csv "select * from tool_calls where is_error" > errors.csv
+  evalstream query --db runs/all.duckdb --format arrow "select * from scores" | python -c 'import pyarrow.ipc,sys; print(pyarrow.ipc.open_stream(sys.stdin.buffer).read_all())'
+
+Exit codes: 0 ok; 2 bad usage, unreadable store or SQL error.`,
+    )
     .action(async (sql: string, flags: QueryFlags) => {
       if (flags.write !== true && !existsSync(flags.db))
         throw new CliError(`no such database file: ${flags.db}`);
