@@ -10,7 +10,7 @@ export default tseslint.config(
       'coverage/**',
       'test-output/**',
       'bench/out/**',
-      'src/report/assets/**',
+      'src/report/assets/**', '.tmp/**',
     ],
   },
   js.configs.recommended,
