@@ -76,6 +76,9 @@ export const SUMMARY_SQL = {
     '_es_vdef',
     '_es_vsig',
     '_es_vscore',
+    '_es_vtrial',
+    '_es_vcount',
+    '_es_vper',
     '_es_vopp',
     '_es_vval',
     '_es_pk_task',
@@ -210,22 +213,27 @@ const VIEW_STEPS = [
        SELECT m.task_id, m.metric_type FROM task_metrics m
        JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal WHERE m.run_id = $run)`,
   // Opportunities: per trial of the task (first-seen score order, any metric) and view, as many as the
-  // largest score count of any signal metric for that trial, at least one.
+  // largest score count of any signal metric for that trial, at least one. (Built in small steps over
+  // integer-and-id columns so that each join and aggregate stays spillable at scale.)
+  `CREATE OR REPLACE TEMP TABLE _es_vtrial AS
+   SELECT task_id, trial_id, min(score_ordinal) AS first_seen
+   FROM scores WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
+   GROUP BY task_id, trial_id`,
+  `CREATE OR REPLACE TEMP TABLE _es_vcount AS
+   SELECT task_id, metric_type, trial_id, max(occ) AS n FROM _es_vscore GROUP BY task_id, metric_type, trial_id`,
+  `CREATE OR REPLACE TEMP TABLE _es_vper AS
+   SELECT tr.task_id, d.view_ordinal, tr.trial_id, greatest(1, coalesce(max(c.n), 0)) AS occs
+   FROM _es_vtrial tr JOIN _es_vdef d ON d.task_id = tr.task_id
+   LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
+   LEFT JOIN _es_vcount c ON c.task_id = tr.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
+   GROUP BY tr.task_id, d.view_ordinal, tr.trial_id`,
   `CREATE OR REPLACE TEMP TABLE _es_vopp AS
-   WITH trials AS (
-     SELECT s.task_id, s.trial_id, min(s.score_ordinal) AS first_seen
-     FROM scores s WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
-     GROUP BY s.task_id, s.trial_id),
-   counts AS (SELECT task_id, metric_type, trial_id, count(*) AS n FROM _es_vscore GROUP BY ALL),
-   per AS (
-     SELECT d.task_id, d.task_rank, d.view_ordinal, d.view_name, d.reducer, tr.trial_id, tr.first_seen,
-       greatest(1, coalesce(max(c.n), 0)) AS occs
-     FROM _es_vdef d JOIN trials tr ON tr.task_id = d.task_id
-     LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
-     LEFT JOIN counts c ON c.task_id = d.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
-     GROUP BY ALL)
-   SELECT row_number() OVER () AS opp_id, * FROM (SELECT per.*, unnest(range(1, occs + 1)) AS occ FROM per)`,
-  // One reduced value per measured opportunity.
+   SELECT row_number() OVER () AS opp_id, x.* FROM (
+     SELECT p.task_id, d.task_rank, p.view_ordinal, d.view_name, d.reducer, p.trial_id, tr.first_seen, p.occs,
+       unnest(range(1, p.occs + 1)) AS occ
+     FROM _es_vper p
+     JOIN _es_vdef d ON d.task_id = p.task_id AND d.view_ordinal = p.view_ordinal
+     JOIN _es_vtrial tr ON tr.task_id = p.task_id AND tr.trial_id = p.trial_id) x`,
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    WITH sv AS (
      SELECT op.opp_id, g.signal_ordinal AS o, coalesce(g.weight, 1::DOUBLE) AS w,
@@ -267,9 +275,9 @@ const VIEW_STEPS_EMPTY = [
   `CREATE OR REPLACE TEMP TABLE _es_vdef AS
    SELECT NULL::VARCHAR AS task_id, NULL::BIGINT AS task_rank, NULL::INTEGER AS view_ordinal,
      NULL::VARCHAR AS view_name, NULL::VARCHAR AS reducer WHERE false`,
-  `CREATE OR REPLACE TEMP TABLE _es_vopp AS
-   SELECT NULL::VARCHAR AS task_id, NULL::VARCHAR AS view_name, NULL::VARCHAR AS trial_id,
-     NULL::BIGINT AS occs, NULL::BIGINT AS occ WHERE false`,
+  `CREATE OR REPLACE TEMP TABLE _es_vper AS
+   SELECT NULL::VARCHAR AS task_id, NULL::INTEGER AS view_ordinal, NULL::VARCHAR AS trial_id,
+     NULL::BIGINT AS occs WHERE false`,
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    SELECT NULL::VARCHAR AS view_name, NULL::BIGINT AS task_rank, NULL::BIGINT AS first_seen,
      NULL::BIGINT AS occ, NULL::DOUBLE AS v WHERE false`,
@@ -335,7 +343,8 @@ const AGGREGATE_STEPS = [
      SELECT 2, view_name, '', 0, 'view.' || view_name, total FROM (
        SELECT d.view_name, coalesce(sum(o.occs), 0)::BIGINT AS total
        FROM (SELECT DISTINCT view_name FROM _es_vdef) d
-       LEFT JOIN (SELECT DISTINCT task_id, view_name, trial_id, occs FROM _es_vopp) o USING (view_name)
+       LEFT JOIN (SELECT v.view_name, p.occs FROM _es_vper p
+                  JOIN _es_vdef v ON v.task_id = p.task_id AND v.view_ordinal = p.view_ordinal) o USING (view_name)
        GROUP BY d.view_name)
      UNION ALL
      SELECT 3, metric_type, output_name, k, metric_type || '.' || output_name || '.pass@' || k, total
