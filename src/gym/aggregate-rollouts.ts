@@ -7,13 +7,12 @@ import { GymInputError } from './gym-input-error.js';
 import { expandInputGlob } from './io/expand-input-glob.js';
 import { loadRolloutFiles, type ParallelScanOptions } from './io/load-rollout-files.js';
 import { writeMergedRollouts } from './io/write-merged-rollouts.js';
-import type { PyJson } from './py-json.js';
 import { createGymKeys } from './rows/gym-keys.js';
 import { RolloutTable } from './rows/rollout-table.js';
 import { siblingPath } from './sibling-path.js';
 import { VALUE_KIND } from './rows/value-kind.js';
 import { stringifyPyJson } from './stringify-py-json.js';
-import { writePyJsonFile } from './write-py-json-file.js';
+import { writeAggregateMetricsFile } from './write-aggregate-metrics-file.js';
 
 /** Options of {@link aggregateRollouts} (`evalstream gym aggregate`). */
 export interface AggregateRolloutsOptions {
@@ -185,7 +184,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       );
     }
     const metricsPath = siblingPath(options.output, '_aggregate_metrics', '.json');
-    writePyJsonFile(metricsPath, result.agents as unknown as PyJson, { indent: 2 });
+    writeAggregateMetricsFile(metricsPath, result.agents);
     result.metricsPath = metricsPath;
   }
   log(

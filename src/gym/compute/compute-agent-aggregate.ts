@@ -1,6 +1,5 @@
 import type { JsonObject } from '../../model/json-value.js';
 import { fromPlainJson } from '../from-plain-json.js';
-import { pyInt } from '../py-int.js';
 import { GymInputError } from '../gym-input-error.js';
 import type { RolloutExtra } from '../io/load-rollout-file.js';
 import type { PyJson, PyJsonObject } from '../py-json.js';
@@ -9,10 +8,10 @@ import { addAvgSampleStdDev } from '../stats/add-avg-sample-std-dev.js';
 import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-pass-majority-metrics.js';
 import { toPlainJson } from '../to-plain-json.js';
 import { buildGymFrame } from './build-gym-frame.js';
-import { buildRolloutInfo } from './build-rollout-info.js';
 import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
 import { describeColumns } from './describe-columns.js';
+import { GymGroupLevels } from './gym-group-levels.js';
 import { describeKeys } from './describe-keys.js';
 import type { GymHooks } from './gym-hooks.js';
 import type { GymWarnings } from './gym-warnings.js';
@@ -54,26 +53,9 @@ export async function computeAgentAggregate(
   const keys = describeKeys(frame.names);
   const agentMetrics: PyJsonObject = describeColumns(keys, frame.columns, 0, frame.n, intMaxMin);
 
-  const groups: PyJsonObject[] = [];
-  const taskRanges: [number, number][] = [];
-  for (let a = 0; a < frame.n;) {
-    const t = frame.task[a] as number;
-    let b = a + 1;
-    while (b < frame.n && frame.task[b] === t) b++;
-    taskRanges.push([a, b]);
-    const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
-    Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
-    entry['sample'] = { agent_ref: { name: 'agent' } };
-    entry['num_rollouts'] = pyInt(b - a);
-    entry['expected_num_rollouts'] = pyInt(b - a);
-    entry['missing_num_rollouts'] = 0n;
-    entry['reward_profile_completion_pct'] = 100.0;
-    const infos: PyJson[] = [];
-    for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
-    entry['rollout_infos'] = infos;
-    groups.push(entry);
-    a = b;
-  }
+  const groupLevels = new GymGroupLevels(table, rows, frame, keys, intMaxMin);
+  const taskRanges = groupLevels.ranges;
+  let groups: PyJsonObject[] | null = null;
 
   const all = new Int32Array(frame.n);
   for (let i = 0; i < frame.n; i++) all[i] = i;
@@ -153,6 +135,7 @@ export async function computeAgentAggregate(
         }
         byTask.set(Number((m as Record<string, unknown>)['_ng_task_index']), m as Record<string, unknown>);
       }
+      groups = groupLevels.materialize();
       for (const g of groups) {
         const m = byTask.get(Number(g['_ng_task_index']));
         if (m === undefined) continue;
@@ -187,11 +170,14 @@ export async function computeAgentAggregate(
     for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setKey(keyMetrics, k, v);
   }
 
-  return {
+  const aggregate: GymAgentAggregate = {
     agent_ref: { name: agentName },
     agent_metrics: agentMetrics,
     key_metrics: keyMetrics,
-    group_level_metrics: groups,
+    group_level_metrics: groups ?? [],
     repeat_level_metrics: repeat,
   };
+  // entries are built only when read: the metrics file writer streams them from the frame
+  if (groups === null) groupLevels.attachTo(aggregate);
+  return aggregate;
 }

@@ -1,7 +1,5 @@
 import type { PyJsonObject } from '../py-json.js';
-import { pandasMean } from '../stats/pandas-mean.js';
-import { pandasMedian } from '../stats/pandas-median.js';
-import { pandasStd } from '../stats/pandas-std.js';
+import { computeDescribeStats } from './compute-describe-stats.js';
 import type { DescribeKeys } from './describe-keys.js';
 
 /**
@@ -22,34 +20,14 @@ export function describeColumns(
   intMaxMin: boolean,
 ): PyJsonObject {
   const m = columns.length;
-  const mean = new Float64Array(m);
-  const max = new Float64Array(m);
-  const min = new Float64Array(m);
-  const median = new Float64Array(m);
-  const std = new Float64Array(m);
-  const complete = new Uint8Array(m);
-  let allStdNaN = true;
-  for (let c = 0; c < m; c++) {
-    const v = columns[c] as Float64Array;
-    let hi = -Infinity;
-    let lo = Infinity;
-    let count = 0;
-    for (let i = start; i < end; i++) {
-      const x = v[i] as number;
-      if (x !== x) continue;
-      count++;
-      if (x > hi) hi = x;
-      if (x < lo) lo = x;
-    }
-    complete[c] = count === end - start ? 1 : 0;
-    mean[c] = pandasMean(v, start, end);
-    max[c] = count > 0 ? hi : NaN;
-    min[c] = count > 0 ? lo : NaN;
-    median[c] = pandasMedian(v, start, end);
-    std[c] = pandasStd(v, start, end);
-    if (std[c] === std[c]) allStdNaN = false;
-  }
-  if (allStdNaN) for (let c = 0; c < m; c++) if (complete[c]) std[c] = 0;
+  const stats = {
+    mean: new Float64Array(m),
+    max: new Float64Array(m),
+    min: new Float64Array(m),
+    median: new Float64Array(m),
+    std: new Float64Array(m),
+  };
+  computeDescribeStats(columns, start, end, stats);
   const out: PyJsonObject = {};
   const put = (names: string[], values: Float64Array, asInt: boolean): void => {
     for (let c = 0; c < m; c++) {
@@ -58,10 +36,10 @@ export function describeColumns(
       out[names[c] as string] = asInt ? BigInt(x) : x;
     }
   };
-  put(keys.mean, mean, false);
-  put(keys.max, max, intMaxMin);
-  put(keys.min, min, intMaxMin);
-  put(keys.median, median, false);
-  put(keys.std, std, false);
+  put(keys.mean, stats.mean, false);
+  put(keys.max, stats.max, intMaxMin);
+  put(keys.min, stats.min, intMaxMin);
+  put(keys.median, stats.median, false);
+  put(keys.std, stats.std, false);
   return out;
 }

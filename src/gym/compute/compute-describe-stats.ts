@@ -1,0 +1,62 @@
+import { pandasMean } from '../stats/pandas-mean.js';
+import { pandasMedian } from '../stats/pandas-median.js';
+import { pandasStd } from '../stats/pandas-std.js';
+
+/** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
+export interface DescribeStats {
+  mean: Float64Array;
+  max: Float64Array;
+  min: Float64Array;
+  median: Float64Array;
+  std: Float64Array;
+}
+
+/**
+ * Gym's `describe_dataframe` statistics for the rows `[start, end)` of each column, written into
+ * `out` (arrays at least `columns.length` long): mean, max, min, median and std with pandas'
+ * skip-NaN rules; if every std is NaN, std becomes 0.0 for each column without a missing value in
+ * the rows.
+ *
+ * @example
+ * const out = { mean: new Float64Array(1), max: new Float64Array(1), min: new Float64Array(1), median: new Float64Array(1), std: new Float64Array(1) };
+ * computeDescribeStats([Float64Array.of(1, 0)], 0, 2, out); // out.mean[0] === 0.5
+ */
+export function computeDescribeStats(
+  columns: readonly Float64Array[],
+  start: number,
+  end: number,
+  out: DescribeStats,
+): void {
+  const m = columns.length;
+  const { mean, max, min, median, std } = out;
+  let allStdNaN = true;
+  let anyComplete = false;
+  for (let c = 0; c < m; c++) {
+    const v = columns[c] as Float64Array;
+    let hi = -Infinity;
+    let lo = Infinity;
+    let count = 0;
+    for (let i = start; i < end; i++) {
+      const x = v[i] as number;
+      if (x !== x) continue;
+      count++;
+      if (x > hi) hi = x;
+      if (x < lo) lo = x;
+    }
+    if (count === end - start) anyComplete = true;
+    mean[c] = pandasMean(v, start, end);
+    max[c] = count > 0 ? hi : NaN;
+    min[c] = count > 0 ? lo : NaN;
+    median[c] = pandasMedian(v, start, end);
+    std[c] = pandasStd(v, start, end);
+    if (std[c] === std[c]) allStdNaN = false;
+  }
+  if (allStdNaN && anyComplete) {
+    for (let c = 0; c < m; c++) {
+      const v = columns[c] as Float64Array;
+      let complete = true;
+      for (let i = start; i < end && complete; i++) if (v[i] !== v[i]) complete = false;
+      if (complete) std[c] = 0;
+    }
+  }
+}

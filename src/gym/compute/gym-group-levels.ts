@@ -1,0 +1,250 @@
+import { pyInt } from '../py-int.js';
+import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { PyJsonFileWriter } from '../py-json-file-writer.js';
+import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
+import { VALUE_KIND } from '../rows/value-kind.js';
+import type { GymFrame } from './build-gym-frame.js';
+import { buildRolloutInfo } from './build-rollout-info.js';
+import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
+import type { DescribeKeys } from './describe-keys.js';
+
+const SAMPLE: PyJsonObject = { agent_ref: { name: 'agent' } };
+/** Keys that come first in every `rollout_infos` item. */
+const INFO_HEAD = new Set(['rollout_id', '_ng_task_index', '_ng_rollout_index']);
+
+/** Whether JavaScript puts `name` before the other keys of an object (an array index). */
+function isArrayIndex(name: string): boolean {
+  return /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < 4294967295;
+}
+
+/**
+ * The `group_level_metrics` of one agent in `gym aggregate` (§4): one entry per task (frame rows
+ * `[a, b)` of equal task) with `_ng_task_index`, the describe statistics, `sample`, the rollout
+ * counts and `rollout_infos`. Entries can be built as objects ({@link materialize}) or written
+ * straight from the frame and the table into a {@link PyJsonFileWriter} ({@link write}, same bytes),
+ * which is what keeps a large metrics file cheap: 200k rollouts make 200k `rollout_infos` items.
+ *
+ * @example
+ * const groups = new GymGroupLevels(table, rows, frame, describeKeys(frame.names), false);
+ * groups.materialize()[0]; // { _ng_task_index: 0n, 'mean/reward': …, rollout_infos: […] }
+ */
+export class GymGroupLevels {
+  private static readonly pending = new WeakMap<object, GymGroupLevels>();
+
+  /** The source attached to `target` by {@link attachTo} whose entries have not been read yet. */
+  static pendingFor(target: object): GymGroupLevels | undefined {
+    return GymGroupLevels.pending.get(target);
+  }
+
+  /** Frame row ranges `[a, b)` of each task, ascending. */
+  readonly ranges: [number, number][] = [];
+
+  constructor(
+    private readonly table: RolloutTable,
+    private readonly rows: Int32Array,
+    private readonly frame: GymFrame,
+    private readonly keys: DescribeKeys,
+    private readonly intMaxMin: boolean,
+  ) {
+    for (let a = 0; a < frame.n;) {
+      const t = frame.task[a] as number;
+      let b = a + 1;
+      while (b < frame.n && frame.task[b] === t) b++;
+      this.ranges.push([a, b]);
+      a = b;
+    }
+  }
+
+  private newStats(): DescribeStats {
+    const m = this.frame.columns.length;
+    return {
+      mean: new Float64Array(m),
+      max: new Float64Array(m),
+      min: new Float64Array(m),
+      median: new Float64Array(m),
+      std: new Float64Array(m),
+    };
+  }
+
+  /**
+   * Makes `target.group_level_metrics` (an existing key, which keeps its position) built by
+   * {@link materialize} on first read; until then {@link pendingFor} returns this source, so a writer
+   * can stream the entries instead.
+   */
+  attachTo(target: { group_level_metrics: PyJsonObject[] }): void {
+    GymGroupLevels.pending.set(target, this);
+    let value: PyJsonObject[] | null = null;
+    Object.defineProperty(target, 'group_level_metrics', {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        if (value === null) {
+          value = this.materialize();
+          GymGroupLevels.pending.delete(target);
+        }
+        return value;
+      },
+      set: (v: PyJsonObject[]) => {
+        value = v;
+        GymGroupLevels.pending.delete(target);
+      },
+    });
+  }
+
+  /** The entries as objects (Gym's key order). */
+  materialize(): PyJsonObject[] {
+    const { frame, keys, table, rows, intMaxMin } = this;
+    const stats = this.newStats();
+    const m = frame.columns.length;
+    return this.ranges.map(([a, b]) => {
+      const entry: PyJsonObject = { _ng_task_index: pyInt(frame.task[a] as number) };
+      computeDescribeStats(frame.columns, a, b, stats);
+      const put = (names: string[], values: Float64Array, asInt: boolean): void => {
+        for (let c = 0; c < m; c++) {
+          const x = values[c] as number;
+          if (x === x) entry[names[c] as string] = asInt ? BigInt(x) : x;
+        }
+      };
+      put(keys.mean, stats.mean, false);
+      put(keys.max, stats.max, intMaxMin);
+      put(keys.min, stats.min, intMaxMin);
+      put(keys.median, stats.median, false);
+      put(keys.std, stats.std, false);
+      entry['sample'] = { agent_ref: { name: 'agent' } };
+      entry['num_rollouts'] = pyInt(b - a);
+      entry['expected_num_rollouts'] = pyInt(b - a);
+      entry['missing_num_rollouts'] = 0n;
+      entry['reward_profile_completion_pct'] = 100.0;
+      const infos: PyJson[] = [];
+      for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
+      entry['rollout_infos'] = infos;
+      return entry;
+    });
+  }
+
+  /**
+   * Whether {@link write} gives the same text as writing {@link materialize}'s objects: not when a
+   * `rollout_infos` key is an array index (JavaScript moves it first) or one of the leading keys.
+   */
+  canWrite(): boolean {
+    const { table } = this;
+    const used = new Uint8Array(table.keys.names.length);
+    for (let k = 0; k < table.infoCount; k++) used[table.infoKey[k] as number] = 1;
+    return !table.keys.names.some((n, id) => used[id] === 1 && (isArrayIndex(n) || INFO_HEAD.has(n)));
+  }
+
+  /** Writes the entries as the array value at `depth` (as `w.value(materialize(), depth)` would). */
+  write(w: PyJsonFileWriter, depth: number): void {
+    const { frame, keys, table, rows, intMaxMin } = this;
+    if (this.ranges.length === 0) {
+      w.ascii('[]');
+      return;
+    }
+    const m = frame.columns.length;
+    const stats = this.newStats();
+    const statKeys = [keys.mean, keys.max, keys.min, keys.median, keys.std].map((names) =>
+      names.map((k) => w.encodedKey(k)),
+    );
+    const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
+    const names = table.keys.names;
+    const infoKeys: (Uint8Array | undefined)[] = [];
+    const kTask = w.encodedKey('_ng_task_index');
+    const kRollout = w.encodedKey('_ng_rollout_index');
+    const kId = w.encodedKey('rollout_id');
+    const kSample = w.encodedKey('sample');
+    const kNum = w.encodedKey('num_rollouts');
+    const kExpected = w.encodedKey('expected_num_rollouts');
+    const kMissing = w.encodedKey('missing_num_rollouts');
+    const kPct = w.encodedKey('reward_profile_completion_pct');
+    const kInfos = w.encodedKey('rollout_infos');
+    const indented = w.indent > 0;
+    const anyBig = table.infoBig.size > 0;
+    const d1 = depth + 1;
+    const d2 = depth + 2;
+    const d3 = depth + 3;
+    const d4 = depth + 4;
+    const member = (first: boolean, d: number, key: Uint8Array): void => {
+      if (!first) w.byte(0x2c);
+      if (indented) w.pad(d);
+      w.bytes(key);
+    };
+    w.byte(0x5b);
+    for (let g = 0; g < this.ranges.length; g++) {
+      const [a, b] = this.ranges[g] as [number, number];
+      if (g > 0) w.byte(0x2c);
+      if (indented) w.pad(d1);
+      w.byte(0x7b);
+      member(true, d2, kTask);
+      w.int(frame.task[a] as number);
+      computeDescribeStats(frame.columns, a, b, stats);
+      for (let s = 0; s < 5; s++) {
+        const values = statValues[s] as Float64Array;
+        const sk = statKeys[s] as Uint8Array[];
+        const asInt = intMaxMin && (s === 1 || s === 2);
+        for (let c = 0; c < m; c++) {
+          const x = values[c] as number;
+          if (x !== x) continue;
+          member(false, d2, sk[c] as Uint8Array);
+          if (asInt) w.int(x);
+          else w.float(x);
+        }
+      }
+      member(false, d2, kSample);
+      w.value(SAMPLE, d2);
+      member(false, d2, kNum);
+      w.uint(b - a);
+      member(false, d2, kExpected);
+      w.uint(b - a);
+      member(false, d2, kMissing);
+      w.uint(0);
+      member(false, d2, kPct);
+      w.float(100.0);
+      member(false, d2, kInfos);
+      w.byte(0x5b);
+      for (let i = a; i < b; i++) {
+        const row = rows[i] as number;
+        const t = table.task[row] as number;
+        const r = table.rollout[row] as number;
+        if (i > a) w.byte(0x2c);
+        if (indented) w.pad(d3);
+        w.byte(0x7b);
+        member(true, d4, kId);
+        w.byte(0x22);
+        w.int(t);
+        w.byte(0x3a);
+        w.int(r);
+        w.byte(0x22);
+        member(false, d4, kTask);
+        w.int(t);
+        member(false, d4, kRollout);
+        w.int(r);
+        const s = table.infoStart[row] as number;
+        const e = s + (table.infoLen[row] as number);
+        for (let k = s; k < e; k++) {
+          const key = table.infoKey[k] as number;
+          let kb = infoKeys[key];
+          if (kb === undefined) {
+            kb = w.encodedKey(names[key] as string);
+            infoKeys[key] = kb;
+          }
+          member(false, d4, kb);
+          const kind = table.infoKind[k] as number;
+          if (kind === VALUE_KIND.int) {
+            const big = anyBig ? table.infoBig.get(k) : undefined;
+            if (big !== undefined) w.ascii(big.toString());
+            else w.int(table.infoVal[k] as number);
+          } else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, d4);
+          else w.float(table.infoVal[k] as number);
+        }
+        if (indented) w.pad(d3);
+        w.byte(0x7d);
+      }
+      if (indented) w.pad(d2);
+      w.byte(0x5d);
+      if (indented) w.pad(d1);
+      w.byte(0x7d);
+    }
+    if (indented) w.pad(depth);
+    w.byte(0x5d);
+  }
+}

@@ -1,0 +1,45 @@
+import { closeSync, openSync } from 'node:fs';
+import type { GymAgentAggregate } from './compute/compute-agent-aggregate.js';
+import { GymGroupLevels } from './compute/gym-group-levels.js';
+import type { PyJson } from './py-json.js';
+import { PyJsonFileWriter } from './py-json-file-writer.js';
+
+/**
+ * Writes `_aggregate_metrics.json` (orjson `OPT_INDENT_2`, no trailing newline): the same text as
+ * `writePyJsonFile(path, agents, { indent: 2 })`, but group entries not read yet are streamed from
+ * the frame ({@link GymGroupLevels.write}) instead of being built as objects first.
+ *
+ * @example
+ * writeAggregateMetricsFile('results/rollouts_aggregate_metrics.json', result.agents);
+ */
+export function writeAggregateMetricsFile(path: string, agents: readonly GymAgentAggregate[]): void {
+  const fd = openSync(path, 'w');
+  try {
+    const w = new PyJsonFileWriter(fd, 2, 'orjson', false);
+    if (agents.length === 0) w.ascii('[]');
+    else {
+      w.byte(0x5b);
+      agents.forEach((agent, i) => {
+        if (i > 0) w.byte(0x2c);
+        w.pad(1);
+        const keys = Object.keys(agent);
+        w.byte(0x7b);
+        keys.forEach((k, j) => {
+          if (j > 0) w.byte(0x2c);
+          w.pad(2);
+          w.key(k);
+          const pending = k === 'group_level_metrics' ? GymGroupLevels.pendingFor(agent) : undefined;
+          if (pending !== undefined && pending.canWrite()) pending.write(w, 2);
+          else w.value((agent as unknown as Record<string, PyJson>)[k] as PyJson, 2);
+        });
+        w.pad(1);
+        w.byte(0x7d);
+      });
+      w.pad(0);
+      w.byte(0x5d);
+    }
+    w.flush();
+  } finally {
+    closeSync(fd);
+  }
+}
