@@ -29,7 +29,10 @@ export interface AggregateRolloutsOptions {
   log?: (line: string) => void;
   /** Warnings (Gym's stderr). Default: none. */
   warn?: (text: string) => void;
-  /** Worker threads for reading large inputs (default: up to 4, from 32 MiB). */
+  /**
+   * Threads for reading large inputs, this one included (default: up to 4, from 32 MiB); one of the
+   * workers then writes the merged file while this thread computes the statistics.
+   */
   parallel?: ParallelScanOptions;
 }
 
@@ -45,7 +48,7 @@ export interface AggregateRolloutsResult {
   table: RolloutTable;
   order: Int32Array;
   warnings: string[];
-  /** Worker threads that read the inputs (0: read in the main thread). */
+  /** Threads that read the inputs, this one included (0: read sequentially in this thread). */
   scanWorkers: number;
 }
 
@@ -120,77 +123,107 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       );
     }
   }
-  const scanWorkers = await loadRolloutFiles(
+  const merge = options.merge ?? true;
+  const { threads: scanWorkers, pool } = await loadRolloutFiles(
     files,
     table,
     { cut: true, keepRows: hooks.computeMetrics !== undefined, passAtK: hooks.passAtK },
     options.parallel ?? {},
+    merge,
   );
-  log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
-
-  for (const [key, info] of table.nonNumeric) {
-    if (!table.fieldNumeric[key]) continue;
-    const row = info.firstRow;
-    warnings.warn(
-      `field "${table.keys.names[key]}" is not a number in ${info.count} row(s) and counts as missing there ` +
-        `(first: '${table.files[table.file[row] as number]}' line ${table.line[row]}, ${KIND_NAME[info.firstKind] ?? 'a value'})`,
-    );
-  }
-
-  const order = new Int32Array(table.count);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort(
-    (a, b) =>
-      (table.task[a] as number) - (table.task[b] as number) ||
-      (table.rollout[a] as number) - (table.rollout[b] as number) ||
-      a - b,
-  );
-
-  await mkdir(dirname(options.output) || '.', { recursive: true });
-  const merge = options.merge ?? true;
-  if (merge) {
-    log(`Merging shards into ${options.output}`);
-    writeMergedRollouts(table, order, options.output);
-  }
-
-  const result: AggregateRolloutsResult = {
-    files,
-    skippedFiles: skipped,
-    rows: table.count,
-    mergedPath: merge ? options.output : null,
-    metricsPath: null,
-    agents: [],
-    table,
-    order,
-    warnings: warnings.texts,
-    scanWorkers,
-  };
-  if (table.count > 0) {
-    const byAgent = new Map<number, number[]>();
-    for (const r of order) {
-      const a = table.agent[r] as number;
-      if (a < 0) continue;
-      const list = byAgent.get(a);
-      if (list) list.push(r);
-      else byAgent.set(a, [r]);
-    }
-    for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
-    for (const [agent, rows] of byAgent) {
-      const name = table.agentNames[agent] as string;
-      const aggregate = await computeAgentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
-      result.agents.push(aggregate);
-      log(
-        `\nKey metrics for ${name}:\n${stringifyPyJson(aggregate.key_metrics, { indent: 4, floats: 'repr', ensureAscii: true })}`,
+  try {
+    log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
+    for (const [key, info] of table.nonNumeric) {
+      if (!table.fieldNumeric[key]) continue;
+      const row = info.firstRow;
+      warnings.warn(
+        `field "${table.keys.names[key]}" is not a number in ${info.count} row(s) and counts as missing there ` +
+          `(first: '${table.files[table.file[row] as number]}' line ${table.line[row]}, ${KIND_NAME[info.firstKind] ?? 'a value'})`,
       );
     }
-    const metricsPath = siblingPath(options.output, '_aggregate_metrics', '.json');
-    writeAggregateMetricsFile(metricsPath, result.agents);
-    result.metricsPath = metricsPath;
+
+    const order = new Int32Array(table.count);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    order.sort(
+      (a, b) =>
+        (table.task[a] as number) - (table.task[b] as number) ||
+        (table.rollout[a] as number) - (table.rollout[b] as number) ||
+        a - b,
+    );
+
+    await mkdir(dirname(options.output) || '.', { recursive: true });
+    // The merged file is written before the statistics (it exists even when they fail, as in Gym);
+    // with worker threads, one of them writes it while this thread computes the statistics.
+    let merging: Promise<void> | null = null;
+    if (merge) {
+      log(`Merging shards into ${options.output}`);
+      if (pool === null) writeMergedRollouts(table, order, options.output);
+      else {
+        merging = pool.merge(0, table, order, options.output);
+        merging.catch(() => {});
+      }
+    }
+
+    const result: AggregateRolloutsResult = {
+      files,
+      skippedFiles: skipped,
+      rows: table.count,
+      mergedPath: merge ? options.output : null,
+      metricsPath: null,
+      agents: [],
+      table,
+      order,
+      warnings: warnings.texts,
+      scanWorkers,
+    };
+    try {
+      if (table.count > 0) {
+        result.agents = await computeAgents(table, order, warnings, hooks, log);
+        const metricsPath = siblingPath(options.output, '_aggregate_metrics', '.json');
+        writeAggregateMetricsFile(metricsPath, result.agents);
+        result.metricsPath = metricsPath;
+      }
+    } catch (error) {
+      await merging;
+      throw error;
+    }
+    await merging;
+    log(
+      `Finished rollout aggregation! View results at:\nMerged rollouts: ${merge ? options.output : '<not merged>'}\nAggregate metrics: ${result.metricsPath ?? 'None'}`,
+    );
+    return result;
+  } finally {
+    await pool?.close();
   }
-  log(
-    `Finished rollout aggregation! View results at:\nMerged rollouts: ${merge ? options.output : '<not merged>'}\nAggregate metrics: ${result.metricsPath ?? 'None'}`,
-  );
-  return result;
+}
+
+/** Each agent's aggregate, agents in order of first appearance in `order`, after the duplicate check. */
+async function computeAgents(
+  table: RolloutTable,
+  order: Int32Array,
+  warnings: GymWarnings,
+  hooks: GymHooks,
+  log: (line: string) => void,
+): Promise<GymAgentAggregate[]> {
+  const byAgent = new Map<number, number[]>();
+  for (const r of order) {
+    const a = table.agent[r] as number;
+    if (a < 0) continue;
+    const list = byAgent.get(a);
+    if (list) list.push(r);
+    else byAgent.set(a, [r]);
+  }
+  for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
+  const agents: GymAgentAggregate[] = [];
+  for (const [agent, rows] of byAgent) {
+    const name = table.agentNames[agent] as string;
+    const aggregate = await computeAgentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
+    agents.push(aggregate);
+    log(
+      `\nKey metrics for ${name}:\n${stringifyPyJson(aggregate.key_metrics, { indent: 4, floats: 'repr', ensureAscii: true })}`,
+    );
+  }
+  return agents;
 }
 
 /** Throws a {@link GymInputError} listing the first duplicate (task, rollout) keys of one agent. */

@@ -1,20 +1,31 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { GymInputError } from '../gym-input-error.js';
-import type { RolloutTable } from '../rows/rollout-table.js';
-import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
+import { createGymKeys } from '../rows/gym-keys.js';
+import { RolloutTable } from '../rows/rollout-table.js';
+import { GymWorkerPool, type ScanRangeResult } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 
-/** How {@link loadRolloutFiles} may use worker threads. */
+/** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
-  /** Worker threads (default: available parallelism, at most 4; below 2 means sequential). */
+  /**
+   * Threads that scan, this one included (default: available parallelism, at most 4); below 2 means
+   * sequential. `n` threads are this one and `n - 1` worker threads.
+   */
   workers?: number;
   /** Inputs smaller than this many bytes in total are read in this thread (default 32 MiB). */
   minBytes?: number;
-  /** Bytes per range handed to a worker (default: total / (4 × workers), at least 1 MiB). */
+  /** Bytes per range handed to a thread (default: total / (8 × threads), at least 4 MiB). */
   pieceBytes?: number;
+}
+
+/** What {@link loadRolloutFiles} did. */
+export interface LoadRolloutFilesResult {
+  /** Threads that read the inputs (0: read sequentially in this thread). */
+  threads: number;
+  /** The worker threads, still running when `keepWorkers` was asked for (else null). */
+  pool: GymWorkerPool | null;
 }
 
 interface Range {
@@ -22,9 +33,6 @@ interface Range {
   start: number;
   end: number;
 }
-
-type Result =
-  { lines: number; table: RolloutTableTransfer } | { parts: RolloutLineErrorParts | null; message: string };
 
 /** Offset just after the first `\n` at or after `from` (or the file size). */
 async function nextLineStart(path: string, from: number, size: number): Promise<number> {
@@ -42,94 +50,54 @@ async function nextLineStart(path: string, from: number, size: number): Promise<
   }
 }
 
-/**
- * Starts a scan worker. Built code runs `scan-rollouts-worker.js`; TypeScript sources (run through
- * tsx, e.g. tests and benchmarks) need tsx registered inside the worker first, as loader hooks are
- * per thread.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./scan-rollouts-worker.js', import.meta.url));
-  const script = new URL('./scan-rollouts-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true });
-}
-
-/** Runs the ranges on a pool of workers; rejects (with a non-input error) when a worker cannot run. */
-async function runPool(
-  files: string[],
-  ranges: Range[],
-  options: LoadRolloutFileOptions,
-  count: number,
-): Promise<Result[]> {
-  const results: Result[] = new Array<Result>(ranges.length);
-  const workers: Worker[] = [];
+/** Scans one range in this thread, with the same result shape as a worker's. */
+async function scanHere(path: string, r: Range, options: LoadRolloutFileOptions): Promise<ScanRangeResult> {
+  const part = new RolloutTable(createGymKeys());
   try {
-    await new Promise<void>((resolve, reject) => {
-      let next = 0;
-      let done = 0;
-      const feed = (w: Worker): void => {
-        if (next >= ranges.length) return;
-        const id = next++;
-        const r = ranges[id] as Range;
-        w.postMessage({ id, path: files[r.file], start: r.start, end: r.end, options });
-      };
-      for (let i = 0; i < Math.min(count, ranges.length); i++) {
-        const w = startWorker();
-        workers.push(w);
-        w.on('error', reject);
-        w.on('exit', (code) => {
-          if (done < ranges.length) reject(new Error(`scan worker exited with code ${code}`));
-        });
-        w.on('message', (m: ({ id: number } & Result) | { ready: true }) => {
-          if ('ready' in m) {
-            feed(w);
-            return;
-          }
-          results[m.id] = m;
-          done++;
-          if (done === ranges.length) resolve();
-          else feed(w);
-        });
-      }
+    const { lines } = await loadRolloutFile(path, 0, part, options, {
+      start: r.start,
+      end: r.end,
+      firstLine: 1,
     });
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    return { lines, table: part.toTransfer() };
+  } catch (error) {
+    const parts = (error as { parts?: RolloutLineErrorParts }).parts;
+    return { parts: parts ?? null, message: (error as Error).message ?? String(error) };
   }
-  return results;
 }
 
 /**
  * Reads rollout files into `table` (files are `table.files[first + i]`), splitting large inputs into
- * line-aligned byte ranges scanned by worker threads and appended in file order, so the table, line
- * numbers, warnings and the first error reported are the same as when reading sequentially. Small
- * inputs, runs that keep per-row extras (hooks, pass@k) and environments where a worker cannot start
- * (e.g. TypeScript sources without a loader) are read in this thread. Resolves to the number of
- * workers used (0: read in this thread).
+ * line-aligned byte ranges that this thread and worker threads take in turn; the ranges' rows are
+ * appended in file order, so the table, line numbers, warnings and the first error reported are the
+ * same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks, pass@k) and
+ * environments where a worker cannot start (e.g. TypeScript sources without a loader) are read in this
+ * thread alone. With `keepWorkers` the workers are returned running (e.g. to write the merged file).
  *
  * @example
- * await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
+ * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
  */
 export async function loadRolloutFiles(
   files: string[],
   table: RolloutTable,
   options: LoadRolloutFileOptions,
   parallel: ParallelScanOptions = {},
-): Promise<number> {
+  keepWorkers = false,
+): Promise<LoadRolloutFilesResult> {
   const first = table.files.length;
   table.files.push(...files);
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const workers = parallel.workers ?? Math.min(4, availableParallelism());
-  const sequential = async (): Promise<number> => {
+  const threads = parallel.workers ?? Math.min(4, availableParallelism());
+  const sequential = async (): Promise<LoadRolloutFilesResult> => {
     for (const [i, f] of files.entries()) await loadRolloutFile(f, first + i, table, options);
-    return 0;
+    return { threads: 0, pool: null };
   };
-  if (options.keepRows || options.passAtK || workers < 2 || total < (parallel.minBytes ?? 32 << 20)) {
+  if (options.keepRows || options.passAtK || threads < 2 || total < (parallel.minBytes ?? 32 << 20)) {
     return sequential();
   }
-  const piece = parallel.pieceBytes ?? Math.max(1 << 20, Math.ceil(total / (workers * 4)));
+  const pool = new GymWorkerPool(threads - 1);
+  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (threads * 8)));
   const ranges: Range[] = [];
   for (const [i, f] of files.entries()) {
     const size = sizes[i] as number;
@@ -140,12 +108,35 @@ export async function loadRolloutFiles(
       start = end;
     }
   }
-  let results: Result[];
+  const results: ScanRangeResult[] = new Array<ScanRangeResult>(ranges.length);
+  let next = 0;
+  let workerFailed = false;
+  const take = async (scan: (r: Range) => Promise<ScanRangeResult>): Promise<void> => {
+    while (next < ranges.length && !workerFailed) {
+      const id = next++;
+      results[id] = await scan(ranges[id] as Range);
+    }
+  };
   try {
-    results = await runPool(files, ranges, options, workers);
-  } catch {
+    await Promise.all([
+      take((r) => scanHere(files[r.file] as string, r, options)),
+      ...Array.from({ length: pool.size }, (_, w) =>
+        take((r) =>
+          pool.scan(w, { path: files[r.file] as string, start: r.start, end: r.end, options }),
+        ).catch(() => {
+          workerFailed = true;
+        }),
+      ),
+    ]);
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  if (workerFailed) {
+    await pool.close();
     return sequential();
   }
+  if (!keepWorkers) await pool.close();
   let linesBefore = 0;
   let lastFile = -1;
   for (const [k, r] of ranges.entries()) {
@@ -153,8 +144,9 @@ export async function loadRolloutFiles(
       linesBefore = 0;
       lastFile = r.file;
     }
-    const res = results[k] as Result;
+    const res = results[k] as ScanRangeResult;
     if (!('table' in res)) {
+      if (keepWorkers) await pool.close();
       if (res.parts === null)
         throw new GymInputError('unreadable', `Cannot read shard '${files[r.file]}': ${res.message}`);
       throw rolloutLineError({ ...res.parts, line: res.parts.line + linesBefore });
@@ -162,5 +154,5 @@ export async function loadRolloutFiles(
     table.appendTransfer(res.table, first + r.file, linesBefore);
     linesBefore += res.lines;
   }
-  return Math.min(workers, ranges.length);
+  return { threads: Math.min(threads, ranges.length), pool: keepWorkers ? pool : null };
 }

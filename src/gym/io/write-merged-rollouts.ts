@@ -32,6 +32,9 @@ function readFully(fd: number, buf: Buffer, length: number, position: number): n
   return got;
 }
 
+/** Where each row of a {@link RolloutTable} is in its shard (all that the merge needs). */
+export type MergeSource = Pick<RolloutTable, 'files' | 'file' | 'line' | 'offset' | 'length' | 'flags'>;
+
 /**
  * Writes the rows of `table` in `order` to `outPath`, one compact JSON text per line, by reading each
  * row back from its shard (rows are never held in memory). Compact rows are copied byte for byte,
@@ -43,7 +46,7 @@ function readFully(fd: number, buf: Buffer, length: number, position: number): n
  * @example
  * writeMergedRollouts(table, sortedRows, 'results/rollouts.jsonl');
  */
-export function writeMergedRollouts(table: RolloutTable, order: Int32Array, outPath: string): void {
+export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPath: string): void {
   const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.tmp`);
   const out = openSync(tmp, 'w');
   const inputs = new Map<number, number>();

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { row, runAggregate, tempDir, writeJsonl } from '../gym-test-helpers.js';
@@ -63,5 +63,22 @@ describe('loadRolloutFiles with worker threads', () => {
     expect(runParallel(input, join(dir, 'o.jsonl')).error).toBe(
       `Malformed JSON in '${input}' at line 1501, column 23: expected a string key, found 'o'`,
     );
+  }, 60_000);
+
+  it('writes the merged file in a worker while failing on duplicate keys, as the sequential run does', async () => {
+    const dir = tempDir();
+    const lines = rows(2000);
+    lines.push(lines[10] as string);
+    const input = writeJsonl(dir, 'dup.jsonl', lines);
+    const sequential = await runAggregate({
+      inputGlob: input,
+      output: join(dir, 'seq.jsonl'),
+      parallel: { workers: 1 },
+    }).catch((e: Error) => e.message);
+    const parallel = runParallel(input, join(dir, 'par.jsonl'));
+    expect(parallel.error).toBe((sequential as string).replaceAll('seq.jsonl', 'par.jsonl'));
+    expect(parallel.error).toContain('Duplicate (task, rollout) rows');
+    expect(existsSync(join(dir, 'par.jsonl'))).toBe(true);
+    expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
   }, 60_000);
 });
