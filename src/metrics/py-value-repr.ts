@@ -1,3 +1,5 @@
+import { pyRepr } from '../evidence/py-repr.js';
+
 /**
  * Renders a value the way Python's `repr()` renders the equivalent Python value, so error texts read
  * like the SDK's: strings `'x'`, `None`, `True`, `nan`, `inf`, lists `['a', 'b']`, dicts `{'k': 1}`.
@@ -12,11 +14,11 @@ export function pyValueRepr(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return pyNumberRepr(value);
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'string') return pyStringRepr(value);
+  if (typeof value === 'string') return pyRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyValueRepr).join(', ')}]`;
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    return `{${entries.map(([k, v]) => `${pyStringRepr(k)}: ${pyValueRepr(v)}`).join(', ')}}`;
+    return `{${entries.map(([k, v]) => `${pyRepr(k)}: ${pyValueRepr(v)}`).join(', ')}}`;
   }
   return String(value);
 }
@@ -28,20 +30,4 @@ function pyNumberRepr(n: number): string {
   if (Number.isInteger(n)) return Math.abs(n) < 1e16 ? String(n) : BigInt(n).toString();
   // JS writes 1e-7 and 1e+21 where Python writes 1e-07 and 1e+21.
   return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
-}
-
-function pyStringRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + quote;
 }

@@ -1,7 +1,7 @@
 import type { AggregateScore, Summary } from '../model/summary.js';
 import { AggregateNotFoundError } from './aggregate-not-found-error.js';
 import { closeMatches } from './close-matches.js';
-import { pythonRepr } from './python-repr.js';
+import { pyRepr } from '../evidence/py-repr.js';
 
 const LISTED = 10;
 
@@ -19,7 +19,7 @@ export function summaryScore(summary: Pick<Summary, 'scores'>, name: string): Ag
   const rows = summary.scores.scores;
   for (const row of rows) if (row.name === name) return row;
   const names = [...new Set(rows.map((r) => r.name))];
-  const asked = `no aggregate named ${pythonRepr(name)}`;
+  const asked = `no aggregate named ${pyRepr(name)}`;
   if (names.length === 0) {
     throw new AggregateNotFoundError(`${asked}: this result has no aggregates at all`, name, []);
   }
@@ -27,10 +27,13 @@ export function summaryScore(summary: Pick<Summary, 'scores'>, name: string): Ag
   if (suggestions.length > 0) {
     const others = names.length - suggestions.length;
     const tally = others === 0 ? '' : ` (${others} other aggregate${others === 1 ? '' : 's'} in this result)`;
-    const offered = suggestions.map(pythonRepr).join(', ');
+    const offered = suggestions.map((name) => pyRepr(name)).join(', ');
     throw new AggregateNotFoundError(`${asked}; did you mean ${offered}?${tally}`, name, suggestions);
   }
-  const listed = names.slice(0, LISTED).map(pythonRepr).join(', ');
+  const listed = names
+    .slice(0, LISTED)
+    .map((name) => pyRepr(name))
+    .join(', ');
   const more = names.length > LISTED ? ` (${names.length - LISTED} more)` : '';
   throw new AggregateNotFoundError(`${asked}; available aggregates: ${listed}${more}`, name, []);
 }
