@@ -24,6 +24,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
 const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
+/** LIVE_BENCH_DB=0 runs the server without --db (bundle only); default with --db. */
+const withDb = process.env['LIVE_BENCH_DB'] !== '0';
+/** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const SENTINEL_TRACE = 'abcdef0123456789abcdef0123456789';
 const SENTINEL_CONV = 'conv-SENTINEL-0000000000';
 
@@ -110,6 +114,7 @@ const port = 20000 + Math.floor(Math.random() * 20000);
 const server = spawn(
   process.execPath,
   [
+    ...serverNodeArgs,
     '--import',
     'tsx',
     join(import.meta.dirname, 'serve-child.ts'),
@@ -119,8 +124,7 @@ const server = spawn(
     '--no-grpc',
     '--out',
     join(dir, 'bundle'),
-    '--db',
-    join(dir, 'live.duckdb'),
+    ...(withDb ? ['--db', join(dir, 'live.duckdb')] : []),
     '--settle-ms',
     '200',
     '--no-report',
@@ -134,6 +138,17 @@ server.stderr.on('data', (c: Buffer) => (serverLog += c.toString()));
 for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
   await new Promise((r) => setTimeout(r, 100));
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
+
+/** User + system CPU seconds of the server process so far (from /proc; 0 where unavailable). */
+async function serverCpuSeconds(): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${server.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
 
 const agent = new Agent({ keepAlive: true, maxSockets: senders });
 function post(body: Buffer): Promise<{ status: number; retryAfter: number }> {
@@ -163,6 +178,7 @@ let next = 1;
 let accepted = 0;
 let throttled = 0;
 const latencies: number[] = [];
+const cpuAtStart = await serverCpuSeconds();
 const started = performance.now();
 const deadline = started + seconds * 1000;
 async function sender(): Promise<void> {
@@ -185,33 +201,51 @@ async function sender(): Promise<void> {
 }
 await Promise.all(Array.from({ length: senders }, sender));
 const elapsed = (performance.now() - started) / 1000;
+const serverCpu = (await serverCpuSeconds()) - cpuAtStart;
 const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
 agent.destroy();
 server.kill('SIGTERM');
 const code = await new Promise<number | null>((r) => server.on('exit', r));
+const exitCpu = Number(/serve-child cpu-us (\d+)/.exec(serverLog)?.[1] ?? NaN) / 1e6;
 latencies.sort((a, b) => a - b);
 const pct = (p: number): number =>
   latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-const instance = await DuckDBInstance.create(join(dir, 'live.duckdb'), { access_mode: 'READ_ONLY' });
-const connection = await instance.connect();
-const storedSpans = Number((await connection.runAndReadAll('select count(*) from spans')).getRows()[0]![0]);
-const storedTrials = Number((await connection.runAndReadAll('select count(*) from trials')).getRows()[0]![0]);
-connection.closeSync();
-const bundleScores = (await readFile(join(dir, 'bundle', 'scores.jsonl'), 'utf8'))
-  .split('\n')
-  .filter(Boolean).length;
+const countLines = async (file: string): Promise<number> =>
+  (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
+const bundleTrials = await countLines(join(dir, 'bundle', 'trials.jsonl'));
+const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
+const requests = accepted / template.spans;
 console.log(
-  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans} spans/request (${template.bytes.length} bytes)`,
+  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans} spans/request (${template.bytes.length} bytes), ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${((next - 1) / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );
 console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
 console.log(
-  `  spans accepted ${accepted} (server counted ${received}) vs stored ${storedSpans} in DuckDB: ${accepted === storedSpans && received === accepted ? 'EQUAL' : 'MISMATCH'}`,
+  `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span), ` +
+    `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
 );
-console.log(
-  `  trials stored ${storedTrials}, bundle score records ${bundleScores}; server exit code ${code}`,
-);
+let equal = received === accepted && bundleTrials === requests;
+if (withDb) {
+  const instance = await DuckDBInstance.create(join(dir, 'live.duckdb'), { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const one = async (sql: string): Promise<number> =>
+    Number((await connection.runAndReadAll(sql)).getRows()[0]![0]);
+  const storedSpans = await one('select count(*) from spans');
+  const distinctSpans = await one('select count(distinct (trace_id, span_id)) from spans');
+  const storedTrials = await one('select count(*) from trials');
+  connection.closeSync();
+  equal &&= accepted === storedSpans && distinctSpans === storedSpans && storedTrials === requests;
+  console.log(
+    `  spans accepted ${accepted} (server counted ${received}) vs stored ${storedSpans} rows in DuckDB (${distinctSpans} distinct), trials ${requests} sent vs ${storedTrials} stored vs ${bundleTrials} in bundle: ${equal ? 'EQUAL' : 'MISMATCH'}`,
+  );
+} else {
+  console.log(
+    `  spans accepted ${accepted} (server counted ${received}); trials ${requests} sent vs ${bundleTrials} in bundle: ${equal ? 'EQUAL' : 'MISMATCH'}`,
+  );
+}
+console.log(`  bundle score records ${bundleScores}; server exit code ${code}`);
 console.log(`  targets: >= 50000 spans/s sustained, p99 < 100 ms`);
+if (!equal || code !== 0) process.exitCode = 1;

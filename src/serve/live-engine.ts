@@ -87,7 +87,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Scored trials by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
   readonly #resultsByTrialId = new Map<string, LiveScored>();
-  readonly #jobs: ScoringJob[] = [];
+  /** Trials waiting for scoring, by trial key, oldest first (a key is queued at most once). */
+  readonly #jobs = new Map<string, ScoringJob>();
   #running = 0;
   #order = 0;
   readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
@@ -121,7 +122,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const rs of resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          if (/^0*$/.test(span.traceId) || /^0*$/.test(span.spanId)) rejected += 1;
+          if (isZeroId(span.traceId) || isZeroId(span.spanId)) rejected += 1;
           else if (this.#assembler.isSealed(span.traceId)) late += 1;
           else spans.push(span);
         }
@@ -180,7 +181,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const [key, at] of this.#scoredAt) {
       if (now - at < this.config.retainMs) break;
       this.#scoredAt.delete(key);
-      if (this.#jobs.some((j) => j.key === key)) continue;
+      if (this.#jobs.has(key)) continue;
       const traces = this.#tracesByKey.get(key);
       if (traces === undefined) continue;
       this.#assembler.seal(traces.keys());
@@ -265,7 +266,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   #pendingTrials(): number {
-    return this.#jobs.length + this.#running;
+    return this.#jobs.size + this.#running;
   }
 
   #scheduleDrain(): void {
@@ -305,20 +306,21 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       this.#tracesByKey.set(key, traces);
     }
     traces.set(traceId, trace);
-    const pending = this.#jobs.find((j) => j.key === key);
+    const pending = this.#jobs.get(key);
     const ordered = [...traces.values()];
     if (pending !== undefined) {
       pending.traces = ordered;
       pending.reason = worstReason(pending.reason, reason);
     } else {
-      this.#jobs.push({ key, traces: ordered, reason, readyAtMs: this.nowMs() });
+      this.#jobs.set(key, { key, traces: ordered, reason, readyAtMs: this.nowMs() });
     }
     this.metrics.scoringQueueTrials = this.#pendingTrials();
   }
 
   #pump(): void {
-    while (this.#running < this.config.concurrency && this.#jobs.length > 0) {
-      const job = this.#jobs.shift()!;
+    while (this.#running < this.config.concurrency && this.#jobs.size > 0) {
+      const job = this.#jobs.values().next().value!;
+      this.#jobs.delete(job.key);
       this.#running += 1;
       this.#score(job)
         .catch((error: unknown) => {
@@ -391,6 +393,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     };
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** True for an empty or all-zero hex id (invalid in OTLP). */
+function isZeroId(id: string): boolean {
+  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) !== 48) return false;
+  return true;
 }
 
 function worstReason(a: ReadyReason, b: ReadyReason): ReadyReason {

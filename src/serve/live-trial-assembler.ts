@@ -15,8 +15,11 @@ export interface LiveAssemblerConfig {
 export interface LiveTrial {
   readonly key: string;
   readonly spans: OtlpSpan[];
-  /** Span identities seen, for de-duplicating re-sent spans (`traceId:spanId:start`). */
-  readonly seen: Set<string>;
+  /**
+   * Span identities seen, for de-duplicating re-sent spans: span id (`traceId:spanId` when the key
+   * is not the trace id) → start time; an id seen with several start times maps to the set of them.
+   */
+  readonly seen: Map<string, bigint | Set<bigint>>;
   ended: boolean;
   lastSpanAtMs: number;
   version: number;
@@ -64,7 +67,7 @@ export class LiveTrialAssembler {
         trial = {
           key,
           spans: [],
-          seen: new Set(),
+          seen: new Map(),
           ended: false,
           lastSpanAtMs: nowMs,
           version: 0,
@@ -73,9 +76,9 @@ export class LiveTrialAssembler {
         };
         this.#trials.set(key, trial);
       }
-      const identity = `${span.traceId}:${span.spanId}:${span.startTimeUnixNano}`;
-      if (trial.seen.has(identity)) continue;
-      trial.seen.add(identity);
+      const traceId = span.traceId;
+      const spanKey = key === traceId ? span.spanId : `${traceId}:${span.spanId}`;
+      if (!remember(trial.seen, spanKey, span.startTimeUnixNano)) continue;
       trial.spans.push(span);
       trial.lastSpanAtMs = nowMs;
       trial.dirty = true;
@@ -140,4 +143,21 @@ export class LiveTrialAssembler {
     trial.version += 1;
     return trial;
   }
+}
+
+/** Records (span id, start); false when it was already there (a re-sent duplicate). */
+function remember(seen: Map<string, bigint | Set<bigint>>, spanId: string, start: bigint): boolean {
+  const known = seen.get(spanId);
+  if (known === undefined) {
+    seen.set(spanId, start);
+    return true;
+  }
+  if (typeof known === 'bigint') {
+    if (known === start) return false;
+    seen.set(spanId, new Set([known, start]));
+    return true;
+  }
+  if (known.has(start)) return false;
+  known.add(start);
+  return true;
 }

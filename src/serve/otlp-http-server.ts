@@ -130,6 +130,15 @@ export class OtlpHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The export path is the hot one: no URL object when the target is exactly it.
+    if (req.url === this.config.tracesPath && req.method === 'POST') {
+      if (!checkBearerToken(req.headers.authorization, this.config.token)) {
+        this.#unauthorized(req, res);
+        return;
+      }
+      await this.#export(req, res);
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'GET' && path === '/healthz') {
@@ -140,9 +149,7 @@ export class OtlpHttpServer {
     const authorization =
       req.method === 'GET' && queryToken !== null ? `Bearer ${queryToken}` : req.headers.authorization;
     if (!checkBearerToken(authorization, this.config.token)) {
-      req.resume();
-      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' });
-      res.end('missing or wrong bearer token\n');
+      this.#unauthorized(req, res);
       return;
     }
     if (path === this.config.tracesPath) {
@@ -226,6 +233,12 @@ export class OtlpHttpServer {
       return;
     }
     sendOutcome(res, encoding, outcome);
+  }
+
+  #unauthorized(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' });
+    res.end('missing or wrong bearer token\n');
   }
 
   #events(req: IncomingMessage, res: ServerResponse): void {

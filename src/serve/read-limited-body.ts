@@ -38,17 +38,7 @@ export async function readLimitedBody(req: IncomingMessage, limits: BodyLimits):
       413,
     );
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limits.maxBodyBytes) {
-      req.resume();
-      throw new BodyReadError(`request body exceeds the limit of ${limits.maxBodyBytes} bytes`, 413);
-    }
-    chunks.push(chunk);
-  }
-  const raw = Buffer.concat(chunks, size);
+  const raw = await readRaw(req, limits.maxBodyBytes, Number.isSafeInteger(declared) ? declared : -1);
   const encoding = String(req.headers['content-encoding'] ?? 'identity')
     .toLowerCase()
     .trim();
@@ -65,4 +55,59 @@ export async function readLimitedBody(req: IncomingMessage, limits: BodyLimits):
     }
     throw new BodyReadError(`gzip body does not decompress: ${(error as Error).message}`, 400);
   }
+}
+
+/**
+ * The body bytes, read with stream events (no async iterator): into one buffer of the declared
+ * length when there is one (no concatenation), else chunk by chunk; 413 past `max`.
+ */
+function readRaw(req: IncomingMessage, max: number, declared: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const whole = declared >= 0 ? Buffer.allocUnsafe(declared) : null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const onData = (chunk: Buffer): void => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > max || (whole !== null && size > whole.length)) {
+        failed = true;
+        reject(
+          size > max
+            ? new BodyReadError(`request body exceeds the limit of ${max} bytes`, 413)
+            : new BodyReadError(`request body is longer than its Content-Length ${declared}`, 400),
+        );
+        return;
+      }
+      if (whole !== null) chunk.copy(whole, size - chunk.length);
+      else chunks.push(chunk);
+    };
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      // keep draining what is left of a refused body
+      if (failed) req.resume();
+    };
+    const onEnd = (): void => {
+      cleanup();
+      if (failed) return;
+      if (whole !== null && size !== whole.length) {
+        reject(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
+        return;
+      }
+      resolve(whole ?? Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      if (!failed) reject(error);
+      failed = true;
+    };
+    const onClose = (): void => onError(new Error('request closed before its body ended'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }

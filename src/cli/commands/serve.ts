@@ -8,9 +8,9 @@ import { parseConfig } from '../../config/parse-config.js';
 import { createTrialPlanner } from '../../pipeline/create-trial-planner.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Sink } from '../../sinks/sink.js';
-import { toDuckDB } from '../../sinks/to-duckdb.js';
 import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { LiveDuckDBStore } from '../../serve/live-duckdb-store.js';
 import { LiveEngine } from '../../serve/live-engine.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
@@ -56,6 +56,7 @@ interface ServeOptions {
   maxPendingTrials: number;
   concurrency: number;
   retainMs: number;
+  flushMs: number;
   trialKey: string[];
   taskKey: string[];
   report: boolean;
@@ -123,6 +124,12 @@ export function serveCommand(): Command {
       positiveInt('--retain-ms'),
       300_000,
     )
+    .option(
+      '--flush-ms <ms>',
+      'with --db: commit scored trials to the store at least this often (one transaction per batch)',
+      positiveInt('--flush-ms'),
+      250,
+    )
     .addOption(
       new Option('--trial-key <attr...>', 'attributes naming the trial').default(['gen_ai.conversation.id']),
     )
@@ -154,7 +161,16 @@ async function runServe(options: ServeOptions): Promise<void> {
     onWarning: (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
   });
   const sinks: Sink<ScoredTrial>[] = [];
-  if (options.db !== undefined) sinks.push(toDuckDB(options.db, { runId, commit: 'batch', batchRows: 5000 }));
+  if (options.db !== undefined) {
+    const store = new LiveDuckDBStore(options.db, {
+      runId,
+      flushMs: Math.max(1, options.flushMs),
+      maxBufferedSpans: options.maxQueuedSpans,
+      threads: 1,
+    });
+    await store.open();
+    sinks.push(store);
+  }
   const engine = new LiveEngine(
     {
       runId,

@@ -1,0 +1,292 @@
+import { Worker } from 'node:worker_threads';
+import { anyValueToJson } from '../evidence/otlp/any-value-to-json.js';
+import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import type { JsonObject } from '../model/json-value.js';
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { NormalizedToolCall } from '../model/trajectory-view.js';
+import type { Sink } from '../sinks/sink.js';
+import type { StoreCell } from '../sinks/duckdb/table-buffer.js';
+import { toJsonText } from '../sinks/duckdb/to-json-text.js';
+import { traceEvidenceOf } from '../sinks/duckdb/trace-evidence-of.js';
+import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
+
+/** Options of {@link LiveDuckDBStore}. */
+export interface LiveDuckDBStoreOptions {
+  runId: string;
+  /** Most time (ms) between a trial being scored and its batch being handed to the writer. */
+  flushMs: number;
+  /** Spans of scored trials buffered or being written past which `write` waits (backpressure). */
+  maxBufferedSpans: number;
+  /** DuckDB `threads` (default DuckDB's). */
+  threads?: number | undefined;
+  /** Write from a worker thread (default true), so appends and commits never block receiving. */
+  worker?: boolean | undefined;
+}
+
+/** Where batches go: a writer in this thread or in a worker. */
+interface Backend {
+  write(batch: StoreTrialMessage[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
+const STATUS_CODES = ['unset', 'ok', 'error'];
+
+/**
+ * The DuckDB store of `evalstream serve` (the tables of `toDuckDB`, docs/sql.md) for a stream in which
+ * a trial can be scored several times. `write` only remembers the latest version of each trial (by
+ * trial id); at most every `flushMs` the buffered trials go to a `LiveStoreWriter` (in a worker
+ * thread by default) as one batch = one transaction, which replaces the rows of trials written
+ * before. So, once committed, the store holds exactly one version of each trial: its trial row, one
+ * score row per metric, its tool calls and one `spans` row per distinct span. `write` waits only when
+ * more than `maxBufferedSpans` spans are buffered or being written (backpressure); a failed batch
+ * fails every later call. `shutdown` writes what is left and closes the file.
+ *
+ * @example
+ * const store = new LiveDuckDBStore('live.duckdb', { runId, flushMs: 250, maxBufferedSpans: 200_000 });
+ * await store.write(scoredTrial); // buffered; committed within about 250 ms
+ * await store.shutdown();
+ */
+export class LiveDuckDBStore implements Sink<ScoredTrial> {
+  readonly #path: string;
+  readonly #options: LiveDuckDBStoreOptions;
+  #pending = new Map<string, ScoredTrial>();
+  #pendingSpans = 0;
+  #inFlightSpans = 0;
+  #inFlight = new Set<Promise<void>>();
+  #backend: Promise<Backend> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #failure: Error | null = null;
+  #closed = false;
+
+  constructor(path: string, options: LiveDuckDBStoreOptions) {
+    this.#path = path;
+    this.#options = options;
+  }
+
+  /** Spans of scored trials not yet committed (buffered or being written). */
+  get bufferedSpans(): number {
+    return this.#pendingSpans + this.#inFlightSpans;
+  }
+
+  /** Opens the store now (starts the writer, creates the tables) instead of at the first batch. */
+  async open(): Promise<void> {
+    await (this.#backend ??= this.#openBackend());
+  }
+
+  /** Remembers the latest version of a trial; written by the next batch. */
+  async write(item: ScoredTrial): Promise<void> {
+    if (this.#failure !== null) throw this.#failure;
+    if (this.#closed) throw new Error(`live store ${this.#path} is shut down`);
+    const id = item.item.trial.id;
+    const previous = this.#pending.get(id);
+    if (previous !== undefined) this.#pendingSpans -= spanCountOf(previous);
+    this.#pending.set(id, item);
+    this.#pendingSpans += spanCountOf(item);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = null;
+      this.#send().catch(() => undefined);
+    }, this.#options.flushMs);
+    while (this.bufferedSpans > this.#options.maxBufferedSpans) {
+      if (this.#pending.size > 0) await this.#send();
+      else await Promise.race(this.#inFlight);
+      if (this.#failure !== null) throw this.#failure;
+    }
+  }
+
+  /** Writes and commits everything buffered; resolves when every batch so far is committed. */
+  async flush(): Promise<void> {
+    if (this.#pending.size > 0) void this.#send().catch(() => undefined);
+    await Promise.all(this.#inFlight);
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  /** Commits what is buffered and closes the file. Safe to call twice. */
+  async shutdown(): Promise<void> {
+    if (this.#closed) return;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    try {
+      if (this.#failure === null) await this.flush();
+    } finally {
+      this.#closed = true;
+      if (this.#backend !== null) await (await this.#backend).close();
+    }
+  }
+
+  /** Hands the buffered trials to the writer as one batch; resolves when it is committed. */
+  async #send(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const batch = this.#pending;
+    const spans = this.#pendingSpans;
+    this.#pending = new Map();
+    this.#pendingSpans = 0;
+    this.#inFlightSpans += spans;
+    const done = (async () => {
+      try {
+        const backend = await (this.#backend ??= this.#openBackend());
+        const messages: StoreTrialMessage[] = [];
+        for (const scored of batch.values()) messages.push(await toMessage(scored));
+        await backend.write(messages);
+      } catch (error) {
+        this.#failure ??= error instanceof Error ? error : new Error(String(error));
+        throw this.#failure;
+      } finally {
+        this.#inFlightSpans -= spans;
+      }
+    })();
+    this.#inFlight.add(done);
+    try {
+      await done;
+    } finally {
+      this.#inFlight.delete(done);
+    }
+  }
+
+  async #openBackend(): Promise<Backend> {
+    const threads = this.#options.threads === undefined ? {} : { threads: this.#options.threads };
+    if (this.#options.worker === false) {
+      const writer = await LiveStoreWriter.open(this.#path, this.#options.runId, threads);
+      return { write: (batch) => writer.writeBatch(batch), close: async () => writer.close() };
+    }
+    return openWorkerBackend({ type: 'open', path: this.#path, runId: this.#options.runId, ...threads });
+  }
+}
+
+/** Starts the store worker (tsx registered inside it when running from TypeScript sources). */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./live-store-worker.js', import.meta.url));
+  const script = new URL('./live-store-worker.ts', import.meta.url).href;
+  const api = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); });`;
+  return new Worker(code, { eval: true });
+}
+
+type Reply =
+  | { type: 'opened' }
+  | { type: 'closed' }
+  | { type: 'done'; seq: number }
+  | { type: 'error'; seq: number; message: string };
+
+async function openWorkerBackend(open: {
+  type: 'open';
+  path: string;
+  runId: string;
+  threads?: number;
+}): Promise<Backend> {
+  const worker = startWorker();
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let fatal: Error | null = null;
+  const failAll = (error: Error): void => {
+    fatal ??= error;
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (reply: Reply) => {
+    const key = reply.type === 'done' || reply.type === 'error' ? reply.seq : -1;
+    const w = waiting.get(key);
+    if (w === undefined) return;
+    waiting.delete(key);
+    if (reply.type === 'error') w.reject(new Error(`live store: ${reply.message}`));
+    else w.resolve();
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new Error(`live store worker exited (code ${code})`)));
+  const call = (message: object, key: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      if (fatal !== null) return reject(fatal);
+      waiting.set(key, { resolve, reject });
+      worker.postMessage(message);
+    });
+  await call(open, -1);
+  return {
+    write: (trials) => {
+      const n = seq++;
+      return call({ type: 'batch', seq: n, trials }, n);
+    },
+    close: async () => {
+      if (fatal === null) await call({ type: 'close' }, -1).catch(() => undefined);
+      await worker.terminate();
+    },
+  };
+}
+
+function spanCountOf(item: ScoredTrial): number {
+  const count = item.item.trial.metadata?.['otlp_span_count'];
+  return typeof count === 'number' ? count : 1;
+}
+
+/** A scored trial as plain data for the writer; its trace's spans already rendered as row cells. */
+async function toMessage(scored: ScoredTrial): Promise<StoreTrialMessage> {
+  const trace = await traceEvidenceOf(scored.item.evidence);
+  return {
+    task: scored.task,
+    trial: scored.item.trial,
+    scores: scored.scores,
+    toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
+    spanCells: trace === null ? [] : trace.spans.map(spanCells),
+  };
+}
+
+function plainToolCall(c: NormalizedToolCall): NormalizedToolCall {
+  return {
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+    result: c.result,
+    isError: c.isError,
+    origin: { ...c.origin },
+  };
+}
+
+/** The cells of a `spans` row after (run id, trial ordinal, task id, trial id), as `StoreRows.addSpans` has them. */
+function spanCells(s: OtlpSpan, index: number): StoreCell[] {
+  return [
+    index,
+    s.traceId,
+    s.spanId,
+    s.parentSpanId === '' ? null : s.parentSpanId,
+    s.name,
+    SPAN_KINDS[s.kind] ?? String(s.kind),
+    s.startTimeUnixNano,
+    s.endTimeUnixNano,
+    STATUS_CODES[s.status.code] ?? String(s.status.code),
+    s.status.message === '' ? null : s.status.message,
+    attributesJson(s.attributes),
+    attributesJson(s.resource.attributes),
+    s.scope.name === '' ? null : s.scope.name,
+  ];
+}
+
+/** `toJsonText` of the attributes as an object (same text), skipping its replacer when no value needs it. */
+function attributesJson(attributes: OtlpAttributes): string | null {
+  const out: JsonObject = {};
+  let plain = true;
+  for (const kv of attributes.entries()) {
+    if (plain && !isPlain(kv.value)) plain = false;
+    Object.defineProperty(out, kv.key, {
+      value: anyValueToJson(kv.value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return plain ? JSON.stringify(out) : toJsonText(out);
+}
+
+/** True when JSON.stringify gives the same text as `toJsonText` (no non-finite double inside). */
+function isPlain(value: OtlpAnyValue | undefined): boolean {
+  if (value === undefined) return true;
+  switch (value.type) {
+    case 'double':
+      return Number.isFinite(value.value);
+    case 'array':
+      return value.values.every((v) => isPlain(v));
+    case 'kvlist':
+      return value.values.every((kv) => isPlain(kv.value));
+    default:
+      return true;
+  }
+}
