@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AggregateScore } from '../model/summary.js';
@@ -13,8 +12,6 @@ import { runnerExtraScores } from './runner-extra-scores.js';
 export interface PreviousSummary {
   /** Size in bytes of the old `summary.json`, or null when there was none. */
   size: number | null;
-  /** SHA-256 of the old `summary.json`, or null when there was none. */
-  sha256: string | null;
   /** Its runner-contributed aggregates (`runner.*`), carried over unchanged. */
   runnerScores: AggregateScore[];
   /** Problems with the old summary (it is replaced either way). */
@@ -24,8 +21,9 @@ export interface PreviousSummary {
 const RUNNER_MARK = Buffer.from('"runner.');
 
 /**
- * Streams the old `summary.json` once (it can be hundreds of MB): hashes it and looks for runner
- * aggregates; only when there are some is the file parsed and validated to carry them over.
+ * Streams the old `summary.json` once (it can be hundreds of MB) looking for runner aggregates; only
+ * when there are some is the file parsed and validated to carry them over. (Whether the new summary is
+ * identical is decided while writing it: `StagedBundleDir.writeChunks(..., compareWith)`.)
  *
  * @example
  * const previous = await previousSummary(dir);
@@ -33,26 +31,25 @@ const RUNNER_MARK = Buffer.from('"runner.');
  */
 export async function previousSummary(dir: string): Promise<PreviousSummary> {
   const file = join(dir, BUNDLE_FILES.summary);
-  if (!existsSync(file)) return { size: null, sha256: null, runnerScores: [], warnings: [] };
+  if (!existsSync(file)) return { size: null, runnerScores: [], warnings: [] };
   let size = 0;
-  const hash = createHash('sha256');
   let mentionsRunner = false;
   let tail = Buffer.alloc(0);
+  const edge = RUNNER_MARK.length - 1;
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
     const bytes = chunk as Buffer;
     size += bytes.length;
-    hash.update(bytes);
     if (!mentionsRunner) {
-      mentionsRunner = Buffer.concat([tail, bytes]).includes(RUNNER_MARK);
-      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - RUNNER_MARK.length)));
+      // a mark split across two chunks, then the chunk itself
+      mentionsRunner =
+        Buffer.concat([tail, bytes.subarray(0, edge)]).includes(RUNNER_MARK) || bytes.includes(RUNNER_MARK);
+      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - edge)));
     }
   }
-  const sha256 = hash.digest('hex');
-  if (!mentionsRunner) return { size, sha256, runnerScores: [], warnings: [] };
+  if (!mentionsRunner) return { size, runnerScores: [], warnings: [] };
   try {
     return {
       size,
-      sha256,
       runnerScores: runnerExtraScores(await readBundleJson(dir, BUNDLE_FILES.summary, rowSchemas.summary)),
       warnings: [],
     };
@@ -62,6 +59,6 @@ export async function previousSummary(dir: string): Promise<PreviousSummary> {
       ...issue,
       message: `previous summary unreadable, its runner aggregates are dropped: ${issue.message}`,
     }));
-    return { size, sha256, runnerScores: [], warnings };
+    return { size, runnerScores: [], warnings };
   }
 }

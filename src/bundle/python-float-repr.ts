@@ -12,6 +12,12 @@ export function pythonFloatRepr(x: number): string {
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // 1e-4 <= |x| < 1e16: both languages print plain decimals with the same shortest digits
+  const abs = x < 0 ? -x : x;
+  if (abs >= 1e-4 && abs < 1e16) {
+    const text = String(x);
+    return text.includes('.') ? text : text + '.0';
+  }
   const sci = x.toExponential(); // e.g. "-1.2345e+2": shortest digits, like Number#toString
   const ePos = sci.indexOf('e');
   const exp = Number(sci.slice(ePos + 1));

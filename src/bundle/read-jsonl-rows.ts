@@ -5,7 +5,9 @@ import { parsePythonJson } from './parse-python-json.js';
 import { readLineBatches } from './read-line-batches.js';
 import { rowSources } from './row-sources.js';
 
-/** Validated rows of one chunk, with their 1-based line numbers (parallel arrays). */
+const YIELD_ROWS = 256;
+
+/** Validated rows of part of a chunk, with their 1-based line numbers (parallel arrays). */
 export interface RowBatch<T> {
   rows: T[];
   lines: number[];
@@ -36,7 +38,7 @@ export interface ReadJsonlRowsOptions<T> {
 }
 
 /**
- * Streams a JSONL file as batches of zod-validated rows (blank lines skipped), one batch per 1 MiB. Every row is registered
+ * Streams a JSONL file as batches of zod-validated rows (blank lines skipped), in batches of up to 256 rows. Every row is registered
  * in `rowSources` so writers reproduce its number literals. The first bad line throws a
  * `BundleReadError` naming the file, line and field (after the rows before it were yielded).
  *
@@ -51,11 +53,16 @@ export async function* readJsonlRows<T extends object>(
   const name = options.displayName;
   const register = options.register !== false;
   for await (const batch of readLineBatches(file)) {
-    const out: RowBatch<T> = { rows: [], lines: [], texts: register ? null : [] };
+    let out: RowBatch<T> = { rows: [], lines: [], texts: register ? null : [] };
     let failure: BundleReadError | null = null;
     const { texts, lines } = batch;
     const n = texts.length;
     for (let i = 0; i < n; i++) {
+      if (out.rows.length === YIELD_ROWS) {
+        // small batches: parsed rows die young instead of surviving a scavenge or two
+        yield out;
+        out = { rows: [], lines: [], texts: register ? null : [] };
+      }
       const text = texts[i] as string;
       const line = lines[i] as number;
       const terminated = !(batch.lastUnterminated && i === n - 1);

@@ -23,30 +23,42 @@ const CHUNK = 1 << 20;
 export async function* readLineBatches(file: string): AsyncGenerator<LineBatch> {
   const handle = await open(file, 'r');
   try {
-    let carry: Buffer | null = null;
+    // bytes [0, have) of `buf` are the unfinished line carried over from the previous read
+    let buf = Buffer.allocUnsafe(2 * CHUNK);
+    let have = 0;
     let lineNo = 0;
-    const chunk = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+      if (buf.length - have < CHUNK) {
+        const bigger = Buffer.allocUnsafe(Math.max(2 * buf.length, have + CHUNK));
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      }
+      const { bytesRead } = await handle.read(buf, have, CHUNK, null);
       if (bytesRead === 0) break;
-      const data: Buffer =
-        carry === null ? chunk.subarray(0, bytesRead) : Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      const end = have + bytesRead;
+      const lastNl = buf.lastIndexOf(10, end - 1);
+      if (lastNl < have) {
+        have = end; // no line ends in this read
+        continue;
+      }
+      // one decode per chunk: a newline byte never occurs inside a multi-byte UTF-8 sequence, so
+      // this decodes every line exactly as decoding it alone would
+      const text = buf.toString('utf8', 0, lastNl + 1);
       const batch: LineBatch = { texts: [], lines: [], lastUnterminated: false };
       let start = 0;
-      for (;;) {
-        const nl = data.indexOf(10, start);
-        if (nl < 0) break;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
         lineNo++;
-        pushLine(batch, data, start, nl, lineNo);
+        pushLine(batch, text, start, nl, lineNo);
         start = nl + 1;
       }
-      // copy the unfinished tail: `chunk` is reused by the next read
-      carry = start < data.length ? Buffer.from(data.subarray(start)) : null;
+      buf.copy(buf, 0, lastNl + 1, end);
+      have = end - lastNl - 1;
       if (batch.texts.length > 0) yield batch;
     }
-    if (carry !== null) {
+    if (have > 0) {
       const batch: LineBatch = { texts: [], lines: [], lastUnterminated: true };
-      pushLine(batch, carry, 0, carry.length, lineNo + 1);
+      const text = buf.toString('utf8', 0, have);
+      pushLine(batch, text, 0, text.length, lineNo + 1);
       if (batch.texts.length > 0) yield batch;
     }
   } finally {
@@ -54,10 +66,10 @@ export async function* readLineBatches(file: string): AsyncGenerator<LineBatch> 
   }
 }
 
-function pushLine(batch: LineBatch, data: Buffer, start: number, end: number, line: number): void {
-  if (end > start && data[end - 1] === 13) end--;
+function pushLine(batch: LineBatch, data: string, start: number, end: number, line: number): void {
+  if (end > start && data.charCodeAt(end - 1) === 13) end--;
   if (end === start) return;
-  const text = data.toString('utf8', start, end);
+  const text = data.slice(start, end);
   const first = text.charCodeAt(0);
   if ((first === 0x20 || first === 0x09) && text.trim() === '') return;
   batch.texts.push(text);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -42,31 +42,52 @@ export class StagedBundleDir {
   }
 
   /**
-   * Writes a file into staging from text chunks (buffered, for big JSON documents) and resolves to the
-   * SHA-256 (hex) of the bytes written.
+   * Writes a file into staging from chunks (text chunks are buffered up to 1 MiB and written as UTF-8;
+   * byte chunks are written as they come). With `compareWith` (a file path), resolves to whether the
+   * bytes written equal that file's bytes (read alongside, stopping at the first difference); else
+   * to false.
    */
-  async writeChunks(name: string, chunks: Iterable<string>): Promise<string> {
+  async writeChunks(
+    name: string,
+    chunks: Iterable<string | Uint8Array>,
+    compareWith: string | null = null,
+  ): Promise<boolean> {
     const handle = await open(this.file(name), 'w');
-    const hash = createHash('sha256');
-    const flush = async (text: string): Promise<void> => {
-      const bytes = Buffer.from(text, 'utf8');
-      hash.update(bytes);
+    const old = compareWith === null ? null : await open(compareWith, 'r').catch(() => null);
+    let same = old !== null;
+    let offset = 0;
+    let scratch: Buffer | null = null;
+    const flush = async (bytes: Uint8Array): Promise<void> => {
+      if (same && old !== null) {
+        if (scratch === null || scratch.length < bytes.length) scratch = Buffer.allocUnsafe(bytes.length);
+        const { bytesRead } = await old.read(scratch, 0, bytes.length, offset);
+        same = bytesRead === bytes.length && Buffer.compare(scratch.subarray(0, bytesRead), bytes) === 0;
+      }
+      offset += bytes.length;
       await handle.write(bytes);
     };
     try {
       let buffer = '';
       for (const chunk of chunks) {
+        if (typeof chunk !== 'string') {
+          if (buffer !== '') await flush(Buffer.from(buffer, 'utf8'));
+          buffer = '';
+          await flush(chunk);
+          continue;
+        }
         buffer += chunk;
         if (buffer.length >= 1 << 20) {
-          await flush(buffer);
+          await flush(Buffer.from(buffer, 'utf8'));
           buffer = '';
         }
       }
-      if (buffer !== '') await flush(buffer);
+      if (buffer !== '') await flush(Buffer.from(buffer, 'utf8'));
+      if (same && old !== null) same = (await old.stat()).size === offset;
     } finally {
       await handle.close();
+      await old?.close();
     }
-    return hash.digest('hex');
+    return same;
   }
 
   /** Moves the named staged files into the bundle directory, in order, then removes staging. */

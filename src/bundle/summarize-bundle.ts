@@ -6,6 +6,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
+import type { BundleSummaryEngine } from './bundle-summary-engine.js';
 import { BundleReadError } from './bundle-read-error.js';
 import { previousSummary } from './previous-summary.js';
 import { pythonJson } from './python-json.js';
@@ -18,7 +19,7 @@ import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
 import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
-import { summaryJsonChunks } from './summary-json-chunks.js';
+import { summaryJsonBytes } from './summary-json-bytes.js';
 import { rowSources } from './row-sources.js';
 import type { WireObject } from './wire-value.js';
 
@@ -28,6 +29,8 @@ export interface SummarizeBundleOptions {
   outDir?: string | null;
   /** Writes `report.html` once the data files are in place; omit or null for none (`--no-report`). */
   reportWriter?: ReportWriter | null;
+  /** Computes the summary instead of the in-memory engine (e.g. DuckDB SQL); omit or null for memory. */
+  summaryEngine?: BundleSummaryEngine | null;
 }
 
 /** What {@link summarizeBundle} did. */
@@ -90,21 +93,48 @@ export async function summarizeBundle(
   const previous = await previousSummary(src);
   warnings.push(...previous.warnings);
 
-  const accumulator = new SummaryAccumulator(tasks);
   let firstRunId: string | null = null;
-  for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
-    const { rows } = batch;
-    const texts = batch.texts as string[];
-    for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
-    firstRunId ??= rows[0]?.run_id ?? null;
+  const hasTrials = existsSync(join(src, BUNDLE_FILES.trials));
+  let finished: Awaited<ReturnType<BundleSummaryEngine>>;
+  if (options.summaryEngine) {
+    const scoreBatches = async function* () {
+      for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
+        firstRunId ??= batch.rows[0]?.run_id ?? null;
+        yield { rows: batch.rows, texts: batch.texts as string[] };
+      }
+    };
+    const trials = async function* () {
+      if (!hasTrials) return;
+      const batches = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
+      for await (const batch of batches) yield* batch.rows;
+    };
+    finished = await options.summaryEngine({
+      dir: src,
+      runId: manifest?.run_id ?? null,
+      tasks,
+      scoreBatches: scoreBatches(),
+      trials: trials(),
+      extraScores: previous.runnerScores,
+    });
+  } else {
+    const accumulator = new SummaryAccumulator(tasks);
+    for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
+      const { rows } = batch;
+      const texts = batch.texts as string[];
+      for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
+      firstRunId ??= rows[0]?.run_id ?? null;
+    }
+    if (hasTrials) {
+      const trials = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
+      for await (const batch of trials) for (const trial of batch.rows) accumulator.addTrial(trial);
+    }
+    finished = accumulator.finish(previous.runnerScores);
   }
-  if (existsSync(join(src, BUNDLE_FILES.trials))) {
-    const trials = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
-    for await (const batch of trials) for (const trial of batch.rows) accumulator.addTrial(trial);
-  }
-  const { summary, isFloat } = accumulator.finish(previous.runnerScores);
-  const summaryChunks = (): Iterable<string> => summaryJsonChunks(summary, isFloat, { newline: true });
-  let sha256 = '';
+  const { summary, isFloat } = finished;
+  const summaryChunks = (): Iterable<Buffer> => summaryJsonBytes(summary, isFloat, { newline: true });
+  // compared with the old file while writing (no second pass over hundreds of MB)
+  const oldSummary = previous.size === null ? null : join(src, BUNDLE_FILES.summary);
+  let unchanged = false;
 
   let runManifest: RunManifest = manifest ?? {
     run_id: firstRunId ?? basename(src),
@@ -120,7 +150,7 @@ export async function summarizeBundle(
   if (inPlace) {
     const staged = await StagedBundleDir.open(src);
     try {
-      sha256 = await staged.writeChunks(BUNDLE_FILES.summary, summaryChunks());
+      unchanged = await staged.writeChunks(BUNDLE_FILES.summary, summaryChunks(), oldSummary);
       const names: string[] = [BUNDLE_FILES.summary];
       if (manifest === null) {
         await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest));
@@ -143,7 +173,7 @@ export async function summarizeBundle(
         },
       });
       const summaryStage = await StagedBundleDir.open(tmp);
-      sha256 = await summaryStage.writeChunks(BUNDLE_FILES.summary, summaryChunks());
+      unchanged = await summaryStage.writeChunks(BUNDLE_FILES.summary, summaryChunks(), oldSummary);
       await summaryStage.commit([BUNDLE_FILES.summary]);
       if (manifest === null || 'output_dir' in runManifest || 'dashboard_path' in runManifest) {
         runManifest = { ...runManifest };
@@ -174,7 +204,7 @@ export async function summarizeBundle(
     summary,
     summaryPath: join(outDir, BUNDLE_FILES.summary),
     withTaskSpecs: tasks !== null,
-    unchanged: previous.sha256 === sha256,
+    unchanged,
     truncated,
     warnings,
     report,

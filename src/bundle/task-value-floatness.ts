@@ -81,10 +81,14 @@ export class TaskValueFloatness {
     let aligned = false;
     let lastIndex = -1;
     let next = 0;
+    let records: { value: unknown }[] | undefined;
     return (taskId, key, index) => {
-      const records = taskMetricValues[taskId]?.[key];
-      if (records === undefined) return undefined;
       if (taskId !== cachedTask || key !== cachedKey || index <= lastIndex) {
+        records = taskMetricValues[taskId]?.[key];
+        if (records === undefined) {
+          cachedTask = null;
+          return undefined;
+        }
         cachedTask = taskId;
         cachedKey = key;
         const byMetric = this.#flags.get(taskId);
@@ -95,6 +99,7 @@ export class TaskValueFloatness {
         lastIndex = -1;
         next = 0;
       }
+      if (records === undefined) return undefined;
       // advance over the records between the last answer and this one
       for (let i = lastIndex + 1; i < index; i++) if (typeof records[i]?.value === 'number') next++;
       lastIndex = index;

@@ -14,7 +14,7 @@ import { runnerExtraScores } from './runner-extra-scores.js';
 import { scoreToWire } from './score-to-wire.js';
 import { StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
-import { summaryJsonChunks } from './summary-json-chunks.js';
+import { summaryJsonBytes } from './summary-json-bytes.js';
 import type { TaskValueFloatLookup } from './summary-to-wire.js';
 import { taskToWire } from './task-to-wire.js';
 import { TaskValueFloatness } from './task-value-floatness.js';
@@ -108,7 +108,7 @@ export async function writeBundle(
       // a summary read from the bundle keeps its own literals; one built in memory follows the scores
       isFloat = rowSources.isFromText(summary) ? undefined : floats?.lookupFor(summary.task_metric_values);
     }
-    await staged.writeChunks(BUNDLE_FILES.summary, summaryJsonChunks(summary, isFloat, { newline: true }));
+    await staged.writeChunks(BUNDLE_FILES.summary, summaryJsonBytes(summary, isFloat, { newline: true }));
     files.push(BUNDLE_FILES.summary);
 
     const manifest: RunManifest = { ...bundle.manifest };

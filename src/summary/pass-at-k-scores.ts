@@ -2,6 +2,8 @@ import { passAtK } from '../metrics/stats/pass-at-k.js';
 import type { AggregateRangeScore } from '../model/summary.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
 
+const MEMO_LIMIT = 1 << 26;
+
 /** What pass@k needs of one declaring task for one score-like output. */
 export interface PassAtKTaskCounts {
   /** Measured trials: numeric task values incl. dead trials (null), excl. labels. */
@@ -26,10 +28,23 @@ export function passAtKScores(key: string, tasks: readonly PassAtKTaskCounts[]):
   let maxK = 0;
   for (const t of tasks) if (t.opportunities > maxK) maxK = t.opportunities;
   const rows: AggregateRangeScore[] = [];
+  // tasks share few (n, c) pairs (n is usually the trials per task): compute each estimate once per k
+  const memo = new Map<number, number>();
   for (let k = 1; k <= maxK; k++) {
     const estimates: number[] = [];
+    memo.clear();
     for (const t of tasks) {
-      if (t.n > 0 && t.n >= k) estimates.push(passAtK(t.n, t.c, k));
+      const { n, c } = t;
+      if (n > 0 && n >= k) {
+        if (n >= MEMO_LIMIT || c < 0 || c >= MEMO_LIMIT) {
+          estimates.push(passAtK(n, c, k));
+          continue;
+        }
+        const key = n * MEMO_LIMIT + c;
+        let estimate = memo.get(key);
+        if (estimate === undefined) memo.set(key, (estimate = passAtK(n, c, k)));
+        estimates.push(estimate);
+      }
     }
     rows.push(aggregateRangeScore(`${key}.pass@${k}`, estimates, tasks.length));
   }

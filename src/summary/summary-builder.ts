@@ -60,8 +60,10 @@ interface TaskState {
   readonly buckets: Map<string, Bucket>;
   lastTrial: string | null;
   lastTrialIndex: number;
-  /** Tasks that declare views: distinct trial ids → first-seen index (the view's trial order). */
-  readonly trialIndex: Map<string, number> | null;
+  /** Distinct trial ids of the task's scores → first-seen index (the view's trial order). */
+  readonly trialIndex: Map<string, number>;
+  /** The distinct trial ids in first-seen order (the one string kept per trial, shared by its records). */
+  readonly trialIds: string[];
   readonly views: [string, SemanticView][];
 }
 
@@ -91,7 +93,8 @@ export class SummaryBuilder {
   /** `metricType \0 output` pairs declared continuous/boolean by some task. */
   private readonly passAtKPairs = new Map<string, [string, string]>();
   private readonly viewNames = new Set<string>();
-  private readonly trialIds = new Set<string>();
+  /** Trial ids of scores whose task is not in the task list (every other trial id is kept per task). */
+  private readonly orphanTrialIds = new Set<string>();
   private readonly errorTrialIds = new Map<string, string[]>();
   private errorCount = 0;
   private scoreCount = 0;
@@ -99,7 +102,6 @@ export class SummaryBuilder {
   // One-entry caches: SDK bundles list scores grouped by task, then trial, then metric.
   private lastTaskId: string | null = null;
   private lastTask: TaskState | undefined = undefined;
-  private lastTrialId: string | null = null;
 
   constructor(tasks: readonly TaskSpec[] | null) {
     this.withSpecs = tasks !== null;
@@ -115,11 +117,7 @@ export class SummaryBuilder {
   addScore(score: ScoreRecord): void {
     if (this.finished) throw new Error('SummaryBuilder.addScore called after finish()');
     this.scoreCount++;
-    const trialId = score.trial_id;
-    if (trialId !== this.lastTrialId) {
-      this.trialIds.add(trialId);
-      this.lastTrialId = trialId;
-    }
+    let trialId = score.trial_id;
     const taskId = score.task_id;
     let task: TaskState | undefined;
     if (taskId === this.lastTaskId) {
@@ -131,27 +129,33 @@ export class SummaryBuilder {
     }
     if (task === undefined) {
       // With task specs a score of an unknown task has no applicable output: it only counts.
-      if (this.withSpecs) return;
+      if (this.withSpecs) {
+        this.orphanTrialIds.add(trialId);
+        return;
+      }
       task = newTaskState(taskId, null, []);
       this.tasks.set(taskId, task);
       this.lastTask = task;
     }
-    let trialIndex = -1;
-    const trialIndexes = task.trialIndex;
-    if (trialIndexes !== null) {
-      if (task.lastTrial === trialId) {
-        trialIndex = task.lastTrialIndex;
+    // Distinct trials per task (a small map; far cheaper than one run-wide set), interned: records
+    // share one string per trial.
+    let trialIndex: number;
+    const lastTrial = task.lastTrial;
+    if (lastTrial === trialId) {
+      trialIndex = task.lastTrialIndex;
+      trialId = lastTrial;
+    } else {
+      const known = task.trialIndex.get(trialId);
+      if (known === undefined) {
+        trialIndex = task.trialIds.length;
+        task.trialIndex.set(trialId, trialIndex);
+        task.trialIds.push(trialId);
       } else {
-        const known = trialIndexes.get(trialId);
-        if (known === undefined) {
-          trialIndex = trialIndexes.size;
-          trialIndexes.set(trialId, trialIndex);
-        } else {
-          trialIndex = known;
-        }
-        task.lastTrial = trialId;
-        task.lastTrialIndex = trialIndex;
+        trialIndex = known;
+        trialId = task.trialIds[known] as string;
       }
+      task.lastTrial = trialId;
+      task.lastTrialIndex = trialIndex;
     }
     const metricType = score.metric_type;
     let bucket: Bucket | undefined;
@@ -362,11 +366,27 @@ export class SummaryBuilder {
       metric_coverage: coverage,
       task_metric_values: taskMetricValues,
       task_count: this.taskCount ?? this.tasks.size,
-      trial_count: this.trialIds.size,
+      trial_count: this.distinctTrialCount(taskList),
       score_count: this.scoreCount,
       error_trial_ids: errorTrialIds,
       error_count: this.errorCount,
     };
+  }
+
+  /** Distinct trial ids over the run: the per-task sets, merged (a trial id may occur in two tasks). */
+  private distinctTrialCount(taskList: readonly TaskState[]): number {
+    let withTrials = 0;
+    let only: TaskState | null = null;
+    for (const task of taskList) {
+      if (task.trialIds.length > 0) {
+        withTrials++;
+        only = task;
+      }
+    }
+    if (this.orphanTrialIds.size === 0 && withTrials <= 1) return only === null ? 0 : only.trialIds.length;
+    const all = new Set(this.orphanTrialIds);
+    for (const task of taskList) for (const id of task.trialIds) all.add(id);
+    return all.size;
   }
 
   private declareTask(spec: TaskSpec): void {
@@ -439,7 +459,7 @@ export class SummaryBuilder {
       totals.set(name, 0);
     }
     for (const task of taskList) {
-      const trialCount = task.trialIndex === null ? 0 : task.trialIndex.size;
+      const trialCount = task.views.length === 0 ? 0 : task.trialIds.length;
       if (trialCount === 0) continue;
       // Per signal bucket, its score positions grouped by trial (a stable counting sort).
       const grouped = new Map<Bucket, { start: Int32Array; order: Int32Array }>();
@@ -512,7 +532,8 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
     buckets: new Map(),
     lastTrial: null,
     lastTrialIndex: -1,
-    trialIndex: views.length > 0 ? new Map() : null,
+    trialIndex: new Map(),
+    trialIds: [],
     views,
   };
 }

@@ -8,7 +8,7 @@
  * sortFloatsLikePython([0, -0, -1]); // Float64Array [-1, 0, -0]
  */
 export function sortFloatsLikePython(values: ArrayLike<number>): Float64Array {
-  const sorted = Float64Array.from(values);
+  const sorted = new Float64Array(values as ArrayLike<number>);
   sorted.sort();
   let negativeZero = false;
   for (let i = 0; i < values.length; i++) {

@@ -1,0 +1,145 @@
+import type { Summary, TaskValueRecord } from '../model/summary.js';
+import { floatPathKey } from './float-path-key.js';
+import { pythonFloatRepr } from './python-float-repr.js';
+import { pythonJson } from './python-json.js';
+import { pythonQuote } from './python-quote.js';
+import { pythonSortKeys } from './python-sort-keys.js';
+import { rowSources } from './row-sources.js';
+import { summaryToWire, type TaskValueFloatLookup } from './summary-to-wire.js';
+import type { WireValue } from './wire-value.js';
+
+const CHUNK = 1 << 20;
+
+/**
+ * Fills 1 MiB buffers with ASCII text (everything `json.dumps(ensure_ascii=True)` writes is ASCII, so
+ * one byte per UTF-16 unit) and hands them out whole.
+ */
+class AsciiChunks {
+  buf = Buffer.allocUnsafe(CHUNK + 4096);
+  pos = 0;
+
+  get full(): boolean {
+    return this.pos >= CHUNK;
+  }
+
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(CHUNK + 4096);
+    this.pos = 0;
+    return out;
+  }
+
+  #room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(CHUNK + 4096, this.pos + n + 4096));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+
+  /** ASCII text (all `pythonJson` / `pythonQuote` / number output is ASCII). */
+  text(s: string): void {
+    this.#room(s.length);
+    this.pos += this.buf.write(s, this.pos, 'latin1');
+  }
+}
+
+/**
+ * The bytes of `summary.json` (`json.dumps(summary, indent=2, sort_keys=True)`, plus the file's final
+ * newline with `newline: true`) as a stream of ASCII buffers of about 1 MiB, so a big summary streams
+ * to disk: `task_metric_values` (one record per trial and output, usually the bulk of the file) is
+ * written record by record straight into the buffers; everything else goes through `summaryToWire` +
+ * `pythonJson`. Same bytes as `pythonJson(summaryToWire(summary, isFloat), { indent: 2 })`. Each
+ * yielded buffer is fresh (callers may keep it).
+ *
+ * @example
+ * for (const bytes of summaryJsonBytes(summary, floats.lookupFor(summary.task_metric_values))) out.write(bytes);
+ */
+export function* summaryJsonBytes(
+  summary: Summary,
+  isFloat?: TaskValueFloatLookup,
+  options: { newline?: boolean } = {},
+): Generator<Buffer> {
+  const lookup = isFloat ?? lookupFromText(summary);
+  const head = summaryToWire({ ...summary, task_metric_values: {} });
+  const keys = Object.keys(head).sort();
+  const out = new AsciiChunks();
+  out.text('{');
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    out.text(`${k === 0 ? '' : ','}\n  ${pythonQuote(key)}: `);
+    if (key === 'task_metric_values') yield* taskValueChunks(out, summary.task_metric_values, lookup);
+    else out.text(pythonJson(head[key] as WireValue, { indent: 2, level: 1 }));
+    if (out.full) yield out.take();
+  }
+  out.text(options.newline ? '\n}\n' : '\n}');
+  yield out.take();
+}
+
+/** For a summary read from a file: its own float literals decide. */
+function lookupFromText(summary: Summary): TaskValueFloatLookup | undefined {
+  if (!rowSources.isFromText(summary)) return undefined;
+  const paths = rowSources.floatPaths(summary);
+  if (paths === null) return () => false;
+  return (taskId, key, index) => paths.has(floatPathKey(['task_metric_values', taskId, key, index, 'value']));
+}
+
+function* taskValueChunks(
+  out: AsciiChunks,
+  values: Summary['task_metric_values'],
+  isFloat: TaskValueFloatLookup | undefined,
+): Generator<Buffer> {
+  const taskIds = pythonSortKeys(Object.keys(values));
+  if (taskIds.length === 0) {
+    out.text('{}');
+    return;
+  }
+  out.text('{');
+  for (let t = 0; t < taskIds.length; t++) {
+    const taskId = taskIds[t] as string;
+    out.text(`${t === 0 ? '' : ','}\n    ${pythonQuote(taskId)}: `);
+    const byKey = values[taskId] as Record<string, TaskValueRecord[]>;
+    const keys = pythonSortKeys(Object.keys(byKey));
+    if (keys.length === 0) {
+      out.text('{}');
+      continue;
+    }
+    out.text('{');
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as string;
+      out.text(`${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `);
+      const records = byKey[key] as TaskValueRecord[];
+      if (records.length === 0) {
+        out.text('[]');
+        continue;
+      }
+      out.text('[');
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] as TaskValueRecord;
+        const value = r.value;
+        // one string per record, written in one go (cheaper than many small writes or a rope)
+        out.text(
+          `${i === 0 ? '' : ','}\n        {\n          "trial_id": ${pythonQuote(r.trial_id)},\n          "value": ` +
+            formatValue(value, typeof value === 'number' ? isFloat?.(taskId, key, i) : undefined) +
+            `,\n          "value_type": ${pythonQuote(r.value_type)}\n        }`,
+        );
+        if (out.full) yield out.take();
+      }
+      out.text('\n      ]');
+    }
+    out.text('\n    }');
+  }
+  out.text('\n  }');
+}
+
+/** A task value as `encodeTaskValueRecord` + `pythonJson` would write it. */
+function formatValue(value: TaskValueRecord['value'], float: boolean | undefined): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return pythonQuote(value);
+  if (Number.isNaN(value)) return '"NaN"';
+  if (value === Infinity) return '"Infinity"';
+  if (value === -Infinity) return '"-Infinity"';
+  if (float === true || !Number.isInteger(value)) return pythonFloatRepr(value);
+  if (Object.is(value, -0)) return '0';
+  return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
+}
