@@ -150,7 +150,39 @@ export class PyJsonFileWriter {
       this.buf[this.used++] = 0x30;
       return;
     }
-    this.ascii(formatPyFloat(x, this.floats));
+    if (!this.shortFixed(x)) this.ascii(formatPyFloat(x, this.floats));
+  }
+
+  /**
+   * Writes a non-integer `x` with 1e-4 <= |x| < 1e7 and at most 8 decimals as its shortest round-trip
+   * digits in fixed notation (what `String(x)` gives) without building a string; returns false (and
+   * writes nothing) for other values. The smallest k for which round(|x|·10^k) / 10^k is exactly |x|
+   * gives the fewest digits, and since 10^-k is larger than x's ulp there, no other k-decimal string
+   * round-trips, so it is also the closest one.
+   */
+  private shortFixed(x: number): boolean {
+    const a = x < 0 ? -x : x;
+    if (!(a >= 1e-4 && a < 1e7)) return false;
+    let p = 10;
+    for (let k = 1; k <= 8; k++, p *= 10) {
+      const m = Math.round(a * p);
+      if (m / p !== a) continue;
+      const frac = m % p;
+      this.room(32);
+      if (x < 0) this.buf[this.used++] = 0x2d;
+      this.uint((m - frac) / p);
+      const buf = this.buf;
+      let u = this.used;
+      buf[u++] = 0x2e;
+      for (let q = p / 10, f = frac; q >= 1; q /= 10) {
+        const d = Math.floor(f / q);
+        buf[u++] = 0x30 + d;
+        f -= d * q;
+      }
+      this.used = u;
+      return true;
+    }
+    return false;
   }
 
   value(v: PyJson, depth: number): void {

@@ -22,6 +22,70 @@ for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
 /** Nesting limit, as orjson's (deeper input is rejected). */
 const MAX_DEPTH = 1024;
 
+/** Container closers of {@link JsonCursor}'s fast skip (deeper values take the strict path). */
+const FAST_STACK = new Uint8Array(256);
+
+/**
+ * After the opening quote at `i - 1`: the index after the closing quote, or -1 for an invalid
+ * string or the end of the line (the strict path then reports it). Four bytes at a time (SWAR) until
+ * a word holds a quote, a backslash or a control character.
+ */
+function skipStringAt(b: Uint8Array, words: Int32Array, wordBase: number, i: number, end: number): number {
+  for (;;) {
+    while (i < end && ((i - wordBase) & 3) !== 0 && STRING_CLASS[b[i] as number] === 0) i++;
+    if (i < end && ((i - wordBase) & 3) === 0) {
+      let k = (i - wordBase) >> 2;
+      const kEnd = (end - wordBase) >> 2;
+      while (k < kEnd) {
+        const w = words[k] as number;
+        const q = w ^ 0x22222222;
+        const s = w ^ 0x5c5c5c5c;
+        if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080) break;
+        k++;
+      }
+      i = wordBase + 4 * k;
+      while (i < end && STRING_CLASS[b[i] as number] === 0) i++;
+    }
+    if (i >= end) return -1;
+    const k = STRING_CLASS[b[i] as number];
+    if (k === 1) return i + 1;
+    if (k !== 2 || i + 1 >= end) return -1;
+    const e = b[i + 1] as number;
+    if (ESCAPES[e] === 0) return -1;
+    if (e === 0x75) {
+      if (i + 5 >= end) return -1;
+      for (let h = 2; h < 6; h++) if (HEX[b[i + h] as number] === 0) return -1;
+      i += 6;
+    } else i += 2;
+  }
+}
+
+/** At a number's first byte: the index after it (JSON grammar), or -1 when it is invalid. */
+function skipNumberAt(b: Uint8Array, i: number, end: number): number {
+  if (b[i] === 0x2d) i++;
+  if (i >= end) return -1;
+  let c = b[i] as number;
+  if (c === 0x30) i++;
+  else if (c >= 0x31 && c <= 0x39) {
+    i++;
+    while (i < end && (c = b[i] as number) >= 0x30 && c <= 0x39) i++;
+  } else return -1;
+  if (i < end && b[i] === 0x2e) {
+    i++;
+    const d0 = i;
+    while (i < end && (c = b[i] as number) >= 0x30 && c <= 0x39) i++;
+    if (i === d0) return -1;
+  }
+  if (i < end && (b[i] === 0x65 || b[i] === 0x45)) {
+    i++;
+    if (i < end && (b[i] === 0x2b || b[i] === 0x2d)) i++;
+    const d0 = i;
+    while (i < end && (c = b[i] as number) >= 0x30 && c <= 0x39) i++;
+    if (i === d0) return -1;
+  }
+  return i;
+}
+
 function describeByte(c: number | undefined): string {
   if (c === undefined) return 'end of line';
   if (c >= 0x20 && c < 0x7f) return `'${String.fromCharCode(c)}'`;
@@ -365,6 +429,121 @@ export class JsonCursor {
 
   /** Skips (and validates) the value starting at the next non-whitespace byte. */
   skipValue(depth: number): void {
+    if (!this.skipValueFast(depth)) this.skipValueStrict(depth);
+  }
+
+  /**
+   * The common case of {@link skipValue} in one loop with an explicit stack: returns false (with `i`
+   * unchanged) at anything it does not accept — invalid input, deep nesting — so that the recursive
+   * {@link skipValueStrict} decides, with its exact message.
+   */
+  private skipValueFast(depth: number): boolean {
+    const b = this.b;
+    const end = this.end;
+    if (b !== this.wordsOf) this.makeWords();
+    const words = this.words;
+    const wordBase = this.wordBase;
+    const stack = FAST_STACK;
+    const maxDepth = Math.min(FAST_STACK.length, MAX_DEPTH - depth);
+    const start = this.i;
+    let i = start;
+    let sp = 0;
+    let ws = false;
+    let c = 0;
+    for (;;) {
+      // a value at i (after whitespace)
+      while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+        i++;
+        ws = true;
+      }
+      if (i >= end) return false;
+      if (c === 0x22) {
+        i = skipStringAt(b, words, wordBase, i + 1, end);
+        if (i < 0) return false;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (sp >= maxDepth) return false;
+        const closer = c === 0x7b ? 0x7d : 0x5d;
+        stack[sp] = closer;
+        i++;
+        while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+          i++;
+          ws = true;
+        }
+        if (i >= end) return false;
+        if (c === closer) {
+          i++;
+        } else {
+          sp++;
+          if (closer === 0x7d) {
+            // first key
+            if (c !== 0x22) return false;
+            i = skipStringAt(b, words, wordBase, i + 1, end);
+            if (i < 0) return false;
+            while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+              i++;
+              ws = true;
+            }
+            if (i >= end || c !== 0x3a) return false;
+            i++;
+          }
+          continue;
+        }
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        i = skipNumberAt(b, i, end);
+        if (i < 0) return false;
+      } else if (c === 0x74) {
+        if (i + 3 >= end || b[i + 1] !== 0x72 || b[i + 2] !== 0x75 || b[i + 3] !== 0x65) return false;
+        i += 4;
+      } else if (c === 0x66) {
+        if (i + 4 >= end || b[i + 1] !== 0x61 || b[i + 2] !== 0x6c || b[i + 3] !== 0x73 || b[i + 4] !== 0x65)
+          return false;
+        i += 5;
+      } else if (c === 0x6e) {
+        if (i + 3 >= end || b[i + 1] !== 0x75 || b[i + 2] !== 0x6c || b[i + 3] !== 0x6c) return false;
+        i += 4;
+      } else return false;
+      // after a value: close containers, or a comma then the next member
+      for (;;) {
+        if (sp === 0) {
+          this.i = i;
+          if (ws) this.sawWhitespace = true;
+          return true;
+        }
+        while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+          i++;
+          ws = true;
+        }
+        if (i >= end) return false;
+        const closer = stack[sp - 1] as number;
+        if (c === closer) {
+          i++;
+          sp--;
+          continue;
+        }
+        if (c !== 0x2c) return false;
+        i++;
+        if (closer === 0x7d) {
+          while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+            i++;
+            ws = true;
+          }
+          if (i >= end || c !== 0x22) return false;
+          i = skipStringAt(b, words, wordBase, i + 1, end);
+          if (i < 0) return false;
+          while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+            i++;
+            ws = true;
+          }
+          if (i >= end || c !== 0x3a) return false;
+          i++;
+        }
+        break;
+      }
+    }
+  }
+
+  /** {@link skipValue} by recursive descent, throwing the exact {@link JsonSyntaxError}. */
+  skipValueStrict(depth: number): void {
     const c = this.ws();
     switch (c) {
       case 0x22:
@@ -406,7 +585,7 @@ export class JsonCursor {
       if (this.ws() !== 0x22) this.unexpected('a string key');
       this.skipString();
       this.expect(0x3a, "':' after an object key");
-      this.skipValue(depth);
+      this.skipValueStrict(depth);
       const c = this.ws();
       this.i++;
       if (c === 0x2c) continue;
@@ -425,7 +604,7 @@ export class JsonCursor {
       return;
     }
     for (;;) {
-      this.skipValue(depth);
+      this.skipValueStrict(depth);
       const c = this.ws();
       this.i++;
       if (c === 0x2c) continue;

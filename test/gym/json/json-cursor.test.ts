@@ -145,3 +145,72 @@ describe('JsonCursor', () => {
     expect(keys.names[e]).toBe('é');
   });
 });
+
+describe('JsonCursor.skipValue fast path', () => {
+  /** Outcome of skipping `bytes` with the fast-then-strict skip or the strict one alone. */
+  function outcome(bytes: Buffer, strict: boolean, depth = 0): string {
+    const c = new JsonCursor(bytes, 0, bytes.length);
+    try {
+      if (strict) c.skipValueStrict(depth);
+      else c.skipValue(depth);
+      return `ok ${c.i} ${c.sawWhitespace}`;
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      return `error ${error.offset} ${error.message}`;
+    }
+  }
+
+  it('agrees with the strict recursive skip on valid and corrupted texts (offset, message, whitespace)', () => {
+    const pieces = [
+      '"',
+      '\\',
+      '\\u12',
+      '\\x',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      ' ',
+      '\t',
+      '\n',
+      '-',
+      '0',
+      '01',
+      '1e',
+      '.5',
+      'tru',
+      'nul',
+      '\u0001',
+      'é',
+      '1E+2',
+      '"a"',
+    ];
+    fc.assert(
+      fc.property(
+        fc.json(),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...pieces), fc.boolean()), { maxLength: 3 }),
+        fc.integer({ min: 0, max: 1030 }),
+        (text, edits, depth) => {
+          let t = text;
+          for (const [at, piece, replace] of edits) {
+            const p = at % (t.length + 1);
+            t = t.slice(0, p) + piece + t.slice(replace ? p + 1 : p);
+          }
+          const bytes = Buffer.from(t, 'utf8');
+          expect(outcome(bytes, false, depth)).toBe(outcome(bytes, true, depth));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('leaves deep nesting to the strict path (same limit and message)', () => {
+    for (const n of [255, 256, 257, 1024, 1025]) {
+      const bytes = Buffer.from('['.repeat(n) + ']'.repeat(n));
+      expect(outcome(bytes, false)).toBe(outcome(bytes, true));
+    }
+    expect(outcome(Buffer.from('['.repeat(1025) + ']'.repeat(1025)), false)).toMatch(/nesting too deep/);
+  });
+});
