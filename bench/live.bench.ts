@@ -26,6 +26,8 @@ const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
 const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
 /** LIVE_BENCH_DB=0 runs the server without --db (bundle only); default with --db. */
 const withDb = process.env['LIVE_BENCH_DB'] !== '0';
+/** LIVE_BENCH_WATCH=1 adds a live-page-like reader: one SSE stream and one /v1/summary read a second. */
+const watch = process.env['LIVE_BENCH_WATCH'] === '1';
 /** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const SENTINEL_TRACE = 'abcdef0123456789abcdef0123456789';
@@ -199,7 +201,26 @@ async function sender(): Promise<void> {
     }
   }
 }
+let sseEvents = 0;
+let summaryReads = 0;
+const watcher = new AbortController();
+if (watch) {
+  void fetch(`http://127.0.0.1:${port}/v1/events`, { signal: watcher.signal })
+    .then(async (res) => {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        sseEvents += Buffer.from(chunk).toString().split('event: score').length - 1;
+    })
+    .catch(() => undefined);
+  void (async () => {
+    while (performance.now() < deadline) {
+      await (await fetch(`http://127.0.0.1:${port}/v1/summary`)).json();
+      summaryReads += 1;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+}
 await Promise.all(Array.from({ length: senders }, sender));
+watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
 const serverCpu = (await serverCpuSeconds()) - cpuAtStart;
 const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -222,6 +243,7 @@ console.log(
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${((next - 1) / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );
+if (watch) console.log(`  watcher: ${sseEvents} SSE score events, ${summaryReads} summary reads`);
 console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
 console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span), ` +

@@ -387,6 +387,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (version === 1) this.metrics.trialsScored += 1;
     else this.metrics.trialsRescored += 1;
     this.metrics.observeLatency(this.nowMs() - job.readyAtMs);
+    if (this.#listeners.size === 0) return;
     const event = {
       type: 'score',
       data: { trial_id: trialId, task_id: taskId, version, completion: job.reason, scores: finalScores },

@@ -33,9 +33,15 @@ th{background:#eef1f6;font-weight:600} .dot{display:inline-block;width:8px;heigh
       var tr = document.createElement('tr'); cell(tr, a.name); cell(tr, fmt(a.mean)); cell(tr, fmt(a.count)); cell(tr, fmt(a.nan_count)); body.appendChild(tr);
     });
   }
-  var pending = false;
-  function refresh(){ if (pending) return; pending = true;
-    fetch('/v1/summary' + q).then(function(r){ return r.json(); }).then(function(s){ pending = false; render(s); }, function(){ pending = false; });
+  // at most one summary request in flight and one per second: under load score events come by thousands
+  var pending = false, again = false, last = 0;
+  function refresh(){
+    if (pending) { again = true; return; }
+    var wait = last + 1000 - Date.now();
+    if (wait > 0) { pending = true; setTimeout(function(){ pending = false; refresh(); }, wait); return; }
+    pending = true; again = false; last = Date.now();
+    var done = function(){ pending = false; if (again) refresh(); };
+    fetch('/v1/summary' + q).then(function(r){ return r.json(); }).then(function(s){ render(s); done(); }, done);
   }
   refresh();
   var es = new EventSource('/v1/events' + q);

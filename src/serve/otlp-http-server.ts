@@ -69,6 +69,18 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
+/** Each event's SSE text, built once however many streams it goes to. */
+const sseTexts = new WeakMap<object, string>();
+
+function sseText(event: { type: string; data: unknown }): string {
+  let text = sseTexts.get(event);
+  if (text === undefined) {
+    text = `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+    sseTexts.set(event, text);
+  }
+  return text;
+}
+
 /**
  * The OTLP/HTTP receiver (`POST /v1/traces`, protobuf and JSON, gzip) plus the live read API
  * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
@@ -249,9 +261,7 @@ export class OtlpHttpServer {
     });
     res.write(': connected\n\n');
     this.#sse.add(res);
-    const unsubscribe = this.api.onEvent((event) => {
-      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
-    });
+    const unsubscribe = this.api.onEvent((event) => res.write(sseText(event)));
     req.on('close', () => {
       unsubscribe();
       this.#sse.delete(res);
