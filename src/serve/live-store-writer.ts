@@ -24,6 +24,8 @@ export interface StoreTrialMessage {
 
 /** Tables holding per-trial rows, replaced when a trial is written again. */
 const TRIAL_TABLES = ['trials', 'spans', 'tool_calls', 'scores', 'score_outputs'];
+/** WAL size that triggers a checkpoint (DuckDB's default is 16 MB). */
+const CHECKPOINT_THRESHOLD = '256MB';
 const SPANS_TABLE = STORE_TABLES.find((t) => t.name === 'spans')!;
 
 /**
@@ -66,6 +68,9 @@ export class LiveStoreWriter {
   }
 
   async #load(connection: DuckDBConnection): Promise<void> {
+    // Commits are durable in the WAL; checkpointing every 16 MB (the default) would rewrite the
+    // tables' last, partly filled row groups again and again under a steady stream of small batches.
+    await connection.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
     await ensureStoreSchema(connection);
     const run = this.runId;
     const next = await connection.runAndReadAll(
