@@ -4,6 +4,7 @@ import type { AggregateScore } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import type { BundleSummaryEngine } from '../bundle/bundle-summary-engine.js';
 import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
@@ -49,6 +50,11 @@ export interface ToRunBundleOptions {
   evidenceRoots?: readonly string[];
   /** Clock for `started_at` / `finished_at` / the generated run id (tests inject one). */
   clock?: () => Date;
+  /**
+   * Computes `summary.json` at shutdown from the written `scores.jsonl` instead of the in-memory
+   * engine (e.g. DuckDB SQL, `score --engine duckdb`); omit or null for memory.
+   */
+  summaryEngine?: BundleSummaryEngine | null;
 }
 
 interface OpenState {
@@ -95,7 +101,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     this.#startedAt = this.#clock();
     this.#runId = options.runId ?? null;
     this.#fixedTasks = options.tasks ? new Map(options.tasks.map((t) => [t.id, t])) : null;
-    this.#live = options.tasks ? new SummaryAccumulator(options.tasks) : null;
+    this.#live = options.tasks && !options.summaryEngine ? new SummaryAccumulator(options.tasks) : null;
   }
 
   write(scored: ScoredTrial): Promise<void> {
@@ -171,7 +177,28 @@ class RunBundleSink implements Sink<ScoredTrial> {
         this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];
       const extras = this.#options.extraScores ?? [];
       let finished;
-      if (this.#live !== null) {
+      if (this.#options.summaryEngine) {
+        const file = staged.file(BUNDLE_FILES.scores);
+        const scoreBatches = async function* () {
+          const rows = readJsonlRows(file, rowSchemas.score, {
+            displayName: BUNDLE_FILES.scores,
+            fastCheck: rowFastChecks.score,
+            register: false,
+          });
+          for await (const batch of rows) yield { rows: batch.rows, texts: batch.texts as string[] };
+        };
+        const errorTrials = this.#errorTrials;
+        finished = await this.#options.summaryEngine({
+          dir: staged.dir,
+          runId: this.#runId,
+          tasks,
+          scoreBatches: scoreBatches(),
+          trials: (async function* () {
+            yield* errorTrials;
+          })(),
+          extraScores: extras,
+        });
+      } else if (this.#live !== null) {
         finished = this.#live.finish(extras);
       } else {
         const acc = new SummaryAccumulator(tasks);
