@@ -156,9 +156,6 @@ describe('evalstream score', () => {
 
   it('exit 2 for bad usage and unreadable inputs', async () => {
     expect((await runCli(['score', join(dir, 'nope.jsonl'), '--no-progress'])).code).toBe(2);
-    expect((await runCli(['score', GYM, '--db', 'x.duckdb', '--no-progress'])).stderr).toBe(
-      'evalstream: --db needs --engine duckdb\n',
-    );
     expect((await runCli(['score', GYM, '--concurrency', '0'])).code).toBe(2);
     expect((await runCli(['score', GYM, '--engine', 'sqlite'])).code).toBe(2);
     expect((await runCli(['score'])).code).toBe(2);

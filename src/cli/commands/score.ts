@@ -17,6 +17,7 @@ import { runPipeline } from '../../pipeline/run-pipeline.js';
 import type { Sink } from '../../sinks/sink.js';
 import { toDuckDB } from '../../sinks/to-duckdb.js';
 import { toRunBundle } from '../../sinks/to-run-bundle.js';
+import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summary-engine.js';
 import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
@@ -47,8 +48,10 @@ function positiveInt(value: string): number {
  * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine memory|duckdb]
  * [--db F] [--no-report] [--concurrency N] [--run-id ID]`: reads the trials of the inputs (run
  * bundles, Harbor jobs, ATIF/OTLP/Gym files), scores them with the config's metrics (or the built-ins
- * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`), plus a DuckDB
- * store with `--engine duckdb`. A progress bar (bytes, trials, trials/s, ETA) is drawn on a terminal.
+ * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`). `summary.json` is
+ * computed in memory, or with `--engine duckdb` in DuckDB SQL (the written `scores.jsonl` streamed
+ * into a temporary DuckDB file that spills to disk; same bytes). `--db F` also fills a DuckDB store
+ * (either engine); `--engine duckdb` without `--db` stores in `<out>/evalstream.duckdb`. A progress bar (bytes, trials, trials/s, ETA) is drawn on a terminal.
  * Exit 0 ok; 1 run failed or incomplete (results written cover the trials before the problem);
  * 2 bad usage, config or input.
  *
@@ -67,11 +70,17 @@ export function scoreCommand(): Command {
         .default('auto'),
     )
     .addOption(
-      new Option('--engine <engine>', 'memory: bundle only; duckdb: also a DuckDB store')
+      new Option(
+        '--engine <engine>',
+        'memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json), and a store',
+      )
         .choices(['memory', 'duckdb'])
         .default('memory'),
     )
-    .option('--db <file>', 'DuckDB file for --engine duckdb (default: <out>/evalstream.duckdb)')
+    .option(
+      '--db <file>',
+      'also store the run in this DuckDB file (either engine; --engine duckdb default: <out>/evalstream.duckdb)',
+    )
     .option('--no-report', 'do not write report.html')
     .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
     .option('--run-id <id>', 'run id (overrides the config)')
@@ -84,6 +93,7 @@ Examples:
   evalstream score examples/harbor-job --out runs/example
   evalstream score traces/*.jsonl --config evalstream.config.ts --out runs/r1 --db runs/all.duckdb
   evalstream score rollouts.jsonl --format gym --out runs/gym
+  evalstream score jobs/big --engine duckdb --db runs/all.duckdb --out runs/big   # SQL summary + store
 
 Exit codes: 0 ok; 1 the run failed or an input was cut off (trials read before it are kept);
 2 bad usage or input (the message names the file, line/offset and field).`,
@@ -95,9 +105,6 @@ Exit codes: 0 ok; 1 the run failed or an input was cut off (trials read before i
 }
 
 async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
-  if (flags.db !== undefined && flags.engine !== 'duckdb') {
-    throw new CliError('--db needs --engine duckdb', EXIT_BAD_INPUT);
-  }
   for (const input of inputs) {
     await stat(input).catch((error: Error) => {
       throw new CliError(`${input}: cannot read input: ${error.message}`, EXIT_BAD_INPUT);
@@ -119,13 +126,11 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
+      summaryEngine: flags.engine === 'duckdb' ? duckdbBundleSummaryEngine() : null,
     }),
   ];
-  if (flags.engine === 'duckdb') {
-    sinks.push(
-      toDuckDB(flags.db ?? join(out, 'evalstream.duckdb'), { runId, metadata: { labels: config.labels } }),
-    );
-  }
+  const db = storeFile(flags, out);
+  if (db !== null) sinks.push(toDuckDB(db, { runId, metadata: { labels: config.labels } }));
 
   const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;
   const warnings: string[] = [];
@@ -146,7 +151,6 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   if (error !== null) throw toCliError(error, stats, out);
   if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
   if (flags.json === true) {
-    const db = flags.engine === 'duckdb' ? (flags.db ?? join(out, 'evalstream.duckdb')) : null;
     process.stdout.write(
       JSON.stringify({
         run_id: runId,
@@ -160,14 +164,12 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     );
     return;
   }
-  process.stdout.write(
-    await describeRun(
-      runId,
-      stats,
-      out,
-      flags.engine === 'duckdb' ? (flags.db ?? join(out, 'evalstream.duckdb')) : null,
-    ),
-  );
+  process.stdout.write(await describeRun(runId, stats, out, db));
+}
+
+/** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
+function storeFile(flags: ScoreFlags, out: string): string | null {
+  return flags.db ?? (flags.engine === 'duckdb' ? join(out, 'evalstream.duckdb') : null);
 }
 
 async function readConfig(

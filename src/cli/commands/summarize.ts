@@ -1,24 +1,36 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { createReadStream } from 'node:fs';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { formatBundleIssue } from '../../bundle/format-bundle-issue.js';
+import { readBundleJson } from '../../bundle/read-bundle-json.js';
+import { rowSchemas } from '../../bundle/row-schemas.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
+import type { JsonObject } from '../../model/json-value.js';
 import type { Summary } from '../../model/summary.js';
+import { writeBundleRun } from '../../sinks/duckdb/write-bundle-run.js';
+import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 interface SummarizeFlags {
   out?: string;
   report: boolean;
   json?: boolean;
+  engine: 'memory' | 'duckdb';
+  db?: string;
 }
 
 /**
- * `evalstream summarize <bundle-dir> [--out DIR] [--no-report] [--json]`: recomputes `summary.json`
- * from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl`), writes the bundle (in place, or a complete
- * copy to `--out`), and prints the aggregates (or, with `--json`, the summary as written). Exit 0 ok,
- * 1 run failed (e.g. a cut-off last line: results written but incomplete), 2 bad usage or input.
+ * `evalstream summarize <bundle-dir> [--out DIR] [--engine memory|duckdb] [--db FILE] [--no-report]
+ * [--json]`: recomputes `summary.json` from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl`) — in
+ * memory, or in DuckDB SQL with `--engine duckdb` (same bytes; the scores stream into a temporary
+ * DuckDB file that spills to disk, or into `--db`) — writes the bundle (in place, or a complete copy
+ * to `--out`), stores the run in `--db` when given (either engine; rows of the run replaced), and
+ * prints the aggregates (or, with `--json`, the summary as written). Exit 0 ok, 1 run failed (e.g. a
+ * cut-off last line: results written but incomplete; a DuckDB file that cannot be written), 2 bad
+ * usage or input.
  *
  * @example
  * await main(['summarize', 'examples/sparse-run', '--out', '/tmp/evalstream-example']);
@@ -28,6 +40,15 @@ export function summarizeCommand(): Command {
     .description('recompute summary.json of a run bundle and write the bundle (in place or to --out)')
     .argument('<bundle-dir>', 'run bundle directory (scores.jsonl, tasks.jsonl, trials.jsonl, ...)')
     .option('--out <dir>', 'write the complete bundle here instead of updating it in place')
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json)',
+      )
+        .choices(['memory', 'duckdb'])
+        .default('memory'),
+    )
+    .option('--db <file>', 'also store the run in this DuckDB file (either engine; its rows are replaced)')
     .option('--no-report', 'do not write report.html')
     .option('--json', 'print summary.json instead of the aggregate table')
     .addHelpText(
@@ -37,21 +58,36 @@ Examples:
   evalstream summarize examples/sparse-run --out runs/sparse
   evalstream summarize runs/r1            # in place (staged, then renamed)
   evalstream summarize runs/r1 --json | jq '.scores.scores[] | {name, mean}'
+  evalstream summarize runs/big --engine duckdb          # SQL summary, temp DuckDB file spilling to disk
+  evalstream summarize runs/r1 --db runs/all.duckdb      # also fill the store (then: evalstream query)
 
-Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summarized); 2 bad usage or input.`,
+Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summarized) or the DuckDB
+file cannot be written; 2 bad usage or input.`,
     )
     .exitOverride()
     .action(async (dir: string, flags: SummarizeFlags) => {
       let result: SummarizeBundleResult;
       try {
+        const metadata =
+          flags.engine === 'duckdb' && flags.db !== undefined
+            ? await readBundleJson(resolve(dir), BUNDLE_FILES.metadata, rowSchemas.metadata)
+            : null;
         result = await summarizeBundle(dir, {
           outDir: flags.out ?? null,
           reportWriter: flags.report ? bundleReportWriter : null,
+          summaryEngine:
+            flags.engine === 'duckdb'
+              ? duckdbBundleSummaryEngine({ db: flags.db, metadata: metadata as JsonObject | null })
+              : null,
         });
+        // The memory engine leaves the store to a second pass over the written bundle.
+        if (flags.db !== undefined && flags.engine === 'memory')
+          await writeBundleRun(flags.db, result.dir, { runId: result.runId });
       } catch (error) {
         if (error instanceof BundleReadError) throw new CliError(error.message, EXIT_BAD_INPUT);
         const code = (error as NodeJS.ErrnoException).code;
         if (typeof code === 'string') throw new CliError((error as Error).message, EXIT_RUN_FAILED);
+        if (isDuckDBError(error)) throw new CliError(`DuckDB: ${error.message}`, EXIT_RUN_FAILED);
         throw error;
       }
       for (const warning of result.warnings)
@@ -61,7 +97,7 @@ Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summar
           process.stdout.write(chunk as string);
         }
       } else {
-        process.stdout.write(describeResult(result));
+        process.stdout.write(describeResult(result, flags.db ?? null));
       }
       if (result.truncated) {
         throw new CliError(
@@ -72,7 +108,17 @@ Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summar
     });
 }
 
-function describeResult(result: SummarizeBundleResult): string {
+/** Errors thrown by DuckDB (`@duckdb/node-api` rejects with plain `Error`s carrying DuckDB's text). */
+function isDuckDBError(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    /^(IO|Catalog|Binder|Parser|Conversion|Invalid Input|Constraint|Out of Memory|Transaction|Permission|Serialization|Internal) Error:/.test(
+      error.message,
+    )
+  );
+}
+
+function describeResult(result: SummarizeBundleResult, db: string | null): string {
   const s = result.summary;
   const where = result.inPlace ? `${displayPath(result.dir)} (in place)` : displayPath(result.dir);
   const lines = [
@@ -92,6 +138,7 @@ function describeResult(result: SummarizeBundleResult): string {
   lines.push(
     `wrote ${where}: summary.json${result.unchanged ? ' (unchanged)' : ''}${result.report ? ', report.html' : ''}`,
   );
+  if (db !== null) lines.push(`stored run ${result.runId} in ${displayPath(resolve(db))}`);
   return lines.join('\n') + '\n';
 }
 
