@@ -94,6 +94,8 @@ function* taskValueChunks(
     return;
   }
   out.text('{');
+  // a trial's records repeat under every key of its task: quote its id once per task
+  const heads = new Map<string, string>();
   for (let t = 0; t < taskIds.length; t++) {
     const taskId = taskIds[t] as string;
     out.text(`${t === 0 ? '' : ','}\n    ${pythonQuote(taskId)}: `);
@@ -103,32 +105,58 @@ function* taskValueChunks(
       out.text('{}');
       continue;
     }
+    heads.clear();
     out.text('{');
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k] as string;
-      out.text(`${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `);
       const records = byKey[key] as TaskValueRecord[];
+      // one string per list (a rope, flattened once by the write)
+      let text = `${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `;
       if (records.length === 0) {
-        out.text('[]');
+        out.text(text + '[]');
         continue;
       }
-      out.text('[');
+      text += '[';
       for (let i = 0; i < records.length; i++) {
         const r = records[i] as TaskValueRecord;
+        let head = heads.get(r.trial_id);
+        if (head === undefined) {
+          head = `\n        {\n          "trial_id": ${pythonQuote(r.trial_id)},\n          "value": `;
+          heads.set(r.trial_id, head);
+        }
         const value = r.value;
-        // one string per record, written in one go (cheaper than many small writes or a rope)
-        out.text(
-          `${i === 0 ? '' : ','}\n        {\n          "trial_id": ${pythonQuote(r.trial_id)},\n          "value": ` +
-            formatValue(value, typeof value === 'number' ? isFloat?.(taskId, key, i) : undefined) +
-            `,\n          "value_type": ${pythonQuote(r.value_type)}\n        }`,
-        );
-        if (out.full) yield out.take();
+        text +=
+          (i === 0 ? head : ',' + head) +
+          formatValue(value, isIntegral(value) ? isFloat?.(taskId, key, i) : undefined) +
+          recordTail(r.value_type);
+        if (text.length >= 1 << 16) {
+          out.text(text);
+          text = '';
+          if (out.full) yield out.take();
+        }
       }
-      out.text('\n      ]');
+      out.text(text + '\n      ]');
+      if (out.full) yield out.take();
     }
     out.text('\n    }');
   }
   out.text('\n  }');
+}
+
+const TAIL_NUMBER = ',\n          "value_type": "number"\n        }';
+const TAIL_LABEL = ',\n          "value_type": "label"\n        }';
+const TAIL_MISSING = ',\n          "value_type": "missing"\n        }';
+
+function recordTail(valueType: string): string {
+  if (valueType === 'number') return TAIL_NUMBER;
+  if (valueType === 'label') return TAIL_LABEL;
+  if (valueType === 'missing') return TAIL_MISSING;
+  return `,\n          "value_type": ${pythonQuote(valueType)}\n        }`;
+}
+
+/** Only integral numbers need asking: any other number prints as a float. */
+function isIntegral(value: TaskValueRecord['value']): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
 }
 
 /** A task value as `encodeTaskValueRecord` + `pythonJson` would write it. */

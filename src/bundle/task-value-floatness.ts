@@ -5,7 +5,7 @@ import type { ValueSchemaLookup } from './score-to-wire.js';
 import type { TaskValueFloatLookup } from './summary-to-wire.js';
 
 /**
- * Remembers, for every numeric task value the summary will hold, whether the metric produced a float
+ * Remembers, for every integral numeric task value the summary will hold, whether the metric produced a float
  * or an int, so `summary.json` writes `1.0` where the SDK would (task values keep the JSON type of the
  * output). Feed it the same scores, in the same order, as the `SummaryBuilder`; it mirrors the
  * builder's rule (first output of a name on a completed/partial score). Scores read from a bundle
@@ -41,9 +41,10 @@ export class TaskValueFloatness {
       if (typeof value !== 'number') continue;
       for (let j = 0; j < i; j++)
         if ((outputs[j] as ScoreRecord['outputs'][number]).name === output.name) continue outer;
+      // a non-integral number prints as a float anyway: only integral values need a flag
+      if (!Number.isInteger(value)) continue;
       let float: boolean;
-      if (!Number.isInteger(value)) float = true;
-      else if (text !== undefined) float = outputLiteralIsFloat(score, i, text);
+      if (text !== undefined) float = outputLiteralIsFloat(score, i, text);
       else
         float =
           rowSources.outputValueIsFloat(score, i) ??
@@ -70,7 +71,7 @@ export class TaskValueFloatness {
   }
 
   /**
-   * A lookup for the summary writers over one finished summary: the numeric (non-boolean) records of
+   * A lookup for the summary writers over one finished summary: the integral numeric records of
    * each list consume the recorded flags in order (unknown when the counts disagree). Cheapest when
    * asked in order, list by list, as `summaryJsonChunks` does.
    */
@@ -94,19 +95,23 @@ export class TaskValueFloatness {
         const byMetric = this.#flags.get(taskId);
         flags = byMetric === undefined ? [] : flagsFor(byMetric, key);
         let numeric = 0;
-        for (const r of records) if (typeof r.value === 'number') numeric++;
+        for (const r of records) if (isIntegral(r.value)) numeric++;
         aligned = numeric === flags.length;
         lastIndex = -1;
         next = 0;
       }
       if (records === undefined) return undefined;
       // advance over the records between the last answer and this one
-      for (let i = lastIndex + 1; i < index; i++) if (typeof records[i]?.value === 'number') next++;
+      for (let i = lastIndex + 1; i < index; i++) if (isIntegral(records[i]?.value)) next++;
       lastIndex = index;
-      if (typeof records[index]?.value !== 'number') return undefined;
+      if (!isIntegral(records[index]?.value)) return undefined;
       return aligned ? flags[next++] : (next++, undefined);
     };
   }
+}
+
+function isIntegral(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value);
 }
 
 /** The flags of key `<type>.<output>`; metric types may contain dots, so try every split. */

@@ -20,6 +20,9 @@ interface Series {
   lastScore: number;
   /** Task value records when this output is a `task_metric_values` key, else null. */
   records: TaskValueRecord[] | null;
+  /** pass@k counts over `records`: n = null/boolean/number values, c = true or numbers ≥ 1.0. */
+  passN: number;
+  passC: number;
   /** Semantic value per score of the bucket (NaN = unusable) when a view reads this output. */
   viewColumn: number[] | null;
 }
@@ -191,7 +194,10 @@ export class SummaryBuilder {
       if (isTrialFailure(score)) {
         const keys = bucket.keys;
         for (let i = 0; i < keys.length; i++) {
-          (keys[i] as Series).records?.push({ trial_id: trialId, value_type: 'missing', value: null });
+          const key = keys[i] as Series;
+          if (key.records === null) continue;
+          key.records.push({ trial_id: trialId, value_type: 'missing', value: null });
+          key.passN++;
         }
         if (!this.withSpecs) bucket.failureTrials.push(trialId);
       }
@@ -228,13 +234,16 @@ export class SummaryBuilder {
       const value = output.value;
       let record: TaskValueRecord | null = null;
       let semantic = NaN;
+      let pass = 0; // pass@k: 0 = not counted, 1 = counted, 2 = counted and passing
       if (typeof value === 'number') {
         if (Number.isFinite(value)) series.values.push(value);
         record = { trial_id: trialId, value_type: 'number', value };
         semantic = value;
+        pass = value >= 1.0 ? 2 : 1;
       } else if (typeof value === 'boolean') {
         record = { trial_id: trialId, value_type: 'number', value };
         semantic = value ? 1.0 : 0.0;
+        pass = value ? 2 : 1;
       } else if (typeof value === 'string') {
         record = { trial_id: trialId, value_type: 'label', value };
       }
@@ -250,7 +259,14 @@ export class SummaryBuilder {
           records.push({ trial_id: t, value_type: 'missing', value: null });
         records.push(record);
         series.records = records;
+        series.passN += bucket.failureTrials.length;
         bucket.keys.push(series);
+      } else {
+        continue;
+      }
+      if (pass > 0) {
+        series.passN++;
+        if (pass === 2) series.passC++;
       }
     }
   }
@@ -339,20 +355,8 @@ export class SummaryBuilder {
         const bucket = task.buckets.get(type);
         const series = bucket?.series.get(name);
         if (bucket === undefined || series === undefined || series.records === null) continue;
-        let n = 0;
-        let c = 0;
-        for (const r of series.records) {
-          const v = r.value;
-          if (v === null) n++;
-          else if (typeof v === 'boolean') {
-            n++;
-            if (v) c++;
-          } else if (typeof v === 'number') {
-            n++;
-            if (v >= 1.0) c++;
-          }
-        }
-        declaring.push({ n, c, opportunities: bucket.scoreCount });
+        // n and c were counted as the records were added
+        declaring.push({ n: series.passN, c: series.passC, opportunities: bucket.scoreCount });
       }
       aggregates.push(...passAtKScores(`${type}.${name}`, declaring));
     }
@@ -373,20 +377,48 @@ export class SummaryBuilder {
     };
   }
 
-  /** Distinct trial ids over the run: the per-task sets, merged (a trial id may occur in two tasks). */
+  /**
+   * Distinct trial ids over the run: the per-task sets, merged (a trial id may occur in two tasks).
+   * A bit table of string hashes finds the few ids that may repeat across tasks; only those go through
+   * an exact set (one big set of every id costs far more).
+   */
   private distinctTrialCount(taskList: readonly TaskState[]): number {
-    let withTrials = 0;
-    let only: TaskState | null = null;
-    for (const task of taskList) {
-      if (task.trialIds.length > 0) {
-        withTrials++;
-        only = task;
+    let total = this.orphanTrialIds.size;
+    for (const task of taskList) total += task.trialIds.length;
+    if (total === 0) return 0;
+    const bits = new Int32Array(Math.max(1024, 1 << Math.ceil(Math.log2(total * 32))) >>> 5);
+    const mask = bits.length * 32 - 1;
+    const hashes: number[][] = [];
+    let suspects: Set<number> | null = null;
+    const mark = (ids: Iterable<string>): number[] => {
+      const out: number[] = [];
+      for (const id of ids) {
+        const h = stringHash(id) & mask;
+        out.push(h);
+        const word = h >>> 5;
+        const bit = 1 << (h & 31);
+        if (((bits[word] as number) & bit) !== 0) (suspects ??= new Set()).add(h);
+        else bits[word] = (bits[word] as number) | bit;
       }
-    }
-    if (this.orphanTrialIds.size === 0 && withTrials <= 1) return only === null ? 0 : only.trialIds.length;
-    const all = new Set(this.orphanTrialIds);
-    for (const task of taskList) for (const id of task.trialIds) all.add(id);
-    return all.size;
+      return out;
+    };
+    const orphanHashes = mark(this.orphanTrialIds);
+    for (const task of taskList) hashes.push(mark(task.trialIds));
+    if (suspects === null) return total;
+    // every id whose hash collides with another id's: count those exactly
+    const colliding = suspects as Set<number>;
+    const exact = new Set<string>();
+    let inGroup = 0;
+    const collect = (ids: readonly string[], hs: readonly number[]): void => {
+      for (let i = 0; i < ids.length; i++) {
+        if (!colliding.has(hs[i] as number)) continue;
+        inGroup++;
+        exact.add(ids[i] as string);
+      }
+    };
+    collect([...this.orphanTrialIds], orphanHashes);
+    taskList.forEach((task, t) => collect(task.trialIds, hashes[t] as number[]));
+    return total - inGroup + exact.size;
   }
 
   private declareTask(spec: TaskSpec): void {
@@ -539,7 +571,14 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
 }
 
 function newSeries(name: string): Series {
-  return { name, values: [], scored: 0, lastScore: 0, records: null, viewColumn: null };
+  return { name, values: [], scored: 0, lastScore: 0, records: null, passN: 0, passC: 0, viewColumn: null };
+}
+
+/** FNV-1a over UTF-16 code units (a bit-table index, not a security hash). */
+function stringHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Assign an own enumerable property, also for the key `__proto__`. */
