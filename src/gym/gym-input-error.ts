@@ -1,14 +1,10 @@
-/** Kinds of input problems of `gym aggregate` / `gym profile`. */
+import type { GymRowErrorCode } from './rows/gym-row-error.js';
+
+/** Kinds of input problems of `gym aggregate` / `gym profile` (the row problems among them). */
 export type GymInputErrorCode =
+  | GymRowErrorCode
   | 'no_match'
   | 'unreadable'
-  | 'malformed_json'
-  | 'not_an_object'
-  | 'bad_index'
-  | 'missing_index'
-  | 'bad_agent_ref'
-  | 'bad_response'
-  | 'bad_usage'
   | 'duplicate_rollout'
   | 'unmatched_rollout'
   | 'missing_rollout'

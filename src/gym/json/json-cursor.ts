@@ -60,6 +60,13 @@ function skipStringAt(b: Uint8Array, words: Int32Array, wordBase: number, i: num
   }
 }
 
+/** The index of the first non-whitespace byte at or after `i` (or `end`). */
+function skipWs(b: Uint8Array, i: number, end: number): number {
+  let c: number;
+  while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) i++;
+  return i;
+}
+
 /** At a number's first byte: the index after it (JSON grammar), or -1 when it is invalid. */
 function skipNumberAt(b: Uint8Array, i: number, end: number): number {
   if (b[i] === 0x2d) i++;
@@ -165,48 +172,63 @@ export class JsonCursor {
     this.i++;
   }
 
+  /** At `{`: consumes it; returns false when the object is empty (`}` consumed too). */
+  enterObject(): boolean {
+    this.i++;
+    if (this.ws() !== 0x7d) return true;
+    this.i++;
+    return false;
+  }
+
+  /** At an object member: fails unless its key starts here (a quote after whitespace). */
+  keyStart(): void {
+    if (this.ws() !== 0x22) this.unexpected('a string key');
+  }
+
+  /** After a member's key: consumes the `:`. */
+  colon(): void {
+    this.expect(0x3a, "':' after an object key");
+  }
+
+  /** After a member's value: consumes `,` (returns true: a member follows) or `}` (returns false). */
+  nextMember(): boolean {
+    return this.separator(0x7d, "',' or '}' in an object");
+  }
+
+  /** After an element: consumes `,` (returns true: an element follows) or `]` (returns false). */
+  nextElement(): boolean {
+    return this.separator(0x5d, "',' or ']' in an array");
+  }
+
+  private separator(closer: number, what: string): boolean {
+    const d = this.ws();
+    if (d === 0x2c || d === closer) {
+      this.i++;
+      return d === 0x2c;
+    }
+    return this.unexpected(what);
+  }
+
   /** Skips a string whose opening quote is at `i`; leaves `i` after the closing quote. */
   skipString(): void {
     const b = this.b;
-    const end = this.end;
     if (b !== this.wordsOf) this.makeWords();
-    const words = this.words;
-    const wordBase = this.wordBase;
+    const after = skipStringAt(b, this.words, this.wordBase, this.i + 1, this.end);
+    if (after >= 0) {
+      this.i = after;
+      return;
+    }
+    // not a valid string: find what is wrong and where, byte by byte
     let i = this.i + 1;
     for (;;) {
-      // byte by byte up to a word boundary, then four bytes at a time (SWAR) until a word holds a
-      // quote, a backslash or a control character
-      while (i < end && ((i - wordBase) & 3) !== 0 && STRING_CLASS[b[i] as number] === 0) i++;
-      if (i < end && ((i - wordBase) & 3) === 0) {
-        let k = (i - wordBase) >> 2;
-        const kEnd = (end - wordBase) >> 2;
-        while (k < kEnd) {
-          const w = words[k] as number;
-          const q = w ^ 0x22222222;
-          const s = w ^ 0x5c5c5c5c;
-          if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080)
-            break;
-          k++;
-        }
-        i = wordBase + 4 * k;
-        if (k >= kEnd) while (i < end && STRING_CLASS[b[i] as number] === 0) i++;
-        else while (STRING_CLASS[b[i] as number] === 0) i++;
-      }
-      if (i >= end) this.fail('unterminated string', i);
+      if (i >= this.end) this.fail('unterminated string', i);
       const k = STRING_CLASS[b[i] as number];
-      if (k === 0) {
-        i++;
-        continue;
-      }
-      if (k === 1) {
+      if (k === 0) i++;
+      else if (k === 1) {
         this.i = i + 1;
         return;
-      }
-      if (k === 2) {
-        i = this.escape(i);
-        continue;
-      }
-      this.fail('control character in string', i);
+      } else if (k === 2) i = this.escape(i);
+      else this.fail('control character in string', i);
     }
   }
 
@@ -445,47 +467,41 @@ export class JsonCursor {
     const wordBase = this.wordBase;
     const stack = FAST_STACK;
     const maxDepth = Math.min(FAST_STACK.length, MAX_DEPTH - depth);
-    const start = this.i;
-    let i = start;
+    let i = this.i;
     let sp = 0;
     let ws = false;
-    let c = 0;
+    let key = false;
     for (;;) {
-      // a value at i (after whitespace)
-      while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-        i++;
-        ws = true;
-      }
+      // a value at i (after whitespace), preceded by a key and ':' when `key`
+      let j = skipWs(b, i, end);
+      if (j !== i) ws = true;
+      i = j;
       if (i >= end) return false;
+      let c = b[i] as number;
+      if (key) {
+        if (c !== 0x22) return false;
+        i = skipStringAt(b, words, wordBase, i + 1, end);
+        if (i < 0) return false;
+        j = skipWs(b, i, end);
+        if (j !== i) ws = true;
+        if (j >= end || b[j] !== 0x3a) return false;
+        i = j + 1;
+        key = false;
+        continue;
+      }
       if (c === 0x22) {
         i = skipStringAt(b, words, wordBase, i + 1, end);
         if (i < 0) return false;
       } else if (c === 0x7b || c === 0x5b) {
         if (sp >= maxDepth) return false;
         const closer = c === 0x7b ? 0x7d : 0x5d;
-        stack[sp] = closer;
-        i++;
-        while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-          i++;
-          ws = true;
-        }
-        if (i >= end) return false;
-        if (c === closer) {
-          i++;
-        } else {
-          sp++;
-          if (closer === 0x7d) {
-            // first key
-            if (c !== 0x22) return false;
-            i = skipStringAt(b, words, wordBase, i + 1, end);
-            if (i < 0) return false;
-            while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-              i++;
-              ws = true;
-            }
-            if (i >= end || c !== 0x3a) return false;
-            i++;
-          }
+        j = skipWs(b, i + 1, end);
+        if (j !== i + 1) ws = true;
+        i = j;
+        if (i < end && b[i] === closer) i++;
+        else {
+          stack[sp++] = closer;
+          key = closer === 0x7d;
           continue;
         }
       } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -502,18 +518,18 @@ export class JsonCursor {
         if (i + 3 >= end || b[i + 1] !== 0x75 || b[i + 2] !== 0x6c || b[i + 3] !== 0x6c) return false;
         i += 4;
       } else return false;
-      // after a value: close containers, or a comma then the next member
+      // after a value: close containers, or a comma before the next member or element
       for (;;) {
         if (sp === 0) {
           this.i = i;
           if (ws) this.sawWhitespace = true;
           return true;
         }
-        while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-          i++;
-          ws = true;
-        }
+        j = skipWs(b, i, end);
+        if (j !== i) ws = true;
+        i = j;
         if (i >= end) return false;
+        c = b[i] as number;
         const closer = stack[sp - 1] as number;
         if (c === closer) {
           i++;
@@ -522,21 +538,7 @@ export class JsonCursor {
         }
         if (c !== 0x2c) return false;
         i++;
-        if (closer === 0x7d) {
-          while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-            i++;
-            ws = true;
-          }
-          if (i >= end || c !== 0x22) return false;
-          i = skipStringAt(b, words, wordBase, i + 1, end);
-          if (i < 0) return false;
-          while (i < end && ((c = b[i] as number) === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-            i++;
-            ws = true;
-          }
-          if (i >= end || c !== 0x3a) return false;
-          i++;
-        }
+        key = closer === 0x7d;
         break;
       }
     }
@@ -576,23 +578,13 @@ export class JsonCursor {
   /** Skips an object whose `{` is at `i`. */
   skipObject(depth: number): void {
     if (depth > MAX_DEPTH) this.fail('nesting too deep');
-    this.i++;
-    if (this.ws() === 0x7d) {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      if (this.ws() !== 0x22) this.unexpected('a string key');
+    if (!this.enterObject()) return;
+    do {
+      this.keyStart();
       this.skipString();
-      this.expect(0x3a, "':' after an object key");
+      this.colon();
       this.skipValueStrict(depth);
-      const c = this.ws();
-      this.i++;
-      if (c === 0x2c) continue;
-      if (c === 0x7d) return;
-      this.i--;
-      this.unexpected("',' or '}' in an object");
-    }
+    } while (this.nextMember());
   }
 
   /** Skips an array whose `[` is at `i`. */
@@ -603,15 +595,8 @@ export class JsonCursor {
       this.i++;
       return;
     }
-    for (;;) {
-      this.skipValueStrict(depth);
-      const c = this.ws();
-      this.i++;
-      if (c === 0x2c) continue;
-      if (c === 0x5d) return;
-      this.i--;
-      this.unexpected("',' or ']' in an array");
-    }
+    do this.skipValueStrict(depth);
+    while (this.nextElement());
   }
 
   /** Reads the value at the next non-whitespace byte as {@link PyJson} (ints as bigint). */
@@ -622,16 +607,12 @@ export class JsonCursor {
         return this.readString();
       case 0x7b: {
         if (depth + 1 > MAX_DEPTH) this.fail('nesting too deep');
-        this.i++;
         const out: { [key: string]: PyJson } = {};
-        if (this.ws() === 0x7d) {
-          this.i++;
-          return out;
-        }
-        for (;;) {
-          if (this.ws() !== 0x22) this.unexpected('a string key');
+        if (!this.enterObject()) return out;
+        do {
+          this.keyStart();
           const key = this.readString();
-          this.expect(0x3a, "':' after an object key");
+          this.colon();
           const v = this.readValue(depth + 1);
           if (key === '__proto__') {
             Object.defineProperty(out, key, {
@@ -641,13 +622,8 @@ export class JsonCursor {
               configurable: true,
             });
           } else out[key] = v;
-          const d = this.ws();
-          this.i++;
-          if (d === 0x2c) continue;
-          if (d === 0x7d) return out;
-          this.i--;
-          this.unexpected("',' or '}' in an object");
-        }
+        } while (this.nextMember());
+        return out;
       }
       case 0x5b: {
         if (depth + 1 > MAX_DEPTH) this.fail('nesting too deep');
@@ -657,15 +633,9 @@ export class JsonCursor {
           this.i++;
           return out;
         }
-        for (;;) {
-          out.push(this.readValue(depth + 1));
-          const d = this.ws();
-          this.i++;
-          if (d === 0x2c) continue;
-          if (d === 0x5d) return out;
-          this.i--;
-          this.unexpected("',' or ']' in an array");
-        }
+        do out.push(this.readValue(depth + 1));
+        while (this.nextElement());
+        return out;
       }
       case 0x74:
         this.literal('true');

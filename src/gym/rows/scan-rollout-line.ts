@@ -2,7 +2,7 @@ import type { JsonCursor } from '../json/json-cursor.js';
 import type { KeyInterner } from '../json/key-interner.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from './gym-keys.js';
-import { GymRowError } from './gym-row-error.js';
+import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
 import type { RolloutScratch } from './rollout-scratch.js';
 import { VALUE_KIND } from './value-kind.js';
 
@@ -100,30 +100,26 @@ function readIndex(c: JsonCursor, field: string): number {
   throw new GymRowError('bad_index', field, `"${field}" must be an integer, got ${why}`);
 }
 
+/**
+ * At a value that must be an object or falsy: true when it is an object with members to read (its `{`
+ * consumed), false after an empty object or a falsy value; a truthy non-object is a {@link GymRowError}.
+ */
+function enterObjectOrFalsy(c: JsonCursor, depth: number, code: GymRowErrorCode, field: string): boolean {
+  if (c.ws() === 0x7b) return c.enterObject();
+  const v = c.readValue(depth);
+  if (truthy(v)) throw new GymRowError(code, field, `"${field}" must be an object, got ${describe(v)}`);
+  return false;
+}
+
 function readAgentRef(c: JsonCursor, scratch: RolloutScratch): void {
   scratch.agentRefPresent = true;
   scratch.agentNamePresent = false;
   scratch.agentName = null;
-  if (c.ws() !== 0x7b) {
-    const v = c.readValue(0);
-    if (truthy(v)) {
-      throw new GymRowError(
-        'bad_agent_ref',
-        'agent_ref',
-        `"agent_ref" must be an object, got ${describe(v)}`,
-      );
-    }
-    return;
-  }
-  c.i++;
-  if (c.ws() === 0x7d) {
-    c.i++;
-    return;
-  }
-  for (;;) {
-    if (c.ws() !== 0x22) c.unexpected('a string key');
+  if (!enterObjectOrFalsy(c, 0, 'bad_agent_ref', 'agent_ref')) return;
+  do {
+    c.keyStart();
     const isName = c.keyIs('name');
-    c.expect(0x3a, "':' after an object key");
+    c.colon();
     if (isName) {
       const v = c.readValue(1);
       scratch.agentNamePresent = true;
@@ -137,45 +133,18 @@ function readAgentRef(c: JsonCursor, scratch: RolloutScratch): void {
         );
       }
     } else c.skipValue(1);
-    const d = c.ws();
-    c.i++;
-    if (d === 0x2c) continue;
-    if (d === 0x7d) return;
-    c.i--;
-    c.unexpected("',' or '}' in an object");
-  }
+  } while (c.nextMember());
 }
 
 function readUsage(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch): void {
-  if (c.ws() !== 0x7b) {
-    const v = c.readValue(1);
-    if (truthy(v)) {
-      throw new GymRowError(
-        'bad_usage',
-        'response.usage',
-        `"response.usage" must be an object, got ${describe(v)}`,
-      );
-    }
-    return;
-  }
-  c.i++;
-  if (c.ws() === 0x7d) {
-    c.i++;
-    return;
-  }
-  for (;;) {
-    if (c.ws() !== 0x22) c.unexpected('a string key');
+  if (!enterObjectOrFalsy(c, 1, 'bad_usage', 'response.usage')) return;
+  do {
+    c.keyStart();
     const key = c.readKey(keys);
-    c.expect(0x3a, "':' after an object key");
+    c.colon();
     const seen = scratch.see(key, true);
     readField(c, scratch.usage, key, seen, false, scratch);
-    const d = c.ws();
-    c.i++;
-    if (d === 0x2c) continue;
-    if (d === 0x7d) return;
-    c.i--;
-    c.unexpected("',' or '}' in an object");
-  }
+  } while (c.nextMember());
 }
 
 function readResponse(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch, cut: boolean): void {
@@ -193,27 +162,17 @@ function readResponse(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch,
   }
   scratch.responseIsObject = true;
   scratch.responseIsNull = false;
-  c.i++;
-  if (c.ws() === 0x7d) {
-    c.i++;
-    return;
-  }
-  for (;;) {
-    if (c.ws() !== 0x22) c.unexpected('a string key');
+  if (!c.enterObject()) return;
+  do {
+    c.keyStart();
     const isUsage = c.keyIs('usage');
-    c.expect(0x3a, "':' after an object key");
+    c.colon();
     if (isUsage) {
       // A repeated "usage" key: the last one wins.
       scratch.usage.clear();
       readUsage(c, keys, scratch);
     } else c.skipValue(1);
-    const d = c.ws();
-    c.i++;
-    if (d === 0x2c) continue;
-    if (d === 0x7d) return;
-    c.i--;
-    c.unexpected("',' or '}' in an object");
-  }
+  } while (c.nextMember());
 }
 
 /**
@@ -241,15 +200,13 @@ export function scanRolloutLine(
     if (c.ws() !== -1) c.unexpected('end of line');
     throw new GymRowError('not_an_object', '', `the line is ${describe(v)}, not a JSON object`);
   }
-  c.i++;
   const capture = options.capture;
   const readAgent = options.agent ?? true;
-  if (c.ws() === 0x7d) c.i++;
-  else {
-    for (;;) {
-      if (c.ws() !== 0x22) c.unexpected('a string key');
+  if (c.enterObject()) {
+    do {
+      c.keyStart();
       const key = c.readKey(keys);
-      c.expect(0x3a, "':' after an object key");
+      c.colon();
       if (key === GYM_KEY.task) {
         scratch.task = readIndex(c, '_ng_task_index');
         scratch.hasTask = true;
@@ -275,13 +232,7 @@ export function scanRolloutLine(
           }
         }
       }
-      const d = c.ws();
-      c.i++;
-      if (d === 0x2c) continue;
-      if (d === 0x7d) break;
-      c.i--;
-      c.unexpected("',' or '}' in an object");
-    }
+    } while (c.nextMember());
   }
   if (c.ws() !== -1) c.unexpected('end of line after the object');
   scratch.hasWhitespace = c.sawWhitespace;
