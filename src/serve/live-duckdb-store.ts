@@ -1,13 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { anyValueToJson } from '../evidence/otlp/any-value-to-json.js';
-import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/otlp-types.js';
-import type { JsonObject } from '../model/json-value.js';
+import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
 import type { StoreCell } from '../sinks/duckdb/table-buffer.js';
-import { toJsonText } from '../sinks/duckdb/to-json-text.js';
 import { traceEvidenceOf } from '../sinks/duckdb/trace-evidence-of.js';
+import { attributesJsonText } from './attributes-json-text.js';
 import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
 
 /** Options of {@link LiveDuckDBStore}. */
@@ -254,39 +252,8 @@ function spanCells(s: OtlpSpan, index: number): StoreCell[] {
     s.endTimeUnixNano,
     STATUS_CODES[s.status.code] ?? String(s.status.code),
     s.status.message === '' ? null : s.status.message,
-    attributesJson(s.attributes),
-    attributesJson(s.resource.attributes),
+    attributesJsonText(s.attributes),
+    attributesJsonText(s.resource.attributes),
     s.scope.name === '' ? null : s.scope.name,
   ];
-}
-
-/** `toJsonText` of the attributes as an object (same text), skipping its replacer when no value needs it. */
-function attributesJson(attributes: OtlpAttributes): string | null {
-  const out: JsonObject = {};
-  let plain = true;
-  for (const kv of attributes.entries()) {
-    if (plain && !isPlain(kv.value)) plain = false;
-    Object.defineProperty(out, kv.key, {
-      value: anyValueToJson(kv.value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return plain ? JSON.stringify(out) : toJsonText(out);
-}
-
-/** True when JSON.stringify gives the same text as `toJsonText` (no non-finite double inside). */
-function isPlain(value: OtlpAnyValue | undefined): boolean {
-  if (value === undefined) return true;
-  switch (value.type) {
-    case 'double':
-      return Number.isFinite(value.value);
-    case 'array':
-      return value.values.every((v) => isPlain(v));
-    case 'kvlist':
-      return value.values.every((kv) => isPlain(kv.value));
-    default:
-      return true;
-  }
 }
