@@ -30,6 +30,8 @@ const withDb = process.env['LIVE_BENCH_DB'] !== '0';
 const watch = process.env['LIVE_BENCH_WATCH'] === '1';
 /** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+/** Extra `evalstream serve` options, e.g. `--retain-ms 10000`. */
+const serveArgs = (process.env['LIVE_BENCH_SERVE_ARGS'] ?? '').split(' ').filter(Boolean);
 const SENTINEL_TRACE = 'abcdef0123456789abcdef0123456789';
 const SENTINEL_CONV = 'conv-SENTINEL-0000000000';
 
@@ -132,6 +134,7 @@ const server = spawn(
     '--no-report',
     '--run-id',
     'agent-eval-bench-live',
+    ...serveArgs,
   ],
   { stdio: ['ignore', 'inherit', 'pipe'] },
 );
@@ -237,6 +240,7 @@ const countLines = async (file: string): Promise<number> =>
 const bundleTrials = await countLines(join(dir, 'bundle', 'trials.jsonl'));
 const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
 const requests = accepted / template.spans;
+if (serveArgs.length > 0) console.log(`  serve options: ${serveArgs.join(' ')}`);
 console.log(
   `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans} spans/request (${template.bytes.length} bytes), ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
