@@ -39,8 +39,8 @@ export class CandidateEvidence {
   readonly #loaders: Record<string, TraceLoader>;
   readonly #atifOptions: AtifViewOptions;
   readonly #traces = new Map<string, TraceHandle | Promise<TraceHandle>>();
-  readonly #filesystems = new Map<string, FilesystemHandle>();
-  readonly #logs = new Map<string, LogsHandle>();
+  #filesystems: Map<string, FilesystemHandle> | null = null;
+  #logs: Map<string, LogsHandle> | null = null;
 
   /**
    * @param record `{descriptors, metadata}`, or (as the SDK accepts) a bare name → descriptor map.
@@ -132,27 +132,27 @@ export class CandidateEvidence {
 
   /** A filesystem handle for a `filesystem` descriptor with a local ref (cached). */
   async filesystem(name: string): Promise<FilesystemHandle> {
-    const cached = this.#filesystems.get(name);
+    const cached = this.#filesystems?.get(name);
     if (cached !== undefined) return cached;
     const d = this.require(name, 'filesystem');
     if (d.ref === null) {
       throw new EvidenceValueError(`filesystem evidence descriptor ${pyRepr(name)} requires a local ref`);
     }
     const handle = new FilesystemHandle(resolveLocalRef(d.ref, this.#baseDir));
-    this.#filesystems.set(name, handle);
+    (this.#filesystems ??= new Map()).set(name, handle);
     return handle;
   }
 
   /** A logs handle for a `logs` descriptor with a local ref (cached). */
   async logs(name = 'logs'): Promise<LogsHandle> {
-    const cached = this.#logs.get(name);
+    const cached = this.#logs?.get(name);
     if (cached !== undefined) return cached;
     const d = this.require(name, 'logs');
     if (d.ref === null) {
       throw new EvidenceValueError(`logs evidence descriptor ${pyRepr(name)} requires a local ref`);
     }
     const handle = new LogsHandle(resolveLocalRef(d.ref, this.#baseDir));
-    this.#logs.set(name, handle);
+    (this.#logs ??= new Map()).set(name, handle);
     return handle;
   }
 

@@ -1,7 +1,9 @@
 import type { Metric } from '../model/metric.js';
-import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
+import type { MetricOutputSpec } from '../model/output-spec.js';
+import type { Diagnostic, MetricOutput, ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
+import type { Trial } from '../model/trial.js';
 import { buildMetricInput } from './build-metric-input.js';
 import { exceptionDiagnostic } from './exception-diagnostic.js';
 import { MetricTimeoutError } from './metric-timeout-error.js';
@@ -30,75 +32,174 @@ export interface ScoreTrialOptions {
  * const scores = await scoreTrial(item, task, [exactMatch()], { runId: 'r', rowIndex: 0 });
  * scores[0].id; // 'r:<task>:<trial>:exact_match'
  */
-export async function scoreTrial(
+export function scoreTrial(
   item: TrialItem,
   task: TaskSpec,
   metrics: readonly Metric[],
   options: ScoreTrialOptions,
 ): Promise<ScoreRecord[]> {
-  return Promise.all(metrics.map((metric) => scoreOne(item, task, metric, options)));
+  const { trial } = item;
+  const n = metrics.length;
+  if (trial.status === 'failed') {
+    return Promise.resolve(
+      metrics.map((metric) =>
+        record(
+          trial,
+          task,
+          metric.type,
+          options.runId,
+          options.rowIndex,
+          'failed',
+          [],
+          [
+            {
+              severity: 'error',
+              message: `trial ${pyValueRepr(trial.id)} is failed`,
+              source: metric.type,
+              details: { trial_status: 'failed' },
+            },
+          ],
+        ),
+      ),
+    );
+  }
+  if (n === 0) return Promise.resolve([]);
+  return new Promise<ScoreRecord[]>((resolve, reject) => {
+    new TrialScoring(item, task, metrics, options, resolve, reject).start();
+  });
 }
 
-async function scoreOne(
-  item: TrialItem,
+/**
+ * The metrics of one trial in flight: all are started at once, each settles its own slot (a result, or
+ * a failed score); one timer per trial stands for every metric's time limit (they start together).
+ */
+class TrialScoring {
+  readonly #records: (ScoreRecord | undefined)[];
+  #left: number;
+  #finished = false;
+  #timer: NodeJS.Timeout | undefined = undefined;
+
+  constructor(
+    private readonly item: TrialItem,
+    private readonly task: TaskSpec,
+    private readonly metrics: readonly Metric[],
+    private readonly options: ScoreTrialOptions,
+    private readonly resolve: (records: ScoreRecord[]) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.#records = new Array<ScoreRecord | undefined>(metrics.length);
+    this.#left = metrics.length;
+  }
+
+  start(): void {
+    const { metrics } = this;
+    for (let i = 0; i < metrics.length; i += 1) {
+      const metric = metrics[i] as Metric;
+      let result: Promise<unknown>;
+      let specs: MetricOutputSpec[];
+      try {
+        specs = metric.outputSpec();
+        result = Promise.resolve(
+          metric.computeScores(buildMetricInput(this.item, this.task, this.options.rowIndex)),
+        );
+      } catch (error) {
+        this.#fail(i, error);
+        continue;
+      }
+      result.then(
+        (raw) => this.#complete(i, raw, specs),
+        (error: unknown) => this.#fail(i, error),
+      );
+    }
+    const timeoutMs = this.options.timeoutMs ?? null;
+    if (!this.#finished && timeoutMs !== null && timeoutMs > 0) {
+      this.#timer = setTimeout(() => this.#timeout(timeoutMs), timeoutMs);
+    }
+  }
+
+  #complete(i: number, raw: unknown, specs: MetricOutputSpec[]): void {
+    if (this.#finished || this.#records[i] !== undefined) return;
+    let outputs: MetricOutput[];
+    try {
+      outputs = validateMetricResult(raw, specs).outputs;
+    } catch (error) {
+      this.#fail(i, error);
+      return;
+    }
+    this.#settle(i, this.#record(i, 'completed', outputs, []));
+  }
+
+  #fail(i: number, error: unknown): void {
+    if (this.#finished || this.#records[i] !== undefined) return;
+    if (this.options.failFast === true) {
+      this.#finished = true;
+      clearTimeout(this.#timer);
+      this.reject(error);
+      return;
+    }
+    const type = (this.metrics[i] as Metric).type;
+    this.#settle(i, this.#record(i, 'failed', [], [exceptionDiagnostic(error, type)]));
+  }
+
+  #timeout(timeoutMs: number): void {
+    for (let i = 0; i < this.metrics.length && !this.#finished; i += 1) {
+      if (this.#records[i] === undefined) {
+        this.#fail(i, new MetricTimeoutError((this.metrics[i] as Metric).type, timeoutMs));
+      }
+    }
+  }
+
+  #settle(i: number, r: ScoreRecord): void {
+    this.#records[i] = r;
+    this.#left -= 1;
+    if (this.#left === 0) {
+      this.#finished = true;
+      clearTimeout(this.#timer);
+      this.resolve(this.#records as ScoreRecord[]);
+    }
+  }
+
+  #record(
+    i: number,
+    status: 'completed' | 'failed',
+    outputs: MetricOutput[],
+    diagnostics: Diagnostic[],
+  ): ScoreRecord {
+    const { options } = this;
+    const type = (this.metrics[i] as Metric).type;
+    return record(
+      this.item.trial,
+      this.task,
+      type,
+      options.runId,
+      options.rowIndex,
+      status,
+      outputs,
+      diagnostics,
+    );
+  }
+}
+
+/** One score record; keys in the SDK's order. */
+function record(
+  trial: Trial,
   task: TaskSpec,
-  metric: Metric,
-  options: ScoreTrialOptions,
-): Promise<ScoreRecord> {
-  const { trial } = item;
-  const metricType = metric.type;
-  const base = {
-    id: `${options.runId}:${task.id}:${trial.id}:${metricType}`,
-    run_id: options.runId,
+  metricType: string,
+  runId: string,
+  rowIndex: number,
+  status: 'completed' | 'failed',
+  outputs: MetricOutput[],
+  diagnostics: Diagnostic[],
+): ScoreRecord {
+  return {
+    id: `${runId}:${task.id}:${trial.id}:${metricType}`,
+    run_id: runId,
     task_id: task.id,
     trial_id: trial.id,
     metric_type: metricType,
-    metadata: { row_index: options.rowIndex, trial_metadata: trial.metadata },
+    metadata: { row_index: rowIndex, trial_metadata: trial.metadata },
+    status,
+    outputs,
+    diagnostics,
   };
-  const failed = (diagnostic: Diagnostic): ScoreRecord => ({
-    ...base,
-    status: 'failed',
-    outputs: [],
-    diagnostics: [diagnostic],
-  });
-  if (trial.status === 'failed') {
-    return failed({
-      severity: 'error',
-      message: `trial ${pyValueRepr(trial.id)} is failed`,
-      source: metricType,
-      details: { trial_status: 'failed' },
-    });
-  }
-  try {
-    const result = await withTimeout(
-      async () => {
-        const specs = metric.outputSpec();
-        const raw: unknown = await metric.computeScores(buildMetricInput(item, task, options.rowIndex));
-        return validateMetricResult(raw, specs);
-      },
-      metricType,
-      options.timeoutMs ?? null,
-    );
-    return { ...base, status: 'completed', outputs: result.outputs, diagnostics: [] };
-  } catch (error) {
-    if (options.failFast === true) throw error;
-    return failed(exceptionDiagnostic(error, metricType));
-  }
-}
-
-async function withTimeout<T>(
-  run: () => Promise<T>,
-  metricType: string,
-  timeoutMs: number | null,
-): Promise<T> {
-  if (timeoutMs === null || timeoutMs <= 0) return run();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new MetricTimeoutError(metricType, timeoutMs)), timeoutMs);
-  });
-  try {
-    return await Promise.race([run(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,11 +1,4 @@
-import {
-  concatMap,
-  defer,
-  dematerialize,
-  materialize,
-  type ObservableNotification,
-  type OperatorFunction,
-} from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import { OtlpTrialGrouper, type OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import type { OtlpRequestItem } from '../evidence/otlp/otlp-stream-types.js';
 import type { TrialItem } from '../model/trial-item.js';
@@ -24,16 +17,47 @@ export function groupIntoTrials(
   config: OtlpGroupingConfig = {},
 ): OperatorFunction<OtlpRequestItem, TrialItem> {
   return (source) =>
-    defer(() => {
+    new Observable<TrialItem>((subscriber) => {
       const grouper = new OtlpTrialGrouper(config);
-      const next = (trials: TrialItem[]): ObservableNotification<TrialItem>[] =>
-        trials.map((value) => ({ kind: 'N', value }));
-      return source.pipe(
-        materialize(),
-        concatMap((n): ObservableNotification<TrialItem>[] =>
-          n.kind === 'N' ? next(grouper.push(n.value)) : [...next(grouper.flush()), n],
-        ),
-        dematerialize(),
-      );
+      const emit = (trials: TrialItem[]): void => {
+        for (const t of trials) {
+          if (subscriber.closed) return;
+          subscriber.next(t);
+        }
+      };
+      return source.subscribe({
+        next: (request) => {
+          let trials: TrialItem[];
+          try {
+            trials = grouper.push(request);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          emit(trials);
+        },
+        error: (error: unknown) => {
+          let trials: TrialItem[];
+          try {
+            trials = grouper.flush();
+          } catch (flushError) {
+            subscriber.error(flushError);
+            return;
+          }
+          emit(trials);
+          subscriber.error(error);
+        },
+        complete: () => {
+          let trials: TrialItem[];
+          try {
+            trials = grouper.flush();
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          emit(trials);
+          subscriber.complete();
+        },
+      });
     });
 }

@@ -1,18 +1,6 @@
-import {
-  BehaviorSubject,
-  catchError,
-  concat,
-  defer,
-  EMPTY,
-  filter,
-  from,
-  map,
-  mergeMap,
-  take,
-  throwError,
-  type OperatorFunction,
-} from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { scoreTrial } from '../metrics/score-trial.js';
+import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
@@ -47,52 +35,141 @@ export function scoreTrials(options: ScoreTrialsOptions): OperatorFunction<Trial
     throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
   }
   return (source) =>
-    defer(() => {
-      // Index of the next item allowed out; each result waits for its turn.
-      const turn = new BehaviorSubject(0);
-      // A source error is held back until the trials already read are scored and emitted.
-      let sourceError: { error: unknown } | null = null;
-      const held = source.pipe(
-        catchError((error: unknown) => {
-          sourceError = { error };
-          return EMPTY;
-        }),
-      );
-      const scored = held.pipe(
-        map((item, index) => ({ item, index, plan: options.plan(item) })),
-        mergeMap(
-          ({ item, index, plan }) =>
-            from(
-              scoreTrial(item, plan.task, plan.metrics, {
-                runId: options.runId,
-                rowIndex: plan.rowIndex,
-                timeoutMs: options.timeoutMs ?? null,
-                failFast: options.failFast ?? false,
-              }),
-            ).pipe(
-              mergeMap((scores) =>
-                concat(
-                  turn.pipe(
-                    filter((next) => next === index),
-                    take(1),
-                    map((): ScoredTrial => ({ item, scores, task: plan.task })),
-                  ),
-                  // runs once the value above has reached the subscriber
-                  defer(() => {
-                    turn.next(index + 1);
-                    return EMPTY;
-                  }),
-                ),
-              ),
-            ),
-          concurrency,
-        ),
-      );
-      return concat(
-        scored,
-        defer(() =>
-          sourceError === null ? EMPTY : throwError(() => (sourceError as { error: unknown }).error),
-        ),
-      );
+    new Observable<ScoredTrial>((subscriber) => {
+      const scoring = new OrderedScoring(options, concurrency, subscriber);
+      const subscription = source.subscribe({
+        next: (item) => scoring.push(item),
+        // held back until the trials already read are scored and emitted
+        error: (error: unknown) => scoring.end({ error }),
+        complete: () => scoring.end(null),
+      });
+      scoring.onStop(() => subscription.unsubscribe());
+      return () => {
+        scoring.stop();
+        subscription.unsubscribe();
+      };
     });
+}
+
+interface Slot {
+  readonly item: TrialItem;
+  readonly plan: TrialPlan;
+  scores: ScoreRecord[] | null;
+}
+
+/**
+ * The state of one subscription of `scoreTrials`: slots in input order (started, finished or waiting
+ * for a free slot); a finished trial keeps its slot until every earlier one is emitted, so at most
+ * `concurrency` trials are in flight or held.
+ */
+class OrderedScoring {
+  readonly #options: ScoreTrialsOptions;
+  readonly #concurrency: number;
+  readonly #subscriber: Subscriber<ScoredTrial>;
+  readonly #slots: Slot[] = [];
+  /** Position in `#slots` of the first slot not yet started. */
+  #nextStart = 0;
+  #head = 0;
+  #active = 0;
+  #end: { error: unknown } | null | undefined = undefined;
+  #stopped = false;
+  #onStop: (() => void) | null = null;
+
+  constructor(options: ScoreTrialsOptions, concurrency: number, subscriber: Subscriber<ScoredTrial>) {
+    this.#options = options;
+    this.#concurrency = concurrency;
+    this.#subscriber = subscriber;
+  }
+
+  onStop(stop: () => void): void {
+    if (this.#stopped) stop();
+    else this.#onStop = stop;
+  }
+
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#slots.length = 0;
+    const stop = this.#onStop;
+    this.#onStop = null;
+    stop?.();
+  }
+
+  push(item: TrialItem): void {
+    if (this.#stopped) return;
+    let plan: TrialPlan;
+    try {
+      plan = this.#options.plan(item);
+    } catch (error) {
+      this.#error(error);
+      return;
+    }
+    this.#slots.push({ item, plan, scores: null });
+    this.#startMore();
+  }
+
+  end(end: { error: unknown } | null): void {
+    if (this.#stopped || this.#end !== undefined) return;
+    this.#end = end;
+    this.#finishIfDone();
+  }
+
+  #startMore(): void {
+    while (!this.#stopped && this.#active < this.#concurrency && this.#nextStart < this.#slots.length) {
+      const slot = this.#slots[this.#nextStart] as Slot;
+      this.#nextStart += 1;
+      this.#active += 1;
+      let run: Promise<ScoreRecord[]>;
+      try {
+        run = scoreTrial(slot.item, slot.plan.task, slot.plan.metrics, {
+          runId: this.#options.runId,
+          rowIndex: slot.plan.rowIndex,
+          timeoutMs: this.#options.timeoutMs ?? null,
+          failFast: this.#options.failFast ?? false,
+        });
+      } catch (error) {
+        this.#error(error);
+        return;
+      }
+      run.then(
+        (scores) => this.#done(slot, scores),
+        (error: unknown) => this.#error(error),
+      );
+    }
+  }
+
+  #done(slot: Slot, scores: ScoreRecord[]): void {
+    if (this.#stopped) return;
+    slot.scores = scores;
+    // emit every finished trial at the head, in input order
+    while (!this.#stopped && this.#head < this.#slots.length) {
+      const head = this.#slots[this.#head] as Slot;
+      if (head.scores === null) break;
+      this.#head += 1;
+      this.#active -= 1;
+      this.#subscriber.next({ item: head.item, scores: head.scores, task: head.plan.task });
+    }
+    if (this.#stopped) return;
+    if (this.#head > 1024 && this.#head * 2 > this.#slots.length) {
+      this.#slots.splice(0, this.#head);
+      this.#nextStart -= this.#head;
+      this.#head = 0;
+    }
+    this.#startMore();
+    this.#finishIfDone();
+  }
+
+  #finishIfDone(): void {
+    if (this.#stopped || this.#end === undefined || this.#head < this.#slots.length) return;
+    const end = this.#end;
+    this.stop();
+    if (end === null) this.#subscriber.complete();
+    else this.#subscriber.error(end.error);
+  }
+
+  #error(error: unknown): void {
+    if (this.#stopped) return;
+    this.stop();
+    this.#subscriber.error(error);
+  }
 }

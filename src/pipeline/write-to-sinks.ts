@@ -38,12 +38,16 @@ export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunc
           return EMPTY;
         }),
       );
-      const written = held.pipe(
-        concatMap(async (value) => {
-          await Promise.all(sinks.map((s) => s.write(value)));
-          return value;
-        }),
-      );
+      // with no sink there is nothing to wait for: values pass straight through
+      const written =
+        sinks.length === 0
+          ? held
+          : held.pipe(
+              concatMap(async (value) => {
+                await Promise.all(sinks.map((s) => s.write(value)));
+                return value;
+              }),
+            );
       const rethrow = defer(() =>
         upstreamError === null ? EMPTY : throwError(() => (upstreamError as { error: unknown }).error),
       );

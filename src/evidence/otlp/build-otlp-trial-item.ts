@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { JsonObject } from '../../model/json-value.js';
+import type { JsonObject, JsonValue } from '../../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../../model/trial.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
@@ -62,10 +62,14 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     if (s > 0n && (minStart === null || s < minStart)) minStart = s;
     if (e > 0n && (maxEnd === null || e > maxEnd)) maxEnd = e;
   }
-  const genAi = (n: SpanNode): boolean => handle.roleOf(n) !== 'other';
-  const failedRoot = forest.roots.find(
-    (r) => r.span.status.code === 2 && (genAi(r) || forest.hasDescendant(r, genAi)),
-  );
+  let failedRoot: SpanNode | undefined;
+  for (const r of forest.roots) {
+    if (r.span.status.code !== 2) continue;
+    if (handle.roleOf(r) !== 'other' || forest.hasDescendant(r, (n) => handle.roleOf(n) !== 'other')) {
+      failedRoot = r;
+      break;
+    }
+  }
   const measurements: TrialMeasurements = {
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
@@ -82,13 +86,23 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     format: 'otlp',
     ref: origin.file,
     data: null,
-    description: 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)',
+    description: DESCRIPTION,
     metadata: { otlp_trace_ids: traceIds },
   };
   const evidence = new CandidateEvidence(
     { descriptors: {}, metadata: {} },
-    { baseDir: dirname(origin.file) },
+    { baseDir: dirOf(origin.file) },
   ).attach('trace', descriptor, handle);
+  const extra = parts.metadata;
+  const metadata: JsonObject = {
+    source_format: 'otlp',
+    source_file: origin.file,
+    otlp_trace_ids: traceIds,
+    otlp_span_count: forest.nodes.length,
+  };
+  if (forest.duplicates > 0) metadata['otlp_duplicate_spans'] = forest.duplicates;
+  if (forest.cyclesBroken > 0) metadata['otlp_parent_cycles_broken'] = forest.cyclesBroken;
+  if (extra !== undefined) for (const k of Object.keys(extra)) metadata[k] = extra[k] as JsonValue;
   const trial: Trial = {
     id: parts.trialId,
     task_id: parts.taskId,
@@ -101,15 +115,21 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     },
     error: failedRoot === undefined ? null : rootError(failedRoot.span),
     measurements,
-    metadata: {
-      source_format: 'otlp',
-      source_file: origin.file,
-      otlp_trace_ids: traceIds,
-      otlp_span_count: forest.nodes.length,
-      ...(forest.duplicates > 0 ? { otlp_duplicate_spans: forest.duplicates } : {}),
-      ...(forest.cyclesBroken > 0 ? { otlp_parent_cycles_broken: forest.cyclesBroken } : {}),
-      ...parts.metadata,
-    },
+    metadata,
   };
   return { trial, evidence, task: null, origin };
+}
+
+const DESCRIPTION = 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)';
+
+let lastFile: string | null = null;
+let lastDir = '';
+
+/** `dirname(file)`, remembered for the last file (every trial of a file asks the same). */
+function dirOf(file: string): string {
+  if (file !== lastFile) {
+    lastDir = dirname(file);
+    lastFile = file;
+  }
+  return lastDir;
 }

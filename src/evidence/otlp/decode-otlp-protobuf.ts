@@ -277,6 +277,26 @@ function keyBytes(key: string): Buffer {
  * (valueStart -1 when it has no value).
  */
 function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
+  // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
+  if (buf[start] === ((1 << 3) | LEN) && start + 2 < end) {
+    const kl = buf[start + 1] as number;
+    const t = start + 2 + kl;
+    if (kl < 0x80 && t + 1 < end && buf[t] === ((2 << 3) | LEN)) {
+      let vl = buf[t + 1] as number;
+      let vs = t + 2;
+      if (vl >= 0x80 && vs < end) {
+        const b = buf[vs] as number;
+        if (b < 0x80) {
+          vl = (vl & 0x7f) | (b << 7);
+          vs += 1;
+        } else vl = -1;
+      }
+      if (vl >= 0 && vs + vl === end) {
+        into.push(start + 2, kl, vs, end);
+        return;
+      }
+    }
+  }
   let k = start;
   let kl = 0;
   let vs = -1;
@@ -312,11 +332,16 @@ class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
   /** Quadruples: key start, key length, value start (-1: none), value end. */
   readonly #idx: readonly number[];
+  /** Bit `length & 31` set for every key length present: most misses end here. */
+  readonly #lengths: number;
   #keys: string[] | null = null;
 
   constructor(buf: Buf, idx: readonly number[]) {
     this.#buf = buf;
     this.#idx = idx;
+    let lengths = 0;
+    for (let i = 1; i < idx.length; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
+    this.#lengths = lengths;
   }
 
   get size(): number {
@@ -327,6 +352,7 @@ class WireAttributes implements OtlpAttributes {
     const idx = this.#idx;
     const kb = keyBytes(key);
     const n = kb.length;
+    if ((this.#lengths & (1 << (n & 31))) === 0) return -1;
     const buf = this.#buf;
     outer: for (let i = idx.length - 4; i >= 0; i -= 4) {
       if (idx[i + 1] !== n) continue;
@@ -696,6 +722,7 @@ class WireSpan implements OtlpSpan {
   #startValue: bigint | null = null;
   #endValue: bigint | null = null;
   #attributes: OtlpAttributes | null = null;
+  #statusValue: OtlpStatus | null = null;
 
   constructor(buf: Buf, start: number, end: number, resource: OtlpResource) {
     this.#buf = buf;
@@ -835,6 +862,20 @@ class WireSpan implements OtlpSpan {
   }
   get status(): OtlpStatus {
     if (this.#status < 0) return STATUS_UNSET;
+    if (this.#statusValue !== null) return this.#statusValue;
+    const buf = this.#buf;
+    const at = this.#status;
+    // Fast paths: an empty status, or only a small `code` varint.
+    if (this.#statusLen === 0) return (this.#statusValue = STATUS_UNSET);
+    if (this.#statusLen === 2 && buf[at] === 3 << 3 && (buf[at + 1] as number) < 0x80) {
+      const c = buf[at + 1] as number;
+      return (this.#statusValue = c === 0 ? STATUS_UNSET : { code: c, message: '' });
+    }
+    this.#statusValue = this.#decodeStatus();
+    return this.#statusValue;
+  }
+
+  #decodeStatus(): OtlpStatus {
     let code = 0;
     let message = '';
     scanLazy(this.#buf, this.#status, this.#status + this.#statusLen, (tag, r, e) => {

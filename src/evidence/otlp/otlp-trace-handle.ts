@@ -87,26 +87,55 @@ function contentValue(span: OtlpSpan, keys: readonly string[]): JsonValue | unde
 const MERGED_TOOLS = '(merged tools)';
 
 /**
- * A tool call whose `arguments` and `result` are own enumerable getters, computed once on first read
- * (so JSON.stringify, structuredClone and deep equality see them like plain properties).
+ * A tool call of a tool span whose `arguments` and `result` are own enumerable getters, computed once
+ * on first read (so JSON.stringify, structuredClone and deep equality see them like plain
+ * properties). The getters are shared by every call (one property descriptor each, state in private
+ * fields), so the objects keep one fast shape; a per-object getter literal costs several times more.
  */
-function lazyToolCall(
-  fields: Omit<NormalizedToolCall, 'arguments' | 'result'>,
-  args: () => JsonValue,
-  result: () => JsonValue,
-): NormalizedToolCall {
-  const call = { ...fields } as NormalizedToolCall;
-  let a: JsonValue | undefined;
-  let r: JsonValue | undefined;
-  Object.defineProperty(call, 'arguments', {
+class SpanToolCall implements NormalizedToolCall {
+  declare arguments: JsonValue;
+  declare result: JsonValue;
+  readonly id: string | null;
+  readonly name: string;
+  readonly isError: boolean;
+  readonly origin: NormalizedToolCall['origin'];
+  readonly #span: OtlpSpan;
+  readonly #joins: MessageJoins;
+  #arguments: JsonValue | undefined = undefined;
+  #result: JsonValue | undefined = undefined;
+
+  static readonly #ARGUMENTS: PropertyDescriptor = {
     enumerable: true,
-    get: () => (a === undefined ? (a = args()) : a),
-  });
-  Object.defineProperty(call, 'result', {
+    get(this: SpanToolCall): JsonValue {
+      if (this.#arguments === undefined) {
+        this.#arguments =
+          contentValue(this.#span, ARGUMENT_KEYS) ?? this.#joins.askedArguments(this.id) ?? null;
+      }
+      return this.#arguments;
+    },
+  };
+
+  static readonly #RESULT: PropertyDescriptor = {
     enumerable: true,
-    get: () => (r === undefined ? (r = result()) : r),
-  });
-  return call;
+    get(this: SpanToolCall): JsonValue {
+      if (this.#result === undefined) {
+        this.#result = contentValue(this.#span, RESULT_KEYS) ?? this.#joins.result(this.id) ?? null;
+      }
+      return this.#result;
+    },
+  };
+
+  constructor(span: OtlpSpan, id: string | null, name: string, isError: boolean, joins: MessageJoins) {
+    // own properties in the order id, name, isError, origin, arguments, result
+    this.id = id;
+    this.name = name;
+    this.isError = isError;
+    this.origin = { kind: 'otlp-span', spanId: span.spanId };
+    Object.defineProperty(this, 'arguments', SpanToolCall.#ARGUMENTS);
+    Object.defineProperty(this, 'result', SpanToolCall.#RESULT);
+    this.#span = span;
+    this.#joins = joins;
+  }
 }
 
 function idOf(v: string | undefined): string | null {
@@ -136,7 +165,11 @@ export class OTLPTraceHandle implements TrajectoryView {
   readonly format = 'otlp' as const;
   #source: Source;
   #forest: SpanForest | null = null;
-  #roles = new Map<SpanNode, GenAiSpanRole>();
+  /** Role of each forest node, by `node.index` (all classified at once, on first need). */
+  #roles: GenAiSpanRole[] | null = null;
+  /** 1 where a model-call span is below the node (by `node.index`). */
+  #llmBelow: Uint8Array | null = null;
+  #traceIds: string[] | null = null;
   #content = new Map<SpanNode, SpanContent>();
   #attached: Map<SpanNode, ContentEvent[]> | null = null;
   #toolCalls: NormalizedToolCall[] | null = null;
@@ -264,17 +297,45 @@ export class OTLPTraceHandle implements TrajectoryView {
 
   /** Distinct trace ids, in order of first span. */
   traceIds(): string[] {
-    return [...new Set(this.forest().nodes.map((n) => n.span.traceId))];
+    if (this.#traceIds === null) {
+      const ids: string[] = [];
+      let last = '';
+      for (const n of this.forest().nodes) {
+        const id = n.span.traceId;
+        if (id === last || (ids.length > 0 && ids.includes(id))) continue;
+        ids.push(id);
+        last = id;
+      }
+      this.#traceIds = ids;
+    }
+    return [...this.#traceIds];
+  }
+
+  /** Roles of every forest node by index, classified once. */
+  #roleList(): GenAiSpanRole[] {
+    if (this.#roles === null) {
+      const nodes = this.forest().nodes;
+      const roles: GenAiSpanRole[] = new Array<GenAiSpanRole>(nodes.length);
+      for (let i = 0; i < nodes.length; i += 1) roles[i] = classifyGenAiSpan((nodes[i] as SpanNode).span);
+      this.#roles = roles;
+    }
+    return this.#roles;
   }
 
   /** The GenAI role of a span node (cached). */
   roleOf(node: SpanNode): GenAiSpanRole {
-    let r = this.#roles.get(node);
-    if (r === undefined) {
-      r = classifyGenAiSpan(node.span);
-      this.#roles.set(node, r);
+    const nodes = this.forest().nodes;
+    if (nodes[node.index] !== node) return classifyGenAiSpan(node.span);
+    return this.#roleList()[node.index] as GenAiSpanRole;
+  }
+
+  /** Whether a model-call span is below `node` (a node of this handle's forest). */
+  #hasLlmBelow(node: SpanNode): boolean {
+    if (this.#llmBelow === null) {
+      const roles = this.#roleList();
+      this.#llmBelow = markAncestors(this.forest().nodes, (i) => roles[i] === 'llm');
     }
-    return r;
+    return this.#llmBelow[node.index] === 1;
   }
 
   /** Message content of a span node, including attached log records. */
@@ -300,7 +361,7 @@ export class OTLPTraceHandle implements TrajectoryView {
       const llmByTrace = new Map<string, SpanNode[]>();
       for (const n of this.forest().nodes) {
         bySpan.set(`${n.span.traceId}/${n.span.spanId}`, n);
-        if (this.roleOf(n) === 'llm' && !this.forest().hasDescendant(n, (d) => this.roleOf(d) === 'llm')) {
+        if (this.roleOf(n) === 'llm' && !this.#hasLlmBelow(n)) {
           const list = llmByTrace.get(n.span.traceId) ?? [];
           list.push(n);
           llmByTrace.set(n.span.traceId, list);
@@ -325,6 +386,7 @@ export class OTLPTraceHandle implements TrajectoryView {
 
   /** True when a tool span has another tool span below it, with no agent or model call in between. */
   #wrapsTool(node: SpanNode): boolean {
+    if (node.children.length === 0) return false;
     const stack = [...node.children];
     while (stack.length > 0) {
       const n = stack.pop() as SpanNode;
@@ -339,23 +401,18 @@ export class OTLPTraceHandle implements TrajectoryView {
   /** Tool calls in order (see class doc for the rules). */
   toolCalls(): NormalizedToolCall[] {
     if (this.#toolCalls !== null) return this.#toolCalls;
+    const roles = this.#roleList();
     const ordered = this.forest().inStartOrder();
-    const toolNodes = ordered.filter((n) => this.roleOf(n) === 'tool');
-    const llmNodes = ordered.filter((n) => this.roleOf(n) === 'llm');
-    let results: Map<string, MessageToolResult> | null = null;
-    const resultsById = (): Map<string, MessageToolResult> => {
-      if (results === null) {
-        results = new Map();
-        for (const n of llmNodes) {
-          for (const r of this.contentOf(n).toolResults())
-            if (r.id !== null && !results.has(r.id)) results.set(r.id, r);
-        }
-      }
-      return results;
-    };
+    const toolNodes: SpanNode[] = [];
+    const llmNodes: SpanNode[] = [];
+    for (const n of ordered) {
+      const role = roles[n.index];
+      if (role === 'tool') toolNodes.push(n);
+      else if (role === 'llm') llmNodes.push(n);
+    }
     const out: NormalizedToolCall[] = [];
     if (toolNodes.length > 0) {
-      let asked: Map<string, JsonValue> | null = null;
+      const joins = new MessageJoins(this, llmNodes);
       for (const n of toolNodes) {
         const s = n.span;
         const a = s.attributes;
@@ -367,39 +424,16 @@ export class OTLPTraceHandle implements TrajectoryView {
         const id = idOf(
           a.getString('gen_ai.tool.call.id') ?? a.getString('tool.id') ?? a.getString('tool_call.id'),
         );
-        const askedArguments = (): JsonValue | undefined => {
-          if (id === null) return undefined;
-          if (asked === null) {
-            asked = new Map();
-            for (const l of llmNodes) {
-              for (const c of this.contentOf(l).toolCalls())
-                if (c.id !== null && !asked.has(c.id)) asked.set(c.id, c.arguments);
-            }
-          }
-          return asked.get(id);
-        };
         const errorType = a.getString('error.type');
         // arguments and results are parsed when first read (metrics rarely read results)
-        out.push(
-          lazyToolCall(
-            {
-              id,
-              name,
-              isError: s.status.code === 2 || (errorType !== undefined && errorType !== ''),
-              origin: { kind: 'otlp-span', spanId: s.spanId },
-            },
-            () => contentValue(s, ARGUMENT_KEYS) ?? askedArguments() ?? null,
-            () =>
-              contentValue(s, RESULT_KEYS) ??
-              (id === null ? undefined : resultsById().get(id)?.result) ??
-              null,
-          ),
-        );
+        const isError = s.status.code === 2 || (errorType !== undefined && errorType !== '');
+        out.push(new SpanToolCall(s, id, name, isError, joins));
       }
     } else {
+      const joins = new MessageJoins(this, llmNodes);
       const seen = new Set<string>();
       for (const n of llmNodes) {
-        const leaf = !this.forest().hasDescendant(n, (d) => this.roleOf(d) === 'llm');
+        const leaf = !this.#hasLlmBelow(n);
         for (const c of this.contentOf(n).toolCalls()) {
           if (c.id !== null) {
             if (seen.has(c.id)) continue;
@@ -409,7 +443,7 @@ export class OTLPTraceHandle implements TrajectoryView {
             id: c.id,
             name: c.name,
             arguments: c.arguments,
-            result: c.id === null ? null : (resultsById().get(c.id)?.result ?? null),
+            result: joins.result(c.id) ?? null,
             isError: false,
             origin: { kind: 'otlp-span', spanId: n.span.spanId },
           });
@@ -423,33 +457,45 @@ export class OTLPTraceHandle implements TrajectoryView {
   /** Token totals, each logical model call once (see class doc). */
   tokenUsage(): OtlpTokenUsage {
     if (this.#usage !== null) return this.#usage;
-    const forest = this.forest();
-    const usage = new Map<SpanNode, SpanUsage>();
-    for (const n of forest.nodes) {
-      const u = readSpanUsage(n.span.attributes);
-      if (u !== null) usage.set(n, u);
-    }
-    const sums = { input: null, output: null, cached: null, cacheCreation: null, costUsd: null } as Record<
-      'input' | 'output' | 'cached' | 'cacheCreation' | 'costUsd',
-      number | null
-    >;
-    const vocabulary = new Set<string>();
+    const nodes = this.forest().nodes;
+    const usage: (SpanUsage | null)[] = new Array<SpanUsage | null>(nodes.length);
+    for (let i = 0; i < nodes.length; i += 1)
+      usage[i] = readSpanUsage((nodes[i] as SpanNode).span.attributes);
+    // a span's usage counts only when no span below it carries usage
+    const usageBelow = markAncestors(nodes, (i) => usage[i] !== null);
+    let input: number | null = null;
+    let output: number | null = null;
+    let cached: number | null = null;
+    let cacheCreation: number | null = null;
+    let costUsd: number | null = null;
+    const vocabulary: string[] = [];
     const counted: string[] = [];
-    for (const [n, u] of usage) {
-      if (forest.hasDescendant(n, (d) => usage.has(d))) continue;
-      counted.push(n.span.spanId);
-      for (const k of ['input', 'output', 'cached', 'cacheCreation', 'costUsd'] as const) {
-        const v = u[k];
-        if (v !== null) sums[k] = (sums[k] ?? 0) + v;
-      }
-      for (const v of u.vocabulary) vocabulary.add(v);
+    for (let i = 0; i < nodes.length; i += 1) {
+      const u = usage[i];
+      if (u === null || u === undefined || usageBelow[i] === 1) continue;
+      counted.push((nodes[i] as SpanNode).span.spanId);
+      if (u.input !== null) input = (input ?? 0) + u.input;
+      if (u.output !== null) output = (output ?? 0) + u.output;
+      if (u.cached !== null) cached = (cached ?? 0) + u.cached;
+      if (u.cacheCreation !== null) cacheCreation = (cacheCreation ?? 0) + u.cacheCreation;
+      if (u.costUsd !== null) costUsd = (costUsd ?? 0) + u.costUsd;
+      for (const v of u.vocabulary) if (!vocabulary.includes(v)) vocabulary.push(v);
     }
+    const roles = this.#roleList();
     let llmCalls = 0;
-    for (const n of forest.nodes) {
-      if (this.roleOf(n) === 'llm' && !forest.hasDescendant(n, (d) => this.roleOf(d) === 'llm'))
-        llmCalls += 1;
+    for (let i = 0; i < nodes.length; i += 1) {
+      if (roles[i] === 'llm' && !this.#hasLlmBelow(nodes[i] as SpanNode)) llmCalls += 1;
     }
-    this.#usage = { ...sums, llmCalls, countedSpanIds: counted, vocabulary: [...vocabulary] };
+    this.#usage = {
+      input,
+      output,
+      cached,
+      cacheCreation,
+      costUsd,
+      llmCalls,
+      countedSpanIds: counted,
+      vocabulary,
+    };
     return this.#usage;
   }
 
@@ -479,23 +525,93 @@ export class OTLPTraceHandle implements TrajectoryView {
 
   finalText(): string | null {
     if (this.#finalText !== undefined) return this.#finalText;
-    const byEndDesc = (a: SpanNode, b: SpanNode): number => {
-      const ea = a.span.endTimeUnixNano;
-      const eb = b.span.endTimeUnixNano;
-      return ea === eb ? b.index - a.index : ea > eb ? -1 : 1;
-    };
-    const candidates = this.forest().nodes.filter((n) => {
-      const r = this.roleOf(n);
-      return r === 'llm' || r === 'agent' || r === 'workflow';
-    });
-    const roots = candidates.filter((n) => n.parent === null).sort(byEndDesc);
-    const rest = candidates.filter((n) => n.parent !== null).sort(byEndDesc);
+    const roles = this.#roleList();
+    const roots: SpanNode[] = [];
+    const rest: SpanNode[] = [];
+    for (const n of this.forest().nodes) {
+      const r = roles[n.index];
+      if (r !== 'llm' && r !== 'agent' && r !== 'workflow') continue;
+      if (n.parent === null) roots.push(n);
+      else rest.push(n);
+    }
+    roots.sort(byEndDesc);
+    rest.sort(byEndDesc);
     let found: string | null = null;
-    for (const n of [...roots, ...rest]) {
+    for (const n of roots) {
       found = this.contentOf(n).outputText();
       if (found !== null) break;
     }
+    if (found === null) {
+      for (const n of rest) {
+        found = this.contentOf(n).outputText();
+        if (found !== null) break;
+      }
+    }
     this.#finalText = found;
     return found;
+  }
+}
+
+/** Latest end first; ties: later input position first. */
+function byEndDesc(a: SpanNode, b: SpanNode): number {
+  const ea = a.span.endTimeUnixNano;
+  const eb = b.span.endTimeUnixNano;
+  return ea === eb ? b.index - a.index : ea > eb ? -1 : 1;
+}
+
+/**
+ * 1 for every node that has a descendant satisfying `test` (by node index): each matching node marks
+ * its ancestors, stopping at one already marked (its ancestors are then marked too).
+ */
+function markAncestors(nodes: readonly SpanNode[], test: (index: number) => boolean): Uint8Array {
+  const below = new Uint8Array(nodes.length);
+  for (let i = 0; i < nodes.length; i += 1) {
+    if (!test(i)) continue;
+    for (let p = (nodes[i] as SpanNode).parent; p !== null && below[p.index] === 0; p = p.parent) {
+      below[p.index] = 1;
+    }
+  }
+  return below;
+}
+
+/**
+ * What the model calls' messages say about tool calls, read on first need: the arguments the models
+ * asked for and the results they were given, by call id (first occurrence wins).
+ */
+class MessageJoins {
+  readonly #handle: OTLPTraceHandle;
+  readonly #llmNodes: readonly SpanNode[];
+  #asked: Map<string, JsonValue> | null = null;
+  #results: Map<string, MessageToolResult> | null = null;
+
+  constructor(handle: OTLPTraceHandle, llmNodes: readonly SpanNode[]) {
+    this.#handle = handle;
+    this.#llmNodes = llmNodes;
+  }
+
+  askedArguments(id: string | null): JsonValue | undefined {
+    if (id === null) return undefined;
+    if (this.#asked === null) {
+      const asked = new Map<string, JsonValue>();
+      for (const l of this.#llmNodes) {
+        for (const c of this.#handle.contentOf(l).toolCalls())
+          if (c.id !== null && !asked.has(c.id)) asked.set(c.id, c.arguments);
+      }
+      this.#asked = asked;
+    }
+    return this.#asked.get(id);
+  }
+
+  result(id: string | null): JsonValue | undefined {
+    if (id === null) return undefined;
+    if (this.#results === null) {
+      const results = new Map<string, MessageToolResult>();
+      for (const n of this.#llmNodes) {
+        for (const r of this.#handle.contentOf(n).toolResults())
+          if (r.id !== null && !results.has(r.id)) results.set(r.id, r);
+      }
+      this.#results = results;
+    }
+    return this.#results.get(id)?.result;
   }
 }

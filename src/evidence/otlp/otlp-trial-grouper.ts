@@ -52,6 +52,10 @@ interface OpenTrial {
 
 function valueOf(v: OtlpAnyValue | undefined): string | null {
   if (v === undefined) return null;
+  if (v.type === 'string') {
+    const s = v.value;
+    return s === '' ? null : s;
+  }
   const j = anyValueToJson(v);
   if (j === null || typeof j === 'object') return null;
   const s = String(j);
@@ -82,23 +86,29 @@ function depths(spans: readonly OtlpSpan[]): Map<OtlpSpan, number> {
  */
 export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]): string | null {
   for (const key of keys) {
-    const found: [OtlpSpan, string][] = [];
-    // span attributes win; a resource is looked up once however many spans share it
-    const byResource = new Map<OtlpResource, string | null>();
+    // Fast scan: the first value, and whether any span disagrees with it.
+    let firstValue: string | null = null;
+    let disagree = false;
+    const lookup = new ResourceLookup(key);
     for (const span of spans) {
-      let v = valueOf(span.attributes.get(key));
-      if (v === null) {
-        const r = span.resource;
-        if (!byResource.has(r)) byResource.set(r, valueOf(r.attributes.get(key)));
-        v = byResource.get(r) as string | null;
+      const v = valueOf(span.attributes.get(key)) ?? lookup.valueOf(span.resource);
+      if (v === null) continue;
+      if (firstValue === null) firstValue = v;
+      else if (v !== firstValue) {
+        disagree = true;
+        break;
       }
+    }
+    if (firstValue === null) continue;
+    if (!disagree) return firstValue;
+    // Spans disagree: the value on the shallowest span wins (ties: earliest start).
+    const found: [OtlpSpan, string][] = [];
+    for (const span of spans) {
+      const v = valueOf(span.attributes.get(key)) ?? lookup.valueOf(span.resource);
       if (v !== null) found.push([span, v]);
     }
-    const first = found[0];
-    if (first === undefined) continue;
-    if (found.every(([, v]) => v === first[1])) return first[1];
     const depth = depths(spans);
-    let best = first;
+    let best = found[0] as [OtlpSpan, string];
     for (const candidate of found) {
       const d = depth.get(candidate[0]) as number;
       const bd = depth.get(best[0]) as number;
@@ -108,6 +118,34 @@ export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]):
     return best[1];
   }
   return null;
+}
+
+/**
+ * A resource attribute looked up once per resource (spans of one request share one resource: the
+ * last one is remembered, others go to a map).
+ */
+class ResourceLookup {
+  readonly #key: string;
+  #last: OtlpResource | null = null;
+  #lastValue: string | null = null;
+  #seen: Map<OtlpResource, string | null> | null = null;
+
+  constructor(key: string) {
+    this.#key = key;
+  }
+
+  valueOf(r: OtlpResource): string | null {
+    if (r === this.#last) return this.#lastValue;
+    this.#seen ??= new Map();
+    let v = this.#seen.get(r);
+    if (v === undefined) {
+      v = valueOf(r.attributes.get(this.#key));
+      this.#seen.set(r, v);
+    }
+    this.#last = r;
+    this.#lastValue = v;
+    return v;
+  }
 }
 
 /**

@@ -10,12 +10,14 @@ export interface SpanUsage {
   vocabulary: string[];
 }
 
+const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+
 function num(a: OtlpAttributes, key: string): number | null {
   const v = a.get(key);
   if (v === undefined) return null;
   if (v.type === 'int') return Number(v.value);
   if (v.type === 'double') return Number.isFinite(v.value) ? v.value : null;
-  if (v.type === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v.value)) return Number(v.value);
+  if (v.type === 'string' && NUMERIC.test(v.value)) return Number(v.value);
   return null;
 }
 
@@ -39,45 +41,39 @@ function first(a: OtlpAttributes, keys: readonly string[]): number | null {
  * readSpanUsage(span.attributes); // { input: 20, output: 5, ..., vocabulary: ['gen_ai'] }
  */
 export function readSpanUsage(a: OtlpAttributes): SpanUsage | null {
-  const vocabulary = new Set<string>();
-  const field = (current: string, deprecated: string, oi: string): number | null => {
-    const c = num(a, current);
-    if (c !== null) {
-      vocabulary.add('gen_ai');
-      return c;
-    }
-    const d = num(a, deprecated);
-    if (d !== null) {
-      vocabulary.add('gen_ai-deprecated');
-      return d;
-    }
-    const o = num(a, oi);
-    if (o !== null) vocabulary.add('openinference');
-    return o;
-  };
-  const input = field('gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt');
-  const output = field(
-    'gen_ai.usage.output_tokens',
-    'gen_ai.usage.completion_tokens',
-    'llm.token_count.completion',
-  );
+  if (a.size === 0) return null;
+  const vocabulary: string[] = [];
+  let input = num(a, 'gen_ai.usage.input_tokens');
+  if (input !== null) vocabulary.push('gen_ai');
+  else if ((input = num(a, 'gen_ai.usage.prompt_tokens')) !== null) vocabulary.push('gen_ai-deprecated');
+  else if ((input = num(a, 'llm.token_count.prompt')) !== null) vocabulary.push('openinference');
+  let output = num(a, 'gen_ai.usage.output_tokens');
+  let vocab: string | null = null;
+  if (output !== null) vocab = 'gen_ai';
+  else if ((output = num(a, 'gen_ai.usage.completion_tokens')) !== null) vocab = 'gen_ai-deprecated';
+  else if ((output = num(a, 'llm.token_count.completion')) !== null) vocab = 'openinference';
+  if (vocab !== null && !vocabulary.includes(vocab)) vocabulary.push(vocab);
   if (input === null && output === null) return null;
   return {
     input,
     output,
-    cached: first(a, [
-      'gen_ai.usage.cache_read.input_tokens',
-      'gen_ai.usage.cache_read_input_tokens',
-      'gen_ai.usage.cached_tokens',
-      'llm.token_count.prompt_details.cache_read',
-    ]),
-    cacheCreation: first(a, [
-      'gen_ai.usage.cache_creation.input_tokens',
-      'gen_ai.usage.cache_write.input_tokens',
-      'gen_ai.usage.cache_creation_input_tokens',
-      'llm.token_count.prompt_details.cache_write',
-    ]),
-    costUsd: first(a, ['gen_ai.usage.cost', 'llm.cost.total']),
-    vocabulary: [...vocabulary],
+    cached: first(a, CACHED_KEYS),
+    cacheCreation: first(a, CACHE_CREATION_KEYS),
+    costUsd: first(a, COST_KEYS),
+    vocabulary,
   };
 }
+
+const CACHED_KEYS = [
+  'gen_ai.usage.cache_read.input_tokens',
+  'gen_ai.usage.cache_read_input_tokens',
+  'gen_ai.usage.cached_tokens',
+  'llm.token_count.prompt_details.cache_read',
+];
+const CACHE_CREATION_KEYS = [
+  'gen_ai.usage.cache_creation.input_tokens',
+  'gen_ai.usage.cache_write.input_tokens',
+  'gen_ai.usage.cache_creation_input_tokens',
+  'llm.token_count.prompt_details.cache_write',
+];
+const COST_KEYS = ['gen_ai.usage.cost', 'llm.cost.total'];

@@ -41,10 +41,13 @@ export class SpanForest {
   readonly cyclesBroken: number;
 
   constructor(spans: Iterable<OtlpSpan>) {
-    const list = [...spans];
+    const list = Array.isArray(spans) ? (spans as readonly OtlpSpan[]) : [...spans];
     const firstTrace = list[0]?.traceId;
     // One trace (the usual trial): span ids alone are the keys.
-    const oneTrace = list.every((s) => s.traceId === firstTrace);
+    let oneTrace = true;
+    for (let i = 1; i < list.length && oneTrace; i += 1) {
+      oneTrace = (list[i] as OtlpSpan).traceId === firstTrace;
+    }
     const keyOf = oneTrace
       ? (_t: string, s: string): string => s
       : (t: string, s: string): string => `${t}/${s}`;
@@ -68,9 +71,10 @@ export class SpanForest {
     }
     let cycles = 0;
     const state = new Uint8Array(nodes.length); // 0 unvisited, 1 on current path, 2 done
+    const path: SpanNode[] = [];
     for (const start of nodes) {
       if (state[start.index] !== 0) continue;
-      const path: SpanNode[] = [];
+      path.length = 0;
       let cur: SpanNode | null = start;
       while (cur !== null && state[cur.index] === 0) {
         state[cur.index] = 1;
@@ -86,10 +90,14 @@ export class SpanForest {
       }
       for (const n of path) state[n.index] = 2;
     }
-    for (const node of nodes) node.parent?.children.push(node);
-    for (const node of nodes) node.children.sort(byStart);
+    const roots: SpanNode[] = [];
+    for (const node of nodes) {
+      if (node.parent === null) roots.push(node);
+      else node.parent.children.push(node);
+    }
+    for (const node of nodes) if (node.children.length > 1) node.children.sort(byStart);
     this.nodes = nodes;
-    this.roots = nodes.filter((n) => n.parent === null).sort(byStart);
+    this.roots = roots.length > 1 ? roots.sort(byStart) : roots;
     this.duplicates = duplicates;
     this.cyclesBroken = cycles;
   }

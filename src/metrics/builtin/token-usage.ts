@@ -14,15 +14,17 @@ import { discreteScore } from '../discrete-score.js';
  * // fast-agent sample (final_metrics 250/50/120) → input 250, output 50, total 300, cached 120
  */
 export function tokenUsage(options: { type?: string } = {}): Metric {
+  // declared once per metric; each call hands out a fresh array of the same frozen specs
+  const specs = [
+    discreteScore('input_tokens', { required: false }),
+    discreteScore('output_tokens', { required: false }),
+    discreteScore('total_tokens', { required: false }),
+    discreteScore('cached_tokens', { required: false }),
+    continuousScore('cost_usd', { required: false }),
+  ];
   return {
     type: options.type ?? 'token_usage',
-    outputSpec: () => [
-      discreteScore('input_tokens', { required: false }),
-      discreteScore('output_tokens', { required: false }),
-      discreteScore('total_tokens', { required: false }),
-      discreteScore('cached_tokens', { required: false }),
-      continuousScore('cost_usd', { required: false }),
-    ],
+    outputSpec: () => specs.slice(),
     computeScores: async (input) => {
       const evidence = input.candidate.evidence;
       let usage: { input: number | null; output: number | null; cached: number | null; cost: number | null };

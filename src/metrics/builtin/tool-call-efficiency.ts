@@ -1,5 +1,6 @@
 import { requireTrajectory } from '../../evidence/require-trajectory.js';
 import type { JsonValue } from '../../model/json-value.js';
+import type { NormalizedToolCall } from '../../model/trajectory-view.js';
 import type { Metric } from '../../model/metric.js';
 import { boolean } from '../boolean.js';
 import { discreteScore } from '../discrete-score.js';
@@ -27,19 +28,14 @@ export function toolCallEfficiency(options: ToolCallEfficiencyOptions = {}): Met
   if (!Number.isInteger(limit) || limit < 1) {
     throw new RangeError(`maxRepeatedCalls must be an integer >= 1, got ${String(limit)}`);
   }
+  // declared once per metric; each call hands out a fresh array of the same frozen specs
+  const specs = [boolean('efficient_tool_use'), discreteScore('max_repeated_tool_calls')];
   return {
     type: options.type ?? 'tool_call_efficiency',
-    outputSpec: () => [boolean('efficient_tool_use'), discreteScore('max_repeated_tool_calls')],
+    outputSpec: () => specs.slice(),
     computeScores: async (input) => {
       const view = await requireTrajectory(input.candidate.evidence);
-      const counts = new Map<string, number>();
-      let max = 0;
-      for (const call of view.normalizedToolCalls()) {
-        const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
-        const n = (counts.get(key) ?? 0) + 1;
-        counts.set(key, n);
-        if (n > max) max = n;
-      }
+      const max = maxRepeatedCalls(view.normalizedToolCalls());
       return {
         outputs: [
           { name: 'efficient_tool_use', value: max <= limit },
@@ -50,11 +46,55 @@ export function toolCallEfficiency(options: ToolCallEfficiencyOptions = {}): Met
   };
 }
 
+/**
+ * The largest number of calls sharing one name and one argument set. Only calls sharing a name can
+ * repeat, so arguments are read (and canonicalised) only for names that occur more than once.
+ */
+function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
+  if (calls.length === 0) return 0;
+  let max = 1;
+  const byName = new Map<string, NormalizedToolCall[]>();
+  let shared = false;
+  for (const call of calls) {
+    const same = byName.get(call.name);
+    if (same === undefined) byName.set(call.name, [call]);
+    else {
+      same.push(call);
+      shared = true;
+    }
+  }
+  if (!shared) return max;
+  for (const same of byName.values()) {
+    if (same.length < 2) continue;
+    const counts = new Map<string, number>();
+    for (const call of same) {
+      const key = canonicalJson(call.arguments);
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      if (n > max) max = n;
+    }
+  }
+  return max;
+}
+
 function canonicalJson(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i] as JsonValue);
+    }
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as JsonValue)}`).join(',')}}`;
+    let out = '{';
+    for (let i = 0; i < keys.length; i += 1) {
+      const k = keys[i] as string;
+      if (i > 0) out += ',';
+      out += `${JSON.stringify(k)}:${canonicalJson(value[k] as JsonValue)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
