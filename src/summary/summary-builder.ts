@@ -521,7 +521,25 @@ export class SummaryBuilder {
         const weights = view.signals.map((s) => s.weight);
         const out = values.get(viewName) as number[];
         let opportunities = 0;
-        const signalValues = new Array<number>(signals.length);
+        const signalValues = new Array<number>(signals.length).fill(NaN);
+        // Common case: every signal metric has exactly one score per trial, in trial order — one
+        // opportunity per trial, the t-th score of each signal (the general pairing gives the same).
+        let oneEach = true;
+        for (const { positions } of signals) {
+          if (positions !== undefined && !isOneEachInOrder(positions, trialCount)) oneEach = false;
+        }
+        if (oneEach) {
+          for (let t = 0; t < trialCount; t++) {
+            for (let j = 0; j < signals.length; j++) {
+              const { positions, column } = signals[j] as (typeof signals)[number];
+              signalValues[j] = positions !== undefined && column !== null ? (column[t] as number) : NaN;
+            }
+            const reduced = reduceViewSignals(view.reducer, signalValues, weights);
+            if (reduced !== null) out.push(reduced);
+          }
+          totals.set(viewName, (totals.get(viewName) as number) + trialCount);
+          continue;
+        }
         for (let t = 0; t < trialCount; t++) {
           let occurrences = 1;
           for (const { positions } of signals) {
@@ -554,6 +572,14 @@ export class SummaryBuilder {
         aggregateRangeScore(`view.${name}`, values.get(name) as number[], totals.get(name) as number),
       );
   }
+}
+
+/** One score per trial, in trial order: `start` and `order` are both 0, 1, 2, …. */
+function isOneEachInOrder(positions: { start: Int32Array; order: Int32Array }, trialCount: number): boolean {
+  const { start, order } = positions;
+  if (order.length !== trialCount) return false;
+  for (let i = 0; i < trialCount; i++) if (order[i] !== i || start[i] !== i) return false;
+  return start[trialCount] === trialCount;
 }
 
 function newTaskState(id: string, spec: TaskSpec | null, views: [string, SemanticView][]): TaskState {
