@@ -126,6 +126,16 @@ export class PyJsonFileWriter {
     return b;
   }
 
+  /**
+   * The bytes that open member `k` of an object whose members are at `depth`: the comma (unless
+   * `first`), the newline and indentation (when indented), and the key with its colon.
+   */
+  memberPrefix(k: string, depth: number, first: boolean): Uint8Array {
+    const pad = this.indent > 0 ? '\n' + ' '.repeat(this.indent * depth) : '';
+    const head = Buffer.from((first ? '' : ',') + pad);
+    return Buffer.concat([head, this.encodedKey(k)]);
+  }
+
   key(k: string): void {
     this.bytes(this.encodedKey(k));
   }

@@ -142,39 +142,36 @@ export class GymGroupLevels {
     }
     const m = frame.columns.length;
     const stats = this.newStats();
-    const statKeys = [keys.mean, keys.max, keys.min, keys.median, keys.std].map((names) =>
-      names.map((k) => w.encodedKey(k)),
-    );
-    const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
-    const names = table.keys.names;
-    const infoKeys: (Uint8Array | undefined)[] = [];
-    const kTask = w.encodedKey('_ng_task_index');
-    const kRollout = w.encodedKey('_ng_rollout_index');
-    const kId = w.encodedKey('rollout_id');
-    const kSample = w.encodedKey('sample');
-    const kNum = w.encodedKey('num_rollouts');
-    const kExpected = w.encodedKey('expected_num_rollouts');
-    const kMissing = w.encodedKey('missing_num_rollouts');
-    const kPct = w.encodedKey('reward_profile_completion_pct');
-    const kInfos = w.encodedKey('rollout_infos');
-    const indented = w.indent > 0;
-    const anyBig = table.infoBig.size > 0;
+    const member = (k: string, d: number, first = false): Uint8Array => w.memberPrefix(k, d, first);
     const d1 = depth + 1;
     const d2 = depth + 2;
     const d3 = depth + 3;
     const d4 = depth + 4;
-    const member = (first: boolean, d: number, key: Uint8Array): void => {
-      if (!first) w.byte(0x2c);
-      if (indented) w.pad(d);
-      w.bytes(key);
-    };
+    const statKeys = [keys.mean, keys.max, keys.min, keys.median, keys.std].map((names) =>
+      names.map((k) => member(k, d2)),
+    );
+    const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
+    const names = table.keys.names;
+    const infoKeys: (Uint8Array | undefined)[] = [];
+    const kGroupTask = member('_ng_task_index', d2, true);
+    const kTask = member('_ng_task_index', d4);
+    const kRollout = member('_ng_rollout_index', d4);
+    const kId = member('rollout_id', d4, true);
+    const kSample = member('sample', d2);
+    const kNum = member('num_rollouts', d2);
+    const kExpected = member('expected_num_rollouts', d2);
+    const kMissing = member('missing_num_rollouts', d2);
+    const kPct = member('reward_profile_completion_pct', d2);
+    const kInfos = member('rollout_infos', d2);
+    const indented = w.indent > 0;
+    const anyBig = table.infoBig.size > 0;
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {
       const [a, b] = this.ranges[g] as [number, number];
       if (g > 0) w.byte(0x2c);
       if (indented) w.pad(d1);
       w.byte(0x7b);
-      member(true, d2, kTask);
+      w.bytes(kGroupTask);
       w.int(frame.task[a] as number);
       computeDescribeStats(frame.columns, a, b, stats);
       for (let s = 0; s < 5; s++) {
@@ -184,22 +181,22 @@ export class GymGroupLevels {
         for (let c = 0; c < m; c++) {
           const x = values[c] as number;
           if (x !== x) continue;
-          member(false, d2, sk[c] as Uint8Array);
+          w.bytes(sk[c] as Uint8Array);
           if (asInt) w.int(x);
           else w.float(x);
         }
       }
-      member(false, d2, kSample);
+      w.bytes(kSample);
       w.value(SAMPLE, d2);
-      member(false, d2, kNum);
+      w.bytes(kNum);
       w.uint(b - a);
-      member(false, d2, kExpected);
+      w.bytes(kExpected);
       w.uint(b - a);
-      member(false, d2, kMissing);
+      w.bytes(kMissing);
       w.uint(0);
-      member(false, d2, kPct);
+      w.bytes(kPct);
       w.float(100.0);
-      member(false, d2, kInfos);
+      w.bytes(kInfos);
       w.byte(0x5b);
       for (let i = a; i < b; i++) {
         const row = rows[i] as number;
@@ -208,15 +205,15 @@ export class GymGroupLevels {
         if (i > a) w.byte(0x2c);
         if (indented) w.pad(d3);
         w.byte(0x7b);
-        member(true, d4, kId);
+        w.bytes(kId);
         w.byte(0x22);
         w.int(t);
         w.byte(0x3a);
         w.int(r);
         w.byte(0x22);
-        member(false, d4, kTask);
+        w.bytes(kTask);
         w.int(t);
-        member(false, d4, kRollout);
+        w.bytes(kRollout);
         w.int(r);
         const s = table.infoStart[row] as number;
         const e = s + (table.infoLen[row] as number);
@@ -224,10 +221,10 @@ export class GymGroupLevels {
           const key = table.infoKey[k] as number;
           let kb = infoKeys[key];
           if (kb === undefined) {
-            kb = w.encodedKey(names[key] as string);
+            kb = member(names[key] as string, d4);
             infoKeys[key] = kb;
           }
-          member(false, d4, kb);
+          w.bytes(kb);
           const kind = table.infoKind[k] as number;
           if (kind === VALUE_KIND.int) {
             const big = anyBig ? table.infoBig.get(k) : undefined;
