@@ -7,8 +7,9 @@
  * timed separately up to ES_BENCH_DUCKDB_APPENDER_MAX rows (default 1M), where its row count must
  * match. Each size and engine runs in its own child process (fresh heap, `--max-old-space-size`; the
  * peak RSS printed is that engine's: polled during the SQL summary, the child's maxRSS for the
- * in-memory engine). Wall and CPU
- * seconds are both printed: on a shared machine wall time includes waiting for a core.
+ * in-memory engine). Wall and CPU seconds are both printed: on a shared machine wall time includes
+ * waiting for a core. The in-memory engine at 50M outputs needs ~30 GB (6 GB peak RSS at 10M): run it with
+ * ES_BENCH_DUCKDB_ENGINES=duckdb there on a 24 GiB machine.
  *
  *   npm run bench -- duckdb
  *   ES_BENCH_DUCKDB_SIZES=1e6,1e7 ES_BENCH_DUCKDB_MEMORY=3GB ES_BENCH_DUCKDB_ENGINES=duckdb,memory npm run bench -- duckdb
