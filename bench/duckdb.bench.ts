@@ -385,7 +385,8 @@ function parent(): void {
   const rate = (rows: number, s: number | null, cpuSeconds: number | null = null) =>
     s === null
       ? '—'
-      : `${(rows / s / 1e6).toFixed(2)} M rows/s (${s.toFixed(1)} s wall, ${cpuSeconds?.toFixed(1) ?? '?'} s CPU)`;
+      : `${Math.round(rows / s)} rows/s (${s.toFixed(1)} s wall, ${cpuSeconds?.toFixed(1) ?? '?'} s CPU` +
+        (cpuSeconds ? `; ${Math.round(rows / cpuSeconds)} rows per CPU-second)` : ')');
   const gb = (bytes: number | null) => (bytes === null ? '—' : `${(bytes / 1e9).toFixed(2)} GB`);
   console.log(
     `duckdb: summary engines on ${sizes.join(', ')} score outputs (DuckDB memory_limit ${process.env['ES_BENCH_DUCKDB_MEMORY'] ?? '3GB'}, node heap ${heap} MB)`,
