@@ -58,19 +58,20 @@ export async function readLimitedBody(req: IncomingMessage, limits: BodyLimits):
 }
 
 /**
- * The body bytes, read with stream events (no async iterator): into one buffer of the declared
- * length when there is one (no concatenation), else chunk by chunk; 413 past `max`.
+ * The body bytes, read with stream events (no async iterator): a body in one chunk is that chunk,
+ * a longer one is copied into one buffer of its declared length (or concatenated without one);
+ * 413 past `max`.
  */
 function readRaw(req: IncomingMessage, max: number, declared: number): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
-    const whole = declared >= 0 ? Buffer.allocUnsafe(declared) : null;
+    let whole: Buffer | null = null;
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
     const onData = (chunk: Buffer): void => {
       if (failed) return;
       size += chunk.length;
-      if (size > max || (whole !== null && size > whole.length)) {
+      if (size > max || (declared >= 0 && size > declared)) {
         failed = true;
         reject(
           size > max
@@ -79,8 +80,17 @@ function readRaw(req: IncomingMessage, max: number, declared: number): Promise<B
         );
         return;
       }
-      if (whole !== null) chunk.copy(whole, size - chunk.length);
-      else chunks.push(chunk);
+      // a body that comes in one chunk is used as it is; else copied into one buffer of its length
+      if (chunks.length === 0 && whole === null) chunks.push(chunk);
+      else {
+        if (whole === null && declared >= 0) {
+          whole = Buffer.allocUnsafe(declared);
+          chunks[0]!.copy(whole, 0);
+          chunks.length = 0;
+        }
+        if (whole !== null) chunk.copy(whole, size - chunk.length);
+        else chunks.push(chunk);
+      }
     };
     const cleanup = (): void => {
       req.off('data', onData);
@@ -93,11 +103,11 @@ function readRaw(req: IncomingMessage, max: number, declared: number): Promise<B
     const onEnd = (): void => {
       cleanup();
       if (failed) return;
-      if (whole !== null && size !== whole.length) {
+      if (declared >= 0 && size !== declared) {
         reject(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
         return;
       }
-      resolve(whole ?? Buffer.concat(chunks, size));
+      resolve(whole ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     };
     const onError = (error: Error): void => {
       cleanup();
