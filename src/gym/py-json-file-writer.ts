@@ -41,16 +41,9 @@ export class PyJsonFileWriter {
   }
 
   bytes(b: Uint8Array): void {
-    const n = b.length;
-    this.room(n);
-    const buf = this.buf;
-    let u = this.used;
-    if (n < 32) for (let i = 0; i < n; i++) buf[u++] = b[i] as number;
-    else {
-      buf.set(b, u);
-      u += n;
-    }
-    this.used = u;
+    this.room(b.length);
+    this.buf.set(b, this.used);
+    this.used += b.length;
   }
 
   ascii(s: string): void {
