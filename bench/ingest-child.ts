@@ -4,7 +4,8 @@
  *
  *   speed <file>   (a) protobufjs reflection decode, (b) evalstream's decode stage, (b+) the decode
  *                  stage with every span's ids, name and times read, over the same in-memory frames;
- *                  then (c) the full score pipeline over the file
+ *                  then (c) the full score pipeline over the file, twice: cold (its first run in the
+ *                  process) and warm (the second run, JIT warmed on the same data: steady state)
  *   score <file>   the full score pipeline only, with the process's max RSS
  */
 import { readFileSync } from 'node:fs';
@@ -100,11 +101,17 @@ if (mode === 'speed') {
   const [a, b, bt] = interleaved(all, [reflection, decode, touched], 2) as [number, number, number];
   let fileSpans = 0;
   for (const f of all) fileSpans += decode(f);
-  globalThis.gc?.();
-  // the baseline again right before and after the pipeline run, for (c)'s ratio
-  const before = interleaved(all, [reflection], 1)[0] as number;
-  const pipeline = await scoreFile();
-  const after = interleaved(all, [reflection], 1)[0] as number;
+  // (c) twice over the same file: cold (the pipeline's first run in this process, JIT not yet warm)
+  // and warm (steady state), each compared with the baseline timed right before and after it
+  const around = async (): Promise<{ run: Awaited<ReturnType<typeof scoreFile>>; baseline: number }> => {
+    globalThis.gc?.();
+    const before = interleaved(all, [reflection], 1)[0] as number;
+    const run = await scoreFile();
+    const after = interleaved(all, [reflection], 1)[0] as number;
+    return { run, baseline: (before + after) / 2 };
+  };
+  const cold = await around();
+  const warm = await around();
   console.log(
     JSON.stringify({
       frames: all.length,
@@ -113,8 +120,10 @@ if (mode === 'speed') {
       reflection: a,
       decode: b,
       decodeTouched: bt,
-      reflectionAroundPipeline: (before + after) / 2,
-      pipeline: { ...pipeline, spansPerSec: fileSpans / pipeline.seconds },
+      reflectionAroundPipeline: warm.baseline,
+      pipeline: { ...warm.run, spansPerSec: fileSpans / warm.run.seconds },
+      reflectionAroundColdPipeline: cold.baseline,
+      coldPipeline: { ...cold.run, spansPerSec: fileSpans / cold.run.seconds },
       sink: sink > 0,
     }),
   );

@@ -7,10 +7,13 @@
  *   (a) baseline: plain protobufjs reflection decode (`Type.decode`) of every frame
  *   (b) evalstream's decode stage (`decodeOtlpProtobuf`, what `decodeOtlp` runs)
  *   (c) the full `score` pipeline: fromOtlpFiles → decode → groupIntoTrials → scoreTrials with the
- *       default trajectory metrics (buildPipeline, no sinks), reading the file
+ *       default trajectory metrics (buildPipeline, no sinks), reading the file. Run twice in the same
+ *       child: cold (the pipeline's first run, JIT not warm, while (a) and (b) have been warmed by
+ *       their own passes) and warm (second run over the same data: steady state). Both are printed;
+ *       the target is checked on the warm run.
  *   targets: (b) ≥ 3× (a) and (c) ≥ 1.5× (a) in spans/s. (a) and (b) run interleaved in blocks of
- *   frames, and (c) is compared with (a) timed right before and after it, so load from other
- *   processes affects both sides alike.
+ *   frames, and each (c) run is compared with (a) timed right before and after it, so load from
+ *   other processes affects both sides alike.
  * Memory: scoring the ~100 MB and the ~1 GB dump, each in its own child; max RSS of each.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
@@ -72,6 +75,13 @@ const small = await dump(SMALL_MB, pool);
 const large = await dump(LARGE_MB, pool);
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+interface PipelineRun {
+  seconds: number;
+  trials: number;
+  scores: number;
+  spansPerSec: number;
+  error: string | null;
+}
 const speed = (await runChild('speed', small)) as {
   frames: number;
   fileSpans: number;
@@ -80,7 +90,9 @@ const speed = (await runChild('speed', small)) as {
   decode: number;
   decodeTouched: number;
   reflectionAroundPipeline: number;
-  pipeline: { seconds: number; trials: number; scores: number; spansPerSec: number; error: string | null };
+  pipeline: PipelineRun;
+  reflectionAroundColdPipeline: number;
+  coldPipeline: PipelineRun;
 };
 const b = speed.decode / speed.reflection;
 const c = speed.pipeline.spansPerSec / speed.reflectionAroundPipeline;
@@ -94,12 +106,17 @@ console.log(
 console.log(
   `      decode + ids/name/times read   ${fmt(speed.decodeTouched)} spans/s   = ${(speed.decodeTouched / speed.reflection).toFixed(2)}x (a)`,
 );
+const run = (r: PipelineRun): string =>
+  `(${r.trials} trials, ${r.scores} scores in ${r.seconds.toFixed(2)} s${r.error === null ? '' : `, error ${r.error}`})`;
+const cCold = speed.coldPipeline.spansPerSec / speed.reflectionAroundColdPipeline;
 console.log(
-  `  (c) full score pipeline            ${fmt(speed.pipeline.spansPerSec)} spans/s   = ${c.toFixed(2)}x (a)  target >= 1.5x ${c >= 1.5 ? 'OK' : 'MISSED'}` +
-    `  (${speed.pipeline.trials} trials, ${speed.pipeline.scores} scores in ${speed.pipeline.seconds.toFixed(1)} s${speed.pipeline.error === null ? '' : `, error ${speed.pipeline.error}`})`,
+  `  (c) full score pipeline, warm      ${fmt(speed.pipeline.spansPerSec)} spans/s   = ${c.toFixed(2)}x (a)  target >= 1.5x ${c >= 1.5 ? 'OK' : 'MISSED'}  ${run(speed.pipeline)}`,
 );
 console.log(
-  `      (c) is compared with (a) measured right before and after it: ${fmt(speed.reflectionAroundPipeline)} spans/s`,
+  `      full score pipeline, cold      ${fmt(speed.coldPipeline.spansPerSec)} spans/s   = ${cCold.toFixed(2)}x (a)  (first run in the process)  ${run(speed.coldPipeline)}`,
+);
+console.log(
+  `      each (c) is compared with (a) measured right before and after it: ${fmt(speed.reflectionAroundPipeline)} spans/s (warm), ${fmt(speed.reflectionAroundColdPipeline)} spans/s (cold)`,
 );
 
 const memSmall = (await runChild('score', small)) as { maxRssBytes: number; trials: number; seconds: number };

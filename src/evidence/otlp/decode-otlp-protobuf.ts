@@ -407,21 +407,30 @@ function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
   return new WireAttributes(buf, idx);
 }
 
+/** Scratch index reused by `attributesIn` (the decoder is synchronous and not reentrant). */
+const scratchIndex: number[] = [];
+
 /** The attributes (field `tag`) of the message in `[start, end)`, indexed in one pass. */
 function attributesIn(buf: Buf, start: number, end: number, tag: number): OtlpAttributes {
-  let idx: number[] | null = null;
+  const idx = scratchIndex;
+  idx.length = 0;
   let pos = start;
-  while (pos < end) {
-    const t = varintAt(buf, pos, end, 'message');
-    pos = cursor;
-    if (t === tag) {
-      const len = varintAt(buf, pos, end, 'message');
-      const at = cursor;
-      indexKeyValue(buf, at, at + len, (idx ??= []));
-      pos = at + len;
-    } else pos = skipAt(buf, t & 7, pos, end, 'message');
+  try {
+    while (pos < end) {
+      const t = varintAt(buf, pos, end, 'message');
+      pos = cursor;
+      if (t === tag) {
+        const len = varintAt(buf, pos, end, 'message');
+        const at = cursor;
+        indexKeyValue(buf, at, at + len, idx);
+        pos = at + len;
+      } else pos = skipAt(buf, t & 7, pos, end, 'message');
+    }
+    // one exactly sized copy instead of an array grown push by push
+    return idx.length === 0 ? ListAttributes.EMPTY : new WireAttributes(buf, idx.slice());
+  } finally {
+    idx.length = 0;
   }
-  return idx === null ? ListAttributes.EMPTY : new WireAttributes(buf, idx);
 }
 
 /** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */

@@ -50,6 +50,10 @@ interface OpenTrial {
   spanCount: number;
 }
 
+function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
+  return a.firstSeq - b.firstSeq;
+}
+
 function valueOf(v: OtlpAnyValue | undefined): string | null {
   if (v === undefined) return null;
   if (v.type === 'string') {
@@ -187,38 +191,30 @@ export class OtlpTrialGrouper {
     const seq = this.#seq;
     const origin: ItemOrigin =
       item.line === null ? { file: item.file, offset: item.offset } : { file: item.file, line: item.line };
-    const touch = (traceId: string): OpenTrace => {
-      let t = this.#traces.get(traceId);
-      if (t === undefined) {
-        t = { traceId, spans: [], logs: [], firstSeq: seq, lastSeq: seq, origin };
-        this.#traces.set(traceId, t);
-      } else if (t.lastSeq !== seq) {
-        this.#traces.delete(traceId);
-        this.#traces.set(traceId, t);
-        t.lastSeq = seq;
-      }
-      return t;
-    };
+    // consecutive spans mostly belong to the same trace: remember the last one
+    let last: OpenTrace | null = null;
     for (const rs of item.request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          touch(span.traceId).spans.push(span);
+          const traceId = span.traceId;
+          if (last === null || last.traceId !== traceId) last = this.#touch(traceId, seq, origin);
+          last.spans.push(span);
           this.#heldSpans += 1;
         }
       }
     }
     for (const log of item.request.logRecords) {
-      if (log.traceId !== '') touch(log.traceId).logs.push(log);
+      if (log.traceId !== '') this.#touch(log.traceId, seq, origin).logs.push(log);
     }
     for (const t of this.#traces.values()) {
       if (seq - t.lastSeq < this.#window) break;
       this.#close(t);
     }
-    const done = new Set<OpenTrial>();
+    let done: Set<OpenTrial> | null = null;
     let released = 0;
     for (const trial of this.#trials.values()) {
       if (seq - trial.lastSeq < this.#window) continue;
-      done.add(trial);
+      (done ??= new Set()).add(trial);
       released += trial.spanCount;
     }
     // Memory pressure: close the least recently active traces and let their trials go early.
@@ -226,12 +222,26 @@ export class OtlpTrialGrouper {
       const t = this.#traces.values().next().value;
       if (t === undefined) break;
       const trial = this.#close(t);
-      if (trial !== null && !done.has(trial)) {
+      if (trial !== null && !(done ??= new Set()).has(trial)) {
         done.add(trial);
         released += trial.spanCount;
       }
     }
-    return this.#emit([...done]);
+    return done === null ? [] : this.#emit([...done]);
+  }
+
+  /** The open trace `traceId`, created or moved to the most recently active end. */
+  #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
+    let t = this.#traces.get(traceId);
+    if (t === undefined) {
+      t = { traceId, spans: [], logs: [], firstSeq: seq, lastSeq: seq, origin };
+      this.#traces.set(traceId, t);
+    } else if (t.lastSeq !== seq) {
+      this.#traces.delete(traceId);
+      this.#traces.set(traceId, t);
+      t.lastSeq = seq;
+    }
+    return t;
   }
 
   /** Closes everything still open and returns the remaining trials (end of input, or before an error). */
@@ -271,17 +281,20 @@ export class OtlpTrialGrouper {
   }
 
   #emit(trials: OpenTrial[]): TrialItem[] {
-    trials.sort((a, b) => a.firstSeq - b.firstSeq);
+    if (trials.length > 1) trials.sort(byFirstSeq);
     return trials.map((trial) => {
       this.#trials.delete(trial.key);
       this.#heldSpans -= trial.spanCount;
       const part = (this.#emitted.get(trial.key) ?? 0) + 1;
       this.#emitted.set(trial.key, part);
-      const traces = [...trial.traces].sort((a, b) => a.firstSeq - b.firstSeq);
-      const handle = OTLPTraceHandle.fromSpans(
-        traces.flatMap((t) => t.spans),
-        traces.flatMap((t) => t.logs),
-      );
+      const traces = trial.traces.length > 1 ? [...trial.traces].sort(byFirstSeq) : trial.traces;
+      const handle =
+        traces.length === 1
+          ? OTLPTraceHandle.fromSpans((traces[0] as OpenTrace).spans, (traces[0] as OpenTrace).logs)
+          : OTLPTraceHandle.fromSpans(
+              traces.flatMap((t) => t.spans),
+              traces.flatMap((t) => t.logs),
+            );
       const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
       return buildOtlpTrialItem({
         trialId,
