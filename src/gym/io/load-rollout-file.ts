@@ -126,20 +126,16 @@ export async function loadRolloutFile(
           fail(lineNo, error.code, 'Bad rollout', error.message, undefined, error.field);
         throw error;
       }
-      for (const [has, name] of [
-        [scratch.hasTask, '_ng_task_index'],
-        [scratch.hasRollout, '_ng_rollout_index'],
-      ] as const) {
-        if (!has) {
-          fail(
-            lineNo,
-            'missing_index',
-            'Bad rollout',
-            `missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
-            undefined,
-            name,
-          );
-        }
+      if (!scratch.hasTask || !scratch.hasRollout) {
+        const name = scratch.hasTask ? '_ng_rollout_index' : '_ng_task_index';
+        fail(
+          lineNo,
+          'missing_index',
+          'Bad rollout',
+          `missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
+          undefined,
+          name,
+        );
       }
       if (!options.cut && !scratch.responseIsObject) {
         fail(
