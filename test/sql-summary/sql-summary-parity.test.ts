@@ -142,7 +142,8 @@ describe('summary in SQL equals the in-memory engine', () => {
       }),
       { numRuns: 60 },
     );
-  });
+    // dozens of fresh DuckDB databases: allow for a loaded shared 2-core machine
+  }, 240_000);
 
   it('on runs with many trials per task (pass@k over long k ranges, view occurrences)', async () => {
     const tasks: TaskSpec[] = [
@@ -195,7 +196,8 @@ describe('summary in SQL equals the in-memory engine', () => {
       ),
       { numRuns: 10 },
     );
-  });
+    // dozens of fresh DuckDB databases: allow for a loaded shared 2-core machine
+  }, 240_000);
 
   it('matches the spec §9 worked example bit for bit', async () => {
     const tasks: TaskSpec[] = [
