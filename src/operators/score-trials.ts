@@ -66,7 +66,8 @@ class OrderedScoring {
   readonly #options: ScoreTrialsOptions;
   readonly #concurrency: number;
   readonly #subscriber: Subscriber<ScoredTrial>;
-  readonly #slots: Slot[] = [];
+  /** Slots in input order; emitted ones are cleared at once (the queue starts at `#head`). */
+  readonly #slots: (Slot | null)[] = [];
   /** Position in `#slots` of the first slot not yet started. */
   #nextStart = 0;
   #head = 0;
@@ -145,12 +146,14 @@ class OrderedScoring {
     while (!this.#stopped && this.#head < this.#slots.length) {
       const head = this.#slots[this.#head] as Slot;
       if (head.scores === null) break;
+      // drop the emitted trial now: its spans and the bytes they point into can go
+      this.#slots[this.#head] = null;
       this.#head += 1;
       this.#active -= 1;
       this.#subscriber.next({ item: head.item, scores: head.scores, task: head.plan.task });
     }
     if (this.#stopped) return;
-    if (this.#head > 1024 && this.#head * 2 > this.#slots.length) {
+    if (this.#head >= 256 && this.#head * 2 > this.#slots.length) {
       this.#slots.splice(0, this.#head);
       this.#nextStart -= this.#head;
       this.#head = 0;

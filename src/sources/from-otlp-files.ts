@@ -1,7 +1,7 @@
-import { concat, defer, from, tap, type Observable } from 'rxjs';
+import { concat, concatMap, defer, from, tap, type Observable } from 'rxjs';
 import type { OtlpFileLayout } from '../evidence/otlp/otlp-payload-splitter.js';
 import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
-import { readOtlpPayloads } from '../evidence/otlp/read-otlp-payloads.js';
+import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batches.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { decodeOtlp } from '../operators/decode-otlp.js';
 import { groupIntoTrials } from '../operators/group-into-trials.js';
@@ -36,7 +36,10 @@ export function fromOtlpFiles(
     ...(options.layout === undefined ? {} : { layout: options.layout }),
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
   };
-  const payloads = concat(...paths.map((path) => defer(() => from(readOtlpPayloads(path, readOptions)))));
+  // one async step per chunk read (a batch of payloads), not one per payload
+  const payloads = concat(
+    ...paths.map((path) => defer(() => from(readOtlpPayloadBatches(path, readOptions)))),
+  ).pipe(concatMap((batch) => batch));
   return payloads.pipe(
     decodeOtlp(),
     tap((r) => options.onProgress?.({ file: r.file, bytesRead: r.bytesRead })),
