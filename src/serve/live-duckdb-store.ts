@@ -49,6 +49,8 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
   readonly #path: string;
   readonly #options: LiveDuckDBStoreOptions;
   #pending = new Map<string, ScoredTrial>();
+  /** Task ids whose spec went to the writer already (each spec is sent once). */
+  readonly #tasksSent = new Set<string>();
   #pendingSpans = 0;
   #inFlightSpans = 0;
   #inFlight = new Set<Promise<void>>();
@@ -125,7 +127,11 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
       try {
         const backend = await (this.#backend ??= this.#openBackend());
         const messages: StoreTrialMessage[] = [];
-        for (const scored of batch.values()) messages.push(await toMessage(scored));
+        for (const scored of batch.values()) {
+          const first = !this.#tasksSent.has(scored.task.id);
+          this.#tasksSent.add(scored.task.id);
+          messages.push(await toMessage(scored, first));
+        }
         await backend.write(messages);
       } catch (error) {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
@@ -217,10 +223,10 @@ function spanCountOf(item: ScoredTrial): number {
 }
 
 /** A scored trial as plain data for the writer; its trace's spans already rendered as row cells. */
-async function toMessage(scored: ScoredTrial): Promise<StoreTrialMessage> {
+async function toMessage(scored: ScoredTrial, withTask: boolean): Promise<StoreTrialMessage> {
   const trace = await traceEvidenceOf(scored.item.evidence);
   return {
-    task: scored.task,
+    task: withTask ? scored.task : null,
     trial: scored.item.trial,
     scores: scored.scores,
     toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),

@@ -15,7 +15,8 @@ import { TableBuffer, type StoreCell } from '../sinks/duckdb/table-buffer.js';
  * first four cells: run id, trial ordinal, task id and trial id are filled in by the writer).
  */
 export interface StoreTrialMessage {
-  task: TaskSpec;
+  /** The trial's task; null when an earlier message of this session carried it (it is sent once). */
+  task: TaskSpec | null;
   trial: Trial;
   scores: ScoreRecord[];
   toolCalls: NormalizedToolCall[];
@@ -109,7 +110,7 @@ export class LiveStoreWriter {
     let nextScore = this.#nextScore;
     const newTasks = new Map<string, number>();
     for (const { task, trial, scores, toolCalls, spanCells } of batch) {
-      if (!this.#taskOrdinals.has(task.id) && !newTasks.has(task.id)) {
+      if (task !== null && !this.#taskOrdinals.has(task.id) && !newTasks.has(task.id)) {
         newTasks.set(task.id, nextTask);
         rows.addTask(nextTask++, task);
       }
