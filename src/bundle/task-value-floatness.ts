@@ -1,4 +1,5 @@
 import type { ScoreRecord } from '../model/score-record.js';
+import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
 import type { ValueSchemaLookup } from './score-to-wire.js';
@@ -35,6 +36,9 @@ export class TaskValueFloatness {
     const n = outputs.length;
     if (n === 0) return;
     let byName: Map<string, boolean[]> | undefined;
+    // whether the line may hold an integral float literal at all, decided once per line: most lines
+    // hold none, and then every integral value in it is an int literal
+    let lineMayFloat = 0; // 0 = not yet known, 1 = yes, 2 = no
     outer: for (let i = 0; i < n; i++) {
       const output = outputs[i] as ScoreRecord['outputs'][number];
       const value = output.value;
@@ -44,8 +48,10 @@ export class TaskValueFloatness {
       // a non-integral number prints as a float anyway: only integral values need a flag
       if (!Number.isInteger(value)) continue;
       let float: boolean;
-      if (text !== undefined) float = outputLiteralIsFloat(score, i, text);
-      else
+      if (text !== undefined) {
+        if (lineMayFloat === 0) lineMayFloat = mayHaveIntegralFloat(text) ? 1 : 2;
+        float = lineMayFloat === 1 && outputLiteralIsFloat(score, i, text);
+      } else
         float =
           rowSources.outputValueIsFloat(score, i) ??
           valueSchemaOf?.(score.metric_type, output.name) === 'ContinuousScore';
