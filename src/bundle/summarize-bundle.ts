@@ -4,6 +4,7 @@ import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
+import type { TrialError } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
 import type { BundleSummaryEngine } from './bundle-summary-engine.js';
@@ -14,6 +15,7 @@ import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
 import { readTrialRows } from './read-trial-rows.js';
+import { startTrialErrors } from './start-trial-errors.js';
 import type { ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
@@ -31,6 +33,12 @@ export interface SummarizeBundleOptions {
   reportWriter?: ReportWriter | null;
   /** Computes the summary instead of the in-memory engine (e.g. DuckDB SQL); omit or null for memory. */
   summaryEngine?: BundleSummaryEngine | null;
+  /**
+   * Read `trials.jsonl` (error rollup) in a worker thread while the main thread reads the scores
+   * (in-memory engine only; same results). Off by default: it saves wall time only when a second core
+   * is free, and costs CPU (see docs/bundle.md, Performance).
+   */
+  trialsInWorker?: boolean;
 }
 
 /** What {@link summarizeBundle} did. */
@@ -118,15 +126,27 @@ export async function summarizeBundle(
     });
   } else {
     const accumulator = new SummaryAccumulator(tasks);
-    for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
-      const { rows } = batch;
-      const texts = batch.texts as string[];
-      for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
-      firstRunId ??= rows[0]?.run_id ?? null;
-    }
-    if (hasTrials) {
-      const trials = readTrialRows(src, { onTruncatedLine, resolveRefs: false, register: false });
-      for await (const batch of trials) for (const trial of batch.rows) accumulator.addTrial(trial);
+    const inWorker = options.trialsInWorker ?? false;
+    // read concurrently (or afterwards, on this thread); problems are reported in the same order as
+    // a sequential read: scores first, then trials
+    const trials = hasTrials ? startTrialErrors(src, { inWorker }) : null;
+    try {
+      for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
+        const { rows } = batch;
+        const texts = batch.texts as string[];
+        for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
+        firstRunId ??= rows[0]?.run_id ?? null;
+      }
+      if (trials !== null) {
+        const { ids, types, warnings: trialWarnings, issues } = await trials.result();
+        for (const w of trialWarnings) onTruncatedLine(w);
+        if (issues !== null) throw new BundleReadError(issues);
+        for (let i = 0; i < ids.length; i++) {
+          accumulator.addTrial({ id: ids[i] as string, error: { type: types[i] as string } as TrialError });
+        }
+      }
+    } finally {
+      trials?.stop();
     }
     finished = accumulator.finish(previous.runnerScores);
   }
