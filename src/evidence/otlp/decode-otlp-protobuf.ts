@@ -407,31 +407,8 @@ function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
   return new WireAttributes(buf, idx);
 }
 
-/** Scratch index reused by `attributesIn` (the decoder is synchronous and not reentrant). */
+/** Scratch index reused while a span is scanned (the decoder is synchronous and not reentrant). */
 const scratchIndex: number[] = [];
-
-/** The attributes (field `tag`) of the message in `[start, end)`, indexed in one pass. */
-function attributesIn(buf: Buf, start: number, end: number, tag: number): OtlpAttributes {
-  const idx = scratchIndex;
-  idx.length = 0;
-  let pos = start;
-  try {
-    while (pos < end) {
-      const t = varintAt(buf, pos, end, 'message');
-      pos = cursor;
-      if (t === tag) {
-        const len = varintAt(buf, pos, end, 'message');
-        const at = cursor;
-        indexKeyValue(buf, at, at + len, idx);
-        pos = at + len;
-      } else pos = skipAt(buf, t & 7, pos, end, 'message');
-    }
-    // one exactly sized copy instead of an array grown push by push
-    return idx.length === 0 ? ListAttributes.EMPTY : new WireAttributes(buf, idx.slice());
-  } finally {
-    idx.length = 0;
-  }
-}
 
 /** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */
 function scanLazy(
@@ -744,6 +721,7 @@ class WireSpan implements OtlpSpan {
     let droppedE = 0;
     let droppedL = 0;
     let pos = start;
+    scratchIndex.length = 0;
     while (pos < end) {
       const tag = varintAt(buf, pos, end, 'Span');
       pos = cursor;
@@ -777,8 +755,13 @@ class WireSpan implements OtlpSpan {
             this.#status = at;
             this.#statusLen = len;
             break;
+          case T_SPAN_ATTRIBUTES:
+            // indexed now, while the bytes are in cache (attributes are read long after decoding,
+            // once the grouping window has passed); values are still decoded only when read
+            indexKeyValue(buf, at, at + len, scratchIndex);
+            break;
           default:
-          // attributes, events, links (located again when read) and unknown fields
+          // events, links (located again when read) and unknown fields
         }
         pos = at + len;
         continue;
@@ -816,6 +799,10 @@ class WireSpan implements OtlpSpan {
           pos = skipAt(buf, tag & 7, pos, end, 'Span');
       }
     }
+    if (scratchIndex.length > 0) {
+      this.#attributes = new WireAttributes(buf, scratchIndex.slice());
+      scratchIndex.length = 0;
+    }
     this.kind = kind;
     this.flags = flags;
     this.droppedAttributesCount = droppedA;
@@ -851,8 +838,7 @@ class WireSpan implements OtlpSpan {
     return this.#endValue;
   }
   get attributes(): OtlpAttributes {
-    this.#attributes ??= attributesIn(this.#buf, this.#start, this.#end, T_SPAN_ATTRIBUTES);
-    return this.#attributes;
+    return this.#attributes ?? ListAttributes.EMPTY;
   }
   get events(): OtlpSpanEvent[] {
     const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
