@@ -14,13 +14,11 @@ import type { TraceLoader } from './trace-loader.js';
 export interface CandidateEvidenceOptions {
   /** Directory that relative `ref`s resolve against (a bundle or job dir); default `process.cwd()`. */
   baseDir?: string;
-  /** Loaders for trace formats other than ATIF, over the globally registered ones. */
+  /** Loaders for trace formats other than ATIF (default for `otlp`: `OTLPTraceHandle`). */
   traceLoaders?: Record<string, TraceLoader>;
   /** Options of the ATIF handles this evidence creates (e.g. `includeSubagents`). */
   atif?: AtifViewOptions;
 }
-
-const globalLoaders = new Map<string, TraceLoader>();
 
 /**
  * A trial's named evidence (spec §5): descriptors by name plus live handles, each created once per
@@ -60,14 +58,6 @@ export class CandidateEvidence {
     this.#baseDir = options.baseDir ?? process.cwd();
     this.#loaders = options.traceLoaders ?? {};
     this.#atifOptions = options.atif ?? {};
-  }
-
-  /**
-   * Sets how every `CandidateEvidence` builds handles of format `otlp` (the OTLP module registers
-   * `OTLPTraceHandle` when loaded; without a registration it is imported on first use). ATIF is built in.
-   */
-  static registerTraceLoader(format: string, loader: TraceLoader): void {
-    globalLoaders.set(format, loader);
   }
 
   /** Evidence-level metadata. */
@@ -205,9 +195,9 @@ export class CandidateEvidence {
     }
     if (d.format !== 'otlp')
       throw new EvidenceValueError(`unknown trace evidence format ${pyRepr(d.format)}`);
-    const loader = this.#loaders['otlp'] ?? globalLoaders.get('otlp');
+    const loader = this.#loaders['otlp'];
     if (loader === undefined) {
-      // Imported on demand: the OTLP module imports this one (it registers its loader on load).
+      // Imported on demand: the OTLP module imports this one.
       return import('./otlp/otlp-trace-handle.js').then((m) =>
         m.OTLPTraceHandle.fromDescriptor(d, resolveRef),
       );

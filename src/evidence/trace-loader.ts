@@ -8,11 +8,12 @@ export interface TraceLoaderContext {
 }
 
 /**
- * Builds a trace handle for a descriptor of one format (`otlp`, ...). Registered with
- * `CandidateEvidence.registerTraceLoader(format, loader)`; may return a promise to preload data.
+ * Builds a trace handle for a descriptor of one format (`otlp`, ...). Passed per instance as
+ * `new CandidateEvidence(record, { traceLoaders: { otlp: loader } })` (no global registry); may return
+ * a promise to preload data.
  *
  * @example
- * CandidateEvidence.registerTraceLoader('otlp', (d, ctx) => OTLPTraceHandle.fromDescriptor(d, ctx));
+ * const ev = new CandidateEvidence(record, { traceLoaders: { otlp: (d, ctx) => myHandle(d, ctx) } });
  */
 export type TraceLoader = (
   descriptor: EvidenceDescriptor,
