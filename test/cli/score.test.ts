@@ -99,7 +99,7 @@ describe('evalstream score', () => {
     expect(r.stdout).toMatch(/^run G1: 4 trials, 8 scores\n/);
     // Rewards 1, 0, 1, true: `true` passes as a continuous score and is kept as is (coerce-and-discard),
     // so it lands in nan_count: mean over 1, 0, 1.
-    expect(r.stdout).toMatch(/verifier_reward\.reward\s+0\.6667\s+3\s+1\n/);
+    expect(r.stdout).toMatch(/verifier_reward\.reward\s+0\.666667\s+3\s+1\s+4\/4\n/);
     expect(JSON.parse(readFileSync(join(out, 'metadata.json'), 'utf8'))).toMatchObject({
       labels: { suite: 'gym' },
     });

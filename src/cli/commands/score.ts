@@ -21,6 +21,7 @@ import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summa
 import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
+import { formatAggregateTable, type AggregateTableInput } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 interface ScoreFlags {
@@ -212,28 +213,9 @@ async function describeRun(
         : ''),
   ];
   const parsed = parsePythonJson(await readFile(join(out, 'summary.json'), 'utf8').catch(() => 'null'));
-  const rows = parsed.ok
-    ? ((parsed.value as { scores?: { scores?: unknown } } | null)?.scores?.scores ?? [])
-    : [];
-  if (Array.isArray(rows) && rows.length > 0) {
-    lines.push('');
-    const width = Math.min(48, Math.max(...rows.map((r) => String((r as { name: unknown }).name).length)));
-    lines.push(
-      `${'aggregate'.padEnd(width)}  ${'mean'.padStart(10)}  ${'count'.padStart(6)}  ${'nan'.padStart(5)}`,
-    );
-    for (const r of rows as {
-      name: string;
-      mean: number | null;
-      count: number | null;
-      nan_count: number | null;
-      value?: number | null;
-    }[]) {
-      const headline = r.value ?? r.mean;
-      const mean = headline === null || headline === undefined ? '-' : Number(headline).toPrecision(4);
-      lines.push(
-        `${r.name.padEnd(width)}  ${mean.padStart(10)}  ${String(r.count ?? '-').padStart(6)}  ${String(r.nan_count ?? '-').padStart(5)}`,
-      );
-    }
+  const summary = parsed.ok ? (parsed.value as AggregateTableInput | null) : null;
+  if (summary !== null && typeof summary === 'object' && Array.isArray(summary.scores?.scores)) {
+    lines.push('', ...formatAggregateTable(summary));
   }
   lines.push('', `wrote ${out}${db === null ? '' : ` and ${db}`}`, '');
   return lines.join('\n');

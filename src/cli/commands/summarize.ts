@@ -9,10 +9,10 @@ import { readBundleJson } from '../../bundle/read-bundle-json.js';
 import { rowSchemas } from '../../bundle/row-schemas.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
 import type { JsonObject } from '../../model/json-value.js';
-import type { Summary } from '../../model/summary.js';
 import { writeBundleRun } from '../../sinks/duckdb/write-bundle-run.js';
 import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 
 interface SummarizeFlags {
   out?: string;
@@ -125,7 +125,7 @@ function describeResult(result: SummarizeBundleResult, db: string | null): strin
     `run ${result.runId}: ${s.task_count} tasks, ${s.trial_count} trials, ${s.score_count} scores` +
       (result.withTaskSpecs ? '' : ' (no tasks.jsonl: summarized without task specs)'),
     '',
-    ...aggregateTable(s),
+    ...formatAggregateTable(s),
     '',
   ];
   if (s.error_count > 0) {
@@ -140,42 +140,6 @@ function describeResult(result: SummarizeBundleResult, db: string | null): strin
   );
   if (db !== null) lines.push(`stored run ${result.runId} in ${displayPath(resolve(db))}`);
   return lines.join('\n') + '\n';
-}
-
-/** name, mean, count, nan_count, coverage (scored/total of the output; blank for views and pass@k). */
-function aggregateTable(summary: Summary): string[] {
-  const header = ['name', 'mean', 'count', 'nan_count', 'coverage'];
-  const rows = summary.scores.scores.map((a) => {
-    const mean = a.score_type === 'scalar' ? a.value : a.mean;
-    return [
-      a.name,
-      formatNumber(mean),
-      a.count === null ? '-' : String(a.count),
-      String(a.nan_count),
-      coverageOf(summary, a.name),
-    ];
-  });
-  if (rows.length === 0) return ['(no aggregates)'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const format = (cells: string[]): string =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
-      .join('  ')
-      .trimEnd();
-  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)];
-}
-
-function coverageOf(summary: Summary, name: string): string {
-  for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.', dot + 1)) {
-    const counts = summary.metric_coverage[name.slice(0, dot)]?.[name.slice(dot + 1)];
-    if (counts !== undefined) return `${counts.scored}/${counts.total}`;
-  }
-  return '';
-}
-
-function formatNumber(value: number | null): string {
-  if (value === null) return '-';
-  return Number.isInteger(value) ? value.toFixed(1) : String(Number(value.toPrecision(6)));
 }
 
 function displayPath(path: string): string {
