@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
 
 /**
@@ -43,10 +42,8 @@ export async function* readLineBatches(file: string): AsyncGenerator<LineBatch> 
         continue;
       }
       // one decode per chunk: a newline byte never occurs inside a multi-byte UTF-8 sequence, so
-      // this decodes every line exactly as decoding it alone would; pure ASCII (SDK JSON is
-      // `ensure_ascii`) decodes the same as latin1, which is a plain copy
-      const bytes = buf.subarray(0, lastNl + 1);
-      const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+      // this decodes every line exactly as decoding it alone would
+      const text = buf.toString('utf8', 0, lastNl + 1);
       const batch: LineBatch = { texts: [], lines: [], lastUnterminated: false };
       let start = 0;
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
