@@ -24,23 +24,12 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { mulberry32 } from './mulberry32.js';
 
 const WORDS =
   'the agent cluster namespace pod service deployment weather city forecast query result tool call model ' +
   'token answer user request response error retry latency kubernetes helm release chart value config ' +
   'summary report data table row column index search document page section paragraph sentence'.split(' ');
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function text(r: () => number, bytes: number): string {
   const out: string[] = [];
@@ -67,7 +56,7 @@ export interface TrialPool {
 
 /** Records `count` distinct trials with the SDK; returns each as one serialized request. */
 export function recordTrialPool(count: number, seed = 1): TrialPool {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'bench-agent', 'service.version': '1.0.0' }),

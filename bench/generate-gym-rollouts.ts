@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { mulberry32 } from './mulberry32.js';
 
 /** Options of {@link generateGymRollouts}. */
 export interface GymRolloutGeneratorConfig {
@@ -21,18 +22,6 @@ export interface GymRolloutGeneratorConfig {
   dropRate?: number;
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS =
   'the of and to in is that for it as with was on be by this are or from at an which but not have has were we can all their if more will one about so there when what up out into than them only other its some time could these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(
     ' ',
@@ -45,7 +34,7 @@ function text(rand: () => number, chars: number): string {
   if (pool.length === 0) {
     const words: string[] = [];
     let n = 0;
-    const r = prng(12345);
+    const r = mulberry32(12345);
     while (n < 1 << 20) {
       const w = WORDS[Math.floor(r() * WORDS.length)] ?? 'x';
       const sep = r() < 0.08 ? '. ' : r() < 0.02 ? '\n' : ' ';
@@ -156,7 +145,7 @@ function rolloutRow(rand: () => number, task: number, rollout: number, agent: st
 export async function generateGymRollouts(
   config: GymRolloutGeneratorConfig,
 ): Promise<{ bytes: number; rows: number }> {
-  const rand = prng(config.seed ?? 1);
+  const rand = mulberry32(config.seed ?? 1);
   const minR = config.minRepeats ?? 2;
   const maxR = config.maxRepeats ?? 16;
   const chars = config.responseChars ?? 2400;

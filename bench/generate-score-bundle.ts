@@ -6,6 +6,7 @@ import { PyFloat } from '../src/bundle/py-float.js';
 import { pythonJson } from '../src/bundle/python-json.js';
 import { taskToWire } from '../src/bundle/task-to-wire.js';
 import type { TaskSpec } from '../src/model/task.js';
+import { mulberry32 } from './mulberry32.js';
 
 /** Options of {@link generateScoreBundle}. */
 export interface ScoreBundleConfig {
@@ -19,18 +20,6 @@ export interface ScoreBundleConfig {
 }
 
 const RUN_ID = 'agent-eval-20260715093012-be7c40a1';
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function taskSpec(id: string): TaskSpec {
   return {
@@ -98,7 +87,7 @@ export async function generateScoreBundle(config: ScoreBundleConfig): Promise<st
   if (existsSync(marker) && (await readFile(marker, 'utf8')) === stamp) return config.dir;
   await rm(config.dir, { recursive: true, force: true });
   await mkdir(config.dir, { recursive: true });
-  const random = prng(config.seed ?? 7);
+  const random = mulberry32(config.seed ?? 7);
   const tasksOut = await JsonlWriter.create(join(config.dir, 'tasks.jsonl'));
   const trialsOut = await JsonlWriter.create(join(config.dir, 'trials.jsonl'));
   const scoresOut = await JsonlWriter.create(join(config.dir, 'scores.jsonl'));

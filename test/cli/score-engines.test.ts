@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './run-cli.js';
 
 let root: string;
 beforeAll(async () => {
@@ -16,24 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stdout: out, stderr: err };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
   const r = await runCli(['query', '--db', db, '--format', 'json', sql]);

@@ -1,28 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let out = '';
-  let err = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += chunk.toString();
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += chunk.toString();
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout: out, stderr: err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 
 const HARBOR = 'test/fixtures/harbor/job-2026-01-05';
 const GYM = 'test/fixtures/gym/rollouts.jsonl';

@@ -9,7 +9,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { mulberry32 } from '../../bench/mulberry32.js';
+import { runCli } from './run-cli.js';
 
 let root: string;
 beforeAll(async () => {
@@ -17,24 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
-
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stdout: out, stderr: err };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 let n = 0;
 /** Summarizes `src` with both engines into fresh dirs; returns the two summary.json texts. */
@@ -63,25 +46,13 @@ const COUNTS = `SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FRO
 const EXAMPLE = 'examples/sparse-run';
 const SDK_SPARSE = 'test/fixtures/bundle/sdk-sparse';
 
-/** A small seeded PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A bundle written as Python's json.dumps would: numeric outputs as int or float literals (`1`,
  * `1.0`, `0.1`, `NaN`, `Infinity`), booleans, labels, nulls, failed scores, duplicate output names,
  * repeated trial ids, views with every reducer.
  */
 async function writeTrickyBundle(dir: string, seed: number): Promise<void> {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   await mkdir(dir, { recursive: true });
   const reducers = ['mean', 'weighted_mean', 'any', 'all', 'single'];
