@@ -1,11 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
-import type { StoreCell } from '../sinks/duckdb/table-buffer.js';
 import { traceEvidenceOf } from '../sinks/duckdb/trace-evidence-of.js';
-import { attributesJsonText } from './attributes-json-text.js';
+import { spanRowCells } from '../sinks/duckdb/span-row-cells.js';
 import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
 
 /** Options of {@link LiveDuckDBStore}. */
@@ -26,9 +24,6 @@ interface Backend {
   write(batch: StoreTrialMessage[]): Promise<void>;
   close(): Promise<void>;
 }
-
-const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-const STATUS_CODES = ['unset', 'ok', 'error'];
 
 /**
  * The DuckDB store of `evalstream serve` (the tables of `toDuckDB`, docs/sql.md) for a stream in which
@@ -230,7 +225,7 @@ async function toMessage(scored: ScoredTrial, withTask: boolean): Promise<StoreT
     trial: scored.item.trial,
     scores: scored.scores,
     toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
-    spanCells: trace === null ? [] : trace.spans.map(spanCells),
+    spanCells: trace === null ? [] : trace.spans.map(spanRowCells),
   };
 }
 
@@ -243,23 +238,4 @@ function plainToolCall(c: NormalizedToolCall): NormalizedToolCall {
     isError: c.isError,
     origin: { ...c.origin },
   };
-}
-
-/** The cells of a `spans` row after (run id, trial ordinal, task id, trial id), as `StoreRows.addSpans` has them. */
-function spanCells(s: OtlpSpan, index: number): StoreCell[] {
-  return [
-    index,
-    s.traceId,
-    s.spanId,
-    s.parentSpanId === '' ? null : s.parentSpanId,
-    s.name,
-    SPAN_KINDS[s.kind] ?? String(s.kind),
-    s.startTimeUnixNano,
-    s.endTimeUnixNano,
-    STATUS_CODES[s.status.code] ?? String(s.status.code),
-    s.status.message === '' ? null : s.status.message,
-    attributesJsonText(s.attributes),
-    attributesJsonText(s.resource.attributes),
-    s.scope.name === '' ? null : s.scope.name,
-  ];
 }

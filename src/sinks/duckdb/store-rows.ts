@@ -1,6 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { anyValueToJson } from '../../evidence/otlp/any-value-to-json.js';
-import type { OtlpAttributes, OtlpSpan } from '../../evidence/otlp/otlp-types.js';
+import type { OtlpSpan } from '../../evidence/otlp/otlp-types.js';
 import type { JsonObject, JsonValue } from '../../model/json-value.js';
 import { kindOfValueSchema, type OutputKind } from '../../model/output-spec.js';
 import type { ScoreRecord } from '../../model/score-record.js';
@@ -11,10 +10,8 @@ import { isTrialFailure } from '../../summary/is-trial-failure.js';
 import { classifyOutputValue } from './classify-output-value.js';
 import { STORE_TABLES } from './store-tables.js';
 import { TableBuffer } from './table-buffer.js';
+import { spanRowCells } from './span-row-cells.js';
 import { toJsonText } from './to-json-text.js';
-
-const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-const STATUS_CODES = ['unset', 'ok', 'error'];
 
 /** A trial as the store needs it: everything but `id` may be missing (summaries pass only id/error). */
 export type StoreTrial = Pick<Trial, 'id' | 'error'> & Partial<Trial>;
@@ -217,25 +214,7 @@ export class StoreRows {
     const buf = this.#buf('spans');
     for (let i = 0; i < spans.length; i++) {
       const s = spans[i]!;
-      buf.push([
-        this.runId,
-        trialOrdinal,
-        trial.task_id ?? null,
-        trial.id,
-        i,
-        s.traceId,
-        s.spanId,
-        s.parentSpanId === '' ? null : s.parentSpanId,
-        s.name,
-        SPAN_KINDS[s.kind] ?? String(s.kind),
-        s.startTimeUnixNano,
-        s.endTimeUnixNano,
-        STATUS_CODES[s.status.code] ?? String(s.status.code),
-        s.status.message === '' ? null : s.status.message,
-        toJsonText(attributesToJson(s.attributes)),
-        toJsonText(attributesToJson(s.resource.attributes)),
-        s.scope.name === '' ? null : s.scope.name,
-      ]);
+      buf.push([this.runId, trialOrdinal, trial.task_id ?? null, trial.id, ...spanRowCells(s, i)]);
     }
   }
 
@@ -254,17 +233,4 @@ export class StoreRows {
   #buf(name: string): TableBuffer {
     return this.#buffers.get(name)!;
   }
-}
-
-function attributesToJson(attributes: OtlpAttributes): JsonObject {
-  const out: JsonObject = {};
-  for (const kv of attributes.entries()) {
-    Object.defineProperty(out, kv.key, {
-      value: anyValueToJson(kv.value),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
-import { anyValueToJson } from '../evidence/otlp/any-value-to-json.js';
-import type { OtlpAnyValue, OtlpAttributes } from '../evidence/otlp/otlp-types.js';
-import type { JsonObject } from '../model/json-value.js';
-import { toJsonText } from '../sinks/duckdb/to-json-text.js';
+import { anyValueToJson } from '../../evidence/otlp/any-value-to-json.js';
+import type { OtlpAnyValue, OtlpAttributes } from '../../evidence/otlp/otlp-types.js';
+import type { JsonObject } from '../../model/json-value.js';
+import { toJsonText } from './to-json-text.js';
 
 /**
  * `toJsonText` of the attributes as an object, the same text built directly: keys in order, each
