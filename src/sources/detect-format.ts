@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { isGzipFile } from '../evidence/is-gzip-file.js';
 
 /** The input formats `openInputs` reads. */
 export type InputFormat = 'bundle' | 'harbor' | 'atif' | 'otlp' | 'gym';
@@ -90,21 +91,10 @@ async function readJsonObject(path: string): Promise<Record<string, unknown> | n
   }
 }
 
-async function isGzip(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const b = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(b, 0, 2, 0);
-    return bytesRead === 2 && b[0] === 0x1f && b[1] === 0x8b;
-  } finally {
-    await fh.close();
-  }
-}
-
 /** Reads decompressed bytes until `done(chunks)` says so or the file ends. */
 async function readUntil(path: string, done: (text: string) => boolean, limit: number): Promise<string> {
   const raw = createReadStream(path, { highWaterMark: HEAD_BYTES });
-  const stream = (await isGzip(path)) ? raw.pipe(createGunzip()) : raw;
+  const stream = (await isGzipFile(path)) ? raw.pipe(createGunzip()) : raw;
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
@@ -8,6 +7,7 @@ import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { Trial, TrialMeasurements } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
+import { isGzipFile } from '../evidence/is-gzip-file.js';
 
 /** Options of `fromGymRollouts`. */
 export interface FromGymRolloutsOptions {
@@ -45,17 +45,6 @@ export function fromGymRollouts(
   return defer(() => from(readGymRollouts(paths, options)));
 }
 
-async function isGzip(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await fh.close();
-  }
-}
-
 async function* readGymRollouts(
   paths: readonly string[],
   options: FromGymRolloutsOptions,
@@ -66,7 +55,7 @@ async function* readGymRollouts(
     const file = resolve(p);
     let gzip: boolean;
     try {
-      gzip = await isGzip(file);
+      gzip = await isGzipFile(file);
     } catch (error) {
       throw new InputError(`cannot open: ${(error as Error).message}`, { file });
     }

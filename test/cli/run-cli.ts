@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 /**
@@ -25,4 +25,16 @@ export async function runCli(args: string[]): Promise<{ code: number; stdout: st
     out.mockRestore();
     err.mockRestore();
   }
+}
+
+/**
+ * `evalstream query --db DB --format json SQL` in process; fails the test on a non-zero exit.
+ *
+ * @example
+ * const [row] = await queryJson(db, 'select count(*) as n from trials');
+ */
+export async function queryJson(db: string, sql: string): Promise<Record<string, unknown>[]> {
+  const r = await runCli(['query', '--db', db, '--format', 'json', sql]);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, unknown>[];
 }

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from './run-cli.js';
+import { queryJson, runCli } from './run-cli.js';
 
 let root: string;
 beforeAll(async () => {
@@ -16,12 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
-
-async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
-  const r = await runCli(['query', '--db', db, '--format', 'json', sql]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, unknown>[];
-}
 
 const COUNTS = `SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM tasks) AS tasks,
   (SELECT count(*) FROM trials) AS trials, (SELECT count(*) FROM scores) AS scores,
@@ -62,13 +56,13 @@ describe('score --engine duckdb', () => {
         const r = await score('examples/harbor-job', out, '--engine', engine, '--db', db);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain(`wrote ${out} and ${db}`);
-        const counts = await query(db, COUNTS);
+        const counts = await queryJson(db, COUNTS);
         expect(counts[0]).toMatchObject({ runs: 1, trials: 3, scores: 8 });
         first ??= counts;
         expect(counts).toEqual(first);
       }
       expect(existsSync(join(out, 'evalstream.duckdb'))).toBe(false);
-      const rows = await query(db, `SELECT DISTINCT run_id, metric_type FROM scores ORDER BY ALL`);
+      const rows = await queryJson(db, `SELECT DISTINCT run_id, metric_type FROM scores ORDER BY ALL`);
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r['run_id'] === 'R1')).toBe(true);
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../bench/mulberry32.js';
-import { runCli } from './run-cli.js';
+import { queryJson, runCli } from './run-cli.js';
 
 let root: string;
 beforeAll(async () => {
@@ -30,12 +30,6 @@ async function bothEngines(src: string, extra: string[] = [], code = 0): Promise
     texts.push(await readFile(join(out, 'summary.json'), 'utf8'));
   }
   return texts as [string, string];
-}
-
-async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
-  const r = await runCli(['query', '--db', db, '--format', 'json', sql]);
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, unknown>[];
 }
 
 const COUNTS = `SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM tasks) AS tasks,
@@ -189,7 +183,7 @@ describe('summarize --engine duckdb', () => {
     const r = await runCli(['summarize', src, '--engine', 'duckdb', '--db', db, '--no-report']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`stored run agent-eval-20260715093012-5eed0001 in`);
-    expect(await query(db, 'SELECT DISTINCT run_id FROM scores')).toEqual([
+    expect(await queryJson(db, 'SELECT DISTINCT run_id FROM scores')).toEqual([
       { run_id: 'agent-eval-20260715093012-5eed0001' },
     ]);
   }, 60_000);
@@ -204,14 +198,14 @@ describe('summarize --engine duckdb', () => {
         const r = await runCli(['summarize', src, '--engine', engine, '--db', db, '--no-report']);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain('stored run agent-eval-20260715093012-1a2b3c4d in');
-        const counts = await query(db, COUNTS);
+        const counts = await queryJson(db, COUNTS);
         // 3 tasks, 8 trials, 8 scores with 11 outputs, 7 tool calls from the ATIF evidence
         expect(counts).toEqual([
           { runs: 1, tasks: 3, trials: 8, scores: 8, outputs: 11, tool_calls: 7, spans: 0 },
         ]);
       }
       // the summary of the stored run is what summary.json says (the query layer reads the same rows)
-      const rewards = await query(
+      const rewards = await queryJson(
         db,
         `SELECT trial_id, num_value FROM score_outputs WHERE output_name = 'reward' ORDER BY score_ordinal`,
       );
@@ -220,7 +214,7 @@ describe('summarize --engine duckdb', () => {
         { trial_id: 'a2', num_value: 0 },
       ]);
       stores.push(
-        await query(
+        await queryJson(
           db,
           `SELECT s.score_ordinal, s.task_id, s.trial_id, s.metric_type, s.status, o.output_name, o.value_type,
              o.num_value, o.label_value FROM scores s LEFT JOIN score_outputs o USING (run_id, score_ordinal)

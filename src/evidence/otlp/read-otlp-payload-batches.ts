@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../../sources/input-error.js';
 import { otlpFileLayout } from './otlp-file-layout.js';
@@ -7,17 +6,7 @@ import { OtlpDecodeError } from './otlp-decode-error.js';
 import { OtlpPayloadSplitter, type OtlpPayload } from './otlp-payload-splitter.js';
 import type { OtlpPayloadItem } from './otlp-stream-types.js';
 import type { ReadOtlpPayloadsOptions } from './read-otlp-payloads.js';
-
-async function isGzip(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await fh.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await fh.close();
-  }
-}
+import { isGzipFile } from '../is-gzip-file.js';
 
 /**
  * `readOtlpPayloads` in batches: the payloads cut from each chunk read, as one array (chunks that
@@ -34,7 +23,7 @@ export async function* readOtlpPayloadBatches(
   const splitter = new OtlpPayloadSplitter(options.layout ?? otlpFileLayout(path));
   let gzip: boolean;
   try {
-    gzip = await isGzip(path);
+    gzip = await isGzipFile(path);
   } catch (error) {
     throw new InputError(`cannot open: ${(error as Error).message}`, { file: path });
   }
