@@ -41,6 +41,41 @@ describe('gym aggregate: shards (§12)', () => {
     );
   });
 
+  it('merged rows: runs of consecutive lines copied together, CRLF and padded lines, a row longer than the buffer', async () => {
+    const dir = tempDir();
+    const big = row(2, 1, { reward: 1, text: 'x'.repeat(300_000) });
+    const lines = [
+      row(0, 0, { reward: 0 }),
+      row(0, 1, { reward: 1 }),
+      `${row(0, 2, { reward: 1 })}\r`,
+      row(0, 3, { reward: 0 }),
+      `  ${row(1, 0, { reward: 1 })}  `,
+      row(1, 1, { reward: 1 }),
+      row(2, 0, { reward: 0 }),
+      big,
+      '{"_ng_task_index": 2, "_ng_rollout_index": 2, "agent_ref": {"name": "agent_a"}, "s": " \\" "}',
+      row(2, 3, { reward: 0 }),
+    ];
+    // shard order: two sorted runs interleaved with single rows out of order
+    const shard = [
+      lines[3],
+      lines[0],
+      lines[1],
+      lines[2],
+      lines[6],
+      lines[7],
+      lines[9],
+      lines[4],
+      lines[5],
+      lines[8],
+    ];
+    writeJsonl(dir, 's.jsonl', shard as string[]);
+    await runAggregate({ inputGlob: join(dir, 's.jsonl'), output: join(dir, 'merged.jsonl') });
+    const expected = lines.map((l) => (l as string).trim());
+    expected[8] = '{"_ng_task_index":2,"_ng_rollout_index":2,"agent_ref":{"name":"agent_a"},"s":" \\" "}';
+    expect(readFileSync(join(dir, 'merged.jsonl'), 'utf8')).toBe(expected.join('\n') + '\n');
+  });
+
   it('the output may be one of the inputs; --no-merge leaves it alone', async () => {
     const dir = tempDir();
     const shard = writeJsonl(dir, 'rollouts.jsonl', [row(1, 0, { reward: 1 }), row(0, 0, { reward: 0 })]);

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 
 /** Called for each line: bytes `buf[start, end)` with surrounding whitespace stripped (Python's `bytes.strip()`). */
@@ -15,7 +15,10 @@ export type JsonlLineHandler = (
 export interface ForEachJsonlLineOptions {
   /** Also call the handler for blank lines (default false: they are skipped, as `gym eval aggregate` does). */
   blankLines?: boolean;
-  /** Read size in bytes (default 8 MiB; lines longer than this grow the buffer). */
+  /**
+   * Read size in bytes (default 128 KiB: a buffer that stays in the CPU cache makes both the kernel's
+   * copy and the scan of the bytes several times cheaper than large reads; longer lines grow it).
+   */
   chunkSize?: number;
   /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
   start?: number;
@@ -41,9 +44,10 @@ export async function forEachJsonlLine(
   handler: JsonlLineHandler,
   options: ForEachJsonlLineOptions = {},
 ): Promise<number> {
-  const fh = await open(path, 'r');
+  // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
+  const fd = openSync(path, 'r');
   try {
-    let buf = Buffer.allocUnsafe(options.chunkSize ?? 8 << 20);
+    let buf = Buffer.allocUnsafe(options.chunkSize ?? 128 << 10);
     let start = 0;
     let end = 0;
     let bufFileOffset = options.start ?? 0; // file offset of buf[0]
@@ -74,7 +78,7 @@ export async function forEachJsonlLine(
         buf = bigger;
       }
       const want = Math.min(buf.length - end, limit - (bufFileOffset + end));
-      const { bytesRead } = want <= 0 ? { bytesRead: 0 } : await fh.read(buf, end, want, bufFileOffset + end);
+      const bytesRead = want <= 0 ? 0 : readSync(fd, buf, end, want, bufFileOffset + end);
       if (bytesRead === 0) eof = true;
       end += bytesRead;
       const last = eof ? end : buf.lastIndexOf(10, end - 1);
@@ -95,6 +99,6 @@ export async function forEachJsonlLine(
     }
     return lineNo;
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
