@@ -2,14 +2,21 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
+import { mayHaveIntegralFloat } from './may-have-integral-float.js';
+import { outputLiteralIsFloat } from './output-literal-is-float.js';
+import { rowSources } from './row-sources.js';
+import type { ValueSchemaLookup } from './score-to-wire.js';
 import type { TaskValueFloatLookup } from './summary-to-wire.js';
-import { TaskValueFloatness } from './task-value-floatness.js';
 
 /**
  * A `SummaryBuilder` plus what the bundle writer needs to print its task values with the right JSON
- * number types. Scores stream through; memory is the builder's.
+ * number types: for every integral numeric task value, whether the metric produced a float or an int
+ * (task values keep the JSON type of the output). Scores read from a bundle keep the type of their
+ * literal; scores built in memory are floats when declared `ContinuousScore`. The builder stores that
+ * bit with the record (its task values are columns), so nothing is kept per score here.
  *
  * @example
  * const acc = new SummaryAccumulator(tasks);
@@ -18,8 +25,21 @@ import { TaskValueFloatness } from './task-value-floatness.js';
  */
 export class SummaryAccumulator {
   readonly #builder: SummaryBuilder;
-  readonly #floats = new TaskValueFloatness();
   readonly #tasks: Map<string, TaskSpec> | null;
+  // the score being added: its line (when read from text) or its declared value schemas
+  #text = '';
+  /** Whether `#text` may hold an integral float literal: 0 = not yet known, 1 = yes, 2 = no. */
+  #lineMayFloat = 0;
+  #schemas: ValueSchemaLookup | undefined = undefined;
+  readonly #fromText = (score: ScoreRecord, index: number): boolean => {
+    // decided once per line: most lines hold no integral float literal at all
+    if (this.#lineMayFloat === 0) this.#lineMayFloat = mayHaveIntegralFloat(this.#text) ? 1 : 2;
+    return this.#lineMayFloat === 1 && outputLiteralIsFloat(score, index, this.#text);
+  };
+  readonly #inMemory = (score: ScoreRecord, index: number): boolean =>
+    rowSources.outputValueIsFloat(score, index) ??
+    this.#schemas?.(score.metric_type, (score.outputs[index] as ScoreRecord['outputs'][number]).name) ===
+      'ContinuousScore';
 
   constructor(tasks: readonly TaskSpec[] | null) {
     this.#builder = new SummaryBuilder(tasks);
@@ -31,13 +51,15 @@ export class SummaryAccumulator {
    * `text` is the line the score was read from, when it was not registered in `rowSources`.
    */
   addScore(score: ScoreRecord, task?: TaskSpec | null, text?: string): void {
-    this.#builder.addScore(score);
     if (text !== undefined) {
-      this.#floats.addScore(score, undefined, text);
+      this.#text = text;
+      this.#lineMayFloat = 0;
+      this.#builder.addScore(score, this.#fromText);
       return;
     }
     const spec = task ?? this.#tasks?.get(score.task_id) ?? null;
-    this.#floats.addScore(score, spec === null ? undefined : declaredValueSchemas(spec));
+    this.#schemas = spec === null ? undefined : declaredValueSchemas(spec);
+    this.#builder.addScore(score, this.#inMemory);
   }
 
   /** Adds one trial for the error rollup. */
@@ -48,6 +70,6 @@ export class SummaryAccumulator {
   /** The summary and what the writers need to print its task values (`summaryJsonChunks`). Call once. */
   finish(extraScores: readonly AggregateScore[] = []): { summary: Summary; isFloat: TaskValueFloatLookup } {
     const summary = this.#builder.finish(extraScores);
-    return { summary, isFloat: this.#floats.lookupFor(summary.task_metric_values) };
+    return { summary, isFloat: columnarTaskValues.floatLookup(summary.task_metric_values) };
   }
 }

@@ -1,4 +1,6 @@
 import type { Summary, TaskValueRecord } from '../model/summary.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { TaskValueColumn } from '../summary/task-value-column.js';
 import { floatPathKey } from './float-path-key.js';
 import { pythonFloatRepr } from './python-float-repr.js';
 import { pythonJson } from './python-json.js';
@@ -94,11 +96,20 @@ function* taskValueChunks(
     return;
   }
   out.text('{');
+  // columns of a summary built by `SummaryBuilder` are read directly (no record objects); their
+  // float kinds are the answers of `isFloat` when it is the columns' own lookup
+  const columnar = isFloat === undefined || columnarTaskValues.isFloatLookup(isFloat);
+  const useFloatKinds = isFloat !== undefined;
   // a trial's records repeat under every key of its task: quote its id once per task
   const heads = new Map<string, string>();
   for (let t = 0; t < taskIds.length; t++) {
     const taskId = taskIds[t] as string;
     out.text(`${t === 0 ? '' : ','}\n    ${pythonQuote(taskId)}: `);
+    const columns = columnar ? columnarTaskValues.columns(values, taskId) : null;
+    if (columns !== null) {
+      yield* columnChunks(out, columns, useFloatKinds);
+      continue;
+    }
     const byKey = values[taskId] as Record<string, TaskValueRecord[]>;
     const keys = pythonSortKeys(Object.keys(byKey));
     if (keys.length === 0) {
@@ -143,6 +154,72 @@ function* taskValueChunks(
   out.text('\n  }');
 }
 
+/** One task's `{key: [records]}` from its columns (same bytes as the record path). */
+function* columnChunks(
+  out: AsciiChunks,
+  columns: readonly (readonly [string, TaskValueColumn])[],
+  useFloatKinds: boolean,
+): Generator<Buffer> {
+  if (columns.length === 0) {
+    out.text('{}');
+    return;
+  }
+  out.text('{');
+  const trialIds = (columns[0] as readonly [string, TaskValueColumn])[1].trialIds;
+  // a trial's records repeat under every key of its task: quote its id once per task
+  const heads = new Array<string | undefined>(trialIds.length);
+  for (let k = 0; k < columns.length; k++) {
+    const [key, column] = columns[k] as readonly [string, TaskValueColumn];
+    const { codes, values, labels } = column;
+    const ids = column.trialIds;
+    const n = codes.length;
+    let text = `${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `;
+    if (n === 0) {
+      out.text(text + '[]');
+      continue;
+    }
+    text += '[';
+    for (let i = 0; i < n; i++) {
+      const code = codes[i] as number;
+      const kind = code % 8;
+      const trial = (code - kind) / 8;
+      let head = ids === trialIds ? heads[trial] : undefined;
+      if (head === undefined) {
+        head = `\n        {\n          "trial_id": ${pythonQuote(ids[trial] as string)},\n          "value": `;
+        if (ids === trialIds) heads[trial] = head;
+      }
+      let value: string;
+      let tail = TAIL_NUMBER;
+      if (kind === NUMBER) value = formatNumber(values[i] as number, false);
+      else if (kind === FLOAT) value = formatNumber(values[i] as number, useFloatKinds);
+      else if (kind === TRUE) value = 'true';
+      else if (kind === FALSE) value = 'false';
+      else if (kind === LABEL) {
+        value = pythonQuote(labels[values[i] as number] as string);
+        tail = TAIL_LABEL;
+      } else {
+        value = 'null';
+        tail = TAIL_MISSING;
+      }
+      text += (i === 0 ? head : ',' + head) + value + tail;
+      if (text.length >= 1 << 16) {
+        out.text(text);
+        text = '';
+        if (out.full) yield out.take();
+      }
+    }
+    out.text(text + '\n      ]');
+    if (out.full) yield out.take();
+  }
+  out.text('\n    }');
+}
+
+const NUMBER = TaskValueColumn.NUMBER;
+const FLOAT = TaskValueColumn.FLOAT;
+const TRUE = TaskValueColumn.TRUE;
+const FALSE = TaskValueColumn.FALSE;
+const LABEL = TaskValueColumn.LABEL;
+
 const TAIL_NUMBER = ',\n          "value_type": "number"\n        }';
 const TAIL_LABEL = ',\n          "value_type": "label"\n        }';
 const TAIL_MISSING = ',\n          "value_type": "missing"\n        }';
@@ -164,10 +241,15 @@ function formatValue(value: TaskValueRecord['value'], float: boolean | undefined
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'string') return pythonQuote(value);
+  return formatNumber(value, float === true);
+}
+
+/** A numeric task value; `float`: an integral value was a float literal. */
+function formatNumber(value: number, float: boolean): string {
   if (Number.isNaN(value)) return '"NaN"';
   if (value === Infinity) return '"Infinity"';
   if (value === -Infinity) return '"-Infinity"';
-  if (float === true || !Number.isInteger(value)) return pythonFloatRepr(value);
+  if (float || !Number.isInteger(value)) return pythonFloatRepr(value);
   if (Object.is(value, -0)) return '0';
   return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
 }

@@ -1,25 +1,30 @@
 import { kindOfValueSchema } from '../model/output-spec.js';
 import type { ScoreRecord } from '../model/score-record.js';
-import type { AggregateScore, CoverageCounts, Summary, TaskValueRecord } from '../model/summary.js';
+import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
 import type { SemanticView, TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { isTrialFailure } from './is-trial-failure.js';
+import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
+import { TaskValueColumn } from './task-value-column.js';
 
 /** One (task, metric type, output name): the compact per-observation data of that output. */
 interface Series {
   readonly name: string;
-  /** Finite numbers (not booleans) collected from completed/partial scores, in score order. */
+  /**
+   * Finite numbers (not booleans) collected from completed/partial scores, in score order, while the
+   * series has no task value column; once it has one, the column holds them (see `finiteValues`).
+   */
   readonly values: number[];
   /** Non-failed scores that contain an output of this name. */
   scored: number;
   /** `Bucket.scoreCount` of the last score that had this name: only the first output of a name counts. */
   lastScore: number;
-  /** Task value records when this output is a `task_metric_values` key, else null. */
-  records: TaskValueRecord[] | null;
+  /** Task value records (column-wise) when this output is a `task_metric_values` key, else null. */
+  records: TaskValueColumn | null;
   /** pass@k counts over `records`: n = null/boolean/number values, c = true or numbers ≥ 1.0. */
   passN: number;
   passC: number;
@@ -38,8 +43,8 @@ interface Bucket {
   readonly keys: Series[];
   scoreCount: number;
   failed: number;
-  /** Without task specs: trial ids of trial failures so far, to backfill keys discovered later. */
-  readonly failureTrials: string[];
+  /** Without task specs: trial indexes of trial failures so far, to backfill keys discovered later. */
+  readonly failureTrials: number[];
   /** For a view's signal metric: the task-local trial index of each score, to pair occurrences. */
   viewTrials: number[] | null;
   readonly viewColumns: number[][];
@@ -74,6 +79,17 @@ interface TaskState {
 const SCAN_LIMIT = 8;
 const KEY_KINDS = new Set(['continuous', 'discrete', 'boolean', 'label']);
 const PASS_AT_K_KINDS = new Set(['continuous', 'boolean']);
+
+const NUMBER = TaskValueColumn.NUMBER;
+const FLOAT = TaskValueColumn.FLOAT;
+const MISSING = TaskValueColumn.MISSING;
+
+/**
+ * Says whether the integral number `score.outputs[index].value` was written as a float literal
+ * (`1.0`), so the summary's task value keeps that JSON type; asked only for values that become task
+ * value records.
+ */
+export type FloatLiteralLookup = (score: ScoreRecord, index: number) => boolean;
 
 /**
  * Streaming builder of the SDK's `AgentEvalSummary.from_scores(scores, tasks, trials, extra_scores)`
@@ -116,11 +132,14 @@ export class SummaryBuilder {
     for (const spec of specs.values()) this.declareTask(spec);
   }
 
-  /** Add one score record (the SDK's `AgentEvalTaskScore`). */
-  addScore(score: ScoreRecord): void {
+  /**
+   * Add one score record (the SDK's `AgentEvalTaskScore`). `isFloatLiteral` tells the JSON type of
+   * integral numeric values (default: int); it only affects how writers print task values.
+   */
+  addScore(score: ScoreRecord, isFloatLiteral?: FloatLiteralLookup): void {
     if (this.finished) throw new Error('SummaryBuilder.addScore called after finish()');
     this.scoreCount++;
-    let trialId = score.trial_id;
+    const trialId = score.trial_id;
     const taskId = score.task_id;
     let task: TaskState | undefined;
     if (taskId === this.lastTaskId) {
@@ -140,13 +159,11 @@ export class SummaryBuilder {
       this.tasks.set(taskId, task);
       this.lastTask = task;
     }
-    // Distinct trials per task (a small map; far cheaper than one run-wide set), interned: records
-    // share one string per trial.
+    // Distinct trials per task (a small map; far cheaper than one run-wide set): records refer to
+    // the task's one string per trial by index.
     let trialIndex: number;
-    const lastTrial = task.lastTrial;
-    if (lastTrial === trialId) {
+    if (task.lastTrial === trialId) {
       trialIndex = task.lastTrialIndex;
-      trialId = lastTrial;
     } else {
       const known = task.trialIndex.get(trialId);
       if (known === undefined) {
@@ -155,9 +172,8 @@ export class SummaryBuilder {
         task.trialIds.push(trialId);
       } else {
         trialIndex = known;
-        trialId = task.trialIds[known] as string;
       }
-      task.lastTrial = trialId;
+      task.lastTrial = task.trialIds[trialIndex] as string;
       task.lastTrialIndex = trialIndex;
     }
     const metricType = score.metric_type;
@@ -196,10 +212,10 @@ export class SummaryBuilder {
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i] as Series;
           if (key.records === null) continue;
-          key.records.push({ trial_id: trialId, value_type: 'missing', value: null });
+          key.records.push(trialIndex, MISSING, 0);
           key.passN++;
         }
-        if (!this.withSpecs) bucket.failureTrials.push(trialId);
+        if (!this.withSpecs) bucket.failureTrials.push(trialIndex);
       }
       return;
     }
@@ -232,37 +248,43 @@ export class SummaryBuilder {
       series.lastScore = seq;
       series.scored++;
       const value = output.value;
-      let record: TaskValueRecord | null = null;
       let semantic = NaN;
       let pass = 0; // pass@k: 0 = not counted, 1 = counted, 2 = counted and passing
       if (typeof value === 'number') {
-        if (Number.isFinite(value)) series.values.push(value);
-        record = { trial_id: trialId, value_type: 'number', value };
         semantic = value;
         pass = value >= 1.0 ? 2 : 1;
       } else if (typeof value === 'boolean') {
-        record = { trial_id: trialId, value_type: 'number', value };
         semantic = value ? 1.0 : 0.0;
         pass = value ? 2 : 1;
-      } else if (typeof value === 'string') {
-        record = { trial_id: trialId, value_type: 'label', value };
       }
       const column = series.viewColumn;
       if (column !== null) column[column.length - 1] = semantic;
-      if (record === null) continue;
-      if (series.records !== null) {
-        series.records.push(record);
-      } else if (!this.withSpecs) {
+      // objects, lists and null are no task value
+      if (pass === 0 && typeof value !== 'string') continue;
+      let records = series.records;
+      if (records === null) {
+        if (this.withSpecs) {
+          // not a task-value key: only the output aggregate's values
+          if (typeof value === 'number' && Number.isFinite(value)) series.values.push(value);
+          continue;
+        }
         // A key discovered now: the trial failures before it belong to it too, in order.
-        const records: TaskValueRecord[] = [];
-        for (const t of bucket.failureTrials)
-          records.push({ trial_id: t, value_type: 'missing', value: null });
-        records.push(record);
+        records = new TaskValueColumn(task.trialIds);
+        for (const t of bucket.failureTrials) records.push(t, MISSING, 0);
         series.records = records;
         series.passN += bucket.failureTrials.length;
         bucket.keys.push(series);
+      }
+      if (typeof value === 'number') {
+        const float =
+          isFloatLiteral !== undefined && Number.isInteger(value) && isFloatLiteral(score, o)
+            ? FLOAT
+            : NUMBER;
+        records.push(trialIndex, float, value);
+      } else if (typeof value === 'boolean') {
+        records.push(trialIndex, value ? TaskValueColumn.TRUE : TaskValueColumn.FALSE, 0);
       } else {
-        continue;
+        records.pushLabel(trialIndex, value as string);
       }
       if (pass > 0) {
         series.passN++;
@@ -308,7 +330,7 @@ export class SummaryBuilder {
         let failed = this.withSpecs ? 0 : metric.failed;
         let scored = 0;
         let length = 0;
-        const parts: number[][] = [];
+        const parts: ArrayLike<number>[] = [];
         for (const bucket of buckets) {
           const series = bucket.series.get(name);
           if (series === undefined) continue;
@@ -317,8 +339,9 @@ export class SummaryBuilder {
             failed += bucket.failed;
           }
           scored += series.scored;
-          length += series.values.length;
-          parts.push(series.values);
+          const part = finiteValues(series);
+          length += part.length;
+          parts.push(part);
         }
         const values = new Float64Array(length);
         let at = 0;
@@ -334,17 +357,21 @@ export class SummaryBuilder {
 
     aggregates.push(...this.viewAggregates(taskList));
 
-    const taskMetricValues: Record<string, Record<string, TaskValueRecord[]>> = {};
+    const taskColumns: [string, [string, TaskValueColumn][]][] = [];
     for (const task of taskList) {
-      const keys: [string, string, TaskValueRecord[]][] = [];
+      const keys: [string, string, TaskValueColumn][] = [];
       for (const [type, bucket] of task.buckets) {
-        for (const series of bucket.keys) keys.push([type, series.name, series.records ?? []]);
+        for (const series of bucket.keys)
+          keys.push([type, series.name, series.records ?? new TaskValueColumn(task.trialIds)]);
       }
       keys.sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]));
-      const entry: Record<string, TaskValueRecord[]> = {};
-      for (const [type, name, records] of keys) setOwn(entry, `${type}.${name}`, records);
-      setOwn(taskMetricValues, task.id, entry);
+      // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
+      const entry = new Map<string, TaskValueColumn>();
+      for (const [type, name, column] of keys) entry.set(`${type}.${name}`, column);
+      taskColumns.push([task.id, [...entry]]);
     }
+    // records are built on first access; summary writers read the columns
+    const taskMetricValues = columnarTaskValues.create(taskColumns);
 
     const pairs = [...this.passAtKPairs.values()].sort(
       (a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]),
@@ -438,7 +465,7 @@ export class SummaryBuilder {
         bucket.seriesList.push(series);
         const kind = kindOfValueSchema(out.value_schema);
         if (KEY_KINDS.has(kind)) {
-          series.records = [];
+          series.records = new TaskValueColumn(task.trialIds);
           bucket.keys.push(series);
         }
         if (PASS_AT_K_KINDS.has(kind)) {
@@ -594,6 +621,21 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
     trialIds: [],
     views,
   };
+}
+
+/** The finite numbers of a series' output aggregate, in score order. */
+function finiteValues(series: Series): ArrayLike<number> {
+  const column = series.records;
+  if (column === null) return series.values;
+  const { codes, values } = column;
+  const out: number[] = [];
+  for (let i = 0; i < codes.length; i++) {
+    const kind = (codes[i] as number) % 8;
+    if (kind !== NUMBER && kind !== FLOAT) continue;
+    const v = values[i] as number;
+    if (Number.isFinite(v)) out.push(v);
+  }
+  return out;
 }
 
 function newSeries(name: string): Series {
