@@ -77,7 +77,7 @@ class TrialScoring {
   readonly #records: (ScoreRecord | undefined)[];
   #left: number;
   #finished = false;
-  #timer: NodeJS.Timeout | undefined = undefined;
+  #deadline: Deadline | null = null;
 
   constructor(
     private readonly item: TrialItem,
@@ -113,7 +113,7 @@ class TrialScoring {
     }
     const timeoutMs = this.options.timeoutMs ?? null;
     if (!this.#finished && timeoutMs !== null && timeoutMs > 0) {
-      this.#timer = setTimeout(() => this.#timeout(timeoutMs), timeoutMs);
+      this.#deadline = deadlinesFor(timeoutMs).add(() => this.#timeout(timeoutMs));
     }
   }
 
@@ -133,7 +133,7 @@ class TrialScoring {
     if (this.#finished || this.#records[i] !== undefined) return;
     if (this.options.failFast === true) {
       this.#finished = true;
-      clearTimeout(this.#timer);
+      this.#deadline?.cancel();
       this.reject(error);
       return;
     }
@@ -154,7 +154,7 @@ class TrialScoring {
     this.#left -= 1;
     if (this.#left === 0) {
       this.#finished = true;
-      clearTimeout(this.#timer);
+      this.#deadline?.cancel();
       this.resolve(this.#records as ScoreRecord[]);
     }
   }
@@ -202,4 +202,113 @@ function record(
     outputs,
     diagnostics,
   };
+}
+
+/** A pending time limit; `cancel` when the trial finished first. */
+interface Deadline {
+  readonly at: number;
+  /** Dropped once settled (it holds the trial). */
+  onTimeout: (() => void) | null;
+  /** Set once cancelled or fired. */
+  settled: boolean;
+  cancel(): void;
+}
+
+/**
+ * The time limits of every trial scored with one `timeoutMs`, in start order (so in deadline order):
+ * one timer for the earliest unsettled deadline instead of a timer per trial; no timer at all while
+ * none is pending (nothing keeps the process alive then).
+ */
+class DeadlineQueue {
+  readonly #ms: number;
+  #queue: Deadline[] = [];
+  #head = 0;
+  #pending = 0;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+  }
+
+  add(onTimeout: () => void): Deadline {
+    const settled = (): void => this.#settled();
+    const d: Deadline = {
+      at: performance.now() + this.#ms,
+      onTimeout,
+      settled: false,
+      cancel() {
+        if (this.settled) return;
+        this.settled = true;
+        this.onTimeout = null;
+        settled();
+      },
+    };
+    this.#queue.push(d);
+    this.#pending += 1;
+    if (this.#timer === null) this.#arm(this.#ms);
+    return d;
+  }
+
+  #settled(): void {
+    this.#pending -= 1;
+    if (this.#pending > 0) {
+      // settled deadlines at the head are passed over now (trials finish roughly in start order)
+      const queue = this.#queue;
+      while (this.#head < queue.length && (queue[this.#head] as Deadline).settled) this.#head += 1;
+      if (this.#head >= 1024 && this.#head * 2 > queue.length) {
+        queue.splice(0, this.#head);
+        this.#head = 0;
+      }
+      return;
+    }
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#queue = [];
+    this.#head = 0;
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#fire(), Math.max(1, Math.ceil(ms)));
+  }
+
+  #fire(): void {
+    this.#timer = null;
+    const now = performance.now();
+    const queue = this.#queue;
+    while (this.#head < queue.length) {
+      const d = queue[this.#head] as Deadline;
+      if (d.settled) {
+        this.#head += 1;
+        continue;
+      }
+      if (d.at > now) break;
+      this.#head += 1;
+      const onTimeout = d.onTimeout as () => void;
+      d.settled = true;
+      d.onTimeout = null;
+      this.#pending -= 1;
+      onTimeout();
+    }
+    if (this.#pending === 0) {
+      this.#queue = [];
+      this.#head = 0;
+      return;
+    }
+    if (this.#timer === null) {
+      let next = this.#head;
+      while ((queue[next] as Deadline).settled) next += 1;
+      this.#arm((queue[next] as Deadline).at - performance.now());
+    }
+  }
+}
+
+const deadlineQueues = new Map<number, DeadlineQueue>();
+
+function deadlinesFor(ms: number): DeadlineQueue {
+  let q = deadlineQueues.get(ms);
+  if (q === undefined) {
+    q = new DeadlineQueue(ms);
+    deadlineQueues.set(ms, q);
+  }
+  return q;
 }

@@ -273,8 +273,92 @@ function keyBytes(key: string): Buffer {
 }
 
 /**
- * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
- * (valueStart -1 when it has no value).
+ * Attribute keys evalstream itself reads (grouping defaults, span roles, token usage, tool calls, answer
+ * text). A key is matched against this list once, when its span is scanned (its bytes are in cache
+ * then); later lookups of these keys compare small integers instead of key bytes in the request
+ * buffer (which is long out of cache by the time a trial is assembled), and their values are cached.
+ */
+const KNOWN_KEYS = [
+  'gen_ai.operation.name',
+  'openinference.span.kind',
+  'llm.request.type',
+  'gen_ai.conversation.id',
+  'nemo.test_case.name',
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.output_tokens',
+  'gen_ai.usage.prompt_tokens',
+  'gen_ai.usage.completion_tokens',
+  'llm.token_count.prompt',
+  'llm.token_count.completion',
+  'gen_ai.usage.cache_read.input_tokens',
+  'gen_ai.usage.cache_read_input_tokens',
+  'gen_ai.usage.cached_tokens',
+  'llm.token_count.prompt_details.cache_read',
+  'gen_ai.usage.cache_creation.input_tokens',
+  'gen_ai.usage.cache_write.input_tokens',
+  'gen_ai.usage.cache_creation_input_tokens',
+  'llm.token_count.prompt_details.cache_write',
+  'gen_ai.usage.cost',
+  'llm.cost.total',
+  'gen_ai.tool.name',
+  'tool.name',
+  'gen_ai.tool.call.id',
+  'tool.id',
+  'tool_call.id',
+  'error.type',
+  'gen_ai.tool.call.arguments',
+  'input.value',
+  'gcp.vertex.agent.tool_call_args',
+  'tool_arguments',
+  'gen_ai.tool.call.result',
+  'output.value',
+  'gcp.vertex.agent.tool_response',
+  'tool_response',
+  'gen_ai.input.messages',
+  'gen_ai.output.messages',
+  'final_result',
+  'gcp.vertex.agent.llm_response',
+  'gcp.vertex.agent.llm_request',
+];
+const KNOWN_ID = new Map<string, number>(KNOWN_KEYS.map((k, i) => [k, i]));
+const KNOWN_BYTES = KNOWN_KEYS.map((k) => Buffer.from(k, 'utf8'));
+const KNOWN_MIN = Math.min(...KNOWN_BYTES.map((b) => b.length));
+const KNOWN_MAX = Math.max(...KNOWN_BYTES.map((b) => b.length));
+
+function knownHash(buf: Uint8Array, s: number, n: number): number {
+  return (
+    (n * 7 +
+      (buf[s + n - 1] as number) * 31 +
+      (buf[s + n - 4] as number) * 3 +
+      (buf[s + (n >> 1)] as number)) &
+    255
+  );
+}
+
+/** Candidate known-key ids by `knownHash`. */
+const KNOWN_BUCKETS: (number[] | undefined)[] = new Array<number[] | undefined>(256);
+KNOWN_BYTES.forEach((b, id) => {
+  const h = knownHash(b, 0, b.length);
+  (KNOWN_BUCKETS[h] ??= []).push(id);
+});
+
+/** The id of the key `buf[s, s + n)` in `KNOWN_KEYS`, or -1. */
+function knownIdAt(buf: Uint8Array, s: number, n: number): number {
+  if (n < KNOWN_MIN || n > KNOWN_MAX) return -1;
+  const ids = KNOWN_BUCKETS[knownHash(buf, s, n)];
+  if (ids === undefined) return -1;
+  outer: for (const id of ids) {
+    const kb = KNOWN_BYTES[id] as Buffer;
+    if (kb.length !== n) continue;
+    for (let j = n - 1; j >= 0; j -= 1) if (buf[s + j] !== kb[j]) continue outer;
+    return id;
+  }
+  return -1;
+}
+
+/**
+ * Appends `[keyStart, keyLength, valueStart, valueEnd, knownId]` for the `KeyValue` message in
+ * `[start, end)` (valueStart -1 when it has no value; knownId -1 when the key is not in `KNOWN_KEYS`).
  */
 function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
   // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
@@ -292,7 +376,7 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
         } else vl = -1;
       }
       if (vl >= 0 && vs + vl === end) {
-        into.push(start + 2, kl, vs, end);
+        into.push(start + 2, kl, vs, end, knownIdAt(buf, start + 2, kl));
         return;
       }
     }
@@ -320,41 +404,51 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
       pos = at + len;
     } else pos = skipAt(buf, tag & 7, pos, end, 'KeyValue');
   }
-  into.push(k, kl, vs, ve);
+  into.push(k, kl, vs, ve, knownIdAt(buf, k, kl));
 }
+
+/** Slots per attribute in a `WireAttributes` index. */
+const SLOTS = 5;
 
 /**
  * Attributes as positions of `KeyValue` messages in the request buffer: where each key and value sits
- * (found on the first read of the attributes, no string created); lookups compare key bytes; a value
- * is decoded only when asked for.
+ * (found when the span is scanned, no string created) and which known key it is; lookups of known keys
+ * compare those ids, others compare key bytes; a value is decoded only when asked for, then cached.
  */
 class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
-  /** Quadruples: key start, key length, value start (-1: none), value end. */
+  /** Quintuples: key start, key length, value start (-1: none), value end, known key id (-1: none). */
   readonly #idx: readonly number[];
   /** Bit `length & 31` set for every key length present: most misses end here. */
   readonly #lengths: number;
   #keys: string[] | null = null;
+  /** Decoded values by attribute position (filled on first read). */
+  #values: (OtlpAnyValue | undefined)[] | null = null;
 
   constructor(buf: Buf, idx: readonly number[]) {
     this.#buf = buf;
     this.#idx = idx;
     let lengths = 0;
-    for (let i = 1; i < idx.length; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
+    for (let i = 1; i < idx.length; i += SLOTS) lengths |= 1 << ((idx[i] as number) & 31);
     this.#lengths = lengths;
   }
 
   get size(): number {
-    return this.#idx.length / 4;
+    return this.#idx.length / SLOTS;
   }
 
   #find(key: string): number {
     const idx = this.#idx;
+    const known = KNOWN_ID.get(key);
+    if (known !== undefined) {
+      for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) if (idx[i + 4] === known) return i;
+      return -1;
+    }
     const kb = keyBytes(key);
     const n = kb.length;
     if ((this.#lengths & (1 << (n & 31))) === 0) return -1;
     const buf = this.#buf;
-    outer: for (let i = idx.length - 4; i >= 0; i -= 4) {
+    outer: for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) {
       if (idx[i + 1] !== n) continue;
       const s = idx[i] as number;
       for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
@@ -364,14 +458,21 @@ class WireAttributes implements OtlpAttributes {
   }
 
   #value(i: number): OtlpAnyValue {
-    const s = this.#idx[i + 2] as number;
-    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
+    const values = (this.#values ??= new Array<OtlpAnyValue | undefined>(this.#idx.length / SLOTS));
+    const j = i / SLOTS;
+    let v = values[j];
+    if (v === undefined) {
+      const s = this.#idx[i + 2] as number;
+      v = s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
+      values[j] = v;
+    }
+    return v;
   }
 
   keys(): string[] {
     if (this.#keys === null) {
       const out: string[] = [];
-      for (let i = 0; i < this.#idx.length; i += 4) {
+      for (let i = 0; i < this.#idx.length; i += SLOTS) {
         const s = this.#idx[i] as number;
         out.push(this.#buf.utf8Slice(s, s + (this.#idx[i + 1] as number)));
       }
@@ -395,7 +496,7 @@ class WireAttributes implements OtlpAttributes {
   }
 
   entries(): OtlpKeyValue[] {
-    return this.keys().map((key, j) => ({ key, value: this.#value(j * 4) }));
+    return this.keys().map((key, j) => ({ key, value: this.#value(j * SLOTS) }));
   }
 }
 

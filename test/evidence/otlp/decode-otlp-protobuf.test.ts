@@ -146,6 +146,43 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     expect(span?.resource.droppedAttributesCount).toBe(4);
   });
 
+  it('looks up the keys evalstream reads like any other key (duplicates, near misses, odd layouts)', () => {
+    const attributes = [
+      { key: 'gen_ai.tool.name', value: { stringValue: 'first' } },
+      { key: 'gen_ai.tool.namE', value: { stringValue: 'case differs' } },
+      { key: 'gen_ai.tool.nam', value: { stringValue: 'prefix' } },
+      { key: 'x.gen_ai.tool.name', value: { stringValue: 'suffix' } },
+      { key: 'gen_ai.usage.input_tokens', value: { intValue: 12 } },
+      { key: 'gen_ai.tool.name', value: { stringValue: 'last' } },
+      { key: 'error.type', value: {} },
+    ];
+    const msg = {
+      resourceSpans: [
+        {
+          scopeSpans: [{ spans: [{ traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 2), attributes }] }],
+        },
+      ],
+    };
+    const raw = Request.encode(Request.fromObject(msg)).finish();
+    const [span] = spansOf(decodeOtlpProtobuf(raw));
+    const a = span?.attributes;
+    expect(a?.getString('gen_ai.tool.name')).toBe('last');
+    expect(a?.getString('gen_ai.tool.namE')).toBe('case differs');
+    expect(a?.getString('gen_ai.tool.nam')).toBe('prefix');
+    expect(a?.getString('x.gen_ai.tool.name')).toBe('suffix');
+    expect(a?.get('gen_ai.usage.input_tokens')).toEqual({ type: 'int', value: 12n });
+    expect(a?.get('error.type')).toEqual({ type: 'empty' });
+    expect(a?.has('gen_ai.usage.output_tokens')).toBe(false);
+    expect(a?.get('tool.name')).toBeUndefined();
+    // a value read twice is the same value
+    expect(a?.get('gen_ai.tool.name')).toBe(a?.get('gen_ai.tool.name'));
+    expect(a?.entries().map((e) => [e.key, plainValue(e.value as never)])).toEqual(
+      spansOf(decodeOtlpProtobufReflection(raw))[0]
+        ?.attributes.entries()
+        .map((e) => [e.key, plainValue(e.value as never)]),
+    );
+  });
+
   it('agrees with reflection on the same bytes', () => {
     expect(spansOf(decodeOtlpProtobuf(bytes)).map(decodedSpan)).toEqual(
       spansOf(decodeOtlpProtobufReflection(bytes)).map(decodedSpan),
