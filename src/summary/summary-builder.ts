@@ -1,7 +1,7 @@
 import { kindOfValueSchema } from '../model/output-spec.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
-import type { SemanticView, TaskSpec } from '../model/task.js';
+import type { SemanticReducer, SemanticView, TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
@@ -520,58 +520,44 @@ export class SummaryBuilder {
     for (const task of taskList) {
       const trialCount = task.views.length === 0 ? 0 : task.trialIds.length;
       if (trialCount === 0) continue;
-      // Per signal bucket, its score positions grouped by trial (a stable counting sort).
-      const grouped = new Map<Bucket, { start: Int32Array; order: Int32Array }>();
+      // Per signal bucket, its score positions grouped by trial (a stable counting sort), built only
+      // for buckets that do not have exactly one score per trial in trial order.
+      const grouped = new Map<Bucket, { start: Int32Array; order: Int32Array } | null>();
       for (const bucket of task.bucketList) {
         const trials = bucket.viewTrials;
         if (trials === null) continue;
-        const start = new Int32Array(trialCount + 1);
-        for (const t of trials) start[t + 1] = (start[t + 1] as number) + 1;
-        for (let t = 0; t < trialCount; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
-        const next = start.slice(0, trialCount);
-        const order = new Int32Array(trials.length);
-        for (let i = 0; i < trials.length; i++) {
-          const t = trials[i] as number;
-          order[next[t] as number] = i;
-          next[t] = (next[t] as number) + 1;
-        }
-        grouped.set(bucket, { start, order });
+        grouped.set(bucket, isOneEachInOrder(trials, trialCount) ? null : groupByTrial(trials, trialCount));
       }
       for (const [viewName, view] of task.views) {
         const signals = view.signals.map((signal) => {
           const bucket = task.buckets.get(signal.metric);
-          return {
-            positions: bucket === undefined ? undefined : grouped.get(bucket),
-            column: bucket?.series.get(signal.output)?.viewColumn ?? null,
-          };
+          const positions = bucket === undefined ? undefined : grouped.get(bucket);
+          const column = bucket?.series.get(signal.output)?.viewColumn ?? null;
+          return { positions, column: positions === undefined ? null : column };
         });
         const weights = view.signals.map((s) => s.weight);
         const out = values.get(viewName) as number[];
-        let opportunities = 0;
-        const signalValues = new Array<number>(signals.length).fill(NaN);
         // Common case: every signal metric has exactly one score per trial, in trial order — one
         // opportunity per trial, the t-th score of each signal (the general pairing gives the same).
-        let oneEach = true;
-        for (const { positions } of signals) {
-          if (positions !== undefined && !isOneEachInOrder(positions, trialCount)) oneEach = false;
-        }
-        if (oneEach) {
-          for (let t = 0; t < trialCount; t++) {
-            for (let j = 0; j < signals.length; j++) {
-              const { positions, column } = signals[j] as (typeof signals)[number];
-              signalValues[j] = positions !== undefined && column !== null ? (column[t] as number) : NaN;
-            }
-            const reduced = reduceViewSignals(view.reducer, signalValues, weights);
-            if (reduced !== null) out.push(reduced);
-          }
+        if (signals.every((s) => s.positions === null || s.positions === undefined)) {
+          reduceOneEach(
+            view.reducer,
+            signals.map((s) => s.column),
+            weights,
+            trialCount,
+            out,
+          );
           totals.set(viewName, (totals.get(viewName) as number) + trialCount);
           continue;
         }
+        let opportunities = 0;
+        const signalValues = new Array<number>(signals.length).fill(NaN);
         for (let t = 0; t < trialCount; t++) {
           let occurrences = 1;
           for (const { positions } of signals) {
             if (positions === undefined) continue;
-            const n = (positions.start[t + 1] as number) - (positions.start[t] as number);
+            const n =
+              positions === null ? 1 : (positions.start[t + 1] as number) - (positions.start[t] as number);
             if (n > occurrences) occurrences = n;
           }
           opportunities += occurrences;
@@ -579,7 +565,9 @@ export class SummaryBuilder {
             for (let j = 0; j < signals.length; j++) {
               const { positions, column } = signals[j] as (typeof signals)[number];
               let v = NaN;
-              if (positions !== undefined && column !== null) {
+              if (positions === null) {
+                if (i === 0 && column !== null) v = column[t] as number;
+              } else if (positions !== undefined && column !== null) {
                 const at = (positions.start[t] as number) + i;
                 if (at < (positions.start[t + 1] as number))
                   v = column[positions.order[at] as number] as number;
@@ -601,12 +589,69 @@ export class SummaryBuilder {
   }
 }
 
-/** One score per trial, in trial order: `start` and `order` are both 0, 1, 2, …. */
-function isOneEachInOrder(positions: { start: Int32Array; order: Int32Array }, trialCount: number): boolean {
-  const { start, order } = positions;
-  if (order.length !== trialCount) return false;
-  for (let i = 0; i < trialCount; i++) if (order[i] !== i || start[i] !== i) return false;
-  return start[trialCount] === trialCount;
+/**
+ * One opportunity per trial, signal j's value the t-th entry of `columns[j]` (null: never measured):
+ * pushes the reduced values onto `out`. `single`, `all` and `any` are `reduceViewSignals` inlined
+ * (null when a value is not finite; the first value, the first-wins minimum, the first-wins maximum).
+ */
+function reduceOneEach(
+  reducer: SemanticReducer,
+  columns: readonly (number[] | null)[],
+  weights: readonly (number | null)[],
+  trialCount: number,
+  out: number[],
+): void {
+  const n = columns.length;
+  if (n === 0 || columns.some((c) => c === null)) return; // every opportunity unmeasured
+  const cols = columns as readonly number[][];
+  if (reducer === 'single' || reducer === 'all' || reducer === 'any') {
+    for (let t = 0; t < trialCount; t++) {
+      let m = (cols[0] as number[])[t] as number;
+      if (!Number.isFinite(m)) continue;
+      let finite = true;
+      for (let j = 1; j < n; j++) {
+        const v = (cols[j] as number[])[t] as number;
+        if (!Number.isFinite(v)) {
+          finite = false;
+          break;
+        }
+        if (reducer === 'all' ? v < m : reducer === 'any' && v > m) m = v;
+      }
+      if (finite) out.push(m);
+    }
+    return;
+  }
+  const signalValues = new Array<number>(n).fill(NaN);
+  for (let t = 0; t < trialCount; t++) {
+    for (let j = 0; j < n; j++) signalValues[j] = (cols[j] as number[])[t] as number;
+    const reduced = reduceViewSignals(reducer, signalValues, weights);
+    if (reduced !== null) out.push(reduced);
+  }
+}
+
+/** A signal bucket's score positions grouped by trial (stable counting sort of `trials`). */
+function groupByTrial(
+  trials: readonly number[],
+  trialCount: number,
+): { start: Int32Array; order: Int32Array } {
+  const start = new Int32Array(trialCount + 1);
+  for (const t of trials) start[t + 1] = (start[t + 1] as number) + 1;
+  for (let t = 0; t < trialCount; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
+  const next = start.slice(0, trialCount);
+  const order = new Int32Array(trials.length);
+  for (let i = 0; i < trials.length; i++) {
+    const t = trials[i] as number;
+    order[next[t] as number] = i;
+    next[t] = (next[t] as number) + 1;
+  }
+  return { start, order };
+}
+
+/** One score per trial, in trial order: `trials` is 0, 1, 2, …, trialCount − 1. */
+function isOneEachInOrder(trials: readonly number[], trialCount: number): boolean {
+  if (trials.length !== trialCount) return false;
+  for (let i = 0; i < trialCount; i++) if (trials[i] !== i) return false;
+  return true;
 }
 
 function newTaskState(id: string, spec: TaskSpec | null, views: [string, SemanticView][]): TaskState {
