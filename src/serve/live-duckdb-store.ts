@@ -3,8 +3,8 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
 import { traceEvidenceOf } from '../sinks/duckdb/trace-evidence-of.js';
-import { spanRowCells } from '../sinks/duckdb/span-row-cells.js';
 import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
+import { SpanBatchBuilder, type SpanBatch } from './span-batch-builder.js';
 
 /** Options of {@link LiveDuckDBStore}. */
 export interface LiveDuckDBStoreOptions {
@@ -21,7 +21,7 @@ export interface LiveDuckDBStoreOptions {
 
 /** Where batches go: a writer in this thread or in a worker. */
 interface Backend {
-  write(batch: StoreTrialMessage[]): Promise<void>;
+  write(batch: StoreTrialMessage[], spans: SpanBatch): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,12 +122,13 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
       try {
         const backend = await (this.#backend ??= this.#openBackend());
         const messages: StoreTrialMessage[] = [];
+        const spanRows = new SpanBatchBuilder();
         for (const scored of batch.values()) {
           const first = !this.#tasksSent.has(scored.task.id);
           this.#tasksSent.add(scored.task.id);
-          messages.push(await toMessage(scored, first));
+          messages.push(await toMessage(scored, first, messages.length, spanRows));
         }
-        await backend.write(messages);
+        await backend.write(messages, spanRows.finish());
       } catch (error) {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
         throw this.#failure;
@@ -147,7 +148,19 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
     const threads = this.#options.threads === undefined ? {} : { threads: this.#options.threads };
     if (this.#options.worker === false) {
       const writer = await LiveStoreWriter.open(this.#path, this.#options.runId, threads);
-      return { write: (batch) => writer.writeBatch(batch), close: async () => writer.close() };
+      // one batch (one transaction) at a time, in order, as the worker does
+      let tail: Promise<void> = Promise.resolve();
+      return {
+        write: (batch, spans) => {
+          const next = tail.then(() => writer.writeBatch(batch, spans));
+          tail = next.catch(() => undefined);
+          return next;
+        },
+        close: async () => {
+          await tail;
+          writer.close();
+        },
+      };
     }
     return openWorkerBackend({ type: 'open', path: this.#path, runId: this.#options.runId, ...threads });
   }
@@ -193,17 +206,19 @@ async function openWorkerBackend(open: {
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new Error(`live store worker exited (code ${code})`)));
-  const call = (message: object, key: number): Promise<void> =>
+  const call = (message: object, key: number, transfer: ArrayBuffer[] = []): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       if (fatal !== null) return reject(fatal);
       waiting.set(key, { resolve, reject });
-      worker.postMessage(message);
+      worker.postMessage(message, transfer);
     });
   await call(open, -1);
   return {
-    write: (trials) => {
+    write: (trials, spans) => {
       const n = seq++;
-      return call({ type: 'batch', seq: n, trials }, n);
+      // the span columns are moved, not copied, to the worker
+      const moved = [spans.bytes, spans.text, spans.times, spans.rows].map((a) => a.buffer as ArrayBuffer);
+      return call({ type: 'batch', seq: n, trials, spans }, n, moved);
     },
     close: async () => {
       if (fatal === null) await call({ type: 'close' }, -1).catch(() => undefined);
@@ -217,15 +232,20 @@ function spanCountOf(item: ScoredTrial): number {
   return typeof count === 'number' ? count : 1;
 }
 
-/** A scored trial as plain data for the writer; its trace's spans already rendered as row cells. */
-async function toMessage(scored: ScoredTrial, withTask: boolean): Promise<StoreTrialMessage> {
+/** A scored trial as plain data for the writer; its trace's spans go to `spanRows` as trial `index`. */
+async function toMessage(
+  scored: ScoredTrial,
+  withTask: boolean,
+  index: number,
+  spanRows: SpanBatchBuilder,
+): Promise<StoreTrialMessage> {
   const trace = await traceEvidenceOf(scored.item.evidence);
+  if (trace !== null) spanRows.addTrial(index, trace.spans);
   return {
     task: withTask ? scored.task : null,
     trial: scored.item.trial,
     scores: scored.scores,
     toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
-    spanCells: trace === null ? [] : trace.spans.map(spanRowCells),
   };
 }
 

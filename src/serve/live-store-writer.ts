@@ -6,13 +6,13 @@ import type { Trial } from '../model/trial.js';
 import { ensureStoreSchema } from '../sinks/duckdb/ensure-store-schema.js';
 import { openDuckDB, type DuckDBSession } from '../sinks/duckdb/open-duckdb.js';
 import { StoreRows } from '../sinks/duckdb/store-rows.js';
-import { STORE_TABLES } from '../sinks/duckdb/store-tables.js';
-import { TableBuffer, type StoreCell } from '../sinks/duckdb/table-buffer.js';
+import { appendSpanBatch, type SpanBatchTrial } from './append-span-batch.js';
+import type { SpanBatch } from './span-batch-builder.js';
 
 /**
  * One scored trial as plain data (structured-clonable, for a worker thread): the task, the trial,
- * its scores, its tool calls and its `spans` rows already rendered from the trace (all but the
- * first four cells: run id, trial ordinal, task id and trial id are filled in by the writer).
+ * its scores and its tool calls. Its `spans` rows travel in the batch's {@link SpanBatch} (rows
+ * whose trial index is this message's position in the batch).
  */
 export interface StoreTrialMessage {
   /** The trial's task; null when an earlier message of this session carried it (it is sent once). */
@@ -20,14 +20,12 @@ export interface StoreTrialMessage {
   trial: Trial;
   scores: ScoreRecord[];
   toolCalls: NormalizedToolCall[];
-  spanCells: StoreCell[][];
 }
 
 /** Tables holding per-trial rows, replaced when a trial is written again. */
 const TRIAL_TABLES = ['trials', 'spans', 'tool_calls', 'scores', 'score_outputs'];
 /** WAL size that triggers a checkpoint (DuckDB's default is 16 MB). */
 const CHECKPOINT_THRESHOLD = '256MB';
-const SPANS_TABLE = STORE_TABLES.find((t) => t.name === 'spans')!;
 
 /**
  * Writes batches of scored trials of one live run into a DuckDB store (tables of docs/sql.md), one
@@ -96,12 +94,14 @@ export class LiveStoreWriter {
     for (const [id] of trials.getRows()) this.#stored.add(String(id));
   }
 
-  /** Writes one batch (the latest version of each trial in it) in one transaction. */
-  async writeBatch(batch: readonly StoreTrialMessage[]): Promise<void> {
+  /**
+   * Writes one batch (the latest version of each trial in it, with their spans) in one transaction.
+   */
+  async writeBatch(batch: readonly StoreTrialMessage[], spans: SpanBatch): Promise<void> {
     const connection = this.db.connection;
     const run = this.runId;
     const rows = new StoreRows(run);
-    const spans = new TableBuffer(SPANS_TABLE);
+    const spanTrials: SpanBatchTrial[] = [];
     if (!this.#runRowWritten) rows.addRun(true, null, new Date().toISOString());
     const replaced: string[] = [];
     const ordinals: [string, number][] = [];
@@ -109,7 +109,7 @@ export class LiveStoreWriter {
     let nextTrial = this.#nextTrial;
     let nextScore = this.#nextScore;
     const newTasks = new Map<string, number>();
-    for (const { task, trial, scores, toolCalls, spanCells } of batch) {
+    for (const { task, trial, scores, toolCalls } of batch) {
       if (task !== null && !this.#taskOrdinals.has(task.id) && !newTasks.has(task.id)) {
         newTasks.set(task.id, nextTask);
         rows.addTask(nextTask++, task);
@@ -122,8 +122,7 @@ export class LiveStoreWriter {
       if (this.#stored.has(trial.id)) replaced.push(trial.id);
       rows.addTrial(ordinal, trial);
       rows.addToolCalls(ordinal, trial, toolCalls);
-      const taskId = trial.task_id ?? null;
-      for (const cells of spanCells) spans.push([run, ordinal, taskId, trial.id, ...cells]);
+      spanTrials.push({ ordinal, taskId: trial.task_id ?? null, trialId: trial.id });
       for (const score of scores) rows.addScore(nextScore++, score, 1);
     }
     await connection.run('BEGIN TRANSACTION');
@@ -139,7 +138,7 @@ export class LiveStoreWriter {
         }
       }
       await rows.appendTo(connection);
-      await spans.appendTo(connection);
+      await appendSpanBatch(connection, run, spans, spanTrials);
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => undefined);
