@@ -205,13 +205,26 @@ function record(
 }
 
 /** A pending time limit; `cancel` when the trial finished first. */
-interface Deadline {
-  readonly at: number;
+class Deadline {
   /** Dropped once settled (it holds the trial). */
   onTimeout: (() => void) | null;
   /** Set once cancelled or fired. */
-  settled: boolean;
-  cancel(): void;
+  settled = false;
+
+  constructor(
+    private readonly queue: DeadlineQueue,
+    readonly at: number,
+    onTimeout: () => void,
+  ) {
+    this.onTimeout = onTimeout;
+  }
+
+  cancel(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onTimeout = null;
+    this.queue.cancelled();
+  }
 }
 
 /**
@@ -231,25 +244,15 @@ class DeadlineQueue {
   }
 
   add(onTimeout: () => void): Deadline {
-    const settled = (): void => this.#settled();
-    const d: Deadline = {
-      at: performance.now() + this.#ms,
-      onTimeout,
-      settled: false,
-      cancel() {
-        if (this.settled) return;
-        this.settled = true;
-        this.onTimeout = null;
-        settled();
-      },
-    };
+    const d = new Deadline(this, performance.now() + this.#ms, onTimeout);
     this.#queue.push(d);
     this.#pending += 1;
     if (this.#timer === null) this.#arm(this.#ms);
     return d;
   }
 
-  #settled(): void {
+  /** One deadline was cancelled (its trial finished in time). */
+  cancelled(): void {
     this.#pending -= 1;
     if (this.#pending > 0) {
       // settled deadlines at the head are passed over now (trials finish roughly in start order)

@@ -410,6 +410,9 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
 /** Slots per attribute in a `WireAttributes` index. */
 const SLOTS = 5;
 
+/** Encoded size up to which a known key's value is decoded when its span is scanned. */
+const SMALL_VALUE = 96;
+
 /**
  * Attributes as positions of `KeyValue` messages in the request buffer: where each key and value sits
  * (found when the span is scanned, no string created) and which known key it is; lookups of known keys
@@ -421,6 +424,8 @@ class WireAttributes implements OtlpAttributes {
   readonly #idx: readonly number[];
   /** Bit `length & 31` set for every key length present: most misses end here. */
   readonly #lengths: number;
+  /** Bit `id & 31` set for every known key id present: most misses of known keys end here. */
+  readonly #known: number;
   #keys: string[] | null = null;
   /** Decoded values by attribute position (filled on first read). */
   #values: (OtlpAnyValue | undefined)[] | null = null;
@@ -429,8 +434,34 @@ class WireAttributes implements OtlpAttributes {
     this.#buf = buf;
     this.#idx = idx;
     let lengths = 0;
-    for (let i = 1; i < idx.length; i += SLOTS) lengths |= 1 << ((idx[i] as number) & 31);
+    let known = 0;
+    for (let i = 1; i < idx.length; i += SLOTS) {
+      lengths |= 1 << ((idx[i] as number) & 31);
+      const id = idx[i + 3] as number;
+      if (id >= 0) known |= 1 << (id & 31);
+    }
     this.#lengths = lengths;
+    this.#known = known;
+  }
+
+  /**
+   * Decodes now the small values of known keys (ids, names, counts: what grouping, span roles, usage
+   * and tool calls read), while the span's bytes are still in cache; large ones stay lazy.
+   */
+  decodeSmallKnown(): void {
+    const idx = this.#idx;
+    for (let i = 0; i < idx.length; i += SLOTS) {
+      if ((idx[i + 4] as number) < 0) continue;
+      const s = idx[i + 2] as number;
+      if (s < 0 || (idx[i + 3] as number) - s > SMALL_VALUE) continue;
+      let v: OtlpAnyValue;
+      try {
+        v = this.#value(i);
+      } catch {
+        continue; // corrupt: left to fail when read, as any lazy value does
+      }
+      if (v.type === 'string') void v.value;
+    }
   }
 
   get size(): number {
@@ -441,6 +472,7 @@ class WireAttributes implements OtlpAttributes {
     const idx = this.#idx;
     const known = KNOWN_ID.get(key);
     if (known !== undefined) {
+      if ((this.#known & (1 << (known & 31))) === 0) return -1;
       for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) if (idx[i + 4] === known) return i;
       return -1;
     }
@@ -901,14 +933,50 @@ class WireSpan implements OtlpSpan {
       }
     }
     if (scratchIndex.length > 0) {
-      this.#attributes = new WireAttributes(buf, scratchIndex.slice());
+      const attributes = new WireAttributes(buf, scratchIndex.slice());
       scratchIndex.length = 0;
+      attributes.decodeSmallKnown();
+      this.#attributes = attributes;
+    }
+    // ids, times and status are read for every span of a trial, long after this (once the grouping
+    // window has passed): decoded now, while the span's bytes are in cache
+    if (this.#sidLen > 0) this.#spanId = buf.hexSlice(this.#sid, this.#sid + this.#sidLen);
+    if (this.#pidLen > 0) this.#parentSpanId = buf.hexSlice(this.#pid, this.#pid + this.#pidLen);
+    this.#startValue = readFixed64(buf, this.#t0);
+    this.#endValue = readFixed64(buf, this.#t1);
+    if (this.#statusLen === 2 && buf[this.#status] === 3 << 3 && (buf[this.#status + 1] as number) < 0x80) {
+      const c = buf[this.#status + 1] as number;
+      this.#statusValue = c === 0 ? STATUS_UNSET : { code: c, message: '' };
     }
     this.kind = kind;
     this.flags = flags;
     this.droppedAttributesCount = droppedA;
     this.droppedEventsCount = droppedE;
     this.droppedLinksCount = droppedL;
+  }
+
+  /**
+   * Sets the trace id now: the previous span's string when the bytes are the same (spans of a request
+   * mostly share one trace), else a fresh hex string (read at once by grouping anyway).
+   */
+  shareTraceId(prev: WireSpan | null): void {
+    if (prev !== null && prev.#tidLen === this.#tidLen && prev.#buf === this.#buf) {
+      const buf = this.#buf;
+      const a = prev.#tid;
+      const b = this.#tid;
+      let same = true;
+      for (let j = 0; j < this.#tidLen; j += 1) {
+        if (buf[a + j] !== buf[b + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        this.#traceId = prev.traceId;
+        return;
+      }
+    }
+    void this.traceId;
   }
 
   get traceId(): string {
@@ -993,7 +1061,9 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
       const e = subEnd(r, end, 'ScopeSpans.spans');
-      spans.push(new WireSpan(buf, r.pos, e, resource));
+      const span = new WireSpan(buf, r.pos, e, resource);
+      span.shareTraceId(spans.length > 0 ? (spans[spans.length - 1] as WireSpan) : null);
+      spans.push(span);
       r.pos = e;
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');

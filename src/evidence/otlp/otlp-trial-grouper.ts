@@ -33,6 +33,10 @@ export interface OtlpGroupingConfig {
 interface OpenTrace {
   traceId: string;
   spans: OtlpSpan[];
+  /** Per trial key, then per task key: the first value seen on the trace's spans (read as they arrive). */
+  firstValues: (string | null)[];
+  /** Per key as above: whether a later span carried a different value. */
+  disagree: boolean[];
   logs: OtlpLogRecord[];
   firstSeq: number;
   lastSeq: number;
@@ -174,6 +178,9 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   readonly #emitted = new Map<string, number>();
+  /** Trial keys then task keys. */
+  readonly #keys: readonly string[];
+  readonly #resourceValues: ({ resource: OtlpResource; value: string | null } | null)[];
   #seq = 0;
   /** Spans held: in open traces and in trials not yet emitted. */
   #heldSpans = 0;
@@ -183,6 +190,45 @@ export class OtlpTrialGrouper {
     this.#taskKeys = config.taskKeys ?? ['nemo.test_case.name'];
     this.#window = Math.max(1, config.windowRequests ?? 256);
     this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
+    this.#keys = [...this.#trialKeys, ...this.#taskKeys];
+    this.#resourceValues = this.#keys.map(() => null);
+  }
+
+  /**
+   * Reads the trial and task keys of a span as it arrives (its bytes are still in cache then): the
+   * first value per key and whether any later span disagrees, which is all `resolveKey` needs unless
+   * spans disagree.
+   */
+  #noteKeys(t: OpenTrace, span: OtlpSpan): void {
+    const keys = this.#keys;
+    for (let k = 0; k < keys.length; k += 1) {
+      if (t.disagree[k] === true) continue;
+      const key = keys[k] as string;
+      const v = valueOf(span.attributes.get(key)) ?? this.#resourceValue(k, key, span.resource);
+      if (v === null) continue;
+      const first = t.firstValues[k];
+      if (first === null || first === undefined) t.firstValues[k] = v;
+      else if (v !== first) t.disagree[k] = true;
+    }
+  }
+
+  /** A resource attribute, remembered for the last resource seen per key (spans of a request share it). */
+  #resourceValue(k: number, key: string, r: OtlpResource): string | null {
+    const last = this.#resourceValues[k];
+    if (last !== null && last !== undefined && last.resource === r) return last.value;
+    const value = valueOf(r.attributes.get(key));
+    this.#resourceValues[k] = { resource: r, value };
+    return value;
+  }
+
+  /** `resolveKey(t.spans, keys)` from the values noted as spans arrived (keys at `offset` in `#keys`). */
+  #resolve(t: OpenTrace, keys: readonly string[], offset: number): string | null {
+    for (let k = 0; k < keys.length; k += 1) {
+      const first = t.firstValues[offset + k];
+      if (first === null || first === undefined) continue;
+      return t.disagree[offset + k] === true ? resolveKey(t.spans, [keys[k] as string]) : first;
+    }
+    return null;
   }
 
   /** Adds one request; returns the trials that became complete. */
@@ -199,6 +245,7 @@ export class OtlpTrialGrouper {
           const traceId = span.traceId;
           if (last === null || last.traceId !== traceId) last = this.#touch(traceId, seq, origin);
           last.spans.push(span);
+          this.#noteKeys(last, span);
           this.#heldSpans += 1;
         }
       }
@@ -234,7 +281,17 @@ export class OtlpTrialGrouper {
   #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
     let t = this.#traces.get(traceId);
     if (t === undefined) {
-      t = { traceId, spans: [], logs: [], firstSeq: seq, lastSeq: seq, origin };
+      const n = this.#keys.length;
+      t = {
+        traceId,
+        spans: [],
+        firstValues: new Array<string | null>(n).fill(null),
+        disagree: new Array<boolean>(n).fill(false),
+        logs: [],
+        firstSeq: seq,
+        lastSeq: seq,
+        origin,
+      };
       this.#traces.set(traceId, t);
     } else if (t.lastSeq !== seq) {
       this.#traces.delete(traceId);
@@ -253,7 +310,7 @@ export class OtlpTrialGrouper {
   #close(t: OpenTrace): OpenTrial | null {
     this.#traces.delete(t.traceId);
     if (t.spans.length === 0) return null; // log records of a trace with no spans cannot be placed
-    const trialValue = resolveKey(t.spans, this.#trialKeys);
+    const trialValue = this.#resolve(t, this.#trialKeys, 0);
     const key = trialValue === null ? `trace\u0000${t.traceId}` : `key\u0000${trialValue}`;
     let trial = this.#trials.get(key);
     if (trial === undefined) {
@@ -269,7 +326,7 @@ export class OtlpTrialGrouper {
       };
       this.#trials.set(key, trial);
     }
-    trial.taskId ??= resolveKey(t.spans, this.#taskKeys);
+    trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
     trial.traces.push(t);
     if (t.firstSeq < trial.firstSeq) {
       trial.firstSeq = t.firstSeq;
