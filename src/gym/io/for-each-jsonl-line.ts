@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
+import { WasmStringScanner } from '../json/wasm-string-scanner.js';
 
 /** Called for each line: bytes `buf[start, end)` with surrounding whitespace stripped (Python's `bytes.strip()`). */
 export type JsonlLineHandler = (
@@ -47,7 +48,7 @@ export async function forEachJsonlLine(
   // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
   const fd = openSync(path, 'r');
   try {
-    let buf = Buffer.allocUnsafe(options.chunkSize ?? 128 << 10);
+    let buf = WasmStringScanner.allocate(options.chunkSize ?? 128 << 10);
     let start = 0;
     let end = 0;
     let bufFileOffset = options.start ?? 0; // file offset of buf[0]
@@ -73,7 +74,7 @@ export async function forEachJsonlLine(
         start = 0;
       }
       if (end === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        const bigger = WasmStringScanner.allocate(buf.length * 2);
         buf.copy(bigger, 0, 0, end);
         buf = bigger;
       }

@@ -1,6 +1,7 @@
 import type { PyJson } from '../py-json.js';
 import { JsonSyntaxError } from './json-syntax-error.js';
 import type { KeyInterner } from './key-interner.js';
+import { WasmStringScanner } from './wasm-string-scanner.js';
 
 /** Byte classes inside a string: 0 plain, 1 quote, 2 backslash, 3 control character (invalid). */
 const STRING_CLASS = new Uint8Array(256);
@@ -25,15 +26,32 @@ const MAX_DEPTH = 1024;
 /** Container closers of {@link JsonCursor}'s fast skip (deeper values take the strict path). */
 const FAST_STACK = new Uint8Array(256);
 
+/** Bytes of a string tested one by one before handing the rest to the WebAssembly scan. */
+const SHORT_STRING = 8;
+
 /**
  * After the opening quote at `i - 1`: the index after the closing quote, or -1 for an invalid
- * string or the end of the line (the strict path then reports it). Four bytes at a time (SWAR) until
- * a word holds a quote, a backslash or a control character.
+ * string or the end of the line (the strict path then reports it). With `find` (a buffer in
+ * WebAssembly memory) long runs are scanned 16 bytes at a time with SIMD; otherwise four bytes at a
+ * time (SWAR) until a word holds a quote, a backslash or a control character.
  */
-function skipStringAt(b: Uint8Array, words: Int32Array, wordBase: number, i: number, end: number): number {
+function skipStringAt(
+  b: Uint8Array,
+  words: Int32Array,
+  wordBase: number,
+  i: number,
+  end: number,
+  find: ((i: number, end: number) => number) | null,
+): number {
   for (;;) {
-    while (i < end && ((i - wordBase) & 3) !== 0 && STRING_CLASS[b[i] as number] === 0) i++;
-    if (i < end && ((i - wordBase) & 3) === 0) {
+    if (find !== null) {
+      const short = Math.min(end, i + SHORT_STRING);
+      while (i < short && STRING_CLASS[b[i] as number] === 0) i++;
+      if (i === short && i < end) i = find(i, end);
+    } else {
+      while (i < end && ((i - wordBase) & 3) !== 0 && STRING_CLASS[b[i] as number] === 0) i++;
+    }
+    if (find === null && i < end && ((i - wordBase) & 3) === 0) {
       let k = (i - wordBase) >> 2;
       const kEnd = (end - wordBase) >> 2;
       while (k < kEnd) {
@@ -121,6 +139,7 @@ export class JsonCursor {
   private words: Int32Array<ArrayBufferLike> = new Int32Array(0);
   private wordBase = 0;
   private wordsOf: Uint8Array | null = null;
+  private find: ((i: number, end: number) => number) | null = null;
 
   constructor(
     public b: Uint8Array,
@@ -213,7 +232,7 @@ export class JsonCursor {
   skipString(): void {
     const b = this.b;
     if (b !== this.wordsOf) this.makeWords();
-    const after = skipStringAt(b, this.words, this.wordBase, this.i + 1, this.end);
+    const after = skipStringAt(b, this.words, this.wordBase, this.i + 1, this.end, this.find);
     if (after >= 0) {
       this.i = after;
       return;
@@ -232,13 +251,14 @@ export class JsonCursor {
     }
   }
 
-  /** Builds the 32-bit word view of the current buffer used by {@link skipString}. */
+  /** Builds the 32-bit word view (and finds the WebAssembly scan) of the current buffer used by {@link skipString}. */
   private makeWords(): void {
     const b = this.b;
     const aligned = (b.byteOffset + 3) & ~3;
     this.wordBase = aligned - b.byteOffset;
     const count = Math.max(0, (b.byteOffset + b.byteLength - aligned) >> 2);
     this.words = new Int32Array(b.buffer, aligned, count);
+    this.find = WasmStringScanner.finderOf(b);
     this.wordsOf = b;
   }
 
@@ -288,25 +308,25 @@ export class JsonCursor {
    */
   keyIs(word: string): boolean {
     const b = this.b;
+    const end = this.end;
     const start = this.i + 1;
     const n = word.length;
-    if (start + n < this.end && b[start + n] === 0x22) {
-      let k = 0;
-      while (k < n && b[start + k] === word.charCodeAt(k)) k++;
-      if (k === n) {
-        this.i = start + n + 1;
-        return true;
+    // one pass over a plain key: find its end and compare it with `word` on the way
+    let same = true;
+    for (let i = start; i < end; i++) {
+      const c = b[i] as number;
+      if (c === 0x22) {
+        this.i = i + 1;
+        return same && i - start === n;
       }
+      if (c === 0x5c || c < 0x20) break;
+      if (same) same = i - start < n && c === word.charCodeAt(i - start);
     }
+    // an escaped key (decoded to compare) or an invalid one (skipString reports it)
     const at = this.i;
     this.skipString();
-    for (let k = at + 1; k < this.i - 1; k++) {
-      if (b[k] === 0x5c) {
-        const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8', at, this.i);
-        return JSON.parse(text) === word;
-      }
-    }
-    return false;
+    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8', at, this.i);
+    return JSON.parse(text) === word;
   }
 
   /** Reads and decodes the string at `i` (a quote). */
@@ -465,6 +485,7 @@ export class JsonCursor {
     if (b !== this.wordsOf) this.makeWords();
     const words = this.words;
     const wordBase = this.wordBase;
+    const find = this.find;
     const stack = FAST_STACK;
     const maxDepth = Math.min(FAST_STACK.length, MAX_DEPTH - depth);
     let i = this.i;
@@ -480,7 +501,7 @@ export class JsonCursor {
       let c = b[i] as number;
       if (key) {
         if (c !== 0x22) return false;
-        i = skipStringAt(b, words, wordBase, i + 1, end);
+        i = skipStringAt(b, words, wordBase, i + 1, end, find);
         if (i < 0) return false;
         j = skipWs(b, i, end);
         if (j !== i) ws = true;
@@ -490,7 +511,7 @@ export class JsonCursor {
         continue;
       }
       if (c === 0x22) {
-        i = skipStringAt(b, words, wordBase, i + 1, end);
+        i = skipStringAt(b, words, wordBase, i + 1, end, find);
         if (i < 0) return false;
       } else if (c === 0x7b || c === 0x5b) {
         if (sp >= maxDepth) return false;

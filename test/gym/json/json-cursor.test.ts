@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonCursor } from '../../../src/gym/json/json-cursor.js';
 import { JsonSyntaxError } from '../../../src/gym/json/json-syntax-error.js';
 import { KeyInterner } from '../../../src/gym/json/key-interner.js';
+import { WasmStringScanner } from '../../../src/gym/json/wasm-string-scanner.js';
 import { toPlainJson } from '../../../src/gym/to-plain-json.js';
 import type { PyJson } from '../../../src/gym/py-json.js';
 
@@ -147,6 +148,13 @@ describe('JsonCursor', () => {
 });
 
 describe('JsonCursor.skipValue fast path', () => {
+  /** `bytes` copied into a buffer in WebAssembly memory (strings are then scanned with SIMD). */
+  function inWasm(bytes: Buffer): Buffer {
+    const buf = WasmStringScanner.allocate(bytes.length);
+    bytes.copy(buf);
+    return buf;
+  }
+
   /** Outcome of skipping `bytes` with the fast-then-strict skip or the strict one alone. */
   function outcome(bytes: Buffer, strict: boolean, depth = 0): string {
     const c = new JsonCursor(bytes, 0, bytes.length);
@@ -200,10 +208,67 @@ describe('JsonCursor.skipValue fast path', () => {
           }
           const bytes = Buffer.from(t, 'utf8');
           expect(outcome(bytes, false, depth)).toBe(outcome(bytes, true, depth));
+          expect(outcome(inWasm(bytes), false, depth)).toBe(outcome(bytes, true, depth));
         },
       ),
       { numRuns: 3000 },
     );
+  });
+
+  it('long strings scanned with WebAssembly SIMD: same outcome as the strict skip', () => {
+    expect(WasmStringScanner.finderOf(WasmStringScanner.allocate(8))).not.toBeNull();
+    const piece = fc.oneof(
+      fc.string({ minLength: 0, maxLength: 40 }),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '\\n',
+        '\\u00e9',
+        '\\u12',
+        '\\q',
+        '\u0001',
+        '\u001f',
+        '\t',
+        'é',
+        '\u007f',
+        ' ',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(40), fc.boolean(), (pieces, pad, close) => {
+        const text = `["${pieces.join('')}${close ? '"' : ''}, 1]`;
+        const bytes = Buffer.from(text, 'utf8');
+        // at an offset inside the WebAssembly buffer, ending at its last byte
+        const buf = WasmStringScanner.allocate(pad + bytes.length);
+        buf.fill(0x20, 0, pad);
+        bytes.copy(buf, pad);
+        const view = buf.subarray(pad);
+        expect(outcome(view, false)).toBe(outcome(bytes, true));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the WebAssembly finder returns the first quote, backslash or control byte (or the end)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 100 }), fc.nat(20), (data, pad) => {
+        const buf = WasmStringScanner.allocate(pad + data.length);
+        buf.set(data, pad);
+        const view = buf.subarray(pad);
+        const find = WasmStringScanner.finderOf(view);
+        for (let from = 0; from <= data.length; from += 7) {
+          let expected = from;
+          while (expected < data.length) {
+            const c = data[expected] as number;
+            if (c === 0x22 || c === 0x5c || c < 0x20) break;
+            expected++;
+          }
+          expect(find?.(from, data.length)).toBe(expected);
+        }
+      }),
+      { numRuns: 500 },
+    );
+    expect(WasmStringScanner.finderOf(Buffer.alloc(4))).toBeNull();
   });
 
   it('leaves deep nesting to the strict path (same limit and message)', () => {
