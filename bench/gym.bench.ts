@@ -2,23 +2,33 @@
  * `evalstream gym aggregate` on a large rollout file: generates (once, cached in bench/out) rollouts
  * with realistic rows — large `response` objects with usage, several numeric verifier fields, 2–16
  * repeats per task, completion order — then times the whole aggregate (read + validate every line,
- * merge-write the sorted rows, statistics, metrics file) in process, and prints wall and CPU time
- * (all threads of the process: the scan and the merged file use worker threads), peak RSS,
- * throughput and the speed-up over Gym's own code, which needs about 108 s for 200k rollouts on this
- * kind of machine (the target is 50×, about 2 s). On a loaded machine compare CPU seconds.
+ * merge-write the sorted rows, statistics, metrics file) with and without `--no-merge`, and prints
+ * wall and CPU time (user + system of all threads), peak RSS, throughput and the speed-up over Gym's
+ * own code, which needs about 108 s for 200k rollouts on this kind of machine (the target is 50×,
+ * about 2 s). On a loaded machine compare CPU seconds.
  *
- *   npm run bench -- gym                      # 200k rollouts
+ * What is timed is said in the output:
+ * - `built CLI` (default when `dist/` is at least as new as `src/gym`): `node bin/evalstream.js gym
+ *   aggregate …` in a child process, as a user runs it (Node start-up included; worker threads load
+ *   compiled JavaScript in ~30 ms);
+ * - `TypeScript in process` (when `dist/` is missing or older, or `GYM_BENCH_MODE=ts`): the sources
+ *   through tsx in this process; each worker thread then spends ~0.5 s CPU compiling its TypeScript.
+ *
+ *   npm run build && npm run bench -- gym     # 200k rollouts, built CLI
  *   GYM_BENCH_ROLLOUTS=50000 npm run bench -- gym
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
 
 const rollouts = Number(process.env['GYM_BENCH_ROLLOUTS'] ?? 200_000);
 /** Gym's end-to-end time for 200k rollouts on this kind of machine (issue #5), scaled linearly. */
 const GYM_SECONDS_200K = 108;
+const root = join(import.meta.dirname, '..');
 const out = join(import.meta.dirname, 'out');
 mkdirSync(out, { recursive: true });
 const input = join(out, `gym-rollouts-${rollouts}.jsonl`);
@@ -30,30 +40,108 @@ if (!existsSync(input)) {
   );
 }
 const bytes = statSync(input).size;
+const output = join(out, `gym-merged-${rollouts}.jsonl`);
+
+/** Newest modification time of the `.ts` files under `dir`. */
+function newestTs(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith('.ts'))
+      newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+const built = join(root, 'dist', 'src', 'cli', 'main.js');
+const builtGym = join(root, 'dist', 'src', 'gym', 'aggregate-rollouts.js');
+const distFresh =
+  existsSync(built) &&
+  existsSync(builtGym) &&
+  statSync(builtGym).mtimeMs >=
+    Math.max(
+      newestTs(join(root, 'src', 'gym')),
+      statSync(join(root, 'src', 'cli', 'commands', 'gym.ts')).mtimeMs,
+    );
+const mode = process.env['GYM_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts');
+if (mode === 'cli' && !distFresh) {
+  console.log('dist/ is missing or older than src/gym: run `npm run build` first');
+  process.exit(2);
+}
 console.log(
   `load average ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')} on ${availableParallelism()} core(s)`,
+    .join(' ')} on ${availableParallelism()} core(s); timing ${
+    mode === 'cli'
+      ? 'the built CLI (node bin/evalstream.js gym aggregate, child process)'
+      : `the TypeScript sources in process through tsx${distFresh ? '' : ' (dist/ missing or older than src/gym; `npm run build` to time the built CLI)'}`
+  }`,
 );
 
-async function timeIt(label: string, merge: boolean): Promise<void> {
+interface Timing {
+  wall: number;
+  cpu: number;
+  rss: number;
+  rows: number | null;
+  metricsPath: string;
+}
+
+/** Runs the built CLI in a child that reports its own CPU (all threads) and peak RSS at exit. */
+async function timeCli(merge: boolean): Promise<Timing> {
+  const args = ['gym', 'aggregate', '-i', input, '-o', output, ...(merge ? [] : ['--no-merge'])];
+  // bin/evalstream.js, plus one stderr line with the process's resource usage
+  const code =
+    `const { main } = await import(${JSON.stringify(pathToFileURL(built).href)});` +
+    `process.exitCode = await main(${JSON.stringify(args)});` +
+    `const c = process.cpuUsage();` +
+    `process.stderr.write('\\n@usage ' + JSON.stringify({ cpu: (c.user + c.system) / 1e6, rss: process.resourceUsage().maxRSS }) + '\\n');`;
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wall = (performance.now() - t0) / 1000;
+  const usage = /@usage (.*)/.exec(stderr);
+  if (exit !== 0 || usage === null) throw new Error(`evalstream exited with ${exit}:\n${stderr}`);
+  const u = JSON.parse(usage[1] as string) as { cpu: number; rss: number };
+  const loaded = /Loaded (\d+) rollout/.exec(stdout);
+  return {
+    wall,
+    cpu: u.cpu,
+    rss: u.rss / 1024,
+    rows: loaded ? Number(loaded[1]) : null,
+    metricsPath: output.replace(/\.jsonl$/, '_aggregate_metrics.json'),
+  };
+}
+
+/** Runs `aggregateRollouts` in this process (TypeScript through tsx). */
+async function timeInProcess(merge: boolean): Promise<Timing> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await aggregateRollouts({
-    inputGlob: input,
-    output: join(out, `gym-merged-${rollouts}.jsonl`),
-    merge,
-  });
+  const result = await aggregateRollouts({ inputGlob: input, output, merge });
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  const metrics = result.metricsPath === null ? 0 : statSync(result.metricsPath).size;
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return {
+    wall,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    rss: process.resourceUsage().maxRSS / 1024,
+    rows: result.rows,
+    metricsPath: result.metricsPath ?? '',
+  };
+}
+
+async function timeIt(label: string, merge: boolean): Promise<void> {
+  const t = mode === 'cli' ? await timeCli(merge) : await timeInProcess(merge);
+  const metrics = existsSync(t.metricsPath) ? statSync(t.metricsPath).size : 0;
   const gym = (GYM_SECONDS_200K * rollouts) / 200_000;
   console.log(
-    `${label}: ${result.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${wall.toFixed(2)} s wall, ` +
-      `${cpuSeconds.toFixed(2)} s CPU (${result.scanWorkers || 1} scan thread(s)), ${(bytes / 1e6 / wall).toFixed(0)} MB/s, ` +
-      `metrics file ${(metrics / 1e6).toFixed(0)} MB, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; ` +
-      `${(gym / wall).toFixed(1)}× Gym's ${gym.toFixed(0)} s (target 50×)`,
+    `${label}: ${t.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${t.wall.toFixed(2)} s wall, ` +
+      `${t.cpu.toFixed(2)} s CPU, ${(bytes / 1e6 / t.wall).toFixed(0)} MB/s, ` +
+      `metrics file ${(metrics / 1e6).toFixed(0)} MB, peak RSS ${t.rss.toFixed(0)} MB; ` +
+      `${(gym / t.wall).toFixed(1)}× Gym's ${gym.toFixed(0)} s (target 50×)`,
   );
 }
 
