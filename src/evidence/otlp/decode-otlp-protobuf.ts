@@ -357,8 +357,8 @@ function knownIdAt(buf: Uint8Array, s: number, n: number): number {
 }
 
 /**
- * Appends `[keyStart, keyLength, valueStart, valueEnd, knownId]` for the `KeyValue` message in
- * `[start, end)` (valueStart -1 when it has no value; knownId -1 when the key is not in `KNOWN_KEYS`).
+ * Appends `[keyStart, keyLength, valueStart, valueEnd, -1]` for the `KeyValue` message in `[start, end)`
+ * (valueStart -1 when it has no value; the last slot is the known key id, filled in later).
  */
 function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
   // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
@@ -376,7 +376,7 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
         } else vl = -1;
       }
       if (vl >= 0 && vs + vl === end) {
-        into.push(start + 2, kl, vs, end, knownIdAt(buf, start + 2, kl));
+        into.push(start + 2, kl, vs, end, -1);
         return;
       }
     }
@@ -404,7 +404,7 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
       pos = at + len;
     } else pos = skipAt(buf, tag & 7, pos, end, 'KeyValue');
   }
-  into.push(k, kl, vs, ve, knownIdAt(buf, k, kl));
+  into.push(k, kl, vs, ve, -1);
 }
 
 /** Slots per attribute in a `WireAttributes` index. */
@@ -421,34 +421,44 @@ const SMALL_VALUE = 96;
 class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
   /** Quintuples: key start, key length, value start (-1: none), value end, known key id (-1: none). */
-  readonly #idx: readonly number[];
+  readonly #idx: number[];
   /** Bit `length & 31` set for every key length present: most misses end here. */
   readonly #lengths: number;
-  /** Bit `id & 31` set for every known key id present: most misses of known keys end here. */
-  readonly #known: number;
+  /** Bit `id & 31` set for every known key id present (once resolved): most misses end here. */
+  #known = 0;
+  #resolved = false;
   #keys: string[] | null = null;
   /** Decoded values by attribute position (filled on first read). */
   #values: (OtlpAnyValue | undefined)[] | null = null;
 
-  constructor(buf: Buf, idx: readonly number[]) {
+  constructor(buf: Buf, idx: number[]) {
     this.#buf = buf;
     this.#idx = idx;
     let lengths = 0;
+    for (let i = 1; i < idx.length; i += SLOTS) lengths |= 1 << ((idx[i] as number) & 31);
+    this.#lengths = lengths;
+  }
+
+  /** Marks which attributes have known keys (once; reads every key's bytes). */
+  #resolveKnown(): void {
+    this.#resolved = true;
+    const idx = this.#idx;
+    const buf = this.#buf;
     let known = 0;
-    for (let i = 1; i < idx.length; i += SLOTS) {
-      lengths |= 1 << ((idx[i] as number) & 31);
-      const id = idx[i + 3] as number;
+    for (let i = 0; i < idx.length; i += SLOTS) {
+      const id = knownIdAt(buf, idx[i] as number, idx[i + 1] as number);
+      idx[i + 4] = id;
       if (id >= 0) known |= 1 << (id & 31);
     }
-    this.#lengths = lengths;
     this.#known = known;
   }
 
   /**
-   * Decodes now the small values of known keys (ids, names, counts: what grouping, span roles, usage
-   * and tool calls read), while the span's bytes are still in cache; large ones stay lazy.
+   * Resolves the known keys and decodes their small values (ids, names, counts: what grouping, span
+   * roles, usage and tool calls read) now, while the bytes are in cache; large values stay lazy.
    */
-  decodeSmallKnown(): void {
+  prepare(): void {
+    if (!this.#resolved) this.#resolveKnown();
     const idx = this.#idx;
     for (let i = 0; i < idx.length; i += SLOTS) {
       if ((idx[i + 4] as number) < 0) continue;
@@ -472,6 +482,7 @@ class WireAttributes implements OtlpAttributes {
     const idx = this.#idx;
     const known = KNOWN_ID.get(key);
     if (known !== undefined) {
+      if (!this.#resolved) this.#resolveKnown();
       if ((this.#known & (1 << (known & 31))) === 0) return -1;
       for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) if (idx[i + 4] === known) return i;
       return -1;
@@ -840,7 +851,7 @@ class WireSpan implements OtlpSpan {
   #name: string | null = null;
   #startValue: bigint | null = null;
   #endValue: bigint | null = null;
-  #attributes: OtlpAttributes | null = null;
+  #attributes: WireAttributes | null = null;
   #statusValue: OtlpStatus | null = null;
 
   constructor(buf: Buf, start: number, end: number, resource: OtlpResource) {
@@ -933,20 +944,8 @@ class WireSpan implements OtlpSpan {
       }
     }
     if (scratchIndex.length > 0) {
-      const attributes = new WireAttributes(buf, scratchIndex.slice());
+      this.#attributes = new WireAttributes(buf, scratchIndex.slice());
       scratchIndex.length = 0;
-      attributes.decodeSmallKnown();
-      this.#attributes = attributes;
-    }
-    // ids, times and status are read for every span of a trial, long after this (once the grouping
-    // window has passed): decoded now, while the span's bytes are in cache
-    if (this.#sidLen > 0) this.#spanId = buf.hexSlice(this.#sid, this.#sid + this.#sidLen);
-    if (this.#pidLen > 0) this.#parentSpanId = buf.hexSlice(this.#pid, this.#pid + this.#pidLen);
-    this.#startValue = readFixed64(buf, this.#t0);
-    this.#endValue = readFixed64(buf, this.#t1);
-    if (this.#statusLen === 2 && buf[this.#status] === 3 << 3 && (buf[this.#status + 1] as number) < 0x80) {
-      const c = buf[this.#status + 1] as number;
-      this.#statusValue = c === 0 ? STATUS_UNSET : { code: c, message: '' };
     }
     this.kind = kind;
     this.flags = flags;
@@ -956,27 +955,38 @@ class WireSpan implements OtlpSpan {
   }
 
   /**
-   * Sets the trace id now: the previous span's string when the bytes are the same (spans of a request
-   * mostly share one trace), else a fresh hex string (read at once by grouping anyway).
+   * Decodes now what grouping and trial building read of every span, long after decoding (once the
+   * grouping window has passed): ids (the trace id string shared with `previous` when the bytes are
+   * the same: spans of a request mostly share one trace), times, a plain status, and the small values
+   * of known attribute keys. Called while the request's bytes are still in cache.
    */
-  shareTraceId(prev: WireSpan | null): void {
-    if (prev !== null && prev.#tidLen === this.#tidLen && prev.#buf === this.#buf) {
-      const buf = this.#buf;
-      const a = prev.#tid;
-      const b = this.#tid;
-      let same = true;
-      for (let j = 0; j < this.#tidLen; j += 1) {
-        if (buf[a + j] !== buf[b + j]) {
-          same = false;
-          break;
-        }
+  prepare(previous: OtlpSpan | null): void {
+    const buf = this.#buf;
+    if (this.#traceId === null) {
+      if (previous instanceof WireSpan && previous.#tidLen === this.#tidLen && previous.#buf === buf) {
+        const a = previous.#tid;
+        const b = this.#tid;
+        let j = 0;
+        while (j < this.#tidLen && buf[a + j] === buf[b + j]) j += 1;
+        if (j === this.#tidLen) this.#traceId = previous.traceId;
       }
-      if (same) {
-        this.#traceId = prev.traceId;
-        return;
-      }
+      void this.traceId;
     }
-    void this.traceId;
+    void this.spanId;
+    void this.parentSpanId;
+    void this.startTimeUnixNano;
+    void this.endTimeUnixNano;
+    const at = this.#status;
+    if (
+      this.#statusValue === null &&
+      this.#statusLen === 2 &&
+      buf[at] === 3 << 3 &&
+      (buf[at + 1] as number) < 0x80
+    ) {
+      const c = buf[at + 1] as number;
+      this.#statusValue = c === 0 ? STATUS_UNSET : { code: c, message: '' };
+    }
+    this.#attributes?.prepare();
   }
 
   get traceId(): string {
@@ -1061,9 +1071,7 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
       const e = subEnd(r, end, 'ScopeSpans.spans');
-      const span = new WireSpan(buf, r.pos, e, resource);
-      span.shareTraceId(spans.length > 0 ? (spans[spans.length - 1] as WireSpan) : null);
-      spans.push(span);
+      spans.push(new WireSpan(buf, r.pos, e, resource));
       r.pos = e;
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');
