@@ -29,7 +29,8 @@ const COLUMN_TYPES: DuckDBTypeId[] = [
 /**
  * Appends a {@link SpanBatch} to the `spans` table in data chunks, writing the vectors directly: each
  * text cell is copied by DuckDB from the batch's UTF-8 bytes (no JavaScript string is made), integer
- * and validity columns are copied in one call per chunk. `trials[i]` names the trial of rows with trial index `i`.
+ * and validity columns are copied in one call per chunk. `trials[i]` names the trial of rows with
+ * trial index `i`; rows of a null entry are skipped. Returns the rows appended.
  *
  * @example
  * await appendSpanBatch(connection, 'run-1', batch, [{ ordinal: 0, taskId: 't', trialId: 'conv-1' }]);
@@ -38,9 +39,13 @@ export async function appendSpanBatch(
   connection: DuckDBConnection,
   runId: string,
   batch: SpanBatch,
-  trials: readonly SpanBatchTrial[],
+  trials: readonly (SpanBatchTrial | null)[],
 ): Promise<number> {
-  const total = batch.count;
+  const { bytes, text, times, rows } = batch;
+  // rows of trials that are still wanted (null = a version replaced within the batch)
+  const live: number[] = [];
+  for (let row = 0; row < batch.count; row++) if (trials[rows[row * 2]!] != null) live.push(row);
+  const total = live.length;
   if (total === 0) return 0;
   const appender = await connection.createAppender('spans');
   try {
@@ -49,9 +54,8 @@ export async function appendSpanBatch(
       throw new Error(`table spans does not have the expected columns (${types.join(', ')})`);
     }
     const run = Buffer.from(runId, 'utf8');
-    const trialIds = trials.map((t) => Buffer.from(t.trialId, 'utf8'));
-    const taskIds = trials.map((t) => (t.taskId === null ? null : Buffer.from(t.taskId, 'utf8')));
-    const { bytes, text, times, rows } = batch;
+    const trialIds = trials.map((t) => (t === null ? null : Buffer.from(t.trialId, 'utf8')));
+    const taskIds = trials.map((t) => (t?.taskId == null ? null : Buffer.from(t.taskId, 'utf8')));
     const ordinals = new BigInt64Array(CHUNK_ROWS);
     const spanOrdinals = new Int32Array(CHUNK_ROWS);
     const startTimes = new BigUint64Array(CHUNK_ROWS);
@@ -75,7 +79,7 @@ export async function appendSpanBatch(
         mask[row >> 6]! &= ~(1n << BigInt(row & 63));
       };
       for (let r = 0; r < n; r++) {
-        const row = start + r;
+        const row = live[start + r]!;
         const trial = rows[row * 2]!;
         duckdb.vector_assign_string_element_len(runV, r, run);
         ordinals[r] = BigInt(trials[trial]!.ordinal);

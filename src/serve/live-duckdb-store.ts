@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
-import { traceEvidenceOf } from '../sinks/duckdb/trace-evidence-of.js';
+import { traceEvidenceOf, type TraceEvidence } from '../sinks/duckdb/trace-evidence-of.js';
 import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
 import { SpanBatchBuilder, type SpanBatch } from './span-batch-builder.js';
 
@@ -21,7 +21,7 @@ export interface LiveDuckDBStoreOptions {
 
 /** Where batches go: a writer in this thread or in a worker. */
 interface Backend {
-  write(batch: StoreTrialMessage[], spans: SpanBatch): Promise<void>;
+  write(batch: (StoreTrialMessage | null)[], spans: SpanBatch): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,7 +43,7 @@ interface Backend {
 export class LiveDuckDBStore implements Sink<ScoredTrial> {
   readonly #path: string;
   readonly #options: LiveDuckDBStoreOptions;
-  #pending = new Map<string, ScoredTrial>();
+  #pending = new PendingBatch();
   /** Task ids whose spec went to the writer already (each spec is sent once). */
   readonly #tasksSent = new Set<string>();
   #pendingSpans = 0;
@@ -69,15 +69,17 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
     await (this.#backend ??= this.#openBackend());
   }
 
-  /** Remembers the latest version of a trial; written by the next batch. */
+  /**
+   * Remembers the latest version of a trial, written by the next batch. Its rows are rendered now
+   * (its spans into the batch's binary columns), so the trial's evidence is not kept until the batch.
+   */
   async write(item: ScoredTrial): Promise<void> {
     if (this.#failure !== null) throw this.#failure;
     if (this.#closed) throw new Error(`live store ${this.#path} is shut down`);
-    const id = item.item.trial.id;
-    const previous = this.#pending.get(id);
-    if (previous !== undefined) this.#pendingSpans -= spanCountOf(previous);
-    this.#pending.set(id, item);
-    this.#pendingSpans += spanCountOf(item);
+    const trace = await traceEvidenceOf(item.item.evidence);
+    if (this.#failure !== null) throw this.#failure;
+    const spans = spanCountOf(item);
+    this.#pendingSpans += spans - this.#pending.add(item, trace, spans);
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
       this.#send().catch(() => undefined);
@@ -115,20 +117,19 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
     this.#timer = null;
     const batch = this.#pending;
     const spans = this.#pendingSpans;
-    this.#pending = new Map();
+    this.#pending = new PendingBatch();
     this.#pendingSpans = 0;
     this.#inFlightSpans += spans;
     const done = (async () => {
       try {
         const backend = await (this.#backend ??= this.#openBackend());
-        const messages: StoreTrialMessage[] = [];
-        const spanRows = new SpanBatchBuilder();
-        for (const scored of batch.values()) {
-          const first = !this.#tasksSent.has(scored.task.id);
-          this.#tasksSent.add(scored.task.id);
-          messages.push(await toMessage(scored, first, messages.length, spanRows));
+        // each task spec goes to the writer once
+        for (const message of batch.messages) {
+          if (message === null || message.task === null) continue;
+          if (this.#tasksSent.has(message.task.id)) message.task = null;
+          else this.#tasksSent.add(message.task.id);
         }
-        await backend.write(messages, spanRows.finish());
+        await backend.write(batch.messages, batch.spans.finish());
       } catch (error) {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
         throw this.#failure;
@@ -232,21 +233,36 @@ function spanCountOf(item: ScoredTrial): number {
   return typeof count === 'number' ? count : 1;
 }
 
-/** A scored trial as plain data for the writer; its trace's spans go to `spanRows` as trial `index`. */
-async function toMessage(
-  scored: ScoredTrial,
-  withTask: boolean,
-  index: number,
-  spanRows: SpanBatchBuilder,
-): Promise<StoreTrialMessage> {
-  const trace = await traceEvidenceOf(scored.item.evidence);
-  if (trace !== null) spanRows.addTrial(index, trace.spans);
-  return {
-    task: withTask ? scored.task : null,
-    trial: scored.item.trial,
-    scores: scored.scores,
-    toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
-  };
+/**
+ * The trials of one batch, rendered as they arrive: one message per trial version (position = trial
+ * index of its span rows); a trial written again replaces its earlier version with null.
+ */
+class PendingBatch {
+  readonly messages: (StoreTrialMessage | null)[] = [];
+  readonly spans = new SpanBatchBuilder();
+  readonly #index = new Map<string, { at: number; spans: number }>();
+
+  /** Live trials in the batch. */
+  get size(): number {
+    return this.#index.size;
+  }
+
+  /** Adds a trial version; returns the span count of the version it replaces (0 if none). */
+  add(scored: ScoredTrial, trace: TraceEvidence | null, spanCount: number): number {
+    const id = scored.item.trial.id;
+    const previous = this.#index.get(id);
+    if (previous !== undefined) this.messages[previous.at] = null;
+    const at = this.messages.length;
+    this.messages.push({
+      task: scored.task,
+      trial: scored.item.trial,
+      scores: scored.scores,
+      toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
+    });
+    if (trace !== null) this.spans.addTrial(at, trace.spans);
+    this.#index.set(id, { at, spans: spanCount });
+    return previous?.spans ?? 0;
+  }
 }
 
 function plainToolCall(c: NormalizedToolCall): NormalizedToolCall {

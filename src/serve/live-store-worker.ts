@@ -10,7 +10,7 @@ import type { SpanBatch } from './span-batch-builder.js';
 
 type Incoming =
   | { type: 'open'; path: string; runId: string; threads?: number }
-  | { type: 'batch'; seq: number; trials: StoreTrialMessage[]; spans: SpanBatch }
+  | { type: 'batch'; seq: number; trials: (StoreTrialMessage | null)[]; spans: SpanBatch }
   | { type: 'close' };
 
 const port = parentPort!;

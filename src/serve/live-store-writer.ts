@@ -96,12 +96,13 @@ export class LiveStoreWriter {
 
   /**
    * Writes one batch (the latest version of each trial in it, with their spans) in one transaction.
+   * A null entry is a version replaced later in the same batch: it and its span rows are skipped.
    */
-  async writeBatch(batch: readonly StoreTrialMessage[], spans: SpanBatch): Promise<void> {
+  async writeBatch(batch: readonly (StoreTrialMessage | null)[], spans: SpanBatch): Promise<void> {
     const connection = this.db.connection;
     const run = this.runId;
     const rows = new StoreRows(run);
-    const spanTrials: SpanBatchTrial[] = [];
+    const spanTrials: (SpanBatchTrial | null)[] = [];
     if (!this.#runRowWritten) rows.addRun(true, null, new Date().toISOString());
     const replaced: string[] = [];
     const ordinals: [string, number][] = [];
@@ -109,7 +110,12 @@ export class LiveStoreWriter {
     let nextTrial = this.#nextTrial;
     let nextScore = this.#nextScore;
     const newTasks = new Map<string, number>();
-    for (const { task, trial, scores, toolCalls } of batch) {
+    for (const message of batch) {
+      if (message === null) {
+        spanTrials.push(null);
+        continue;
+      }
+      const { task, trial, scores, toolCalls } = message;
       if (task !== null && !this.#taskOrdinals.has(task.id) && !newTasks.has(task.id)) {
         newTasks.set(task.id, nextTask);
         rows.addTask(nextTask++, task);
@@ -150,7 +156,7 @@ export class LiveStoreWriter {
     this.#nextScore = nextScore;
     for (const [id, ordinal] of newTasks) this.#taskOrdinals.set(id, ordinal);
     for (const [id, ordinal] of ordinals) this.#trialOrdinals.set(id, ordinal);
-    for (const { trial } of batch) this.#stored.add(trial.id);
+    for (const message of batch) if (message !== null) this.#stored.add(message.trial.id);
   }
 
   /** Closes the database (everything written is committed). */

@@ -93,6 +93,12 @@ describe('appendSpanBatch', () => {
           "SELECT count(*) FROM spans WHERE run_id = 'batch' AND status_message = 'boom ✗' AND parent_span_id IS NOT NULL",
         ),
       ).toBe(800);
+      // rows of a null trial (a version replaced within the batch) are skipped
+      const builder = new SpanBatchBuilder();
+      for (let i = 0; i < 3; i++) builder.addTrial(i, spans);
+      const kept = [trials[0]!, null, { ...trials[2]!, trialId: 'last' }];
+      expect(await appendSpanBatch(db.connection, 'skip', builder.finish(), kept)).toBe(6);
+      expect(await count("SELECT count(*) FROM spans WHERE run_id = 'skip' AND trial_id = 'last'")).toBe(3);
       expect(
         await count(
           `SELECT count(*) FROM spans WHERE run_id = 'batch' AND json_extract_string(attributes, '$."gen_ai.input.messages"') LIKE '%😀%'`,

@@ -19,9 +19,11 @@ async function runLive(
   file: string,
   worker: boolean,
   turns: { trial: string; tools: string[] }[],
+  oneBatch = false,
 ): Promise<number> {
   let now = 0;
-  const store = new LiveDuckDBStore(file, { runId: RUN, flushMs: 5, maxBufferedSpans: 10_000, worker });
+  const flushMs = oneBatch ? 600_000 : 5;
+  const store = new LiveDuckDBStore(file, { runId: RUN, flushMs, maxBufferedSpans: 10_000, worker });
   await store.open();
   const engine = new LiveEngine(
     {
@@ -55,7 +57,7 @@ async function runLive(
     now += 100;
     engine.tick(); // settled: scored (again), then written by the store's next batch
     await engine.whenIdle();
-    await store.flush();
+    if (!oneBatch) await store.flush();
   }
   await engine.shutdown();
   await store.shutdown();
@@ -106,6 +108,28 @@ describe('LiveDuckDBStore', () => {
       expect(c.tasks).toBe(1);
     });
   }
+
+  it('writes only the latest version of a trial re-scored within one batch', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
+    const sent = await runLive(
+      file,
+      true,
+      [
+        { trial: 'conv', tools: ['a'] },
+        { trial: 'other', tools: ['x'] },
+        { trial: 'conv', tools: ['b', 'c'] },
+      ],
+      true,
+    );
+    const c = await counts(file);
+    expect(c.trials).toBe(2);
+    expect(c.spans).toBe(sent);
+    expect(c.distinctSpans).toBe(sent);
+    expect(c.toolCalls).toBe(4);
+    expect(c.scores).toBe(2 * c.metrics!);
+    expect(c.toolCallsOutput).toBe(3);
+    expect(c.tasks).toBe(1);
+  });
 
   it('replaces, not duplicates, trials of a resumed run id', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
