@@ -111,18 +111,22 @@ export async function loadRolloutFiles(
   const results: ScanRangeResult[] = new Array<ScanRangeResult>(ranges.length);
   let next = 0;
   let workerFailed = false;
-  const take = async (scan: (r: Range) => Promise<ScanRangeResult>): Promise<void> => {
+  const take = async (scan: (r: Range) => Promise<ScanRangeResult>, here: boolean): Promise<void> => {
     while (next < ranges.length && !workerFailed) {
       const id = next++;
       results[id] = await scan(ranges[id] as Range);
+      // A range scanned here never waits for I/O (reads are synchronous): let the event loop deliver
+      // the workers' results so that they can take the next ranges meanwhile.
+      if (here) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   };
   try {
     await Promise.all([
-      take((r) => scanHere(files[r.file] as string, r, options)),
+      take((r) => scanHere(files[r.file] as string, r, options), true),
       ...Array.from({ length: pool.size }, (_, w) =>
-        take((r) =>
-          pool.scan(w, { path: files[r.file] as string, start: r.start, end: r.end, options }),
+        take(
+          (r) => pool.scan(w, { path: files[r.file] as string, start: r.start, end: r.end, options }),
+          false,
         ).catch(() => {
           workerFailed = true;
         }),
