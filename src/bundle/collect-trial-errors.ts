@@ -1,6 +1,10 @@
 import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
-import { readTrialRows } from './read-trial-rows.js';
+import { join } from 'node:path';
+import { BUNDLE_FILES } from './bundle-files.js';
+import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { rowFastChecks } from './row-fast-checks.js';
+import { rowSchemas } from './row-schemas.js';
 
 /**
  * What the error rollup needs from `trials.jsonl`: the `(id, error.type)` of every trial with an
@@ -28,14 +32,19 @@ export async function collectTrialErrors(dir: string): Promise<TrialErrors> {
     out.warnings.push(issue);
   };
   try {
-    for await (const batch of readTrialRows(dir, { onTruncatedLine, resolveRefs: false, register: false })) {
-      for (const trial of batch.rows) {
-        const error = trial.error;
-        if (error === null || error === undefined) continue;
-        out.ids.push(trial.id);
-        out.types.push(error.type);
-      }
-    }
+    // as readTrialRows without resolving refs, row by row (each parsed trial is garbage at once)
+    const options = {
+      displayName: BUNDLE_FILES.trials,
+      fastCheck: rowFastChecks.trial,
+      onTruncatedLine,
+      register: false,
+    };
+    await forEachJsonlRow(join(dir, BUNDLE_FILES.trials), rowSchemas.trial, options, (trial) => {
+      const error = trial.error;
+      if (error === null || error === undefined) return;
+      out.ids.push(trial.id);
+      out.types.push(error.type);
+    });
   } catch (error) {
     if (!(error instanceof BundleReadError)) throw error;
     out.issues = [...error.issues];

@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
-import { parsePythonJson } from './parse-python-json.js';
+import { jsonlRowParser } from './jsonl-row-parser.js';
 import { readLineBatches } from './read-line-batches.js';
-import { rowSources } from './row-sources.js';
 
 const YIELD_ROWS = 256;
 
@@ -50,8 +49,8 @@ export async function* readJsonlRows<T extends object>(
   schema: z.ZodType<T, unknown>,
   options: ReadJsonlRowsOptions<T>,
 ): AsyncGenerator<RowBatch<T>> {
-  const name = options.displayName;
   const register = options.register !== false;
+  const parse = jsonlRowParser(schema, options);
   for await (const batch of readLineBatches(file)) {
     let out: RowBatch<T> = { rows: [], lines: [], texts: register ? null : [] };
     let failure: BundleReadError | null = null;
@@ -66,66 +65,15 @@ export async function* readJsonlRows<T extends object>(
       const text = texts[i] as string;
       const line = lines[i] as number;
       const terminated = !(batch.lastUnterminated && i === n - 1);
-      let raw: unknown;
-      let floatPaths: Set<string> | null | undefined; // undefined: worked out lazily from the text
+      let row: T | null;
       try {
-        raw = JSON.parse(text);
-      } catch {
-        raw = undefined;
+        row = parse(text, line, terminated);
+      } catch (error) {
+        if (!(error instanceof BundleReadError)) throw error;
+        failure = error;
+        break;
       }
-      if (raw === undefined) {
-        // not strict JSON: Python's NaN/Infinity literals, or a real syntax error
-        const parsed = parsePythonJson(text);
-        if (parsed.ok) {
-          raw = parsed.value;
-          floatPaths = parsed.floatPaths;
-          if (floatPaths !== null && options.remapFloatPaths)
-            floatPaths = options.remapFloatPaths(raw, floatPaths);
-        } else {
-          const issue: BundleIssue = {
-            code: terminated ? 'invalid_json' : 'truncated_line',
-            file: name,
-            line,
-            path: [],
-            message: terminated
-              ? `invalid JSON at column ${parsed.offset + 1}: ${parsed.message}`
-              : `the last line is cut off (no newline, invalid JSON at column ${parsed.offset + 1}: ${parsed.message})`,
-          };
-          if (!terminated && options.onTruncatedLine) {
-            options.onTruncatedLine(issue);
-            continue;
-          }
-          failure = new BundleReadError([issue]);
-          break;
-        }
-      }
-      let row: T;
-      if (options.fastCheck?.(raw)) {
-        row = raw;
-      } else {
-        const result = schema.safeParse(raw);
-        if (!result.success) {
-          failure = new BundleReadError(
-            result.error.issues.slice(0, 5).map((i) => ({
-              code: 'invalid_row' as const,
-              file: name,
-              line,
-              path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-              message: i.message,
-            })),
-          );
-          break;
-        }
-        row = result.data;
-      }
-      if (register) rowSources.remember(row, text, floatPaths, options.remapFloatPaths);
-      if (options.check) {
-        const issue = options.check(row, line);
-        if (issue !== null) {
-          failure = new BundleReadError([issue]);
-          break;
-        }
-      }
+      if (row === null) continue;
       out.rows.push(row);
       out.lines.push(line);
       out.texts?.push(text);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import type { TrialError } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
@@ -14,6 +13,8 @@ import { pythonJson } from './python-json.js';
 import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
+import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { startTrialErrors } from './start-trial-errors.js';
 import type { ReportWriter } from './report-writer.js';
@@ -131,12 +132,21 @@ export async function summarizeBundle(
     // a sequential read: scores first, then trials
     const trials = hasTrials ? startTrialErrors(src, { inWorker }) : null;
     try {
-      for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
-        const { rows } = batch;
-        const texts = batch.texts as string[];
-        for (let i = 0; i < rows.length; i++) accumulator.addScore(rows[i] as ScoreRecord, null, texts[i]);
-        firstRunId ??= rows[0]?.run_id ?? null;
-      }
+      // row by row: each parsed score is garbage before the next is parsed
+      await forEachJsonlRow(
+        join(src, BUNDLE_FILES.scores),
+        rowSchemas.score,
+        {
+          displayName: BUNDLE_FILES.scores,
+          fastCheck: rowFastChecks.score,
+          onTruncatedLine,
+          register: false,
+        },
+        (row, text) => {
+          firstRunId ??= row.run_id;
+          accumulator.addScore(row, null, text);
+        },
+      );
       if (trials !== null) {
         const { ids, types, warnings: trialWarnings, issues } = await trials.result();
         for (const w of trialWarnings) onTruncatedLine(w);
