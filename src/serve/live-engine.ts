@@ -83,6 +83,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #queuedSpans = 0;
   readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
   readonly #trialKeyOfTrace = new Map<string, string>();
+  /**
+   * The trial key value resolved on each trace's spans when it first completed (null: none) and how
+   * many spans it had then: reused when a trial is that one trace with the same spans.
+   */
+  readonly #trialValueOfTrace = new Map<string, { value: string | null; spans: number }>();
   readonly #results = new Map<string, LiveScored>();
   /** Scored trials by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
@@ -186,7 +191,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       if (traces === undefined) continue;
       this.#assembler.seal(traces.keys());
       this.#tracesByKey.delete(key);
-      for (const traceId of traces.keys()) this.#trialKeyOfTrace.delete(traceId);
+      for (const traceId of traces.keys()) {
+        this.#trialKeyOfTrace.delete(traceId);
+        this.#trialValueOfTrace.delete(traceId);
+      }
     }
   }
 
@@ -299,6 +307,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       const resolved = resolveKey(trace.spans, this.config.trialKeys);
       key = resolved === null ? `trace\u0000${traceId}` : `key\u0000${resolved}`;
       this.#trialKeyOfTrace.set(traceId, key);
+      this.#trialValueOfTrace.set(traceId, { value: resolved, spans: trace.spans.length });
     }
     let traces = this.#tracesByKey.get(key);
     if (traces === undefined) {
@@ -344,8 +353,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   async #score(job: ScoringJob): Promise<void> {
-    const spans = job.traces.flatMap((t) => t.spans);
-    const trialValue = resolveKey(spans, this.config.trialKeys);
+    const one = job.traces.length === 1 ? job.traces[0]! : null;
+    const spans = one !== null ? one.spans.slice() : job.traces.flatMap((t) => t.spans);
+    // A one-trace trial whose spans did not change since its key was resolved: the same value.
+    const known = one === null ? undefined : this.#trialValueOfTrace.get(one.key);
+    const trialValue =
+      known !== undefined && known.spans === spans.length
+        ? known.value
+        : resolveKey(spans, this.config.trialKeys);
     const trialId = trialValue ?? job.traces[0]!.key;
     const taskId = resolveKey(spans, this.config.taskKeys) ?? trialId;
     const item = buildOtlpTrialItem({
