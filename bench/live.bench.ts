@@ -4,12 +4,14 @@
  * Payloads are real OTel SDK output (ProtobufTraceSerializer) of one agent trial each — an
  * invoke_agent root, chat and tool spans with 500–2000-byte message attributes — made unique per
  * request by patching the trace id and conversation id bytes of the template in place.
- * Prints sustained spans/s, p50/p99 export latency and spans accepted vs stored (must be equal).
- * LIVE_BENCH_SECONDS (default 60) and LIVE_BENCH_SENDERS (default 8) tune it.
+ * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client (node:http's
+ * client cost the shared 2-core machine more CPU per request than the server's receiving).
+ * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
+ * stored (must be equal). LIVE_BENCH_SECONDS (default 60) and LIVE_BENCH_SENDERS (default 8) tune it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { context, trace } from '@opentelemetry/api';
@@ -155,28 +157,74 @@ async function serverCpuSeconds(): Promise<number> {
   }
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: senders });
-function post(body: Buffer): Promise<{ status: number; retryAfter: number }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/v1/traces',
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+/**
+ * One keep-alive HTTP/1.1 connection of a sender: a request is its head (written once per body
+ * length) and the protobuf body in one corked write; the response is parsed from the socket
+ * (status line, Content-Length or chunked body, Retry-After). A plain client, so the load generator
+ * takes little of the machine's CPU from the server.
+ */
+class Connection {
+  readonly #socket: Socket;
+  #buffered: Buffer = Buffer.alloc(0);
+  #waiting: {
+    resolve: (r: { status: number; retryAfter: number }) => void;
+    reject: (e: Error) => void;
+  } | null = null;
+  #headLength = -1;
+  #head: Buffer = Buffer.alloc(0);
+
+  constructor() {
+    this.#socket = connect({ host: '127.0.0.1', port, noDelay: true });
+    this.#socket.on('data', (chunk: Buffer) => {
+      this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk]);
+      this.#parse();
+    });
+    this.#socket.on('error', (error) => this.#waiting?.reject(error));
+  }
+
+  post(body: Buffer): Promise<{ status: number; retryAfter: number }> {
+    if (this.#headLength !== body.length) {
+      this.#headLength = body.length;
+      this.#head = Buffer.from(
+        `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-protobuf\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n`,
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject };
+      this.#socket.cork();
+      this.#socket.write(this.#head);
+      this.#socket.write(body);
+      this.#socket.uncork();
+    });
+  }
+
+  close(): void {
+    this.#socket.destroy();
+  }
+
+  #parse(): void {
+    const buf = this.#buffered;
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0 || this.#waiting === null) return;
+    const head = buf.toString('latin1', 0, end);
+    const status = Number(head.slice(9, 12));
+    const header = (name: string): string | undefined =>
+      new RegExp(`\\r\\n${name}:\\s*([^\\r]*)`, 'i').exec(head)?.[1];
+    let bodyEnd: number;
+    const length = header('content-length');
+    if (length !== undefined) bodyEnd = end + 4 + Number(length);
+    else if (/chunked/i.test(header('transfer-encoding') ?? '')) {
+      const last = buf.indexOf('\r\n0\r\n\r\n', end);
+      if (last < 0) return;
+      bodyEnd = last + 7;
+    } else throw new Error(`response without a length:\n${head}`);
+    if (buf.length < bodyEnd) return;
+    this.#buffered = buf.subarray(bodyEnd);
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    waiting.resolve({ status, retryAfter: Number(header('retry-after') ?? 0) });
+  }
 }
 
 let next = 1;
@@ -184,15 +232,17 @@ let accepted = 0;
 let throttled = 0;
 const latencies: number[] = [];
 const cpuAtStart = await serverCpuSeconds();
+const clientCpuAtStart = process.cpuUsage();
 const started = performance.now();
 const deadline = started + seconds * 1000;
 async function sender(): Promise<void> {
+  const connection = new Connection();
   while (performance.now() < deadline) {
     const n = next++;
     const body = payload(n);
     for (;;) {
       const t0 = performance.now();
-      const { status, retryAfter } = await post(body);
+      const { status, retryAfter } = await connection.post(body);
       latencies.push(performance.now() - t0);
       if (status === 200) {
         accepted += template.spans;
@@ -203,6 +253,7 @@ async function sender(): Promise<void> {
       await new Promise((r) => setTimeout(r, Math.min(retryAfter * 1000, 50)));
     }
   }
+  connection.close();
 }
 let sseEvents = 0;
 let summaryReads = 0;
@@ -226,9 +277,9 @@ await Promise.all(Array.from({ length: senders }, sender));
 watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
 const serverCpu = (await serverCpuSeconds()) - cpuAtStart;
+const clientCpu = process.cpuUsage(clientCpuAtStart);
 const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
-agent.destroy();
 server.kill('SIGTERM');
 const code = await new Promise<number | null>((r) => server.on('exit', r));
 const exitCpu = Number(/serve-child cpu-us (\d+)/.exec(serverLog)?.[1] ?? NaN) / 1e6;
@@ -252,6 +303,9 @@ console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixe
 console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span), ` +
     `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
+);
+console.log(
+  `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (next - 1 + throttled)).toFixed(1)} µs/request)`,
 );
 let equal = received === accepted && bundleTrials === requests;
 if (withDb) {
