@@ -4,8 +4,8 @@
  * Payloads are real OTel SDK output (ProtobufTraceSerializer) of one agent trial each — an
  * invoke_agent root, chat and tool spans with 500–2000-byte message attributes — made unique per
  * request by patching the trace id and conversation id bytes of the template in place.
- * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client (node:http's
- * client cost the shared 2-core machine more CPU per request than the server's receiving).
+ * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client, which keeps
+ * the load generator's own CPU (printed) low on the shared 2-core machine.
  * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
  * stored (must be equal). LIVE_BENCH_SECONDS (default 60) and LIVE_BENCH_SENDERS (default 8) tune it.
  */
