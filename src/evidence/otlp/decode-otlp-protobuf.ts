@@ -103,8 +103,16 @@ function bounded(r: Reader, end: number): number {
   return outer;
 }
 
+/** 8 bytes copied here are read as one little-endian uint64 (one bigint made, no bigint arithmetic). */
+const scratch64 = new BigUint64Array(1);
+const scratch64Bytes = new Uint8Array(scratch64.buffer);
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 function readFixed64(buf: Buf, pos: number): bigint {
-  return pos < 0 ? 0n : buf.readBigUInt64LE(pos);
+  if (pos < 0) return 0n;
+  if (!littleEndian) return buf.readBigUInt64LE(pos);
+  for (let j = 0; j < 8; j += 1) scratch64Bytes[j] = buf[pos + j] as number;
+  return scratch64[0] as bigint;
 }
 
 function readVarint64(r: Reader): bigint {
@@ -172,6 +180,20 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
   if (buf[start] === ((1 << 3) | LEN)) {
     const len = shortVarint(buf, start + 1, end);
     if (len !== null && len[1] + len[0] === end) return new WireString(buf, len[1], len[0]);
+  }
+  // Fast path: just an int_value below 2^49 (token counts and the like): no reader, no bigint arithmetic.
+  if (buf[start] === 3 << 3) {
+    let v = 0;
+    let scale = 1;
+    for (let p = start + 1; p < end && p < start + 8; p += 1) {
+      const b = buf[p] as number;
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        if (p + 1 === end) return { type: 'int', value: BigInt(v) };
+        break;
+      }
+      scale *= 128;
+    }
   }
   const r = Reader.create(buf);
   r.pos = start;

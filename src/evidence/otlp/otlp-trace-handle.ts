@@ -170,7 +170,7 @@ export class OTLPTraceHandle implements TrajectoryView {
   /** 1 where a model-call span is below the node (by `node.index`). */
   #llmBelow: Uint8Array | null = null;
   #traceIds: string[] | null = null;
-  #content = new Map<SpanNode, SpanContent>();
+  #content: Map<SpanNode, SpanContent> | null = null;
   #attached: Map<SpanNode, ContentEvent[]> | null = null;
   #toolCalls: NormalizedToolCall[] | null = null;
   #usage: OtlpTokenUsage | null = null;
@@ -340,6 +340,7 @@ export class OTLPTraceHandle implements TrajectoryView {
 
   /** Message content of a span node, including attached log records. */
   contentOf(node: SpanNode): SpanContent {
+    this.#content ??= new Map();
     let c = this.#content.get(node);
     if (c === undefined) {
       c = new SpanContent(node.span, this.#attachedLogs().get(node) ?? []);
@@ -402,14 +403,16 @@ export class OTLPTraceHandle implements TrajectoryView {
   toolCalls(): NormalizedToolCall[] {
     if (this.#toolCalls !== null) return this.#toolCalls;
     const roles = this.#roleList();
-    const ordered = this.forest().inStartOrder();
     const toolNodes: SpanNode[] = [];
     const llmNodes: SpanNode[] = [];
-    for (const n of ordered) {
+    for (const n of this.forest().nodes) {
       const role = roles[n.index];
       if (role === 'tool') toolNodes.push(n);
       else if (role === 'llm') llmNodes.push(n);
     }
+    // each in start order (the order is total: ties go by end time, then input position)
+    if (toolNodes.length > 1) toolNodes.sort(SpanForest.byStart);
+    if (llmNodes.length > 1) llmNodes.sort(SpanForest.byStart);
     const out: NormalizedToolCall[] = [];
     if (toolNodes.length > 0) {
       const joins = new MessageJoins(this, llmNodes);

@@ -102,6 +102,9 @@ export class SpanForest {
     this.cyclesBroken = cycles;
   }
 
+  /** The start order of nodes: start time, then end time, then input position (a total order). */
+  static readonly byStart = byStart;
+
   /** Every node in start order (ties: end time, then input order). */
   inStartOrder(): SpanNode[] {
     return [...this.nodes].sort(byStart);

@@ -183,6 +183,40 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     );
   });
 
+  it('reads any int64 attribute and any fixed64 time exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        (i, t) => {
+          const msg = {
+            resourceSpans: [
+              {
+                scopeSpans: [
+                  {
+                    spans: [
+                      {
+                        traceId: Buffer.alloc(16, 1),
+                        spanId: Buffer.alloc(8, 2),
+                        startTimeUnixNano: t.toString(),
+                        attributes: [{ key: 'gen_ai.usage.input_tokens', value: { intValue: i.toString() } }],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          };
+          const [span] = spansOf(decodeOtlpProtobuf(Request.encode(Request.fromObject(msg)).finish()));
+          span?.prepare?.(null);
+          expect(span?.attributes.get('gen_ai.usage.input_tokens')).toEqual({ type: 'int', value: i });
+          expect(span?.startTimeUnixNano).toBe(t);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('agrees with reflection on the same bytes', () => {
     expect(spansOf(decodeOtlpProtobuf(bytes)).map(decodedSpan)).toEqual(
       spansOf(decodeOtlpProtobufReflection(bytes)).map(decodedSpan),
