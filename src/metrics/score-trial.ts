@@ -248,6 +248,7 @@ class DeadlineQueue {
     this.#queue.push(d);
     this.#pending += 1;
     if (this.#timer === null) this.#arm(this.#ms);
+    else if (this.#pending === 1) this.#timer.ref();
     return d;
   }
 
@@ -264,8 +265,9 @@ class DeadlineQueue {
       }
       return;
     }
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
+    // nothing pending: the timer stays armed (re-arming per trial costs more) but no longer keeps the
+    // process alive; when it fires with nothing pending it is dropped
+    this.#timer?.unref();
     this.#queue = [];
     this.#head = 0;
   }
@@ -297,6 +299,7 @@ class DeadlineQueue {
       this.#head = 0;
       return;
     }
+    // the head may be a deadline added while the timer was armed for an earlier one
     if (this.#timer === null) {
       let next = this.#head;
       while ((queue[next] as Deadline).settled) next += 1;

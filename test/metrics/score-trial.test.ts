@@ -157,6 +157,25 @@ describe('scoreTrial', () => {
     expect(f?.status).toBe('completed');
   });
 
+  it('each trial gets its full time limit, whenever it starts (trials share one timer)', async () => {
+    const never = metric('never', () => new Promise<never>(() => undefined));
+    const fast = metric('fast', () => ({ outputs: [{ name: 'score', value: 1 }] }));
+    const opts = { ...OPTS, timeoutMs: 60 };
+    // an early trial finishes at once; a later one (started 30 ms after it) must still get 60 ms
+    await scoreTrial(makeTrialItem(), makeTask(), [fast], opts);
+    await new Promise((r) => setTimeout(r, 30));
+    const started = performance.now();
+    const late = scoreTrial(makeTrialItem(), makeTask(), [never], opts);
+    await new Promise((r) => setTimeout(r, 10));
+    const later = scoreTrial(makeTrialItem(), makeTask(), [never], opts);
+    const [l] = await late;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(59);
+    expect(l?.diagnostics[0]?.message).toBe("metric 'never' timed out after 60 ms");
+    const [m] = await later;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(69);
+    expect(m?.status).toBe('failed');
+  });
+
   it('rethrows with failFast', async () => {
     const err = new Error('stop');
     await expect(
