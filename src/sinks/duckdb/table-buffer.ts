@@ -1,5 +1,6 @@
 import { DuckDBDataChunk, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { StoreTable } from './store-tables.js';
+import { writeChunkColumn } from './write-chunk-column.js';
 
 /** A cell as the row builders produce it; integers for BIGINT/UBIGINT columns may be numbers. */
 export type StoreCell = string | number | boolean | bigint | null;
@@ -53,10 +54,17 @@ export class TableBuffer {
     const appender = await connection.createAppender(this.table.name);
     try {
       const types = Array.from({ length: appender.columnCount }, (_, i) => appender.columnType(i));
+      if (types.length !== this.#columns.length) {
+        throw new Error(
+          `table ${this.table.name} has ${types.length} columns, rows have ${this.#columns.length}`,
+        );
+      }
       for (let start = 0; start < total; start += CHUNK_ROWS) {
         const end = Math.min(start + CHUNK_ROWS, total);
         const chunk = DuckDBDataChunk.create(types, end - start);
-        chunk.setColumns(this.#columns.map((c) => c.slice(start, end)));
+        for (let c = 0; c < types.length; c++) {
+          writeChunkColumn(chunk, c, types[c]!, this.#columns[c]!, start, end);
+        }
         appender.appendDataChunk(chunk);
       }
       appender.flushSync();
