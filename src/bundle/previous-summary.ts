@@ -1,4 +1,5 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AggregateScore } from '../model/summary.js';
 import { BUNDLE_FILES } from './bundle-files.js';
@@ -32,20 +33,7 @@ const RUNNER_MARK = Buffer.from('"runner.');
 export async function previousSummary(dir: string): Promise<PreviousSummary> {
   const file = join(dir, BUNDLE_FILES.summary);
   if (!existsSync(file)) return { size: null, runnerScores: [], warnings: [] };
-  let size = 0;
-  let mentionsRunner = false;
-  let tail = Buffer.alloc(0);
-  const edge = RUNNER_MARK.length - 1;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    const bytes = chunk as Buffer;
-    size += bytes.length;
-    if (!mentionsRunner) {
-      // a mark split across two chunks, then the chunk itself
-      mentionsRunner =
-        Buffer.concat([tail, bytes.subarray(0, edge)]).includes(RUNNER_MARK) || bytes.includes(RUNNER_MARK);
-      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - edge)));
-    }
-  }
+  const { size, mentionsRunner } = await scanForRunnerMark(file);
   if (!mentionsRunner) return { size, runnerScores: [], warnings: [] };
   try {
     return {
@@ -60,5 +48,26 @@ export async function previousSummary(dir: string): Promise<PreviousSummary> {
       message: `previous summary unreadable, its runner aggregates are dropped: ${issue.message}`,
     }));
     return { size, runnerScores: [], warnings };
+  }
+}
+
+/** The file's size and whether it contains `"runner.`: 4 MiB reads into one buffer, a native search each. */
+async function scanForRunnerMark(file: string): Promise<{ size: number; mentionsRunner: boolean }> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const edge = RUNNER_MARK.length - 1;
+    const buf = Buffer.allocUnsafe((4 << 20) + edge);
+    let have = 0; // bytes [0, have) repeat the previous read's last bytes (a mark split across reads)
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, have, buf.length - have, null);
+      if (bytesRead === 0) return { size, mentionsRunner: false };
+      const end = have + bytesRead;
+      if (buf.subarray(0, end).includes(RUNNER_MARK)) return { size, mentionsRunner: true };
+      have = Math.min(edge, end);
+      buf.copy(buf, 0, end - have, end);
+    }
+  } finally {
+    await handle.close();
   }
 }
