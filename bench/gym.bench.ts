@@ -17,6 +17,7 @@
  *
  *   npm run build && npm run bench -- gym     # 200k rollouts, built CLI
  *   GYM_BENCH_ROLLOUTS=50000 npm run bench -- gym
+ *   GYM_BENCH_THREADS=1 npm run bench -- gym  # `--threads 1`: no worker threads
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -27,6 +28,8 @@ import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
 
 const rollouts = Number(process.env['GYM_BENCH_ROLLOUTS'] ?? 200_000);
+/** `--threads` (default: the CLI's own default). */
+const threads = process.env['GYM_BENCH_THREADS'];
 /** Gym's end-to-end time for 200k rollouts on this kind of machine (issue #5), scaled linearly. */
 const GYM_SECONDS_200K = 108;
 const root = join(import.meta.dirname, '..');
@@ -71,7 +74,7 @@ if (mode === 'cli' && !distFresh) {
 console.log(
   `load average ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')} on ${availableParallelism()} core(s); timing ${
+    .join(' ')} on ${availableParallelism()} core(s); threads ${threads ?? 'default'}; timing ${
     mode === 'cli'
       ? 'the built CLI (node bin/evalstream.js gym aggregate, child process)'
       : `the TypeScript sources in process through tsx${distFresh ? '' : ' (dist/ missing or older than src/gym; `npm run build` to time the built CLI)'}`
@@ -88,7 +91,16 @@ interface Timing {
 
 /** Runs the built CLI in a child that reports its own CPU (all threads) and peak RSS at exit. */
 async function timeCli(merge: boolean): Promise<Timing> {
-  const args = ['gym', 'aggregate', '-i', input, '-o', output, ...(merge ? [] : ['--no-merge'])];
+  const args = [
+    'gym',
+    'aggregate',
+    '-i',
+    input,
+    '-o',
+    output,
+    ...(merge ? [] : ['--no-merge']),
+    ...(threads === undefined ? [] : ['--threads', threads]),
+  ];
   // bin/evalstream.js, plus one stderr line with the process's resource usage
   const code =
     `const { main } = await import(${JSON.stringify(pathToFileURL(built).href)});` +
@@ -122,7 +134,12 @@ async function timeCli(merge: boolean): Promise<Timing> {
 async function timeInProcess(merge: boolean): Promise<Timing> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const result = await aggregateRollouts({ inputGlob: input, output, merge });
+  const result = await aggregateRollouts({
+    inputGlob: input,
+    output,
+    merge,
+    ...(threads === undefined ? {} : { parallel: { workers: Number(threads) } }),
+  });
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   return {

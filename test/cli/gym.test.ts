@@ -48,6 +48,21 @@ describe('evalstream gym aggregate', () => {
     const u = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'o.jsonl'), '--answer-key', 'a']);
     expect(u.code).toBe(2);
     expect(u.stderr).toBe('evalstream: --answer-key needs --pass-at-k\n');
+    const t = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'o.jsonl'), '--threads', '0']);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toBe('evalstream: --threads must be an integer from 1 to 64, got 0\n');
+  });
+
+  it('--threads 1 is accepted and gives the same outputs', async () => {
+    const dir = tempDir();
+    const path = writeJsonl(dir, 'in.jsonl', EXAMPLE);
+    const a = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'a.jsonl')]);
+    const b = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'b.jsonl'), '--threads', '1']);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'a.jsonl'), 'utf8'));
+    expect(readFileSync(join(dir, 'b_aggregate_metrics.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'a_aggregate_metrics.json'), 'utf8'),
+    );
   });
 
   it('--hooks loads computeMetrics/getKeyMetrics from a module; --pass-at-k adds Gym’s pass@k', async () => {

@@ -19,6 +19,7 @@ interface AggregateFlags {
   hooks?: string;
   passAtK?: boolean;
   answerKey?: string;
+  threads?: string;
 }
 
 interface ProfileFlags {
@@ -42,6 +43,9 @@ function asCliError(error: unknown): unknown {
 async function aggregate(flags: AggregateFlags): Promise<void> {
   if (flags.answerKey !== undefined && !flags.passAtK)
     throw new CliError('--answer-key needs --pass-at-k', EXIT_BAD_INPUT);
+  const threads = flags.threads === undefined ? undefined : Number(flags.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
+    throw new CliError(`--threads must be an integer from 1 to 64, got ${flags.threads}`, EXIT_BAD_INPUT);
   try {
     const hooks: GymHooks = flags.hooks === undefined ? {} : await loadGymHooks(flags.hooks);
     if (flags.passAtK) hooks.passAtK = { answerKey: flags.answerKey };
@@ -53,6 +57,7 @@ async function aggregate(flags: AggregateFlags): Promise<void> {
       hooks,
       log: out,
       warn,
+      ...(threads === undefined ? {} : { parallel: { workers: threads } }),
     });
     if (flags.db !== undefined && result.files.length > 0) {
       const { runId, scored$ } = buildPipeline({
@@ -116,6 +121,10 @@ export function gymCommand(): Command {
     .option('--hooks <module>', 'module exporting computeMetrics(tasks) and/or getKeyMetrics(agentMetrics)')
     .option('--pass-at-k', "add Gym's pass@k / majority@k metrics (compute_pass_majority_metrics)")
     .option('--answer-key <field>', 'with --pass-at-k: the answer field for majority@k and no_answer')
+    .option(
+      '--threads <n>',
+      'threads that read inputs over 32 MiB and write the merged file, this one included (default: cores, at most 4; 1: no worker threads)',
+    )
     .exitOverride()
     .addHelpText(
       'after',
