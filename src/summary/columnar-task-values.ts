@@ -32,9 +32,12 @@ export const columnarTaskValues = {
     const target: TaskMetricValues = {};
     const entries = new Map<string, Entry>();
     for (const [taskId, columns] of tasks) {
+      let built: Record<string, TaskValueRecord[]> | null = null;
       const get = (): Record<string, TaskValueRecord[]> => {
+        if (built !== null) return built; // only when the object was frozen before the first read
         const byKey: Record<string, TaskValueRecord[]> = {};
         for (const [key, column] of columns) setOwn(byKey, key, column.records());
+        built = byKey;
         define(target, taskId, byKey);
         return byKey;
       };
@@ -98,8 +101,9 @@ export const columnarTaskValues = {
   },
 } as const;
 
+/** A plain data property (left as is when the object was frozen or sealed). */
 function define(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  Reflect.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** Assign an own enumerable property, also for the key `__proto__`. */
