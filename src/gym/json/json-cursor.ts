@@ -140,6 +140,11 @@ export class JsonCursor {
   private wordBase = 0;
   private wordsOf: Uint8Array | null = null;
   private find: ((i: number, end: number) => number) | null = null;
+  private view: Buffer = Buffer.alloc(0);
+  private viewOf: Uint8Array | null = null;
+  private lastRaw = new Uint8Array(64);
+  private lastRawLength = -1;
+  private lastString = '';
 
   constructor(
     public b: Uint8Array,
@@ -274,6 +279,16 @@ export class JsonCursor {
     return i + 6;
   }
 
+  /** A Buffer over the current bytes, for decoding (made once per buffer). */
+  private textView(): Buffer {
+    const b = this.b;
+    if (this.viewOf !== b) {
+      this.view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+      this.viewOf = b;
+    }
+    return this.view;
+  }
+
   /** Reads the object key at `i` (a quote) and returns its interned id. */
   readKey(keys: KeyInterner): number {
     const b = this.b;
@@ -325,7 +340,7 @@ export class JsonCursor {
     // an escaped key (decoded to compare) or an invalid one (skipString reports it)
     const at = this.i;
     this.skipString();
-    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8', at, this.i);
+    const text = this.textView().toString('utf8', at, this.i);
     return JSON.parse(text) === word;
   }
 
@@ -346,9 +361,38 @@ export class JsonCursor {
       } else this.fail('control character in string', i);
     }
     this.i = i + 1;
-    const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    const buf = this.textView();
     if (!escaped) return buf.toString('utf8', start + 1, i);
     return JSON.parse(buf.toString('utf8', start, i + 1)) as string;
+  }
+
+  /**
+   * Reads the string at `i` (a quote) like {@link readString}, but returns the previous result of this
+   * method without decoding when the raw bytes are the same (e.g. the agent name of every row). Valid
+   * string content never ends in an unpaired backslash, so the quote after equal bytes closes it.
+   */
+  readRepeatedString(): string {
+    const b = this.b;
+    const start = this.i + 1;
+    const n = this.lastRawLength;
+    if (n >= 0 && start + n < this.end && b[start + n] === 0x22) {
+      const raw = this.lastRaw;
+      let k = 0;
+      while (k < n && b[start + k] === raw[k]) k++;
+      if (k === n) {
+        this.i = start + n + 1;
+        return this.lastString;
+      }
+    }
+    const s = this.readString();
+    const length = this.i - 1 - start;
+    if (length <= 1024) {
+      if (this.lastRaw.length < length) this.lastRaw = new Uint8Array(1024);
+      this.lastRaw.set(b.subarray(start, start + length));
+      this.lastRawLength = length;
+      this.lastString = s;
+    }
+    return s;
   }
 
   /** Reads the number at `i` into `num`/`numIsInt`/`numBig`. */
@@ -450,7 +494,7 @@ export class JsonCursor {
         return;
       }
     }
-    const text = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1', start, i);
+    const text = this.textView().toString('latin1', start, i);
     if (isInt) {
       this.numBig = BigInt(text);
       this.num = Number(this.numBig);

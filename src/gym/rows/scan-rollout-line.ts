@@ -121,7 +121,7 @@ function readAgentRef(c: JsonCursor, scratch: RolloutScratch): void {
     const isName = c.keyIs('name');
     c.colon();
     if (isName) {
-      const v = c.readValue(1);
+      const v = c.ws() === 0x22 ? c.readRepeatedString() : c.readValue(1);
       scratch.agentNamePresent = true;
       if (typeof v === 'string') scratch.agentName = v;
       else if (!truthy(v)) scratch.agentName = null;

@@ -147,6 +147,39 @@ describe('JsonCursor', () => {
   });
 });
 
+describe('JsonCursor.readRepeatedString', () => {
+  it('gives what readString gives, reusing the previous value only for the same raw bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('agent', 'agent_b', 'agen', 'a\\"b', 'a\\\\', 'é', '', 'x'.repeat(1100)), {
+          maxLength: 12,
+        }),
+        (raws) => {
+          const c = new JsonCursor(new Uint8Array(0), 0, 0);
+          for (const raw of raws) {
+            const bytes = Buffer.from(`"${raw}",`, 'utf8');
+            c.reset(bytes, 0, bytes.length);
+            const got = c.readRepeatedString();
+            expect(got).toBe(JSON.parse(`"${raw}"`));
+            expect(c.i).toBe(bytes.length - 1);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('still reports a bad string after a repeated one', () => {
+    const c = new JsonCursor(new Uint8Array(0), 0, 0);
+    c.reset(Buffer.from('"agent"'), 0, 7);
+    c.readRepeatedString();
+    c.reset(Buffer.from('"agent'), 0, 6);
+    expect(() => c.readRepeatedString()).toThrow('unterminated string');
+    c.reset(Buffer.from('"agent\u0001"'), 0, 8);
+    expect(() => c.readRepeatedString()).toThrow('control character in string');
+  });
+});
+
 describe('JsonCursor.skipValue fast path', () => {
   /** `bytes` copied into a buffer in WebAssembly memory (strings are then scanned with SIMD). */
   function inWasm(bytes: Buffer): Buffer {
