@@ -295,92 +295,8 @@ function keyBytes(key: string): Buffer {
 }
 
 /**
- * Attribute keys evalstream itself reads (grouping defaults, span roles, token usage, tool calls, answer
- * text). A key is matched against this list once, when its span is scanned (its bytes are in cache
- * then); later lookups of these keys compare small integers instead of key bytes in the request
- * buffer (which is long out of cache by the time a trial is assembled), and their values are cached.
- */
-const KNOWN_KEYS = [
-  'gen_ai.operation.name',
-  'openinference.span.kind',
-  'llm.request.type',
-  'gen_ai.conversation.id',
-  'nemo.test_case.name',
-  'gen_ai.usage.input_tokens',
-  'gen_ai.usage.output_tokens',
-  'gen_ai.usage.prompt_tokens',
-  'gen_ai.usage.completion_tokens',
-  'llm.token_count.prompt',
-  'llm.token_count.completion',
-  'gen_ai.usage.cache_read.input_tokens',
-  'gen_ai.usage.cache_read_input_tokens',
-  'gen_ai.usage.cached_tokens',
-  'llm.token_count.prompt_details.cache_read',
-  'gen_ai.usage.cache_creation.input_tokens',
-  'gen_ai.usage.cache_write.input_tokens',
-  'gen_ai.usage.cache_creation_input_tokens',
-  'llm.token_count.prompt_details.cache_write',
-  'gen_ai.usage.cost',
-  'llm.cost.total',
-  'gen_ai.tool.name',
-  'tool.name',
-  'gen_ai.tool.call.id',
-  'tool.id',
-  'tool_call.id',
-  'error.type',
-  'gen_ai.tool.call.arguments',
-  'input.value',
-  'gcp.vertex.agent.tool_call_args',
-  'tool_arguments',
-  'gen_ai.tool.call.result',
-  'output.value',
-  'gcp.vertex.agent.tool_response',
-  'tool_response',
-  'gen_ai.input.messages',
-  'gen_ai.output.messages',
-  'final_result',
-  'gcp.vertex.agent.llm_response',
-  'gcp.vertex.agent.llm_request',
-];
-const KNOWN_ID = new Map<string, number>(KNOWN_KEYS.map((k, i) => [k, i]));
-const KNOWN_BYTES = KNOWN_KEYS.map((k) => Buffer.from(k, 'utf8'));
-const KNOWN_MIN = Math.min(...KNOWN_BYTES.map((b) => b.length));
-const KNOWN_MAX = Math.max(...KNOWN_BYTES.map((b) => b.length));
-
-function knownHash(buf: Uint8Array, s: number, n: number): number {
-  return (
-    (n * 7 +
-      (buf[s + n - 1] as number) * 31 +
-      (buf[s + n - 4] as number) * 3 +
-      (buf[s + (n >> 1)] as number)) &
-    255
-  );
-}
-
-/** Candidate known-key ids by `knownHash`. */
-const KNOWN_BUCKETS: (number[] | undefined)[] = new Array<number[] | undefined>(256);
-KNOWN_BYTES.forEach((b, id) => {
-  const h = knownHash(b, 0, b.length);
-  (KNOWN_BUCKETS[h] ??= []).push(id);
-});
-
-/** The id of the key `buf[s, s + n)` in `KNOWN_KEYS`, or -1. */
-function knownIdAt(buf: Uint8Array, s: number, n: number): number {
-  if (n < KNOWN_MIN || n > KNOWN_MAX) return -1;
-  const ids = KNOWN_BUCKETS[knownHash(buf, s, n)];
-  if (ids === undefined) return -1;
-  outer: for (const id of ids) {
-    const kb = KNOWN_BYTES[id] as Buffer;
-    if (kb.length !== n) continue;
-    for (let j = n - 1; j >= 0; j -= 1) if (buf[s + j] !== kb[j]) continue outer;
-    return id;
-  }
-  return -1;
-}
-
-/**
- * Appends `[keyStart, keyLength, valueStart, valueEnd, -1]` for the `KeyValue` message in `[start, end)`
- * (valueStart -1 when it has no value; the last slot is the known key id, filled in later).
+ * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
+ * (valueStart -1 when it has no value).
  */
 function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
   // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
@@ -398,7 +314,7 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
         } else vl = -1;
       }
       if (vl >= 0 && vs + vl === end) {
-        into.push(start + 2, kl, vs, end, -1);
+        into.push(start + 2, kl, vs, end);
         return;
       }
     }
@@ -426,94 +342,41 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
       pos = at + len;
     } else pos = skipAt(buf, tag & 7, pos, end, 'KeyValue');
   }
-  into.push(k, kl, vs, ve, -1);
+  into.push(k, kl, vs, ve);
 }
-
-/** Slots per attribute in a `WireAttributes` index. */
-const SLOTS = 5;
-
-/** Encoded size up to which a known key's value is decoded when its span is scanned. */
-const SMALL_VALUE = 96;
 
 /**
  * Attributes as positions of `KeyValue` messages in the request buffer: where each key and value sits
- * (found when the span is scanned, no string created) and which known key it is; lookups of known keys
- * compare those ids, others compare key bytes; a value is decoded only when asked for, then cached.
+ * (found on the first read of the attributes, no string created); lookups compare key bytes; a value
+ * is decoded only when asked for.
  */
 class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
-  /** Quintuples: key start, key length, value start (-1: none), value end, known key id (-1: none). */
-  readonly #idx: number[];
+  /** Quadruples: key start, key length, value start (-1: none), value end. */
+  readonly #idx: readonly number[];
   /** Bit `length & 31` set for every key length present: most misses end here. */
   readonly #lengths: number;
-  /** Bit `id & 31` set for every known key id present (once resolved): most misses end here. */
-  #known = 0;
-  #resolved = false;
   #keys: string[] | null = null;
-  /** Decoded values by attribute position (filled on first read). */
-  #values: (OtlpAnyValue | undefined)[] | null = null;
 
-  constructor(buf: Buf, idx: number[]) {
+  constructor(buf: Buf, idx: readonly number[]) {
     this.#buf = buf;
     this.#idx = idx;
     let lengths = 0;
-    for (let i = 1; i < idx.length; i += SLOTS) lengths |= 1 << ((idx[i] as number) & 31);
+    for (let i = 1; i < idx.length; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
     this.#lengths = lengths;
   }
 
-  /** Marks which attributes have known keys (once; reads every key's bytes). */
-  #resolveKnown(): void {
-    this.#resolved = true;
-    const idx = this.#idx;
-    const buf = this.#buf;
-    let known = 0;
-    for (let i = 0; i < idx.length; i += SLOTS) {
-      const id = knownIdAt(buf, idx[i] as number, idx[i + 1] as number);
-      idx[i + 4] = id;
-      if (id >= 0) known |= 1 << (id & 31);
-    }
-    this.#known = known;
-  }
-
-  /**
-   * Resolves the known keys and decodes their small values (ids, names, counts: what grouping, span
-   * roles, usage and tool calls read) now, while the bytes are in cache; large values stay lazy.
-   */
-  prepare(): void {
-    if (!this.#resolved) this.#resolveKnown();
-    const idx = this.#idx;
-    for (let i = 0; i < idx.length; i += SLOTS) {
-      if ((idx[i + 4] as number) < 0) continue;
-      const s = idx[i + 2] as number;
-      if (s < 0 || (idx[i + 3] as number) - s > SMALL_VALUE) continue;
-      let v: OtlpAnyValue;
-      try {
-        v = this.#value(i);
-      } catch {
-        continue; // corrupt: left to fail when read, as any lazy value does
-      }
-      if (v.type === 'string') void v.value;
-    }
-  }
-
   get size(): number {
-    return this.#idx.length / SLOTS;
+    return this.#idx.length / 4;
   }
 
   #find(key: string): number {
     const idx = this.#idx;
-    const known = KNOWN_ID.get(key);
-    if (known !== undefined) {
-      if (!this.#resolved) this.#resolveKnown();
-      if ((this.#known & (1 << (known & 31))) === 0) return -1;
-      for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) if (idx[i + 4] === known) return i;
-      return -1;
-    }
     const kb = keyBytes(key);
     const n = kb.length;
     if ((this.#lengths & (1 << (n & 31))) === 0) return -1;
     const buf = this.#buf;
-    outer: for (let i = idx.length - SLOTS; i >= 0; i -= SLOTS) {
+    outer: for (let i = idx.length - 4; i >= 0; i -= 4) {
       if (idx[i + 1] !== n) continue;
       const s = idx[i] as number;
       for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
@@ -523,21 +386,14 @@ class WireAttributes implements OtlpAttributes {
   }
 
   #value(i: number): OtlpAnyValue {
-    const values = (this.#values ??= new Array<OtlpAnyValue | undefined>(this.#idx.length / SLOTS));
-    const j = i / SLOTS;
-    let v = values[j];
-    if (v === undefined) {
-      const s = this.#idx[i + 2] as number;
-      v = s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
-      values[j] = v;
-    }
-    return v;
+    const s = this.#idx[i + 2] as number;
+    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
   }
 
   keys(): string[] {
     if (this.#keys === null) {
       const out: string[] = [];
-      for (let i = 0; i < this.#idx.length; i += SLOTS) {
+      for (let i = 0; i < this.#idx.length; i += 4) {
         const s = this.#idx[i] as number;
         out.push(this.#buf.utf8Slice(s, s + (this.#idx[i + 1] as number)));
       }
@@ -561,7 +417,7 @@ class WireAttributes implements OtlpAttributes {
   }
 
   entries(): OtlpKeyValue[] {
-    return this.keys().map((key, j) => ({ key, value: this.#value(j * SLOTS) }));
+    return this.keys().map((key, j) => ({ key, value: this.#value(j * 4) }));
   }
 }
 
@@ -873,7 +729,7 @@ class WireSpan implements OtlpSpan {
   #name: string | null = null;
   #startValue: bigint | null = null;
   #endValue: bigint | null = null;
-  #attributes: WireAttributes | null = null;
+  #attributes: OtlpAttributes | null = null;
   #statusValue: OtlpStatus | null = null;
 
   constructor(buf: Buf, start: number, end: number, resource: OtlpResource) {
@@ -977,38 +833,16 @@ class WireSpan implements OtlpSpan {
   }
 
   /**
-   * Decodes now what grouping and trial building read of every span, long after decoding (once the
-   * grouping window has passed): ids (the trace id string shared with `previous` when the bytes are
-   * the same: spans of a request mostly share one trace), times, a plain status, and the small values
-   * of known attribute keys. Called while the request's bytes are still in cache.
+   * Takes `previous`'s trace id string when the bytes are the same (spans of a request mostly share
+   * one trace; grouping reads every span's trace id), so one hex string is made per trace and request.
    */
-  prepare(previous: OtlpSpan | null): void {
+  shareTraceId(previous: WireSpan): void {
+    if (previous.#tidLen !== this.#tidLen || previous.#buf !== this.#buf) return;
     const buf = this.#buf;
-    if (this.#traceId === null) {
-      if (previous instanceof WireSpan && previous.#tidLen === this.#tidLen && previous.#buf === buf) {
-        const a = previous.#tid;
-        const b = this.#tid;
-        let j = 0;
-        while (j < this.#tidLen && buf[a + j] === buf[b + j]) j += 1;
-        if (j === this.#tidLen) this.#traceId = previous.traceId;
-      }
-      void this.traceId;
-    }
-    void this.spanId;
-    void this.parentSpanId;
-    void this.startTimeUnixNano;
-    void this.endTimeUnixNano;
-    const at = this.#status;
-    if (
-      this.#statusValue === null &&
-      this.#statusLen === 2 &&
-      buf[at] === 3 << 3 &&
-      (buf[at + 1] as number) < 0x80
-    ) {
-      const c = buf[at + 1] as number;
-      this.#statusValue = c === 0 ? STATUS_UNSET : { code: c, message: '' };
-    }
-    this.#attributes?.prepare();
+    const a = previous.#tid;
+    const b = this.#tid;
+    for (let j = 0; j < this.#tidLen; j += 1) if (buf[a + j] !== buf[b + j]) return;
+    this.#traceId = previous.traceId;
   }
 
   get traceId(): string {
@@ -1093,7 +927,9 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
       const e = subEnd(r, end, 'ScopeSpans.spans');
-      spans.push(new WireSpan(buf, r.pos, e, resource));
+      const span = new WireSpan(buf, r.pos, e, resource);
+      if (spans.length > 0) span.shareTraceId(spans[spans.length - 1] as WireSpan);
+      spans.push(span);
       r.pos = e;
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');

@@ -239,13 +239,9 @@ export class OtlpTrialGrouper {
       item.line === null ? { file: item.file, offset: item.offset } : { file: item.file, line: item.line };
     // consecutive spans mostly belong to the same trace: remember the last one
     let last: OpenTrace | null = null;
-    let previous: OtlpSpan | null = null;
     for (const rs of item.request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          // what trial building reads of every span is decoded now, while the bytes are in cache
-          span.prepare?.(previous);
-          previous = span;
           const traceId = span.traceId;
           if (last === null || last.traceId !== traceId) last = this.#touch(traceId, seq, origin);
           last.spans.push(span);

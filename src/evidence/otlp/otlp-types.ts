@@ -105,13 +105,6 @@ export interface OtlpSpan {
   readonly status: OtlpStatus;
   readonly resource: OtlpResource;
   readonly scope: OtlpScope;
-  /**
-   * Optional, for lazy implementations: decode now what grouping and trial building read of every
-   * span (ids, times, status, the small values of the attributes evalstream reads). Called by the
-   * grouper right after a request is decoded, while its bytes are in cache; `previous` is the span
-   * before it in the same request (or null), whose trace id string may be shared. Changes no value.
-   */
-  prepare?(previous: OtlpSpan | null): void;
 }
 
 export interface OtlpScopeSpans {

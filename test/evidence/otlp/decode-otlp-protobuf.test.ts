@@ -146,7 +146,7 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     expect(span?.resource.droppedAttributesCount).toBe(4);
   });
 
-  it('looks up the keys evalstream reads like any other key (duplicates, near misses, odd layouts)', () => {
+  it('looks keys up exactly (last duplicate wins, near misses do not match)', () => {
     const attributes = [
       { key: 'gen_ai.tool.name', value: { stringValue: 'first' } },
       { key: 'gen_ai.tool.namE', value: { stringValue: 'case differs' } },
@@ -174,8 +174,6 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     expect(a?.get('error.type')).toEqual({ type: 'empty' });
     expect(a?.has('gen_ai.usage.output_tokens')).toBe(false);
     expect(a?.get('tool.name')).toBeUndefined();
-    // a value read twice is the same value
-    expect(a?.get('gen_ai.tool.name')).toBe(a?.get('gen_ai.tool.name'));
     expect(a?.entries().map((e) => [e.key, plainValue(e.value as never)])).toEqual(
       spansOf(decodeOtlpProtobufReflection(raw))[0]
         ?.attributes.entries()
@@ -208,7 +206,6 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
             ],
           };
           const [span] = spansOf(decodeOtlpProtobuf(Request.encode(Request.fromObject(msg)).finish()));
-          span?.prepare?.(null);
           expect(span?.attributes.get('gen_ai.usage.input_tokens')).toEqual({ type: 'int', value: i });
           expect(span?.startTimeUnixNano).toBe(t);
         },
