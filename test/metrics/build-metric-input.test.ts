@@ -58,6 +58,34 @@ describe('buildMetricInput (spec §3.5)', () => {
     });
   });
 
+  it('reads the output text when the metric first reads it; the candidate stays plain data', () => {
+    let reads = 0;
+    const output = { response: null, metadata: {} } as unknown as { output_text: string | null };
+    Object.defineProperty(output, 'output_text', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return 'late text';
+      },
+    });
+    const item = makeTrialItem({ output: output as never });
+    const candidate = buildMetricInput(item, task, 0).candidate;
+    expect(reads).toBe(0);
+    expect(Object.keys(candidate)).toEqual(['output_text', 'response', 'trajectory', 'evidence', 'metadata']);
+    expect(candidate.output_text).toBe('late text');
+    expect(candidate.output_text).toBe('late text');
+    expect(reads).toBe(1);
+    expect(JSON.parse(JSON.stringify({ ...candidate, evidence: null }))).toEqual({
+      output_text: 'late text',
+      response: null,
+      trajectory: null,
+      evidence: null,
+      metadata: {},
+    });
+    candidate.output_text = 'set';
+    expect(candidate.output_text).toBe('set');
+  });
+
   it('without an output: no evidence, empty metadata, null text and response', () => {
     const evidence = { marker: true } as unknown as CandidateEvidence;
     const item = { ...makeTrialItem({ output: null, metadata: { a: 1 } }), evidence };

@@ -99,6 +99,22 @@ describe('fromOtlpFiles', () => {
     ]);
   });
 
+  it('the trial output is plain data (its text found when first read)', async () => {
+    const file = join(dir, 'plain-output.binpb');
+    writeFileSync(file, framed([protobufRequest(trialB)]));
+    const [item] = await lastValueFrom(fromOtlpFiles([file]).pipe(toArray()));
+    const output = item?.trial.output;
+    const expected = { output_text: 'done run:conv-B', response: null, metadata: {} };
+    expect(Object.keys(output ?? {})).toEqual(['output_text', 'response', 'metadata']);
+    expect(JSON.parse(JSON.stringify(output))).toEqual(expected);
+    expect(structuredClone(output)).toStrictEqual(expected);
+    expect(output).toStrictEqual(expected);
+    expect({ ...output }).toStrictEqual(expected);
+    if (output === null || output === undefined) throw new Error('no output');
+    output.output_text = 'replaced';
+    expect(output).toStrictEqual({ ...expected, output_text: 'replaced' });
+  });
+
   it('a trace without grouping keys is its own trial, named by its trace id', async () => {
     const file = join(dir, 'plain.jsonl');
     writeFileSync(file, jsonLine(plain));

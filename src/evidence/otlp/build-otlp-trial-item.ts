@@ -1,6 +1,12 @@
 import { dirname } from 'node:path';
 import type { JsonObject, JsonValue } from '../../model/json-value.js';
-import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../../model/trial.js';
+import type {
+  AgentOutput,
+  EvidenceDescriptor,
+  Trial,
+  TrialError,
+  TrialMeasurements,
+} from '../../model/trial.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
 import type { OTLPTraceHandle } from './otlp-trace-handle.js';
@@ -107,7 +113,8 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     id: parts.trialId,
     task_id: parts.taskId,
     status: failedRoot === undefined ? 'completed' : 'partial',
-    output: { output_text: handle.finalText(), response: null, metadata: {} },
+    // the final text is found (and message JSON parsed) when first read, not for every trial
+    output: lazyTextOutput(handle),
     // what evidence.toRecord() gives, built directly (structuredClone is costly per trial)
     evidence: {
       descriptors: { trace: { ...descriptor, metadata: { otlp_trace_ids: [...traceIds] } } },
@@ -118,6 +125,41 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     metadata,
   };
   return { trial, evidence, task: null, origin };
+}
+
+/** Where a lazy output keeps its handle (a non-enumerable own property: invisible to equality and JSON). */
+const HANDLE = Symbol('otlpTraceHandle');
+
+/** The shared accessor of `output_text`: the handle's final text, computed on first read. */
+const LAZY_TEXT: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: { [HANDLE]: OTLPTraceHandle }): string | null {
+    return this[HANDLE].finalText();
+  },
+  set(value: string | null): void {
+    Object.defineProperty(this, 'output_text', {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  },
+};
+
+/**
+ * A plain trial output `{ output_text, response: null, metadata: {} }` whose `output_text` is the
+ * handle's final text, found (and message JSON parsed) when first read. It is an own enumerable
+ * accessor with one shared descriptor, so spreading, JSON.stringify, structuredClone and deep equality
+ * see plain values; assigning it replaces it with a value.
+ */
+function lazyTextOutput(handle: OTLPTraceHandle): AgentOutput {
+  const out = {} as AgentOutput;
+  Object.defineProperty(out, 'output_text', LAZY_TEXT);
+  out.response = null;
+  out.metadata = {};
+  Object.defineProperty(out, HANDLE, { value: handle });
+  return out;
 }
 
 const DESCRIPTION = 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)';
