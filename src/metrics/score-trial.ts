@@ -77,7 +77,7 @@ class TrialScoring {
   readonly #records: (ScoreRecord | undefined)[];
   #left: number;
   #finished = false;
-  #deadline: Deadline | null = null;
+  #timer: NodeJS.Timeout | undefined = undefined;
 
   constructor(
     private readonly item: TrialItem,
@@ -113,7 +113,7 @@ class TrialScoring {
     }
     const timeoutMs = this.options.timeoutMs ?? null;
     if (!this.#finished && timeoutMs !== null && timeoutMs > 0) {
-      this.#deadline = deadlinesFor(timeoutMs).add(() => this.#timeout(timeoutMs));
+      this.#timer = setTimeout(() => this.#timeout(timeoutMs), timeoutMs);
     }
   }
 
@@ -133,7 +133,7 @@ class TrialScoring {
     if (this.#finished || this.#records[i] !== undefined) return;
     if (this.options.failFast === true) {
       this.#finished = true;
-      this.#deadline?.cancel();
+      clearTimeout(this.#timer);
       this.reject(error);
       return;
     }
@@ -154,7 +154,7 @@ class TrialScoring {
     this.#left -= 1;
     if (this.#left === 0) {
       this.#finished = true;
-      this.#deadline?.cancel();
+      clearTimeout(this.#timer);
       this.resolve(this.#records as ScoreRecord[]);
     }
   }
@@ -202,119 +202,4 @@ function record(
     outputs,
     diagnostics,
   };
-}
-
-/** A pending time limit; `cancel` when the trial finished first. */
-class Deadline {
-  /** Dropped once settled (it holds the trial). */
-  onTimeout: (() => void) | null;
-  /** Set once cancelled or fired. */
-  settled = false;
-
-  constructor(
-    private readonly queue: DeadlineQueue,
-    readonly at: number,
-    onTimeout: () => void,
-  ) {
-    this.onTimeout = onTimeout;
-  }
-
-  cancel(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.onTimeout = null;
-    this.queue.cancelled();
-  }
-}
-
-/**
- * The time limits of every trial scored with one `timeoutMs`, in start order (so in deadline order):
- * one timer for the earliest unsettled deadline instead of a timer per trial; no timer at all while
- * none is pending (nothing keeps the process alive then).
- */
-class DeadlineQueue {
-  readonly #ms: number;
-  #queue: Deadline[] = [];
-  #head = 0;
-  #pending = 0;
-  #timer: NodeJS.Timeout | null = null;
-
-  constructor(ms: number) {
-    this.#ms = ms;
-  }
-
-  add(onTimeout: () => void): Deadline {
-    const d = new Deadline(this, performance.now() + this.#ms, onTimeout);
-    this.#queue.push(d);
-    this.#pending += 1;
-    if (this.#timer === null) this.#arm(this.#ms);
-    else if (this.#pending === 1) this.#timer.ref();
-    return d;
-  }
-
-  /** One deadline was cancelled (its trial finished in time). */
-  cancelled(): void {
-    this.#pending -= 1;
-    if (this.#pending > 0) {
-      // settled deadlines at the head are passed over now (trials finish roughly in start order)
-      const queue = this.#queue;
-      while (this.#head < queue.length && (queue[this.#head] as Deadline).settled) this.#head += 1;
-      if (this.#head >= 1024 && this.#head * 2 > queue.length) {
-        queue.splice(0, this.#head);
-        this.#head = 0;
-      }
-      return;
-    }
-    // nothing pending: the timer stays armed (re-arming per trial costs more) but no longer keeps the
-    // process alive; when it fires with nothing pending it is dropped
-    this.#timer?.unref();
-    this.#queue = [];
-    this.#head = 0;
-  }
-
-  #arm(ms: number): void {
-    this.#timer = setTimeout(() => this.#fire(), Math.max(1, Math.ceil(ms)));
-  }
-
-  #fire(): void {
-    this.#timer = null;
-    const now = performance.now();
-    const queue = this.#queue;
-    while (this.#head < queue.length) {
-      const d = queue[this.#head] as Deadline;
-      if (d.settled) {
-        this.#head += 1;
-        continue;
-      }
-      if (d.at > now) break;
-      this.#head += 1;
-      const onTimeout = d.onTimeout as () => void;
-      d.settled = true;
-      d.onTimeout = null;
-      this.#pending -= 1;
-      onTimeout();
-    }
-    if (this.#pending === 0) {
-      this.#queue = [];
-      this.#head = 0;
-      return;
-    }
-    // the head may be a deadline added while the timer was armed for an earlier one
-    if (this.#timer === null) {
-      let next = this.#head;
-      while ((queue[next] as Deadline).settled) next += 1;
-      this.#arm((queue[next] as Deadline).at - performance.now());
-    }
-  }
-}
-
-const deadlineQueues = new Map<number, DeadlineQueue>();
-
-function deadlinesFor(ms: number): DeadlineQueue {
-  let q = deadlineQueues.get(ms);
-  if (q === undefined) {
-    q = new DeadlineQueue(ms);
-    deadlineQueues.set(ms, q);
-  }
-  return q;
 }
