@@ -28,23 +28,43 @@ export function passAtKScores(key: string, tasks: readonly PassAtKTaskCounts[]):
   let maxK = 0;
   for (const t of tasks) if (t.opportunities > maxK) maxK = t.opportunities;
   const rows: AggregateRangeScore[] = [];
-  // tasks share few (n, c) pairs (n is usually the trials per task): compute each estimate once per k
-  const memo = new Map<number, number>();
+  // tasks share few (n, c) pairs (n is usually the trials per task): number the distinct pairs once,
+  // then compute each pair's estimate once per k
+  const pairIndex = new Map<number, number>();
+  const pairs: PassAtKTaskCounts[] = [];
+  const taskPair = new Int32Array(tasks.length);
+  tasks.forEach((t, i) => {
+    const { n, c } = t;
+    if (
+      !(n > 0) ||
+      n >= MEMO_LIMIT ||
+      !(c >= 0) ||
+      c >= MEMO_LIMIT ||
+      !Number.isInteger(n) ||
+      !Number.isInteger(c)
+    ) {
+      taskPair[i] = pairs.length; // its own entry
+      pairs.push(t);
+      return;
+    }
+    const id = n * MEMO_LIMIT + c;
+    let index = pairIndex.get(id);
+    if (index === undefined) {
+      pairIndex.set(id, (index = pairs.length));
+      pairs.push(t);
+    }
+    taskPair[i] = index;
+  });
+  const estimate = new Float64Array(pairs.length);
   for (let k = 1; k <= maxK; k++) {
+    for (let p = 0; p < pairs.length; p++) {
+      const { n, c } = pairs[p] as PassAtKTaskCounts;
+      estimate[p] = n > 0 && n >= k ? passAtK(n, c, k) : NaN;
+    }
     const estimates: number[] = [];
-    memo.clear();
-    for (const t of tasks) {
-      const { n, c } = t;
-      if (n > 0 && n >= k) {
-        if (n >= MEMO_LIMIT || c < 0 || c >= MEMO_LIMIT) {
-          estimates.push(passAtK(n, c, k));
-          continue;
-        }
-        const key = n * MEMO_LIMIT + c;
-        let estimate = memo.get(key);
-        if (estimate === undefined) memo.set(key, (estimate = passAtK(n, c, k)));
-        estimates.push(estimate);
-      }
+    for (let i = 0; i < tasks.length; i++) {
+      const { n } = tasks[i] as PassAtKTaskCounts;
+      if (n > 0 && n >= k) estimates.push(estimate[taskPair[i] as number] as number);
     }
     rows.push(aggregateRangeScore(`${key}.pass@${k}`, estimates, tasks.length));
   }
