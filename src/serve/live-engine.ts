@@ -124,13 +124,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
     let late = 0;
-    let previous: OtlpSpan | null = null;
     for (const rs of resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          // what trial building reads of every span is decoded now, while the request is in cache
-          span.prepare?.(previous);
-          previous = span;
           if (isZeroId(span.traceId) || isZeroId(span.spanId)) rejected += 1;
           else if (this.#assembler.isSealed(span.traceId)) late += 1;
           else spans.push(span);
