@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Summary } from '../model/summary.js';
@@ -36,10 +37,11 @@ export interface SummarizeBundleOptions {
   summaryEngine?: BundleSummaryEngine | null;
   /**
    * Read `trials.jsonl` (error rollup) in a worker thread while the main thread reads the scores
-   * (in-memory engine only; same results). Off by default: it saves wall time only when a second core
-   * is free, and costs CPU (see docs/bundle.md, Performance).
+   * (in-memory engine only; same results). `'auto'` (the default): only when the machine has a second
+   * core and `trials.jsonl` is at least 16 MiB; it saves wall time when that
+   * core is free and costs some CPU (see docs/bundle.md, Performance).
    */
-  trialsInWorker?: boolean;
+  trialsInWorker?: boolean | 'auto';
 }
 
 /** What {@link summarizeBundle} did. */
@@ -127,7 +129,8 @@ export async function summarizeBundle(
     });
   } else {
     const accumulator = new SummaryAccumulator(tasks);
-    const inWorker = options.trialsInWorker ?? false;
+    const inWorker =
+      hasTrials && useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
     // read concurrently (or afterwards, on this thread); problems are reported in the same order as
     // a sequential read: scores first, then trials
     const trials = hasTrials ? startTrialErrors(src, { inWorker }) : null;
@@ -280,4 +283,13 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
+}
+
+/** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */
+const TRIALS_WORKER_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Whether the trials rollup runs in a worker thread (see {@link SummarizeBundleOptions.trialsInWorker}). */
+function useTrialsWorker(choice: boolean | 'auto', trialsFile: string): boolean {
+  if (choice !== 'auto') return choice;
+  return availableParallelism() >= 2 && statSync(trialsFile).size >= TRIALS_WORKER_MIN_BYTES;
 }
