@@ -10,8 +10,9 @@ import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-err
 /** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
   /**
-   * Threads that scan, this one included (default: available parallelism, at most 4); below 2 means
-   * sequential. `n` threads are this one and `n - 1` worker threads.
+   * Threads that scan, this one included (default: available parallelism, at most 4, but 1 on a
+   * machine with 2 or fewer: there a worker only contends with this thread, see docs/gym.md); below 2
+   * means sequential. `n` threads are this one and `n - 1` worker threads.
    */
   workers?: number;
   /** Inputs smaller than this many bytes in total are read in this thread (default 32 MiB). */
@@ -88,7 +89,8 @@ export async function loadRolloutFiles(
   table.files.push(...files);
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const threads = parallel.workers ?? Math.min(4, availableParallelism());
+  const cores = availableParallelism();
+  const threads = parallel.workers ?? (cores > 2 ? Math.min(4, cores) : 1);
   const sequential = async (): Promise<LoadRolloutFilesResult> => {
     for (const [i, f] of files.entries()) await loadRolloutFile(f, first + i, table, options);
     return { threads: 0, pool: null };
