@@ -6,6 +6,7 @@ import { scoreTrial } from '../metrics/score-trial.js';
 import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
+import type { AgentOutput } from '../model/trial.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
@@ -390,9 +391,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     };
     for (const sink of this.sinks) await sink.write(scored);
     // Keep the record, not the trace: spans stay only with the assembler until the trial is sealed.
+    // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
     result.scored = {
       ...scored,
-      item: { ...item, evidence: null, trial: { ...item.trial, evidence: null } },
+      item: {
+        ...item,
+        evidence: null,
+        trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
+      },
     };
     this.#results.set(job.key, result);
     this.#scoredAt.delete(job.key);
@@ -440,4 +446,9 @@ function completionDiagnostic(trialId: string, reason: ReadyReason, idleMs: numb
     };
   }
   return null;
+}
+
+/** A plain copy of a trial output (reads a lazy `output_text` once; keeps no trace handle). */
+function plainOutput(output: AgentOutput | null): AgentOutput | null {
+  return output === null ? null : { ...output };
 }

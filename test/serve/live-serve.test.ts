@@ -197,6 +197,19 @@ describe('evalstream serve (live OTLP)', () => {
     await agent.provider.shutdown();
   });
 
+  it('keeps a scored trial as plain data: its output holds no trace handle, even when no sink read it', async () => {
+    const live = await startLive(); // no sinks: nothing reads output_text before the trial is kept
+    const agent = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    agent.runTrial('t', 'kept', { tools: ['a'] });
+    await agent.provider.forceFlush();
+    await waitFor(() => live.engine.summary().trial_count === 1);
+    const output = live.engine.finalTrials()[0]!.item.trial.output!;
+    expect(Object.getOwnPropertySymbols(output)).toEqual([]);
+    expect(Object.getOwnPropertyDescriptor(output, 'output_text')?.get).toBeUndefined();
+    expect(Object.keys(output)).toEqual(['output_text', 'response', 'metadata']);
+    await agent.provider.shutdown();
+  });
+
   it('seals a trial after retainMs: its spans are released and later spans are refused as partial success', async () => {
     const live = await startLive({ retainMs: 100 });
     const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));

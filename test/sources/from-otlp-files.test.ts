@@ -115,6 +115,28 @@ describe('fromOtlpFiles', () => {
     expect(output).toStrictEqual({ ...expected, output_text: 'replaced' });
   });
 
+  it('once its text is read, the trial output is a plain value and holds no trace handle', async () => {
+    const file = join(dir, 'output-handle.binpb');
+    writeFileSync(file, framed([protobufRequest(trialB)]));
+    const [item] = await lastValueFrom(fromOtlpFiles([file]).pipe(toArray()));
+    const output = item?.trial.output;
+    if (output === null || output === undefined) throw new Error('no output');
+    // before the first read: an accessor, and the handle kept under a symbol
+    expect(typeof Object.getOwnPropertyDescriptor(output, 'output_text')?.get).toBe('function');
+    expect(Object.getOwnPropertySymbols(output)).toHaveLength(1);
+    expect(output.output_text).toBe('done run:conv-B');
+    // after it: a data property, the handle (and with it the spans) let go
+    expect(Object.getOwnPropertyDescriptor(output, 'output_text')).toEqual({
+      value: 'done run:conv-B',
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    expect(Object.getOwnPropertySymbols(output)).toHaveLength(0);
+    expect(Object.keys(output)).toEqual(['output_text', 'response', 'metadata']);
+    expect(output.output_text).toBe('done run:conv-B');
+  });
+
   it('a trace without grouping keys is its own trial, named by its trace id', async () => {
     const file = join(dir, 'plain.jsonl');
     writeFileSync(file, jsonLine(plain));

@@ -130,12 +130,19 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
 /** Where a lazy output keeps its handle (a non-enumerable own property: invisible to equality and JSON). */
 const HANDLE = Symbol('otlpTraceHandle');
 
-/** The shared accessor of `output_text`: the handle's final text, computed on first read. */
+/**
+ * The shared accessor of `output_text`: the handle's final text, computed on first read. The first
+ * read turns it into a plain value and lets the handle (and with it the trial's spans) go, so a
+ * trial kept after it was read holds no trace; a frozen output keeps its accessor and handle.
+ */
 const LAZY_TEXT: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
-  get(this: { [HANDLE]: OTLPTraceHandle }): string | null {
-    return this[HANDLE].finalText();
+  get(this: { [HANDLE]?: OTLPTraceHandle }): string | null {
+    const text = (this[HANDLE] as OTLPTraceHandle).finalText();
+    const plain = { value: text, writable: true, enumerable: true, configurable: true };
+    if (Reflect.defineProperty(this, 'output_text', plain)) Reflect.deleteProperty(this, HANDLE);
+    return text;
   },
   set(value: string | null): void {
     Object.defineProperty(this, 'output_text', {
@@ -158,7 +165,7 @@ function lazyTextOutput(handle: OTLPTraceHandle): AgentOutput {
   Object.defineProperty(out, 'output_text', LAZY_TEXT);
   out.response = null;
   out.metadata = {};
-  Object.defineProperty(out, HANDLE, { value: handle });
+  Object.defineProperty(out, HANDLE, { value: handle, configurable: true });
   return out;
 }
 
