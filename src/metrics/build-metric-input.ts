@@ -3,35 +3,10 @@ import type { CandidateOutput, MetricInput } from '../model/metric.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { AgentOutput } from '../model/trial.js';
+import { lazyProperty } from '../util/lazy-property.js';
 
-/** Where a candidate keeps its trial output (non-enumerable: invisible to equality and JSON). */
-const OUTPUT = Symbol('agentOutput');
-
-function setText(target: object, value: string | null): void {
-  Object.defineProperty(target, 'output_text', {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
-}
-
-/**
- * `candidate.output_text` read from the trial output when first read (an OTLP trial's final text is
- * computed on demand, so metrics that never read the text never pay for it); assigning replaces it.
- */
-const OUTPUT_TEXT: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: { [OUTPUT]: AgentOutput }): string | null {
-    const text = this[OUTPUT].output_text ?? null;
-    setText(this, text);
-    return text;
-  },
-  set(value: string | null): void {
-    setText(this, value);
-  },
-};
+/** Defines a candidate's `output_text` as its trial output's, read when first read. */
+const defineOutputText = lazyProperty('output_text', (output: AgentOutput) => output.output_text ?? null);
 
 /** The candidate of a trial with an output; its `output_text` is read when first read. */
 function candidateOf(
@@ -40,12 +15,11 @@ function candidateOf(
   metadata: JsonObject,
 ): CandidateOutput {
   const c = {} as CandidateOutput;
-  Object.defineProperty(c, 'output_text', OUTPUT_TEXT);
+  defineOutputText(c, output);
   c.response = output.response ?? null;
   c.trajectory = null;
   c.evidence = evidence;
   c.metadata = metadata;
-  Object.defineProperty(c, OUTPUT, { value: output });
   return c;
 }
 

@@ -8,6 +8,7 @@ import type {
   TrialMeasurements,
 } from '../../model/trial.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
+import { lazyProperty } from '../../util/lazy-property.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
 import type { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpSpan } from './otlp-types.js';
@@ -127,45 +128,20 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
   return { trial, evidence, task: null, origin };
 }
 
-/** Where a lazy output keeps its handle (a non-enumerable own property: invisible to equality and JSON). */
-const HANDLE = Symbol('otlpTraceHandle');
-
-/**
- * The shared accessor of `output_text`: the handle's final text, computed on first read. The first
- * read turns it into a plain value and lets the handle (and with it the trial's spans) go, so a
- * trial kept after it was read holds no trace; a frozen output keeps its accessor and handle.
- */
-const LAZY_TEXT: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: { [HANDLE]?: OTLPTraceHandle }): string | null {
-    const text = (this[HANDLE] as OTLPTraceHandle).finalText();
-    const plain = { value: text, writable: true, enumerable: true, configurable: true };
-    if (Reflect.defineProperty(this, 'output_text', plain)) Reflect.deleteProperty(this, HANDLE);
-    return text;
-  },
-  set(value: string | null): void {
-    Object.defineProperty(this, 'output_text', {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  },
-};
+/** Defines an output's `output_text` as its handle's final text, computed when first read. */
+const defineFinalText = lazyProperty('output_text', (handle: OTLPTraceHandle) => handle.finalText());
 
 /**
  * A plain trial output `{ output_text, response: null, metadata: {} }` whose `output_text` is the
- * handle's final text, found (and message JSON parsed) when first read. It is an own enumerable
- * accessor with one shared descriptor, so spreading, JSON.stringify, structuredClone and deep equality
- * see plain values; assigning it replaces it with a value.
+ * handle's final text, found (and message JSON parsed) when first read (`lazyProperty`: plain data to
+ * spreading, JSON, `structuredClone` and deep equality; the first read drops the handle, and with it
+ * the trial's spans; assigning it replaces it with a value).
  */
 function lazyTextOutput(handle: OTLPTraceHandle): AgentOutput {
   const out = {} as AgentOutput;
-  Object.defineProperty(out, 'output_text', LAZY_TEXT);
+  defineFinalText(out, handle);
   out.response = null;
   out.metadata = {};
-  Object.defineProperty(out, HANDLE, { value: handle, configurable: true });
   return out;
 }
 
