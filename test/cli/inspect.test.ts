@@ -3,30 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import type { InspectRecord } from '../../src/cli/commands/inspect.js';
 import type { JsonValue } from '../../src/model/json-value.js';
+import { runCli } from './run-cli.js';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/otlp/agentevals-otlp/', import.meta.url));
 
 /** Runs the CLI, returning its exit code, stdout and stderr. */
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += chunk.toString();
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += chunk.toString();
-    return true;
-  });
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+  const r = await runCli(args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 afterEach(() => vi.restoreAllMocks());
