@@ -1,5 +1,6 @@
 import type { OtlpResource, OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import { attributesJsonText } from '../sinks/duckdb/attributes-json-text.js';
+import { spanEnumNames } from '../sinks/duckdb/span-enum-names.js';
 
 /**
  * The `spans` rows of a batch of trials as flat binary columns (transferable to a worker without a
@@ -23,9 +24,6 @@ export interface SpanBatch {
  * span id, name, kind, status code, status message, attributes, resource attributes, scope name.
  */
 export const SPAN_TEXT_COLUMNS = 10;
-
-const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-const STATUS_CODES = ['unset', 'ok', 'error'];
 
 /**
  * Builds a {@link SpanBatch}: the same cells as `spanRowCells` (the `score --db` sink's rows), written
@@ -82,8 +80,8 @@ export class SpanBatchBuilder {
     cell = this.#put(cell, s.spanId);
     cell = this.#put(cell, s.parentSpanId === '' ? null : s.parentSpanId);
     cell = this.#put(cell, s.name);
-    cell = this.#putShort(cell, SPAN_KINDS[s.kind] ?? String(s.kind));
-    cell = this.#putShort(cell, STATUS_CODES[s.status.code] ?? String(s.status.code));
+    cell = this.#putShort(cell, spanEnumNames.kind(s.kind));
+    cell = this.#putShort(cell, spanEnumNames.status(s.status.code));
     cell = this.#put(cell, s.status.message === '' ? null : s.status.message);
     cell = this.#put(cell, attributesJsonText(s.attributes));
     cell = this.#putResource(cell, s.resource);

@@ -1,9 +1,7 @@
 import type { OtlpSpan } from '../../evidence/otlp/otlp-types.js';
 import { attributesJsonText } from './attributes-json-text.js';
+import { spanEnumNames } from './span-enum-names.js';
 import type { StoreCell } from './table-buffer.js';
-
-const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
-const STATUS_CODES = ['unset', 'ok', 'error'];
 
 /**
  * The cells of a `spans` row after (run id, trial ordinal, task id, trial id): span index, ids,
@@ -20,10 +18,10 @@ export function spanRowCells(s: OtlpSpan, index: number): StoreCell[] {
     s.spanId,
     s.parentSpanId === '' ? null : s.parentSpanId,
     s.name,
-    SPAN_KINDS[s.kind] ?? String(s.kind),
+    spanEnumNames.kind(s.kind),
     s.startTimeUnixNano,
     s.endTimeUnixNano,
-    STATUS_CODES[s.status.code] ?? String(s.status.code),
+    spanEnumNames.status(s.status.code),
     s.status.message === '' ? null : s.status.message,
     attributesJsonText(s.attributes),
     attributesJsonText(s.resource.attributes),
