@@ -2,11 +2,18 @@
  * Child process of `bench/ingest.bench.ts` (run pinned to one core, so each figure and its max RSS are
  * its own). Modes, each printing one JSON line on stdout:
  *
- *   speed <file>   (a) protobufjs reflection decode, (b) evalstream's decode stage, (b+) the decode
- *                  stage with every span's ids, name and times read, over the same in-memory frames;
- *                  then (c) the full score pipeline over the file, twice: cold (its first run in the
- *                  process) and warm (the second run, JIT warmed on the same data: steady state)
- *   score <file>   the full score pipeline only, with the process's max RSS
+ *   decoders <file>  (a) protobufjs reflection decode, (b) evalstream's decode stage, (b+) the decode
+ *                    stage with every span's ids, name and times read, interleaved over the same
+ *                    in-memory frames
+ *   reflect <file>   (a) alone, pass after pass over the frames (EVALSTREAM_BENCH_INGEST_PASSES, default
+ *                    5): the first pass cold, the median of the others warm
+ *   pipeline <file>  (c) the full score pipeline over the file, run after run the same way: the first
+ *                    run cold (a fresh process, as a user runs `score`), the median of the others warm
+ *   score <file>     the full score pipeline once, with the process's max RSS
+ *
+ * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
+ * memory for (a), nothing for (c)) and calling no forced GC, so neither side runs in a heap shaped by
+ * the other's work.
  */
 import { readFileSync } from 'node:fs';
 import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js';
@@ -41,6 +48,41 @@ function frames(): Buffer[] {
 }
 
 type Pass = (f: Buffer) => number;
+let touchedSink = 0;
+
+/** (a) protobufjs reflection decode, (b) evalstream's decode stage, (b+) (b) reading ids, name and times. */
+function decoders(): [Pass, Pass, Pass] {
+  const Request = loadOtlpProtoRoot().lookupType(
+    'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
+  );
+  type Msg = { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+  const reflection = (f: Buffer): number => {
+    const m = Request.decode(f) as unknown as Msg;
+    let n = 0;
+    for (const rs of m.resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
+    return n;
+  };
+  const decode = (f: Buffer): number => {
+    let n = 0;
+    for (const rs of decodeOtlpProtobuf(f).resourceSpans)
+      for (const ss of rs.scopeSpans) n += ss.spans.length;
+    return n;
+  };
+  const touched = (f: Buffer): number => {
+    let n = 0;
+    for (const rs of decodeOtlpProtobuf(f).resourceSpans) {
+      for (const ss of rs.scopeSpans) {
+        for (const s of ss.spans) {
+          touchedSink += s.traceId.length + s.spanId.length + s.parentSpanId.length + s.name.length;
+          touchedSink += Number(s.endTimeUnixNano - s.startTimeUnixNano > 0n);
+          n += 1;
+        }
+      }
+    }
+    return n;
+  };
+  return [reflection, decode, touched];
+}
 
 /**
  * Times several decoders over the same frames, interleaved in blocks of 50 frames (order rotating),
@@ -65,66 +107,56 @@ function interleaved(all: Buffer[], passes: Pass[], rounds: number): number[] {
   return spans.map((n, j) => n / ((ms[j] as number) / 1000));
 }
 
-if (mode === 'speed') {
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const PASSES = Number(process.env['EVALSTREAM_BENCH_INGEST_PASSES'] ?? 5);
+
+if (mode === 'decoders') {
   const all = frames();
-  const Request = loadOtlpProtoRoot().lookupType(
-    'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
-  );
-  type Msg = { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-  const reflection = (f: Buffer): number => {
-    const m = Request.decode(f) as unknown as Msg;
-    let n = 0;
-    for (const rs of m.resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
-    return n;
-  };
-  const decode = (f: Buffer): number => {
-    let n = 0;
-    for (const rs of decodeOtlpProtobuf(f).resourceSpans)
-      for (const ss of rs.scopeSpans) n += ss.spans.length;
-    return n;
-  };
+  const [reflection, decode, touched] = decoders();
   let sink = 0;
-  const touched = (f: Buffer): number => {
-    let n = 0;
-    for (const rs of decodeOtlpProtobuf(f).resourceSpans) {
-      for (const ss of rs.scopeSpans) {
-        for (const s of ss.spans) {
-          sink += s.traceId.length + s.spanId.length + s.parentSpanId.length + s.name.length;
-          sink += Number(s.endTimeUnixNano - s.startTimeUnixNano > 0n);
-          n += 1;
-        }
-      }
-    }
-    return n;
-  };
   for (const f of all.slice(0, 300)) sink += reflection(f) + decode(f) + touched(f);
   const [a, b, bt] = interleaved(all, [reflection, decode, touched], 2) as [number, number, number];
+  console.log(JSON.stringify({ reflection: a, decode: b, decodeTouched: bt, sink: sink + touchedSink > 0 }));
+} else if (mode === 'reflect') {
+  // (a) alone in a fresh process, pass after pass over the frames (as `pipeline` runs the pipeline)
+  const all = frames();
+  const [reflection] = decoders();
   let fileSpans = 0;
-  for (const f of all) fileSpans += decode(f);
-  // (c) twice over the same file: cold (the pipeline's first run in this process, JIT not yet warm)
-  // and warm (steady state), each compared with the baseline timed right before and after it
-  const around = async (): Promise<{ run: Awaited<ReturnType<typeof scoreFile>>; baseline: number }> => {
-    globalThis.gc?.();
-    const before = interleaved(all, [reflection], 1)[0] as number;
-    const run = await scoreFile();
-    const after = interleaved(all, [reflection], 1)[0] as number;
-    return { run, baseline: (before + after) / 2 };
-  };
-  const cold = await around();
-  const warm = await around();
+  const seconds: number[] = [];
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    const t = performance.now();
+    let n = 0;
+    for (const f of all) n += reflection(f);
+    seconds.push((performance.now() - t) / 1000);
+    fileSpans = n;
+  }
   console.log(
     JSON.stringify({
       frames: all.length,
       fileSpans,
       fileBytes: all.reduce((n, f) => n + 4 + f.length, 0),
-      reflection: a,
-      decode: b,
-      decodeTouched: bt,
-      reflectionAroundPipeline: warm.baseline,
-      pipeline: { ...warm.run, spansPerSec: fileSpans / warm.run.seconds },
-      reflectionAroundColdPipeline: cold.baseline,
-      coldPipeline: { ...cold.run, spansPerSec: fileSpans / cold.run.seconds },
-      sink: sink > 0,
+      coldSpansPerSec: fileSpans / (seconds[0] as number),
+      warmSpansPerSec: fileSpans / median(seconds.slice(1)),
+      seconds,
+    }),
+  );
+} else if (mode === 'pipeline') {
+  // (c) in a fresh process, run after run over the file: the first run is cold, the rest warm
+  const runs: Awaited<ReturnType<typeof scoreFile>>[] = [];
+  for (let pass = 0; pass < PASSES; pass += 1) runs.push(await scoreFile());
+  const seconds = runs.map((r) => r.seconds);
+  console.log(
+    JSON.stringify({
+      trials: (runs[0] as (typeof runs)[number]).trials,
+      scores: (runs[0] as (typeof runs)[number]).scores,
+      error: (runs[0] as (typeof runs)[number]).error,
+      coldSeconds: seconds[0],
+      warmSeconds: median(seconds.slice(1)),
+      seconds,
     }),
   );
 } else if (mode === 'score') {
