@@ -145,6 +145,8 @@ export class JsonCursor {
   private lastRaw = new Uint8Array(64);
   private lastRawLength = -1;
   private lastString = '';
+  /** The value index found by {@link skipObjectFindKey}. */
+  private watchAt = -1;
 
   constructor(
     public b: Uint8Array,
@@ -515,7 +517,19 @@ export class JsonCursor {
 
   /** Skips (and validates) the value starting at the next non-whitespace byte. */
   skipValue(depth: number): void {
-    if (!this.skipValueFast(depth)) this.skipValueStrict(depth);
+    if (!this.skipValueFast(depth, null)) this.skipValueStrict(depth);
+  }
+
+  /**
+   * At an object's `{` (nested `depth` deep): skips the whole object like {@link skipValue} and
+   * returns the index of the value of its member named `key` (after the `:`), or -1 when it has none.
+   * Returns -2, with `i` unchanged, when the object is not accepted by the fast skip, has `key` more
+   * than once, or has a member name with an escape; the caller then reads the members one by one.
+   * `key` is the raw bytes of a name without escapes.
+   */
+  skipObjectFindKey(depth: number, key: Uint8Array): number {
+    this.watchAt = -1;
+    return this.skipValueFast(depth, key) ? this.watchAt : -2;
   }
 
   /**
@@ -523,7 +537,7 @@ export class JsonCursor {
    * unchanged) at anything it does not accept — invalid input, deep nesting — so that the recursive
    * {@link skipValueStrict} decides, with its exact message.
    */
-  private skipValueFast(depth: number): boolean {
+  private skipValueFast(depth: number, watch: Uint8Array | null): boolean {
     const b = this.b;
     const end = this.end;
     if (b !== this.wordsOf) this.makeWords();
@@ -545,11 +559,13 @@ export class JsonCursor {
       let c = b[i] as number;
       if (key) {
         if (c !== 0x22) return false;
-        i = skipStringAt(b, words, wordBase, i + 1, end, find);
+        const k0 = i + 1;
+        i = skipStringAt(b, words, wordBase, k0, end, find);
         if (i < 0) return false;
         j = skipWs(b, i, end);
         if (j !== i) ws = true;
         if (j >= end || b[j] !== 0x3a) return false;
+        if (watch !== null && sp === 1 && !this.watchKey(watch, k0, i - 1, j + 1)) return false;
         i = j + 1;
         key = false;
         continue;
@@ -607,6 +623,26 @@ export class JsonCursor {
         break;
       }
     }
+  }
+
+  /**
+   * For {@link skipObjectFindKey}: a member name `b[k0, k1)` of the watched object whose value starts
+   * at `at`. Records `at` when the name is `watch`; false (give up) on a second one or an escaped name.
+   */
+  private watchKey(watch: Uint8Array, k0: number, k1: number, at: number): boolean {
+    const b = this.b;
+    const n = k1 - k0;
+    if (n === watch.length) {
+      let k = 0;
+      while (k < n && b[k0 + k] === watch[k]) k++;
+      if (k === n) {
+        if (this.watchAt >= 0) return false;
+        this.watchAt = at;
+        return true;
+      }
+    }
+    for (let k = k0; k < k1; k++) if (b[k] === 0x5c) return false;
+    return true;
   }
 
   /** {@link skipValue} by recursive descent, throwing the exact {@link JsonSyntaxError}. */

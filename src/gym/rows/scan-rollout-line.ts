@@ -22,6 +22,9 @@ export interface RolloutScanOptions {
   agent?: boolean;
 }
 
+/** The bytes of the key `usage`. */
+const USAGE = new TextEncoder().encode('usage');
+
 /** Describes a value for a message: `the string "x"`, `the number 1.5`, `null`, `an array`, … */
 function describe(v: PyJson): string {
   if (v === null) return 'null';
@@ -162,6 +165,17 @@ function readResponse(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch,
   }
   scratch.responseIsObject = true;
   scratch.responseIsNull = false;
+  // the common case in one pass: validate the whole object, then read its one "usage" member
+  const usageAt = c.skipObjectFindKey(0, USAGE);
+  if (usageAt !== -2) {
+    if (usageAt >= 0) {
+      const after = c.i;
+      c.i = usageAt;
+      readUsage(c, keys, scratch);
+      c.i = after;
+    }
+    return;
+  }
   if (!c.enterObject()) return;
   do {
     c.keyStart();

@@ -67,3 +67,39 @@ describe('scanRolloutLine + RolloutTable (§2 field map)', () => {
     });
   });
 });
+
+describe('scanRolloutLine: the one-pass "response" read gives what the member-by-member read gives', () => {
+  const head = '{"_ng_task_index":0,"_ng_rollout_index":0,"response":';
+  const usageOf = (response: string) => scan(`${head}${response}}`).stats;
+  const errorOf = (response: string): string => {
+    try {
+      scan(`${head}${response}}`);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'no error';
+  };
+
+  it('reads the one "usage" wherever it is, with nested values and whitespace around it', () => {
+    expect(
+      usageOf('{"id":"r","output":[{"usage":{"x":9}}],"usage":{"t":4},"z":{"a":[1,{"b":null}]}}'),
+    ).toEqual([['t', 4]]);
+    expect(usageOf('{ "usage" : { "t" : 4 } , "a" : [ ] }')).toEqual([['t', 4]]);
+    expect(scan(`${head}{ "usage" : {"t":4} }}`).scratch.hasWhitespace).toBe(true);
+    expect(usageOf('{"a":{"usage":{"x":1}},"usages":{"y":2}}')).toEqual([]);
+  });
+
+  it('a repeated "usage": the last wins, but a bad first one is still an error', () => {
+    expect(usageOf('{"usage":{"a":1},"x":0,"usage":{"b":2}}')).toEqual([['b', 2]]);
+    expect(errorOf('{"usage":5,"usage":{"b":2}}')).toBe(
+      '"response.usage" must be an object, got the number 5',
+    );
+    expect(usageOf('{"usage":{"a":1},"us\\u0061ge":{"b":2}}')).toEqual([['b', 2]]);
+  });
+
+  it('a bad "usage" is reported before a syntax error after it, and a syntax error before it first', () => {
+    expect(errorOf('{"usage":"x","a":tru}')).toBe('"response.usage" must be an object, got the string "x"');
+    expect(errorOf('{"a":tru,"usage":"x"}')).toMatch(/invalid literal, expected true/);
+    expect(errorOf('{"usage":{"t":4},"a":[1,]}')).toMatch(/expected a value/);
+  });
+});
