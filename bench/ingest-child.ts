@@ -9,6 +9,8 @@
  *                    5): the first pass cold, the median of the others warm
  *   pipeline <file>  (c) the full score pipeline over the file, run after run the same way: the first
  *                    run cold (a fresh process, as a user runs `score`), the median of the others warm
+ *   layers <file>    what each layer of (c) costs: read, + decode, + grouping and trial records, + scoring
+ *                    with one constant metric, + the default metrics instead (CPU s, warm median)
  *   score <file>     the full score pipeline once, with the process's max RSS
  *
  * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
@@ -16,12 +18,19 @@
  * the other's work.
  */
 import { readFileSync } from 'node:fs';
+import { concat, concatMap, count, defer, from, lastValueFrom, type Observable } from 'rxjs';
+import { parseConfig } from '../src/config/parse-config.js';
 import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js';
 import { loadOtlpProtoRoot } from '../src/evidence/otlp/load-otlp-proto-root.js';
 import { OtlpPayloadSplitter } from '../src/evidence/otlp/otlp-payload-splitter.js';
+import { readOtlpPayloadBatches } from '../src/evidence/otlp/read-otlp-payload-batches.js';
+import { discreteScore } from '../src/metrics/discrete-score.js';
+import { decodeOtlp } from '../src/operators/decode-otlp.js';
+import { groupIntoTrials } from '../src/operators/group-into-trials.js';
 import { buildPipeline } from '../src/pipeline/build-pipeline.js';
 import { runPipeline } from '../src/pipeline/run-pipeline.js';
 import { fromOtlpFiles } from '../src/sources/from-otlp-files.js';
+import type { Metric } from '../src/model/metric.js';
 
 const [mode, file] = process.argv.slice(2) as [string, string];
 
@@ -158,6 +167,47 @@ if (mode === 'decoders') {
       warmSeconds: median(seconds.slice(1)),
       seconds,
     }),
+  );
+} else if (mode === 'layers') {
+  // what each layer of (c) adds, in one fresh process: every pass runs the layers in turn, each from
+  // the file; warm = the median over passes 2.. of each layer's CPU time
+  const payloads = (): Observable<unknown> =>
+    concat(defer(() => from(readOtlpPayloadBatches(file, {})))).pipe(concatMap((batch) => batch));
+  const constant = (type: string): Metric => {
+    const specs = [discreteScore('one')];
+    return {
+      type,
+      outputSpec: () => specs.slice(),
+      computeScores: () => Promise.resolve({ outputs: [{ name: 'one', value: 1 }] }),
+    };
+  };
+  const constantConfig = parseConfig({ metrics: { default: [constant('constant')] } }, '(bench)');
+  const layers: [string, () => Promise<unknown>][] = [
+    ['read', () => lastValueFrom(payloads().pipe(count()))],
+    ['decode', () => lastValueFrom(payloads().pipe(decodeOtlp() as never, count()))],
+    [
+      'group',
+      () => lastValueFrom(payloads().pipe(decodeOtlp() as never, groupIntoTrials() as never, count())),
+    ],
+    [
+      'score1',
+      () => runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks: [], config: constantConfig })),
+    ],
+    ['default', () => runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks: [] }))],
+  ];
+  const cpu: number[][] = layers.map(() => []);
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    for (let i = 0; i < layers.length; i += 1) {
+      const c0 = process.cpuUsage();
+      await (layers[i] as (typeof layers)[number])[1]();
+      const c = process.cpuUsage(c0);
+      (cpu[i] as number[]).push((c.user + c.system) / 1e6);
+    }
+  }
+  console.log(
+    JSON.stringify(
+      Object.fromEntries(layers.map(([name], i) => [name, median((cpu[i] as number[]).slice(1))])),
+    ),
   );
 } else if (mode === 'score') {
   const r = await scoreFile();

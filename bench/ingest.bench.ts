@@ -15,6 +15,8 @@
  *   over processes. Separate processes, because a process's heap and JIT state carry over: (c) run
  *   after a forced GC, or next to 100 MB of frames held for (a), measured up to 2x slower than alone.
  *   targets: (b) ≥ 3× (a) and (c) ≥ 1.5× (a) in spans/s (warm).
+ *   Then (c) by layer: CPU per trial of reading, + decoding, + grouping, + scoring with one constant
+ *   metric, + the default metrics, against what the 1.5× target leaves per trial.
  * Memory: scoring the ~100 MB and the ~1 GB dump, each in its own child; max RSS of each.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
@@ -143,6 +145,29 @@ console.log(
 console.log(
   `      (c) warm per process: ${pipelines.map((r) => fmt(spans / r.warmSeconds)).join(', ')} spans/s; (a) warm: ${reflects.map((r) => fmt(r.warmSpansPerSec)).join(', ')}`,
 );
+
+// where (c)'s time goes: each layer run from the file, cumulative; CPU per trial, warm
+const layers = (await runChild('layers', small)) as Record<string, number>;
+const perTrial = (sec: number): string => `${((sec / p0.trials) * 1e6).toFixed(0)} µs`;
+const budget = spans / (1.5 * aWarm);
+console.log(
+  `  (c) by layer (CPU per trial, warm, one process; the 1.5x target leaves ${perTrial(budget)} per trial for all of them):`,
+);
+const layerNames: [string, string][] = [
+  ['read', 'read the file, cut frames'],
+  ['decode', '+ decode stage'],
+  ['group', '+ group into trials, build trial records'],
+  ['score1', '+ score with one constant metric (protocol)'],
+  ['default', '+ the default metrics instead'],
+];
+let before = 0;
+for (const [key, label] of layerNames) {
+  const sec = layers[key] as number;
+  console.log(
+    `      ${label.padEnd(44)} ${perTrial(sec).padStart(7)}  (+${perTrial(Math.max(0, sec - before))})`,
+  );
+  before = sec;
+}
 
 const memSmall = (await runChild('score', small)) as { maxRssBytes: number; trials: number; seconds: number };
 const memLarge = (await runChild('score', large)) as { maxRssBytes: number; trials: number; seconds: number };

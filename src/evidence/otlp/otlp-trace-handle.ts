@@ -24,6 +24,7 @@ import { readOtlpFileSync } from './read-otlp-file-sync.js';
 import { readSpanUsage, type SpanUsage } from './read-span-usage.js';
 import { SpanContent, type ContentEvent, type MessageToolResult } from './span-content.js';
 import { SpanForest, type SpanNode } from './span-forest.js';
+import { sortInPlace } from '../../util/sort-in-place.js';
 
 /** Token totals of an OTLP trace (each logical model call counted once) and where they came from. */
 export interface OtlpTokenUsage {
@@ -411,8 +412,8 @@ export class OTLPTraceHandle implements TrajectoryView {
       else if (role === 'llm') llmNodes.push(n);
     }
     // each in start order (the order is total: ties go by end time, then input position)
-    if (toolNodes.length > 1) toolNodes.sort(SpanForest.byStart);
-    if (llmNodes.length > 1) llmNodes.sort(SpanForest.byStart);
+    sortInPlace(toolNodes, SpanForest.byStart);
+    sortInPlace(llmNodes, SpanForest.byStart);
     const out: NormalizedToolCall[] = [];
     if (toolNodes.length > 0) {
       const joins = new MessageJoins(this, llmNodes);
@@ -537,8 +538,8 @@ export class OTLPTraceHandle implements TrajectoryView {
       if (n.parent === null) roots.push(n);
       else rest.push(n);
     }
-    roots.sort(byEndDesc);
-    rest.sort(byEndDesc);
+    sortInPlace(roots, byEndDesc);
+    sortInPlace(rest, byEndDesc);
     let found: string | null = null;
     for (const n of roots) {
       found = this.contentOf(n).outputText();

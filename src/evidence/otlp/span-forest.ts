@@ -1,4 +1,5 @@
 import type { OtlpSpan } from './otlp-types.js';
+import { sortInPlace } from '../../util/sort-in-place.js';
 
 /** A span in a `SpanForest`: its resolved parent (null for a root) and children in start order. */
 export interface SpanNode {
@@ -95,9 +96,9 @@ export class SpanForest {
       if (node.parent === null) roots.push(node);
       else node.parent.children.push(node);
     }
-    for (const node of nodes) if (node.children.length > 1) node.children.sort(byStart);
+    for (const node of nodes) if (node.children.length > 1) sortInPlace(node.children, byStart);
     this.nodes = nodes;
-    this.roots = roots.length > 1 ? roots.sort(byStart) : roots;
+    this.roots = sortInPlace(roots, byStart);
     this.duplicates = duplicates;
     this.cyclesBroken = cycles;
   }
