@@ -1,7 +1,7 @@
 import type { PyJson } from '../py-json.js';
 import { JsonSyntaxError } from './json-syntax-error.js';
 import type { KeyInterner } from './key-interner.js';
-import { WasmStringScanner } from './wasm-string-scanner.js';
+import { WasmStringScanner, type BufferValidator } from './wasm-string-scanner.js';
 
 /** Byte classes inside a string: 0 plain, 1 quote, 2 backslash, 3 control character (invalid). */
 const STRING_CLASS = new Uint8Array(256);
@@ -140,6 +140,7 @@ export class JsonCursor {
   private wordBase = 0;
   private wordsOf: Uint8Array | null = null;
   private find: ((i: number, end: number) => number) | null = null;
+  private validator: BufferValidator | null = null;
   private view: Buffer = Buffer.alloc(0);
   private viewOf: Uint8Array | null = null;
   private lastRaw = new Uint8Array(64);
@@ -266,6 +267,7 @@ export class JsonCursor {
     const count = Math.max(0, (b.byteOffset + b.byteLength - aligned) >> 2);
     this.words = new Int32Array(b.buffer, aligned, count);
     this.find = WasmStringScanner.finderOf(b);
+    this.validator = WasmStringScanner.validatorOf(b);
     this.wordsOf = b;
   }
 
@@ -291,11 +293,32 @@ export class JsonCursor {
     return this.view;
   }
 
-  /** Reads the object key at `i` (a quote) and returns its interned id. */
-  readKey(keys: KeyInterner): number {
+  /**
+   * Reads the object key at `i` (a quote) and returns its interned id. `slot` (0 … 127, optional)
+   * names the key's place, e.g. its member position: the key last read there is tried first, by
+   * comparing its bytes (rows of a file tend to have their keys in the same order).
+   */
+  readKey(keys: KeyInterner, slot = -1): number {
     const b = this.b;
     const end = this.end;
     const start = this.i + 1;
+    if (slot >= 0) {
+      const guess = keys.guess(slot);
+      if (guess !== null) {
+        const n = guess.length;
+        if (start + n < end && b[start + n] === 0x22) {
+          let k = 0;
+          while (k < n && b[start + k] === guess[k]) k++;
+          if (k === n) {
+            this.i = start + n + 1;
+            return keys.guessedId(slot);
+          }
+        }
+      }
+      const id = this.readKey(keys);
+      keys.remember(slot, id);
+      return id;
+    }
     let i = start;
     let h = 0x811c9dc5;
     for (;;) {
@@ -546,6 +569,30 @@ export class JsonCursor {
     const find = this.find;
     const stack = FAST_STACK;
     const maxDepth = Math.min(FAST_STACK.length, MAX_DEPTH - depth);
+    const v = this.validator;
+    if (v !== null && (watch === null || (watch.length > 0 && watch.length <= WasmStringScanner.watchMax))) {
+      // the same loop in WebAssembly (wasm-json-validator.ts), over the buffer where it lives
+      if (watch !== null && v.watching.name !== watch) {
+        v.memory.set(watch, v.stack + 256);
+        v.watching.name = watch;
+      }
+      const base = v.base;
+      const after = v.validator.skip(
+        this.i + base,
+        end + base,
+        maxDepth,
+        v.stack,
+        watch === null ? 0 : watch.length,
+      );
+      if (after < 0) return false;
+      this.i = after - base;
+      if (v.validator.ws() !== 0) this.sawWhitespace = true;
+      if (watch !== null) {
+        const at = v.validator.at();
+        this.watchAt = at < 0 ? -1 : at - base;
+      }
+      return true;
+    }
     let i = this.i;
     let sp = 0;
     let ws = false;

@@ -18,6 +18,26 @@ export class KeyInterner {
   /** Direct-mapped cache of recent keys by the low bits of their hash. */
   private readonly recent: (Entry | undefined)[] = new Array<Entry | undefined>(1024).fill(undefined);
   private readonly byName = new Map<string, number>();
+  /** Raw bytes of each id first seen unescaped (what {@link guess} compares). */
+  private readonly rawOf: (Uint8Array | undefined)[] = [];
+  /** Per slot (see `JsonCursor.readKey`), the id last read there, or -1. */
+  private readonly slots = new Int32Array(128).fill(-1);
+
+  /** The raw bytes of the key last read at `slot`, or null. */
+  guess(slot: number): Uint8Array | null {
+    const id = this.slots[slot] as number;
+    return id < 0 ? null : (this.rawOf[id] ?? null);
+  }
+
+  /** The id whose bytes {@link guess} gave for `slot`. */
+  guessedId(slot: number): number {
+    return this.slots[slot] as number;
+  }
+
+  /** Notes that key `id` was read at `slot`. */
+  remember(slot: number, id: number): void {
+    this.slots[slot] = id;
+  }
 
   /** The id of an unescaped key whose raw UTF-8 bytes are `b[start, end)` with FNV-1a hash `hash`. */
   idOfBytes(b: Uint8Array, start: number, end: number, hash: number): number {
@@ -68,6 +88,7 @@ export class KeyInterner {
     const name = Buffer.from(b.buffer, b.byteOffset + start, len).toString('utf8');
     const id = this.idOfString(name);
     const entry = { bytes: Uint8Array.from(b.subarray(start, end)), id };
+    this.rawOf[id] ??= entry.bytes;
     if (list === undefined) this.byHash.set(hash, [entry]);
     else list.push(entry);
     return id;

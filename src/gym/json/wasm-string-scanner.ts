@@ -21,6 +21,8 @@ const MODULE_BASE64 =
   '/SMgA/0MXFxcXFxcXFxcXFxcXFxcXP0j/VAgA/0MICAgICAgICAgICAgICAgIP0m/VD9ZCICBEAgACACaGohAiACIAEgAiABSRsPCyAA' +
   'QRBqIgAgAUkNAAsgAQs=';
 
+import { WasmJsonValidator } from './wasm-json-validator.js';
+
 /** The part of the WebAssembly JS API used here (the project's TypeScript lib has no WebAssembly types). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -32,6 +34,24 @@ const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 const PAGE = 65536;
 /** Bytes the vector loop may read past `end`. */
 const SLACK = 16;
+/** The validator's container stack, then the member name it watches for (at most {@link WATCH_MAX} bytes). */
+const STACK = 256;
+const WATCH_MAX = 64;
+
+/**
+ * {@link WasmJsonValidator} over a buffer from {@link WasmStringScanner.allocate}, with indices
+ * relative to a view of it (`base` is the view's offset in the memory).
+ */
+export interface BufferValidator {
+  validator: WasmJsonValidator;
+  /** Memory address of the container stack (the watched name follows it at +256). */
+  stack: number;
+  /** The whole memory, to write the watched name. */
+  memory: Uint8Array;
+  /** The name now written after the stack (shared by every view of the memory). */
+  watching: { name: Uint8Array | null };
+  base: number;
+}
 
 let compiled: object | null | undefined;
 
@@ -58,15 +78,34 @@ function wasmModule(): object | null {
  */
 export class WasmStringScanner {
   private static readonly finders = new WeakMap<ArrayBufferLike, (i: number, end: number) => number>();
+  private static readonly validators = new WeakMap<ArrayBufferLike, Omit<BufferValidator, 'base'>>();
+
+  /** The longest member name {@link validatorOf}'s validator can watch for. */
+  static readonly watchMax = WATCH_MAX;
 
   /** A buffer of `size` bytes in a fresh WebAssembly memory (a plain buffer without WebAssembly SIMD). */
   static allocate(size: number): Buffer {
     const module = wasmModule();
     if (module === null || wasm === undefined) return Buffer.allocUnsafe(size);
-    const memory = new wasm.Memory({ initial: Math.ceil((size + SLACK) / PAGE) });
+    const memory = new wasm.Memory({ initial: Math.ceil((size + SLACK + STACK + WATCH_MAX) / PAGE) });
     const instance = new wasm.Instance(module, { e: { m: memory } });
     WasmStringScanner.finders.set(memory.buffer, instance.exports['s'] as (i: number, end: number) => number);
+    const validator = WasmJsonValidator.over(memory);
+    if (validator !== null) {
+      WasmStringScanner.validators.set(memory.buffer, {
+        validator,
+        stack: size + SLACK,
+        memory: new Uint8Array(memory.buffer),
+        watching: { name: null },
+      });
+    }
     return Buffer.from(memory.buffer, 0, size);
+  }
+
+  /** For a view of a buffer from {@link allocate}: its JSON validator (see {@link BufferValidator}); null otherwise. */
+  static validatorOf(view: Uint8Array): BufferValidator | null {
+    const v = WasmStringScanner.validators.get(view.buffer);
+    return v === undefined ? null : { ...v, base: view.byteOffset };
   }
 
   /**

@@ -141,9 +141,10 @@ function readAgentRef(c: JsonCursor, scratch: RolloutScratch): void {
 
 function readUsage(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch): void {
   if (!enterObjectOrFalsy(c, 1, 'bad_usage', 'response.usage')) return;
+  let member = 64;
   do {
     c.keyStart();
-    const key = c.readKey(keys);
+    const key = c.readKey(keys, member < 127 ? member++ : 127);
     c.colon();
     const seen = scratch.see(key, true);
     readField(c, scratch.usage, key, seen, false, scratch);
@@ -217,9 +218,10 @@ export function scanRolloutLine(
   const capture = options.capture;
   const readAgent = options.agent ?? true;
   if (c.enterObject()) {
+    let member = 0;
     do {
       c.keyStart();
-      const key = c.readKey(keys);
+      const key = c.readKey(keys, member < 63 ? member++ : 63);
       c.colon();
       if (key === GYM_KEY.task) {
         scratch.task = readIndex(c, '_ng_task_index');

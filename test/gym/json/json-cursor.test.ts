@@ -312,3 +312,81 @@ describe('JsonCursor.skipValue fast path', () => {
     expect(outcome(Buffer.from('['.repeat(1025) + ']'.repeat(1025)), false)).toMatch(/nesting too deep/);
   });
 });
+
+describe('JsonCursor.skipObjectFindKey and keyed readKey', () => {
+  const usage = Buffer.from('usage');
+
+  /** The outcome of skipObjectFindKey over `text`, placed at `pad` in a WebAssembly buffer or a plain one. */
+  function find(text: string, wasm: boolean, pad = 0): string {
+    const bytes = Buffer.from(text, 'utf8');
+    const buf = wasm ? WasmStringScanner.allocate(pad + bytes.length) : Buffer.alloc(pad + bytes.length);
+    buf.fill(0x20, 0, pad);
+    bytes.copy(buf, pad);
+    const view = buf.subarray(pad);
+    const c = new JsonCursor(view, 0, view.length);
+    const at = c.skipObjectFindKey(0, usage);
+    return at === -2 ? `rejected at ${c.i}` : `found ${at} end ${c.i} ws ${c.sawWhitespace}`;
+  }
+
+  /** What the member-by-member read finds: the value index of the only unescaped "usage" member. */
+  function expected(text: string): string {
+    const bytes = Buffer.from(text, 'utf8');
+    const c = new JsonCursor(bytes, 0, bytes.length);
+    try {
+      let at = -1;
+      let count = 0;
+      let escaped = false;
+      if (c.enterObject()) {
+        do {
+          c.keyStart();
+          const k0 = c.i;
+          c.skipString();
+          if (bytes.subarray(k0, c.i).includes(0x5c)) escaped = true;
+          const isUsage = bytes.toString('utf8', k0, c.i) === '"usage"';
+          c.colon();
+          if (isUsage) {
+            count++;
+            at = c.i;
+          }
+          c.skipValue(1);
+        } while (c.nextMember());
+      }
+      if (count > 1 || escaped) return 'rejected at 0';
+      return `found ${at} end ${c.i} ws ${c.sawWhitespace}`;
+    } catch {
+      return 'rejected at 0';
+    }
+  }
+
+  it('finds the one "usage" member of valid objects, in WebAssembly memory or not, and rejects the rest', () => {
+    const name = fc.constantFrom('usage', 'usage', 'usag', 'usagee', 'us\\u0061ge', 'a', 'u', '');
+    const member = fc.tuple(name, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', ' ', '\n'));
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 5 }), fc.nat(20), fc.boolean(), (members, pad, corrupt) => {
+        let text = `{${members.map(([k, v, s]) => `${s}"${k}"${s}:${JSON.stringify(v)}`).join(',')}}`;
+        if (corrupt) text = text.slice(0, -1);
+        const want = expected(text);
+        expect(find(text, false)).toBe(want);
+        expect(find(text, true, pad)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('readKey with a slot: the remembered key is tried first and must match exactly', () => {
+    const keys = new KeyInterner();
+    const read = (text: string, slot: number): string => {
+      const buf = Buffer.from(text);
+      const c = new JsonCursor(buf, 0, buf.length);
+      const id = c.readKey(keys, slot);
+      return `${keys.names[id]} ${c.i}`;
+    };
+    expect(read('"ab":1', 3)).toBe('ab 4');
+    expect(read('"ab":1', 3)).toBe('ab 4');
+    expect(read('"a":1', 3)).toBe('a 3');
+    expect(read('"abc":1', 3)).toBe('abc 5');
+    expect(read('"a\\u0062":1', 3)).toBe('ab 9');
+    expect(read('"ab":1', 3)).toBe('ab 4');
+    expect(() => read('"ab', 3)).toThrow('unterminated string');
+  });
+});
