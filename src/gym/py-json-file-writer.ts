@@ -153,7 +153,11 @@ export class PyJsonFileWriter {
       this.buf[this.used++] = 0x30;
       return;
     }
-    if (!this.shortFixed(x)) this.ascii(formatPyFloat(x, this.floats));
+    if (this.shortFixed(x)) return;
+    const a = x < 0 ? -x : x;
+    // what formatPyFloat gives in this range for a non-integer, without its checks
+    if (a >= 1e-4 && a < 1e16 && !Number.isInteger(x)) this.ascii(String(x));
+    else this.ascii(formatPyFloat(x, this.floats));
   }
 
   /**
@@ -166,6 +170,9 @@ export class PyJsonFileWriter {
   private shortFixed(x: number): boolean {
     const a = x < 0 ? -x : x;
     if (!(a >= 1e-4 && a < 1e7)) return false;
+    // if some k <= 8 decimals round-trip, 8 do (the scaled value is then an integer within 0.5 of
+    // a·10^8, and dividing it back rounds to a): one test rejects the full-precision values
+    if (Math.round(a * 1e8) / 1e8 !== a) return false;
     let p = 10;
     for (let k = 1; k <= 8; k++, p *= 10) {
       const m = Math.round(a * p);
