@@ -11,6 +11,8 @@
  *                    run cold (a fresh process, as a user runs `score`), the median of the others warm
  *   layers <file>    what each layer of (c) costs: read, + decode, + grouping and trial records, + scoring
  *                    with one constant metric, + the default metrics instead (CPU s, warm median)
+ *   floor <file>     the columnar lower bound (columnar-floor.ts) pass after pass, and whether it computes
+ *                    the same default-metric totals as the real pipeline
  *   score <file>     the full score pipeline once, with the process's max RSS
  *
  * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
@@ -18,8 +20,9 @@
  * the other's work.
  */
 import { readFileSync } from 'node:fs';
-import { concat, concatMap, count, defer, from, lastValueFrom, type Observable } from 'rxjs';
+import { concat, concatMap, count, defer, from, lastValueFrom, tap, type Observable } from 'rxjs';
 import { parseConfig } from '../src/config/parse-config.js';
+import { columnarFloor, type FloorTotals } from './columnar-floor.js';
 import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js';
 import { loadOtlpProtoRoot } from '../src/evidence/otlp/load-otlp-proto-root.js';
 import { OtlpPayloadSplitter } from '../src/evidence/otlp/otlp-payload-splitter.js';
@@ -208,6 +211,56 @@ if (mode === 'decoders') {
     JSON.stringify(
       Object.fromEntries(layers.map(([name], i) => [name, median((cpu[i] as number[]).slice(1))])),
     ),
+  );
+} else if (mode === 'floor') {
+  // the columnar lower bound (bench/columnar-floor.ts), pass after pass like `pipeline`; then the
+  // real pipeline once (untimed) to check the floor computes the same scores on this input
+  const seconds: number[] = [];
+  let floor: FloorTotals | null = null;
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    const t = performance.now();
+    floor = await columnarFloor(file);
+    seconds.push((performance.now() - t) / 1000);
+  }
+  const real: FloorTotals = {
+    trials: 0,
+    steps: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    maxRepeatedToolCalls: 0,
+  };
+  const fields: Record<string, keyof FloorTotals> = {
+    steps: 'steps',
+    tool_calls: 'toolCalls',
+    tool_errors: 'toolErrors',
+    input_tokens: 'inputTokens',
+    output_tokens: 'outputTokens',
+    max_repeated_tool_calls: 'maxRepeatedToolCalls',
+  };
+  await lastValueFrom(
+    buildPipeline({ source: fromOtlpFiles([file]), sinks: [] }).scored$.pipe(
+      tap((scored) => {
+        real.trials += 1;
+        for (const score of scored.scores) {
+          for (const o of score.outputs) {
+            const field = fields[o.name];
+            if (field !== undefined) real[field] += o.value as number;
+          }
+        }
+      }),
+    ),
+    { defaultValue: null },
+  );
+  console.log(
+    JSON.stringify({
+      coldSeconds: seconds[0],
+      warmSeconds: median(seconds.slice(1)),
+      floor,
+      real,
+      same: JSON.stringify(floor) === JSON.stringify(real),
+    }),
   );
 } else if (mode === 'score') {
   const r = await scoreFile();

@@ -16,7 +16,9 @@
  *   after a forced GC, or next to 100 MB of frames held for (a), measured up to 2x slower than alone.
  *   targets: (b) ≥ 3× (a) and (c) ≥ 1.5× (a) in spans/s (warm).
  *   Then (c) by layer: CPU per trial of reading, + decoding, + grouping, + scoring with one constant
- *   metric, + the default metrics, against what the 1.5× target leaves per trial.
+ *   metric, + the default metrics, against what the 1.5× target leaves per trial; and the lower bound
+ *   of any redesign: bench/columnar-floor.ts (a single-purpose columnar scan computing only the default
+ *   metrics, checked to give the pipeline's totals), timed like (c).
  * Memory: scoring the ~100 MB and the ~1 GB dump, each in its own child; max RSS of each.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
@@ -168,6 +170,16 @@ for (const [key, label] of layerNames) {
   );
   before = sec;
 }
+
+// how far any redesign could go: the columnar lower bound (columnar-floor.ts), same file, same way
+const floors: { warmSeconds: number; coldSeconds: number; same: boolean }[] = [];
+for (let round = 0; round < ROUNDS; round += 1)
+  floors.push((await runChild('floor', small)) as unknown as (typeof floors)[number]);
+const floorWarm = spans / median(floors.map((f) => f.warmSeconds));
+console.log(
+  `  (c) lower bound: a single-purpose columnar scan (bench/columnar-floor.ts) ${fmt(floorWarm)} spans/s warm = ${(floorWarm / aWarm).toFixed(2)}x (a) warm` +
+    `; same default-metric totals as the pipeline: ${floors.every((f) => f.same) ? 'yes' : 'NO'}`,
+);
 
 const memSmall = (await runChild('score', small)) as { maxRssBytes: number; trials: number; seconds: number };
 const memLarge = (await runChild('score', large)) as { maxRssBytes: number; trials: number; seconds: number };
