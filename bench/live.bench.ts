@@ -146,14 +146,15 @@ for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
   await new Promise((r) => setTimeout(r, 100));
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
 
-/** User + system CPU seconds of the server process so far (from /proc; 0 where unavailable). */
-async function serverCpuSeconds(): Promise<number> {
+/** User and system CPU seconds of the server process so far (from /proc; 0 where unavailable). */
+async function serverCpuTimes(): Promise<{ user: number; system: number }> {
   try {
     const stat = await readFile(`/proc/${server.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks (USER_HZ 100)
+    // utime, stime in clock ticks (USER_HZ 100)
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
@@ -231,7 +232,8 @@ let next = 1;
 let accepted = 0;
 let throttled = 0;
 const latencies: number[] = [];
-const cpuAtStart = await serverCpuSeconds();
+const timesAtStart = await serverCpuTimes();
+const cpuAtStart = timesAtStart.user + timesAtStart.system;
 const clientCpuAtStart = process.cpuUsage();
 const started = performance.now();
 const deadline = started + seconds * 1000;
@@ -276,7 +278,9 @@ if (watch) {
 await Promise.all(Array.from({ length: senders }, sender));
 watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
-const serverCpu = (await serverCpuSeconds()) - cpuAtStart;
+const timesAtEnd = await serverCpuTimes();
+const serverSystem = timesAtEnd.system - timesAtStart.system;
+const serverCpu = timesAtEnd.user + timesAtEnd.system - cpuAtStart;
 const clientCpu = process.cpuUsage(clientCpuAtStart);
 const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
@@ -301,7 +305,7 @@ console.log(
 if (watch) console.log(`  watcher: ${sseEvents} SSE score events, ${summaryReads} summary reads`);
 console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
 console.log(
-  `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span), ` +
+  `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span, ${((serverSystem / accepted) * 1e6).toFixed(1)} of it system), ` +
     `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
 );
 console.log(

@@ -18,6 +18,7 @@ import {
   type LiveAssemblerConfig,
   type LiveTrial,
   type ReadyReason,
+  type SpanSource,
 } from './live-trial-assembler.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
@@ -80,7 +81,7 @@ const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
 export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
   readonly #assembler: LiveTrialAssembler;
-  readonly #queue: OtlpSpan[][] = [];
+  readonly #queue: { spans: OtlpSpan[]; source: SpanSource | null }[] = [];
   #queuedSpans = 0;
   readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
   readonly #trialKeyOfTrace = new Map<string, string>();
@@ -120,15 +121,23 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#timer.unref();
   }
 
-  /** Accepts one export's spans, or answers `Saturated` when the queues are full (nothing is taken then). */
-  accept(resourceSpans: readonly OtlpResourceSpans[]): ExportOutcome | Saturated {
+  /**
+   * Accepts one export's spans, or answers `Saturated` when the queues are full (nothing is taken
+   * then). `reload` decodes the same request again: with it, a scored trial's spans are dropped from
+   * the heap until they are needed again (late spans), which keeps the garbage collector's work
+   * small while trials are retained; without it they stay in memory until the trial is sealed.
+   */
+  accept(
+    resourceSpans: readonly OtlpResourceSpans[],
+    reload?: () => readonly OtlpResourceSpans[],
+  ): ExportOutcome | Saturated {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
     let late = 0;
     for (const rs of resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          if (isZeroId(span.traceId) || isZeroId(span.spanId)) rejected += 1;
+          if (!hasValidIds(span)) rejected += 1;
           else if (this.#assembler.isSealed(span.traceId)) late += 1;
           else spans.push(span);
         }
@@ -155,7 +164,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     }
     this.metrics.spansRejected += rejected + late;
     if (spans.length > 0) {
-      this.#queue.push(spans);
+      this.#queue.push({
+        spans,
+        source: reload === undefined ? null : () => spansWithValidIds(reload()),
+      });
       this.#queuedSpans += spans.length;
       this.metrics.spansReceived += spans.length;
       this.metrics.queueDepthSpans = this.#queuedSpans;
@@ -291,10 +303,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #drainQueue(): void {
     const now = this.nowMs();
     while (this.#queue.length > 0) {
-      const batch = this.#queue.shift()!;
-      const added = this.#assembler.add(batch, now);
-      this.metrics.spansDuplicate += batch.length - added;
-      this.#queuedSpans -= batch.length;
+      const { spans, source } = this.#queue.shift()!;
+      const added = this.#assembler.add(spans, now, source);
+      this.metrics.spansDuplicate += spans.length - added;
+      this.#queuedSpans -= spans.length;
     }
     this.metrics.queueDepthSpans = this.#queuedSpans;
     this.metrics.trialsOpen = this.#assembler.openCount;
@@ -401,6 +413,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       },
     };
     this.#results.set(job.key, result);
+    // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
+    if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);
     this.#scoredAt.delete(job.key);
     this.#scoredAt.set(job.key, this.nowMs());
     this.#resultsByTrialId.set(trialId, result);
@@ -415,6 +429,19 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     };
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** The spans of a request with valid ids, in request order (what `accept` can have taken from it). */
+function spansWithValidIds(resourceSpans: readonly OtlpResourceSpans[]): OtlpSpan[] {
+  const spans: OtlpSpan[] = [];
+  for (const rs of resourceSpans) {
+    for (const ss of rs.scopeSpans) for (const span of ss.spans) if (hasValidIds(span)) spans.push(span);
+  }
+  return spans;
+}
+
+function hasValidIds(span: OtlpSpan): boolean {
+  return !isZeroId(span.traceId) && !isZeroId(span.spanId);
 }
 
 /** True for an empty or all-zero hex id (invalid in OTLP). */

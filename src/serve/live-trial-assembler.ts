@@ -11,15 +11,21 @@ export interface LiveAssemblerConfig {
   endMarkerAttribute: string | null;
 }
 
+/**
+ * Reads again the spans of one accepted batch (re-decoding its request body): a released trial's
+ * spans are read back from its batches when it is needed again. It must return the batch's accepted
+ * spans in the same order as when they were added.
+ */
+export type SpanSource = () => Iterable<OtlpSpan>;
+
 /** A trial being assembled from a stream. `version` counts how often it has been handed out for scoring. */
 export interface LiveTrial {
   readonly key: string;
-  readonly spans: OtlpSpan[];
   /**
-   * Span identities seen, for de-duplicating re-sent spans: span id (`traceId:spanId` when the key
-   * is not the trace id) → start time; an id seen with several start times maps to the set of them.
+   * The trial's distinct spans in arrival order. A trial released after scoring (`release`) holds
+   * none; reading this reads them back from its batches' sources.
    */
-  readonly seen: Map<string, bigint | Set<bigint>>;
+  readonly spans: OtlpSpan[];
   ended: boolean;
   lastSpanAtMs: number;
   version: number;
@@ -27,6 +33,75 @@ export interface LiveTrial {
   scoredVersion: number;
   /** True when spans arrived after the last hand-out. */
   dirty: boolean;
+}
+
+/** The assembler's trial: spans and de-duplication state, which a released trial drops. */
+class AssembledTrial implements LiveTrial {
+  ended = false;
+  version = 0;
+  scoredVersion = 0;
+  dirty = true;
+  /** The spans, or null while released. */
+  #spans: OtlpSpan[] | null = [];
+  /**
+   * Span identities seen, for de-duplicating re-sent spans: span id (`traceId:spanId` when the key
+   * is not the trace id) → start time; an id seen with several start times maps to the set of them.
+   * Null while released.
+   */
+  #seen: Map<string, bigint | Set<bigint>> | null = new Map();
+  /** The batches that added spans, in order; null once a span came without a source (never released). */
+  #sources: SpanSource[] | null = [];
+
+  constructor(
+    readonly key: string,
+    public lastSpanAtMs: number,
+    private readonly keyOf: (span: OtlpSpan) => string,
+  ) {}
+
+  get spans(): OtlpSpan[] {
+    if (this.#spans === null) this.#revive();
+    return this.#spans!;
+  }
+
+  get released(): boolean {
+    return this.#spans === null;
+  }
+
+  /** Adds a span unless it is a duplicate (a released trial reads its spans back first); true when added. */
+  add(span: OtlpSpan, source: SpanSource | null): boolean {
+    if (this.#seen === null) this.#revive();
+    if (!this.#remember(span)) return false;
+    this.#spans!.push(span);
+    const sources = this.#sources;
+    if (source === null) this.#sources = null;
+    else if (sources !== null && sources[sources.length - 1] !== source) sources.push(source);
+    return true;
+  }
+
+  /** Drops the spans (kept in the batches' bodies) when every span can be read back. */
+  release(): boolean {
+    if (this.#sources === null || this.#spans === null || this.dirty) return false;
+    this.#spans = null;
+    this.#seen = null;
+    return true;
+  }
+
+  #remember(span: OtlpSpan): boolean {
+    const traceId = span.traceId;
+    const spanKey = this.key === traceId ? span.spanId : `${traceId}:${span.spanId}`;
+    return remember(this.#seen!, spanKey, span.startTimeUnixNano);
+  }
+
+  /** Reads the spans back from the sources, with the same de-duplication as when they arrived. */
+  #revive(): void {
+    this.#spans = [];
+    this.#seen = new Map();
+    for (const source of this.#sources!) {
+      for (const span of source()) {
+        if (this.keyOf(span) === this.key && this.#remember(span)) this.#spans.push(span);
+      }
+    }
+  }
 }
 
 /** Why a trial was handed out for scoring. */
@@ -45,9 +120,9 @@ export type ReadyReason = 'ended' | 'idle-timeout' | 'late-spans' | 'shutdown';
  * for (const [trial, reason] of asm.due(Date.now())) score(trial, reason);
  */
 export class LiveTrialAssembler {
-  readonly #trials = new Map<string, LiveTrial>();
+  readonly #trials = new Map<string, AssembledTrial>();
   /** Trials with spans not yet handed out: `due` looks only at these. */
-  readonly #dirty = new Set<LiveTrial>();
+  readonly #dirty = new Set<AssembledTrial>();
   /** Keys of trials released by `seal`: their late spans can no longer be placed. */
   readonly #sealed = new Set<string>();
 
@@ -56,36 +131,30 @@ export class LiveTrialAssembler {
     private readonly keyOf: (span: OtlpSpan) => string,
   ) {}
 
-  /** Adds spans; returns how many were new (duplicates and spans of sealed trials are not counted). */
-  add(spans: Iterable<OtlpSpan>, nowMs: number): number {
+  /**
+   * Adds spans; returns how many were new (duplicates and spans of sealed trials are not counted).
+   * `source` reads the same spans again later (see `release`); without it the trials keep their spans.
+   */
+  add(spans: Iterable<OtlpSpan>, nowMs: number, source: SpanSource | null = null): number {
     let added = 0;
+    let revived: AssembledTrial[] | null = null;
     for (const span of spans) {
       const key = this.keyOf(span);
       if (this.#sealed.has(key)) continue;
       let trial = this.#trials.get(key);
       if (trial === undefined) {
-        trial = {
-          key,
-          spans: [],
-          seen: new Map(),
-          ended: false,
-          lastSpanAtMs: nowMs,
-          version: 0,
-          scoredVersion: 0,
-          dirty: true,
-        };
+        trial = new AssembledTrial(key, nowMs, this.keyOf);
         this.#trials.set(key, trial);
-      }
-      const traceId = span.traceId;
-      const spanKey = key === traceId ? span.spanId : `${traceId}:${span.spanId}`;
-      if (!remember(trial.seen, spanKey, span.startTimeUnixNano)) continue;
-      trial.spans.push(span);
+      } else if (trial.released) (revived ??= []).push(trial);
+      if (!trial.add(span, source)) continue;
       trial.lastSpanAtMs = nowMs;
       trial.dirty = true;
       this.#dirty.add(trial);
       if (isTrialEndSpan(span, this.config.endMarkerAttribute)) trial.ended = true;
       added += 1;
     }
+    // a released trial that got only re-sent duplicates drops its spans again
+    if (revived !== null) for (const trial of revived) trial.release();
     return added;
   }
 
@@ -125,6 +194,23 @@ export class LiveTrialAssembler {
   }
 
   /**
+   * Drops the spans of a handed-out trial whose spans all came with a source (they stay in their
+   * requests' bodies, outside the JavaScript heap, so a retained trial costs the garbage collector
+   * almost nothing); they are read back when the trial gets spans again or `spans` is read. A
+   * trial with spans not yet handed out keeps them. Returns whether the spans were dropped.
+   */
+  release(trial: LiveTrial): boolean {
+    return trial instanceof AssembledTrial && trial.release();
+  }
+
+  /** Number of trials whose spans are currently released. */
+  get releasedCount(): number {
+    let n = 0;
+    for (const trial of this.#trials.values()) if (trial.released) n += 1;
+    return n;
+  }
+
+  /**
    * Releases handed-out trials (their spans become garbage): later spans with their key are refused
    * (`isSealed`). Trials with spans not yet handed out are kept.
    */
@@ -137,7 +223,7 @@ export class LiveTrialAssembler {
     }
   }
 
-  #handOut(trial: LiveTrial): LiveTrial {
+  #handOut(trial: AssembledTrial): LiveTrial {
     this.#dirty.delete(trial);
     trial.dirty = false;
     trial.version += 1;

@@ -105,7 +105,7 @@ export class OtlpGrpcServer {
       });
       return;
     }
-    const outcome = this.handler.accept(resourceSpans);
+    const outcome = this.handler.accept(resourceSpans, reloader(this.decode, call.request));
     if ('saturated' in outcome) {
       const trailers = new grpc.Metadata();
       trailers.set('retry-after', String(outcome.retryAfterSec));
@@ -114,4 +114,9 @@ export class OtlpGrpcServer {
     }
     callback(null, outcome);
   };
+}
+
+/** Decodes `body` again when called; holds only the body and the decoder (not the call). */
+function reloader(decode: RequestDecoder, body: Buffer): () => ReturnType<RequestDecoder> {
+  return () => decode(body, 'protobuf');
 }

@@ -69,6 +69,15 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
+/** Decodes `body` again when called; holds only the body and the decoder (not the request). */
+function reloader(
+  decode: RequestDecoder,
+  body: Uint8Array,
+  encoding: Encoding,
+): () => ReturnType<RequestDecoder> {
+  return () => decode(body, encoding);
+}
+
 /** Each event's SSE text, built once however many streams it goes to. */
 const sseTexts = new WeakMap<object, string>();
 
@@ -238,7 +247,7 @@ export class OtlpHttpServer {
       );
       return;
     }
-    const outcome = this.handler.accept(resourceSpans);
+    const outcome = this.handler.accept(resourceSpans, reloader(this.decode, body, encoding));
     if ('saturated' in outcome) {
       res.setHeader('retry-after', String(outcome.retryAfterSec));
       sendFailure(res, encoding, 429, outcome.message);

@@ -10,7 +10,11 @@ export interface Saturated {
 
 /** Takes decoded spans from any transport; never drops silently: it accepts, rejects or saturates. */
 export interface ExportHandler {
-  accept(resourceSpans: readonly OtlpResourceSpans[]): ExportOutcome | Saturated;
+  /** `reload` decodes the same request body again (the handler may drop the spans and re-read them). */
+  accept(
+    resourceSpans: readonly OtlpResourceSpans[],
+    reload?: () => readonly OtlpResourceSpans[],
+  ): ExportOutcome | Saturated;
 }
 
 /** Decodes one `ExportTraceServiceRequest` body; throws with a message naming the offset on bad input. */

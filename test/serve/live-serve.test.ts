@@ -232,6 +232,29 @@ describe('evalstream serve (live OTLP)', () => {
     expect((live.engine.trialJson('sealed') as { version: number }).version).toBe(1);
   });
 
+  it('ignores a whole request re-sent after its trial was scored (spans read back from the request to check)', async () => {
+    const live = await startLive();
+    const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+    agent.runTrial('t', 'resent', { tools: ['a', 'b'] });
+    const spans = agent.recorded.getFinishedSpans();
+    const body = ProtobufTraceSerializer.serializeRequest(spans)!;
+    const post = () =>
+      fetch(`${live.httpUrl}/v1/traces`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-protobuf' },
+      });
+    expect((await post()).status).toBe(200);
+    await waitFor(() => live.engine.summary().trial_count === 1);
+    const again = await post();
+    expect(again.status).toBe(200);
+    expect((await again.arrayBuffer()).byteLength).toBe(0); // no partial success: nothing refused
+    await new Promise((r) => setTimeout(r, 150)); // past settleMs: a changed trial would be due
+    expect(live.engine.metrics.spansDuplicate).toBe(spans.length);
+    expect(live.engine.metrics.spansReceived).toBe(2 * spans.length);
+    expect((live.engine.trialJson('resent') as { version: number }).version).toBe(1);
+  });
+
   it('answers 415, 400, 413, 401 and partial success as the OTLP spec asks', async () => {
     const live = await startLive({}, [], 'tok', { maxBodyBytes: 2048, maxDecompressedBytes: 4096 });
     const auth = { authorization: 'Bearer tok' };

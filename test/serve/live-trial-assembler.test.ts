@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { LiveTrialAssembler } from '../../src/serve/live-trial-assembler.js';
+import {
+  LiveTrialAssembler,
+  type LiveTrial,
+  type ReadyReason,
+} from '../../src/serve/live-trial-assembler.js';
 import { fakeSpan } from './fake-span.js';
 
 const config = { settleMs: 100, idleTimeoutMs: 1000, endMarkerAttribute: 'evalstream.trial.end' };
 const keyOf = (s: { attributes: { getString(k: string): string | undefined }; traceId: string }) =>
   s.attributes.getString('gen_ai.conversation.id') ?? s.traceId;
+
+/** The one trial of a `due` answer. */
+function onlyDue(due: [LiveTrial, ReadyReason][]): LiveTrial {
+  expect(due).toHaveLength(1);
+  return due[0]![0];
+}
 
 describe('LiveTrialAssembler', () => {
   it('scores a trial without an end span after the idle timeout', () => {
@@ -52,5 +62,53 @@ describe('LiveTrialAssembler', () => {
     const asm = new LiveTrialAssembler(config, keyOf);
     asm.add([fakeSpan({ spanId: 'x', parentSpanId: 'p', attrs: { 'evalstream.trial.end': 'true' } })], 0);
     expect(asm.due(100).map(([, r]) => r)).toEqual(['ended']);
+  });
+
+  it("releases a scored trial's spans and reads them back from their sources, in order, when late spans come", () => {
+    const asm = new LiveTrialAssembler(config, (s) => s.traceId);
+    const a = fakeSpan({ traceId: 't1', spanId: 'a', name: 'invoke_agent x' });
+    const b = fakeSpan({ traceId: 't1', spanId: 'b', parentSpanId: 'a' });
+    const other = fakeSpan({ traceId: 't2', spanId: 'c', parentSpanId: 'z' });
+    const dup = fakeSpan({ traceId: 't1', spanId: 'b', parentSpanId: 'a' });
+    // each source re-decodes its request: new span objects with the same content
+    let reads = 0;
+    const copy = (s: ReturnType<typeof fakeSpan>) => ({ ...s });
+    const first = () => (reads++, [b, other].map(copy));
+    const second = () => (reads++, [dup, a].map(copy));
+    asm.add([b, other], 0, first);
+    asm.add([dup, a], 5, second); // dup is a re-sent duplicate of b
+    const trial = onlyDue(asm.due(200));
+    expect(trial.spans.map((s) => s.spanId)).toEqual(['b', 'a']);
+    expect(asm.release(trial)).toBe(true);
+    expect(asm.releasedCount).toBe(1);
+    expect(reads).toBe(0);
+    // a re-sent duplicate reads the spans back to check, adds nothing, and the trial is released again
+    expect(asm.add([copy(a)], 300, second)).toBe(0);
+    expect(reads).toBe(2);
+    expect(asm.releasedCount).toBe(1);
+    expect(asm.due(300).map(([t]) => t.key)).toEqual([]); // not due again
+    // a late span: spans read back in arrival order (other traces and duplicates left out), then the new one
+    const late = fakeSpan({ traceId: 't1', spanId: 'd', parentSpanId: 'a' });
+    expect(asm.add([late], 400, () => [copy(late)])).toBe(1);
+    expect(reads).toBe(4);
+    expect(asm.releasedCount).toBe(0);
+    const again = asm.due(600).filter(([t]) => t.key === 't1');
+    expect(again.map(([t, r]) => [t.key, r, t.spans.map((s) => s.spanId)])).toEqual([
+      ['t1', 'late-spans', ['b', 'a', 'd']],
+    ]);
+  });
+
+  it('keeps the spans of a trial that got spans without a source, or has spans not yet handed out', () => {
+    const asm = new LiveTrialAssembler(config, (s) => s.traceId);
+    const a = fakeSpan({ traceId: 't1', spanId: 'a', name: 'invoke_agent x' });
+    asm.add([a], 0);
+    const trial = onlyDue(asm.due(200));
+    expect(asm.release(trial)).toBe(false);
+    const b = fakeSpan({ traceId: 't2', spanId: 'b', name: 'invoke_agent y' });
+    asm.add([b], 0, () => [b]);
+    const second = onlyDue(asm.due(200));
+    asm.add([fakeSpan({ traceId: 't2', spanId: 'c', parentSpanId: 'b' })], 250, () => []);
+    expect(asm.release(second)).toBe(false); // dirty: its new span is not handed out yet
+    expect(second.spans.map((s) => s.spanId)).toEqual(['b', 'c']);
   });
 });
