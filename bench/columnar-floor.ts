@@ -32,6 +32,19 @@ export interface FloorTotals {
   maxRepeatedToolCalls: number;
 }
 
+/** All-zero totals (to sum another source's outputs into, for comparison). */
+export function emptyFloorTotals(): FloorTotals {
+  return {
+    trials: 0,
+    steps: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    maxRepeatedToolCalls: 0,
+  };
+}
+
 const key = (s: string): Buffer => Buffer.from(s, 'utf8');
 const K_OP = key('gen_ai.operation.name');
 const K_CONV = key('gen_ai.conversation.id');
@@ -428,15 +441,7 @@ function scoreTrace(t: Trace, file: string, totals: FloorTotals): unknown[] {
  * const totals = await columnarFloor('bench/out/ingest-100mb-pool1500-v1.binpb');
  */
 export async function columnarFloor(file: string): Promise<FloorTotals> {
-  const totals: FloorTotals = {
-    trials: 0,
-    steps: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    maxRepeatedToolCalls: 0,
-  };
+  const totals = emptyFloorTotals();
   const scanner = new Scanner();
   const open = new Map<string, Trace>();
   let seq = 0;

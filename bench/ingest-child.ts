@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { concat, concatMap, count, defer, from, lastValueFrom, tap, type Observable } from 'rxjs';
 import { parseConfig } from '../src/config/parse-config.js';
-import { columnarFloor, type FloorTotals } from './columnar-floor.js';
+import { columnarFloor, emptyFloorTotals, type FloorTotals } from './columnar-floor.js';
 import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js';
 import { loadOtlpProtoRoot } from '../src/evidence/otlp/load-otlp-proto-root.js';
 import { OtlpPayloadSplitter } from '../src/evidence/otlp/otlp-payload-splitter.js';
@@ -222,15 +222,7 @@ if (mode === 'decoders') {
     floor = await columnarFloor(file);
     seconds.push((performance.now() - t) / 1000);
   }
-  const real: FloorTotals = {
-    trials: 0,
-    steps: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    maxRepeatedToolCalls: 0,
-  };
+  const real = emptyFloorTotals();
   const fields: Record<string, keyof FloorTotals> = {
     steps: 'steps',
     tool_calls: 'toolCalls',
