@@ -1,4 +1,5 @@
 import { scratchBuffer } from './scratch-buffer.js';
+import { selectKth } from './select-kth.js';
 
 /**
  * pandas/numpy `median()` ignoring NaN over `values[start, end)`: the middle value of the sorted
@@ -25,8 +26,33 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
       }
       buf[j + 1] = x;
     }
-  } else buf.subarray(0, n).sort();
+    const mid = n >> 1;
+    if (n % 2 === 1) return buf[mid] as number;
+    return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
+  }
+  // the one or two middle order statistics by selection (linear) instead of a sort
   const mid = n >> 1;
-  if (n % 2 === 1) return buf[mid] as number;
-  return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
+  selectKth(buf, mid, 0, n - 1);
+  let hi = buf[mid] as number;
+  if (n % 2 === 1) return hi === 0 ? zeroAt(buf, n, mid) : hi;
+  let lo = -Infinity;
+  for (let i = 0; i < mid; i++) if ((buf[i] as number) > lo) lo = buf[i] as number;
+  if (lo === 0) lo = zeroAt(buf, n, mid - 1);
+  if (hi === 0) hi = zeroAt(buf, n, mid);
+  return (lo + hi) / 2;
+}
+
+/**
+ * The zero at position `k` of the sorted `buf[0, n)` (whose value there is ±0): a sort puts -0
+ * before +0, which selection does not tell apart.
+ */
+function zeroAt(buf: Float64Array, n: number, k: number): number {
+  let negative = 0;
+  let negativeZero = 0;
+  for (let i = 0; i < n; i++) {
+    const x = buf[i] as number;
+    if (x < 0) negative++;
+    else if (x === 0 && 1 / x < 0) negativeZero++;
+  }
+  return k >= negative && k < negative + negativeZero ? -0 : 0;
 }
