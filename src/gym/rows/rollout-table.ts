@@ -240,7 +240,7 @@ export class RolloutTable {
           GYM_KEY.reward,
           kind,
           top.value[rewardAt] as number,
-          top.big.get(rewardAt),
+          top.big.size > 0 ? top.big.get(rewardAt) : undefined,
           undefined,
         );
       } else {
@@ -262,7 +262,7 @@ export class RolloutTable {
         usage.key[u] as number,
         kind,
         usage.value[u] as number,
-        usage.big.get(u),
+        usage.big.size > 0 ? usage.big.get(u) : undefined,
         undefined,
       );
     }
@@ -270,7 +270,14 @@ export class RolloutTable {
       const key = top.key[i] as number;
       const kind = top.kind[i] as number;
       if (key === GYM_KEY.reward || (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int)) continue;
-      this.setInfo(infoStart, key, kind, top.value[i] as number, top.big.get(i), undefined);
+      this.setInfo(
+        infoStart,
+        key,
+        kind,
+        top.value[i] as number,
+        top.big.size > 0 ? top.big.get(i) : undefined,
+        undefined,
+      );
     }
     this.infoStart[r] = infoStart;
     this.infoLen[r] = this.infoCount - infoStart;
