@@ -54,12 +54,19 @@ function grpcCodeForHttp(status: number): number {
   return 2; // UNKNOWN
 }
 
+const PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf' };
+const EMPTY_PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf', 'content-length': '0' };
+
 function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOutcome): void {
   if (encoding === 'json') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(encodeExportResponseJson(outcome));
+  } else if (outcome.rejectedSpans === 0 && outcome.errorMessage === '') {
+    // full success: the empty ExportTraceServiceResponse, as a Content-Length: 0 body (not chunked)
+    res.writeHead(200, EMPTY_PROTOBUF_HEADERS);
+    res.end();
   } else {
-    res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+    res.writeHead(200, PROTOBUF_HEADERS);
     res.end(encodeExportResponseProto(outcome));
   }
 }

@@ -244,7 +244,9 @@ describe('evalstream serve (live OTLP)', () => {
         body,
         headers: { 'content-type': 'application/x-protobuf' },
       });
-    expect((await post()).status).toBe(200);
+    const first = await post();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-length')).toBe('0'); // the empty ExportTraceServiceResponse
     await waitFor(() => live.engine.summary().trial_count === 1);
     const again = await post();
     expect(again.status).toBe(200);
