@@ -1,7 +1,7 @@
 /**
  * A JSON validator in WebAssembly (with the SIMD string scan of `WasmStringScanner`), assembled at
- * load time from the text below by a 60-line assembler (no toolchain). `v(i, end, max, stack, wlen)`
- * skips the JSON value at `i` (after whitespace) exactly as `JsonCursor`'s fast skip does — strings
+ * load time from the text below by the small assembler at the end of this file (no toolchain).
+ * `v(i, end, max, stack, wlen)` skips the JSON value at `i` (after whitespace) exactly as `JsonCursor`'s fast skip does — strings
  * with their escapes, numbers by the JSON grammar, literals, containers up to `max` deep — and returns
  * the index after it, or -1 for anything it does not accept (the caller then takes its strict path).
  * `ws()` then says whether whitespace was skipped. With `wlen > 0`, the member names of the outermost
