@@ -64,6 +64,8 @@ interface ScoringJob {
 }
 
 const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
+/** Longest stretch (ms) of one event-loop turn spent starting scorings before receiving again. */
+const SCORING_SLICE_MS = 10;
 
 /**
  * The live scoring engine behind `evalstream serve`: takes decoded spans from the receivers
@@ -101,6 +103,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
   #timer: NodeJS.Timeout | null = null;
   #drainScheduled = false;
+  #pumpScheduled = false;
+  /** When the current scoring slice began (`performance.now()`). */
+  #sliceStart = 0;
   #idleWaiters: (() => void)[] = [];
   #summaryCache: Summary | null = null;
   #failure: Error | null = null;
@@ -339,23 +344,44 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.metrics.scoringQueueTrials = this.#pendingTrials();
   }
 
+  /**
+   * Starts queued scorings, in slices of about {@link SCORING_SLICE_MS} of one event-loop turn: a
+   * scoring whose metrics resolve at once runs to its end in microtasks, so starting every due
+   * trial in one turn (or each next one from the last one's completion) would keep the receivers
+   * waiting for all of them; past the slice the next one starts in a later turn, after I/O.
+   */
   #pump(): void {
     while (this.#running < this.config.concurrency && this.#jobs.size > 0) {
-      const job = this.#jobs.values().next().value!;
-      this.#jobs.delete(job.key);
-      this.#running += 1;
-      this.#score(job)
-        .catch((error: unknown) => {
-          this.#failure ??= error instanceof Error ? error : new Error(String(error));
-        })
-        .finally(() => {
-          this.#running -= 1;
-          this.metrics.scoringQueueTrials = this.#pendingTrials();
-          this.#pump();
-          this.#notifyIdle();
-        });
+      if (performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
+        if (!this.#pumpScheduled) {
+          this.#pumpScheduled = true;
+          setImmediate(() => {
+            this.#pumpScheduled = false;
+            this.#sliceStart = performance.now();
+            this.#pump();
+          });
+        }
+        return;
+      }
+      this.#startNext();
     }
     this.#notifyIdle();
+  }
+
+  #startNext(): void {
+    const job = this.#jobs.values().next().value!;
+    this.#jobs.delete(job.key);
+    this.#running += 1;
+    this.#score(job)
+      .catch((error: unknown) => {
+        this.#failure ??= error instanceof Error ? error : new Error(String(error));
+      })
+      .finally(() => {
+        this.#running -= 1;
+        this.metrics.scoringQueueTrials = this.#pendingTrials();
+        this.#pump();
+        this.#notifyIdle();
+      });
   }
 
   #notifyIdle(): void {
