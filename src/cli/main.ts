@@ -13,7 +13,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('Score AI-agent trials from trace evidence and aggregate the scores.')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
-  registerCommands(program);
+  await registerCommands(program, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,28 +1,34 @@
 import type { Command } from 'commander';
-import { summarizeCommand } from './commands/summarize.js';
-import { inspectCommand } from './commands/inspect.js';
-import { reportCommand } from './commands/report.js';
-import { serveCommand } from './commands/serve.js';
-import { queryCommand } from './commands/query.js';
-import { exportCommand } from './commands/export.js';
-import { scoreCommand } from './commands/score.js';
-import { initCommand } from './commands/init.js';
-import { gymCommand } from './commands/gym.js';
 
 /**
- * Adds every subcommand to the program. Each command lives in `src/cli/commands/<name>.ts` and
- * exports `<name>Command(): Command`; add one line here per command.
+ * Every subcommand: its name and how to load it. Each command lives in `src/cli/commands/<name>.ts`
+ * and exports `<name>Command(): Command`; add one line here per command. Modules are loaded on
+ * demand, so a run loads only its own command's code (DuckDB, Arrow, gRPC and OpenTelemetry cost
+ * about a second of start-up together).
  */
-export function registerCommands(program: Command): void {
-  program.addCommand(inspectCommand());
-  program.addCommand(summarizeCommand());
-  program.addCommand(reportCommand());
-  program.addCommand(serveCommand());
-  program.addCommand(queryCommand());
-  program.addCommand(exportCommand());
-  program.addCommand(scoreCommand());
-  program.addCommand(initCommand());
-  program.addCommand(gymCommand());
+const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
+  ['inspect', async () => (await import('./commands/inspect.js')).inspectCommand()],
+  ['summarize', async () => (await import('./commands/summarize.js')).summarizeCommand()],
+  ['report', async () => (await import('./commands/report.js')).reportCommand()],
+  ['serve', async () => (await import('./commands/serve.js')).serveCommand()],
+  ['query', async () => (await import('./commands/query.js')).queryCommand()],
+  ['export', async () => (await import('./commands/export.js')).exportCommand()],
+  ['score', async () => (await import('./commands/score.js')).scoreCommand()],
+  ['init', async () => (await import('./commands/init.js')).initCommand()],
+  ['gym', async () => (await import('./commands/gym.js')).gymCommand()],
+];
+
+/**
+ * Adds the subcommands to the program: only the one `argv` names when it names one (its first
+ * argument), else all of them (for `--help`, `help`, a mistyped name and its suggestion).
+ *
+ * @example
+ * await registerCommands(program, ['gym', 'aggregate', '-i', 'r.jsonl', '-o', 'm.jsonl']); // loads gym only
+ */
+export async function registerCommands(program: Command, argv: readonly string[]): Promise<void> {
+  const named = COMMANDS.find(([name]) => name === argv[0]);
+  const chosen = named === undefined ? COMMANDS : [named];
+  for (const command of await Promise.all(chosen.map(([, load]) => load()))) program.addCommand(command);
   // Usage errors in any subcommand (and its subcommands) return exit 2 through `main`, never exit the process.
   const override = (command: Command): void => {
     command.exitOverride();

@@ -15,9 +15,7 @@ import { buildPipeline } from '../../pipeline/build-pipeline.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import type { Sink } from '../../sinks/sink.js';
-import { toDuckDB } from '../../sinks/to-duckdb.js';
 import { toRunBundle } from '../../sinks/to-run-bundle.js';
-import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summary-engine.js';
 import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
@@ -127,11 +125,18 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
-      summaryEngine: flags.engine === 'duckdb' ? duckdbBundleSummaryEngine() : null,
+      // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up)
+      summaryEngine:
+        flags.engine === 'duckdb'
+          ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
+          : null,
     }),
   ];
   const db = storeFile(flags, out);
-  if (db !== null) sinks.push(toDuckDB(db, { runId, metadata: { labels: config.labels } }));
+  if (db !== null) {
+    const { toDuckDB } = await import('../../sinks/to-duckdb.js');
+    sinks.push(toDuckDB(db, { runId, metadata: { labels: config.labels } }));
+  }
 
   const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;
   const warnings: string[] = [];

@@ -9,8 +9,6 @@ import { readBundleJson } from '../../bundle/read-bundle-json.js';
 import { rowSchemas } from '../../bundle/row-schemas.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
 import type { JsonObject } from '../../model/json-value.js';
-import { writeBundleRun } from '../../sinks/duckdb/write-bundle-run.js';
-import { duckdbBundleSummaryEngine } from '../../sql-summary/duckdb-bundle-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 
@@ -75,14 +73,22 @@ file cannot be written; 2 bad usage or input.`,
         result = await summarizeBundle(dir, {
           outDir: flags.out ?? null,
           reportWriter: flags.report ? bundleReportWriter : null,
+          // DuckDB is loaded only when used (it costs most of the CLI's start-up)
           summaryEngine:
             flags.engine === 'duckdb'
-              ? duckdbBundleSummaryEngine({ db: flags.db, metadata: metadata as JsonObject | null })
+              ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine(
+                  {
+                    db: flags.db,
+                    metadata: metadata as JsonObject | null,
+                  },
+                )
               : null,
         });
         // The memory engine leaves the store to a second pass over the written bundle.
-        if (flags.db !== undefined && flags.engine === 'memory')
+        if (flags.db !== undefined && flags.engine === 'memory') {
+          const { writeBundleRun } = await import('../../sinks/duckdb/write-bundle-run.js');
           await writeBundleRun(flags.db, result.dir, { runId: result.runId });
+        }
       } catch (error) {
         if (error instanceof BundleReadError) throw new CliError(error.message, EXIT_BAD_INPUT);
         const code = (error as NodeJS.ErrnoException).code;
