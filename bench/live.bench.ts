@@ -7,7 +7,8 @@
  * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client, which keeps
  * the load generator's own CPU (printed) low on the shared 2-core machine.
  * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
- * stored (must be equal). LIVE_BENCH_SECONDS (default 60) and LIVE_BENCH_SENDERS (default 8) tune it.
+ * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8) and
+ * LIVE_BENCH_TRIALS_PER_REQUEST (default 1) tune it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -26,6 +27,12 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
 const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
+/**
+ * LIVE_BENCH_TRIALS_PER_REQUEST=k sends k trials (k × 9 spans) per export, as an SDK's
+ * BatchSpanProcessor does when many trials end together (it exports up to 512 spans at once);
+ * default 1, the smallest export and the hardest case for the receiver.
+ */
+const perRequest = Math.max(1, Number(process.env['LIVE_BENCH_TRIALS_PER_REQUEST'] ?? 1));
 /** LIVE_BENCH_DB=0 runs the server without --db (bundle only); default with --db. */
 const withDb = process.env['LIVE_BENCH_DB'] !== '0';
 /** LIVE_BENCH_WATCH=1 adds a live-page-like reader: one SSE stream and one /v1/summary read a second. */
@@ -229,6 +236,7 @@ class Connection {
 }
 
 let next = 1;
+let exports = 0;
 let accepted = 0;
 let throttled = 0;
 const latencies: number[] = [];
@@ -240,14 +248,20 @@ const deadline = started + seconds * 1000;
 async function sender(): Promise<void> {
   const connection = new Connection();
   while (performance.now() < deadline) {
-    const n = next++;
-    const body = payload(n);
+    const first = next;
+    next += perRequest;
+    // several serialized requests back to back are one request holding all their resource spans
+    const body =
+      perRequest === 1
+        ? payload(first)
+        : Buffer.concat(Array.from({ length: perRequest }, (_, i) => payload(first + i)));
     for (;;) {
       const t0 = performance.now();
       const { status, retryAfter } = await connection.post(body);
       latencies.push(performance.now() - t0);
       if (status === 200) {
-        accepted += template.spans;
+        accepted += template.spans * perRequest;
+        exports += 1;
         break;
       }
       if (status !== 429 && status !== 503) throw new Error(`unexpected status ${status}`);
@@ -294,13 +308,13 @@ const countLines = async (file: string): Promise<number> =>
   (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
 const bundleTrials = await countLines(join(dir, 'bundle', 'trials.jsonl'));
 const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
-const requests = accepted / template.spans;
+const requests = accepted / template.spans; // trials sent
 if (serveArgs.length > 0) console.log(`  serve options: ${serveArgs.join(' ')}`);
 console.log(
-  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans} spans/request (${template.bytes.length} bytes), ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
+  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
 console.log(
-  `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${((next - 1) / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
+  `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${(exports / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );
 if (watch) console.log(`  watcher: ${sseEvents} SSE score events, ${summaryReads} summary reads`);
 console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`);
@@ -309,7 +323,7 @@ console.log(
     `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
 );
 console.log(
-  `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (next - 1 + throttled)).toFixed(1)} µs/request)`,
+  `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (exports + throttled)).toFixed(1)} µs/request)`,
 );
 let equal = received === accepted && bundleTrials === requests;
 if (withDb) {
