@@ -46,6 +46,12 @@ export interface LiveEngineConfig {
    * spans are released (memory stays bounded) and later spans for it are refused as partial success.
    */
   retainMs: number;
+  /**
+   * Most scored trials retained at once; past it the ones scored longest ago are sealed early, so
+   * memory stays bounded at high rates (each retained trial keeps its requests' bodies). Default
+   * unlimited (only `retainMs` applies).
+   */
+  retainMaxTrials?: number | undefined;
 }
 
 /** One trial's current scores in the live state. */
@@ -183,7 +189,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
     if (late > 0) {
       messages.push(
-        `${late} span(s) arrived for trials sealed ${this.config.retainMs} ms after scoring and were rejected`,
+        `${late} span(s) arrived for trials already sealed (scored ${this.config.retainMs} ms ago or more, or ` +
+          `older than the ${this.config.retainMaxTrials ?? Infinity} most recently scored trials) and were rejected`,
       );
     }
     return { rejectedSpans: rejected + late, errorMessage: messages.join('; ') };
@@ -199,10 +206,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#seal(now);
   }
 
-  /** Releases the spans of trials scored more than `retainMs` ago that nothing is pending for. */
+  /**
+   * Releases the spans of trials scored more than `retainMs` ago, and of the oldest-scored trials
+   * beyond `retainMaxTrials`, that nothing is pending for.
+   */
   #seal(now: number): void {
+    const most = this.config.retainMaxTrials ?? Infinity;
     for (const [key, at] of this.#scoredAt) {
-      if (now - at < this.config.retainMs) break;
+      if (now - at < this.config.retainMs && this.#scoredAt.size <= most) break;
       this.#scoredAt.delete(key);
       if (this.#jobs.has(key)) continue;
       const traces = this.#tracesByKey.get(key);

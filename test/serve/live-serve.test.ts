@@ -232,6 +232,42 @@ describe('evalstream serve (live OTLP)', () => {
     expect((live.engine.trialJson('sealed') as { version: number }).version).toBe(1);
   });
 
+  it('retains at most retainMaxTrials scored trials: the oldest-scored is sealed early, newer ones still take late spans', async () => {
+    const live = await startLive({ retainMs: 60_000, retainMaxTrials: 2 });
+    const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+    const bodies: Uint8Array[] = [];
+    const post = (bytes: Uint8Array) =>
+      fetch(`${live.httpUrl}/v1/traces`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/x-protobuf' },
+      });
+    for (const id of ['first', 'second', 'third']) {
+      agent.recorded.reset();
+      agent.runTrial('t', id);
+      const body = ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
+      bodies.push(body);
+      expect((await post(body)).status).toBe(200);
+      await waitFor(() => live.engine.summary().trial_count === bodies.length);
+    }
+    const spansPerTrial = agent.recorded.getFinishedSpans().length;
+    // the first trial's spans again: sealed (3 scored > 2 retained), refused as partial success
+    live.engine.tick();
+    const refused = await post(bodies[0]!);
+    expect(refused.status).toBe(200);
+    expect(new Uint8Array(await refused.arrayBuffer()).length).toBeGreaterThan(0);
+    expect(live.engine.metrics.spansRejected).toBe(spansPerTrial);
+    // a new span for the newest trial is still placed (late spans re-score it)
+    agent.recorded.reset();
+    agent.runTrial('t', 'third');
+    expect(
+      (await post(ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!)).status,
+    ).toBe(200);
+    expect(live.engine.metrics.spansRejected).toBe(spansPerTrial);
+    await waitFor(() => (live.engine.trialJson('third') as { version: number } | null)?.version === 2);
+    expect((live.engine.trialJson('first') as { version: number }).version).toBe(1);
+  });
+
   it('ignores a whole request re-sent after its trial was scored (spans read back from the request to check)', async () => {
     const live = await startLive();
     const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));

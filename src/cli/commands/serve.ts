@@ -56,6 +56,7 @@ interface ServeOptions {
   maxPendingTrials: number;
   concurrency: number;
   retainMs: number;
+  retainMaxTrials: number;
   flushMs: number;
   trialKey: string[];
   taskKey: string[];
@@ -125,6 +126,12 @@ export function serveCommand(): Command {
       300_000,
     )
     .option(
+      '--retain-max-trials <n>',
+      'retain at most this many scored trials for late spans; past it the oldest-scored are sealed early (bounds memory at high rates)',
+      positiveInt('--retain-max-trials'),
+      20_000,
+    )
+    .option(
       '--flush-ms <ms>',
       'with --db: commit scored trials to the store at least this often (one transaction per batch)',
       positiveInt('--flush-ms'),
@@ -187,6 +194,7 @@ async function runServe(options: ServeOptions): Promise<void> {
       metricTimeoutMs: config.scoring.timeoutMs ?? 0,
       retryAfterSec: 1,
       retainMs: options.retainMs,
+      retainMaxTrials: options.retainMaxTrials,
       tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
     },
     planner,
