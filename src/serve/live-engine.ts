@@ -189,8 +189,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
     if (late > 0) {
       messages.push(
-        `${late} span(s) arrived for trials already sealed (scored ${this.config.retainMs} ms ago or more, or ` +
-          `older than the ${this.config.retainMaxTrials ?? Infinity} most recently scored trials) and were rejected`,
+        `${late} span(s) arrived for trials already sealed (scored ${this.config.retainMs} ms ago or more` +
+          (this.config.retainMaxTrials === undefined
+            ? ''
+            : `, or older than the ${this.config.retainMaxTrials} most recently scored trials`) +
+          ') and were rejected',
       );
     }
     return { rejectedSpans: rejected + late, errorMessage: messages.join('; ') };
