@@ -22,6 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { concat, concatMap, count, defer, from, lastValueFrom, tap, type Observable } from 'rxjs';
 import { parseConfig } from '../src/config/parse-config.js';
+import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
 import { columnarFloor, emptyFloorTotals, type FloorTotals } from './columnar-floor.js';
 import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js';
 import { loadOtlpProtoRoot } from '../src/evidence/otlp/load-otlp-proto-root.js';
@@ -119,11 +120,6 @@ function interleaved(all: Buffer[], passes: Pass[], rounds: number): number[] {
   return spans.map((n, j) => n / ((ms[j] as number) / 1000));
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const PASSES = Number(process.env['EVALSTREAM_BENCH_INGEST_PASSES'] ?? 5);
 
 if (mode === 'decoders') {

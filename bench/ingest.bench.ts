@@ -27,6 +27,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
 import { recordTrialPool, writeAgentTraceDump } from './generate-agent-traces.js';
 
 const SMALL_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_SMALL_MB'] ?? 100);
@@ -110,11 +111,6 @@ for (let round = 0; round < ROUNDS; round += 1) {
   reflects.push((await runChild('reflect', small)) as unknown as ReflectRun);
   pipelines.push((await runChild('pipeline', small)) as unknown as PipelineRun);
 }
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const first = reflects[0] as ReflectRun;
 const spans = first.fileSpans;
 const aWarm = median(reflects.map((r) => r.warmSpansPerSec));
