@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../util/start-module-worker.js';
 import { collectTrialErrors, type TrialErrors } from './collect-trial-errors.js';
 
 /** A running (or deferred) read of a bundle's trial error rollup; see {@link startTrialErrors}. */
@@ -26,7 +27,7 @@ export function startTrialErrors(dir: string, options: { inWorker: boolean }): P
   let worker: Worker | null = null;
   let answer: Promise<{ result: TrialErrors } | { fatal: string } | null>;
   try {
-    const w = startWorker(dir);
+    const w = startModuleWorker(import.meta.url, 'trial-errors-worker', { workerData: { dir } });
     worker = w;
     answer = new Promise((resolve) => {
       w.once('message', (m: { result: TrialErrors } | { fatal: string }) => resolve(m));
@@ -50,18 +51,4 @@ export function startTrialErrors(dir: string, options: { inWorker: boolean }): P
       worker = null;
     },
   };
-}
-
-/**
- * Built code runs `trial-errors-worker.js` directly; TypeScript sources (run through tsx: tests,
- * benchmarks) need tsx registered inside the worker first, as loader hooks are per thread.
- */
-function startWorker(dir: string): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./trial-errors-worker.js', import.meta.url), { workerData: { dir } });
-  }
-  const script = new URL('./trial-errors-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true, workerData: { dir } });
 }

@@ -50,6 +50,8 @@ export interface AggregateRolloutsResult {
   warnings: string[];
   /** Threads that read the inputs, this one included (0: read sequentially in this thread). */
   scanWorkers: number;
+  /** Whether a worker thread wrote the merged file (while this thread computed the statistics). */
+  mergedInWorker: boolean;
 }
 
 /** Python's `repr()` of a str, for messages that quote Gym's. */
@@ -175,6 +177,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       order,
       warnings: warnings.texts,
       scanWorkers,
+      mergedInWorker: merging !== null,
     };
     try {
       if (table.count > 0) {

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../util/start-module-worker.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
@@ -167,15 +167,6 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
   }
 }
 
-/** Starts the store worker (tsx registered inside it when running from TypeScript sources). */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./live-store-worker.js', import.meta.url));
-  const script = new URL('./live-store-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true });
-}
-
 type Reply =
   | { type: 'opened' }
   | { type: 'closed' }
@@ -188,7 +179,7 @@ async function openWorkerBackend(open: {
   runId: string;
   threads?: number;
 }): Promise<Backend> {
-  const worker = startWorker();
+  const worker = startModuleWorker(import.meta.url, 'live-store-worker');
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   let seq = 0;
   let fatal: Error | null = null;

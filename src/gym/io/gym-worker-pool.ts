@@ -1,51 +1,36 @@
-import { Worker } from 'node:worker_threads';
-import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../util/start-module-worker.js';
 import type { LoadRolloutFileOptions } from './load-rollout-file.js';
-import type { RolloutLineErrorParts } from './rollout-line-error.js';
+import type { ScanRange, ScanRangeResult } from './scan-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';
 
-/** What scanning one byte range gave: its rows and line count, or the parts of its first error. */
-export type ScanRangeResult =
-  { lines: number; table: RolloutTableTransfer } | { parts: RolloutLineErrorParts | null; message: string };
-
-/** A byte range of a file to scan. */
-export interface ScanRangeJob {
-  path: string;
-  start: number;
-  end: number;
+/** Byte ranges of the inputs that the worker scans, claiming each through `claims` (`range-claims.ts`). */
+export interface SharedScanJob {
+  files: string[];
+  ranges: ScanRange[];
   options: LoadRolloutFileOptions;
+  /** The `SharedArrayBuffer` of the claim counter shared by every scanning thread. */
+  claims: SharedArrayBuffer;
 }
 
 interface Slot {
   worker: Worker;
-  ready: Promise<void>;
   pending: ((m: unknown) => void) | null;
+  /** Receives a scan job's per-range results. */
+  onRange: ((id: number, result: ScanRangeResult) => void) | null;
   failed: ((e: Error) => void) | null;
   dead: Error | null;
 }
 
 /**
- * Starts a worker running `gym-worker.js`. Built code runs it directly; TypeScript sources (run through
- * tsx, e.g. tests and benchmarks) need tsx registered inside the worker first, as loader hooks are
- * per thread.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./gym-worker.js', import.meta.url));
-  const script = new URL('./gym-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script)}); });`;
-  return new Worker(code, { eval: true });
-}
-
-/**
  * Worker threads for `gym aggregate`: they scan byte ranges of the inputs (in parallel with the main
- * thread) and then write the merged file while the main thread computes the statistics. Each worker
- * runs one job at a time; a worker that cannot start or dies rejects its job (callers fall back to
- * the main thread).
+ * thread, each claiming ranges itself) and then one writes the merged file while the main thread
+ * computes the statistics. Each worker runs one job at a time; a worker that cannot start or dies
+ * rejects its job (callers fall back to the main thread).
  *
  * @example
  * const pool = new GymWorkerPool(1);
- * const result = await pool.scan(0, { path: 'a.jsonl', start: 0, end: 1 << 20, options: { cut: true } });
+ * await pool.merge(0, table, order, 'merged.jsonl');
  * await pool.close();
  */
 export class GymWorkerPool {
@@ -53,23 +38,16 @@ export class GymWorkerPool {
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
-      const worker = startWorker();
-      let onReady: () => void = () => {};
-      let onFail: (e: Error) => void = () => {};
+      const worker = startModuleWorker(import.meta.url, 'gym-worker');
       const slot: Slot = {
         worker,
-        ready: new Promise<void>((resolve, reject) => {
-          onReady = resolve;
-          onFail = reject;
-        }),
         pending: null,
+        onRange: null,
         failed: null,
         dead: null,
       };
-      slot.ready.catch(() => {});
       const die = (e: Error): void => {
         if (slot.dead === null) slot.dead = e;
-        onFail(e);
         slot.failed?.(e);
         slot.pending = null;
         slot.failed = null;
@@ -77,8 +55,9 @@ export class GymWorkerPool {
       worker.on('error', die);
       worker.on('exit', (code) => die(new Error(`gym worker exited with code ${code}`)));
       worker.on('message', (m: unknown) => {
-        if (m !== null && typeof m === 'object' && 'ready' in m) {
-          onReady();
+        if (m !== null && typeof m === 'object' && 'range' in m) {
+          const { range, result } = m as { range: number; result: ScanRangeResult };
+          slot.onRange?.(range, result);
           return;
         }
         const done = slot.pending;
@@ -97,7 +76,8 @@ export class GymWorkerPool {
 
   private async run(index: number, message: object, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const slot = this.slots[index] as Slot;
-    await slot.ready;
+    // Posted at once: a starting worker's port queues it until the worker listens, so a scan job
+    // reaches the worker even while this thread scans synchronously.
     if (slot.dead !== null) throw slot.dead;
     return new Promise<unknown>((resolve, reject) => {
       slot.pending = resolve;
@@ -106,9 +86,22 @@ export class GymWorkerPool {
     });
   }
 
-  /** Scans a byte range in worker `index` (which must be idle). */
-  async scan(index: number, job: ScanRangeJob): Promise<ScanRangeResult> {
-    return (await this.run(index, { scan: job })) as ScanRangeResult;
+  /**
+   * Lets worker `index` (which must be idle) scan ranges of a shared scan until none is left;
+   * `onRange` receives each range's result as it arrives. Resolves when the worker has stopped.
+   */
+  async scan(
+    index: number,
+    job: SharedScanJob,
+    onRange: (id: number, result: ScanRangeResult) => void,
+  ): Promise<void> {
+    const slot = this.slots[index] as Slot;
+    slot.onRange = onRange;
+    try {
+      await this.run(index, { scan: job });
+    } finally {
+      slot.onRange = null;
+    }
   }
 
   /** Writes the merged file in worker `index` (see `writeMergedRollouts`); rejects with its error. */

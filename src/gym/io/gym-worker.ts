@@ -1,19 +1,19 @@
 /**
- * Worker thread of {@link GymWorkerPool}: scans one byte range of a rollout file into its own table
- * and posts the table (typed-array buffers transferred) and the range's line count, or the parts of
- * the first line error so the main thread can rebuild it with the file's line number; or writes the
- * merged file (`writeMergedRollouts`) and posts `{}` or `{ error }`.
+ * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs and a shared
+ * claim counter: the worker claims the next unclaimed range (as the main thread does), scans it into
+ * its own table and posts `{ range, result }` (typed-array buffers transferred) or the parts of the
+ * range's first line error, until no range is left or some thread has failed; then it posts
+ * `{ scanned: true }`. A `merge` job writes the merged file (`writeMergedRollouts`) and posts `{}` or
+ * `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
-import { createGymKeys } from '../rows/gym-keys.js';
-import { RolloutTable } from '../rows/rollout-table.js';
-import type { ScanRangeJob } from './gym-worker-pool.js';
-import { loadRolloutFile } from './load-rollout-file.js';
-import type { RolloutLineErrorParts } from './rollout-line-error.js';
+import type { SharedScanJob } from './gym-worker-pool.js';
+import { scanRange } from './scan-range.js';
+import { claimRange, markFailed } from './range-claims.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {
-  scan?: ScanRangeJob;
+  scan?: SharedScanJob;
   merge?: { source: MergeSource; order: Int32Array; outPath: string };
 }
 
@@ -30,24 +30,26 @@ if (port !== null) {
         }
         return;
       }
-      const scan = job.scan as ScanRangeJob;
-      const table = new RolloutTable(createGymKeys());
-      try {
-        const { lines } = await loadRolloutFile(scan.path, 0, table, scan.options, {
-          start: scan.start,
-          end: scan.end,
-          firstLine: 1,
-        });
-        const t = table.toTransfer();
-        const buffers = Object.values(t)
-          .filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))
-          .map((v) => v.buffer as ArrayBuffer);
-        port.postMessage({ lines, table: t }, buffers);
-      } catch (error) {
-        const parts = (error as { parts?: RolloutLineErrorParts }).parts;
-        port.postMessage({ parts: parts ?? null, message: (error as Error).message ?? String(error) });
+      const scan = job.scan as SharedScanJob;
+      const claims = new Int32Array(scan.claims);
+      for (
+        let id = claimRange(claims, scan.ranges.length);
+        id >= 0;
+        id = claimRange(claims, scan.ranges.length)
+      ) {
+        const r = scan.ranges[id]!;
+        const result = await scanRange(scan.files[r.file] as string, r, scan.options);
+        if ('table' in result) {
+          const buffers = Object.values(result.table)
+            .filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))
+            .map((v) => v.buffer as ArrayBuffer);
+          port.postMessage({ range: id, result }, buffers);
+        } else {
+          markFailed(claims);
+          port.postMessage({ range: id, result });
+        }
       }
+      port.postMessage({ scanned: true });
     })();
   });
-  port.postMessage({ ready: true });
 }

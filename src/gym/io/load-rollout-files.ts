@@ -1,23 +1,23 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { GymInputError } from '../gym-input-error.js';
-import { createGymKeys } from '../rows/gym-keys.js';
-import { RolloutTable } from '../rows/rollout-table.js';
-import { GymWorkerPool, type ScanRangeResult } from './gym-worker-pool.js';
+import type { RolloutTable } from '../rows/rollout-table.js';
+import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
-import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
+import { claimRange, markFailed, newRangeClaims } from './range-claims.js';
+import { rolloutLineError } from './rollout-line-error.js';
+import { scanRange, type ScanRange, type ScanRangeResult } from './scan-range.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
   /**
-   * Threads that scan, this one included (default: available parallelism, at most 4, but 1 on a
-   * machine with 2 or fewer: there a worker only contends with this thread, see docs/gym.md); below 2
-   * means sequential. `n` threads are this one and `n - 1` worker threads.
+   * Threads that scan, this one included (default: available parallelism, at most 4); below 2 means
+   * sequential, with no worker threads at all. `n` threads are this one and `n - 1` worker threads.
    */
   workers?: number;
   /** Inputs smaller than this many bytes in total are read in this thread (default 32 MiB). */
   minBytes?: number;
-  /** Bytes per range handed to a thread (default: total / (8 × threads), at least 4 MiB). */
+  /** Bytes per range claimed by a thread (default: total / (8 × threads), at least 4 MiB). */
   pieceBytes?: number;
 }
 
@@ -27,12 +27,6 @@ export interface LoadRolloutFilesResult {
   threads: number;
   /** The worker threads, still running when `keepWorkers` was asked for (else null). */
   pool: GymWorkerPool | null;
-}
-
-interface Range {
-  file: number;
-  start: number;
-  end: number;
 }
 
 /** Offset just after the first `\n` at or after `from` (or the file size). */
@@ -51,29 +45,14 @@ async function nextLineStart(path: string, from: number, size: number): Promise<
   }
 }
 
-/** Scans one range in this thread, with the same result shape as a worker's. */
-async function scanHere(path: string, r: Range, options: LoadRolloutFileOptions): Promise<ScanRangeResult> {
-  const part = new RolloutTable(createGymKeys());
-  try {
-    const { lines } = await loadRolloutFile(path, 0, part, options, {
-      start: r.start,
-      end: r.end,
-      firstLine: 1,
-    });
-    return { lines, table: part.toTransfer() };
-  } catch (error) {
-    const parts = (error as { parts?: RolloutLineErrorParts }).parts;
-    return { parts: parts ?? null, message: (error as Error).message ?? String(error) };
-  }
-}
-
 /**
  * Reads rollout files into `table` (files are `table.files[first + i]`), splitting large inputs into
- * line-aligned byte ranges that this thread and worker threads take in turn; the ranges' rows are
- * appended in file order, so the table, line numbers, warnings and the first error reported are the
- * same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks, pass@k) and
- * environments where a worker cannot start (e.g. TypeScript sources without a loader) are read in this
- * thread alone. With `keepWorkers` the workers are returned running (e.g. to write the merged file).
+ * line-aligned byte ranges that this thread and worker threads claim in turn from a shared counter;
+ * the ranges' rows are appended in file order, so the table, line numbers, warnings and the first
+ * error reported are the same as when reading sequentially. Small inputs, runs that keep per-row
+ * extras (hooks, pass@k) and environments where a worker cannot start (e.g. TypeScript sources without
+ * a loader) are read in this thread alone. With `keepWorkers`, a large input gets a worker even when
+ * this thread scans alone, and the workers are returned running (to write the merged file).
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -89,18 +68,25 @@ export async function loadRolloutFiles(
   table.files.push(...files);
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.reduce((a, b) => a + b, 0);
-  const cores = availableParallelism();
-  const threads = parallel.workers ?? (cores > 2 ? Math.min(4, cores) : 1);
-  const sequential = async (): Promise<LoadRolloutFilesResult> => {
+  const threads = parallel.workers ?? Math.min(4, availableParallelism());
+  const big = total >= (parallel.minBytes ?? 32 << 20);
+  const scanThreads = options.keepRows || options.passAtK || !big ? 1 : threads;
+  const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
+  const sequential = async (): Promise<void> => {
     for (const [i, f] of files.entries()) await loadRolloutFile(f, first + i, table, options);
-    return { threads: 0, pool: null };
   };
-  if (options.keepRows || options.passAtK || threads < 2 || total < (parallel.minBytes ?? 32 << 20)) {
-    return sequential();
+  if (workerCount === 0) {
+    await sequential();
+    return { threads: 0, pool: null };
   }
-  const pool = new GymWorkerPool(threads - 1);
-  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (threads * 8)));
-  const ranges: Range[] = [];
+  // started before the ranges are cut, so that the workers load while this thread begins
+  const pool = new GymWorkerPool(workerCount);
+  if (scanThreads < 2) {
+    await sequential();
+    return { threads: 0, pool };
+  }
+  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (scanThreads * 8)));
+  const ranges: ScanRange[] = [];
   for (const [i, f] of files.entries()) {
     const size = sizes[i] as number;
     let start = 0;
@@ -110,42 +96,40 @@ export async function loadRolloutFiles(
       start = end;
     }
   }
-  const results: ScanRangeResult[] = new Array<ScanRangeResult>(ranges.length);
-  let next = 0;
-  let workerFailed = false;
-  const take = async (scan: (r: Range) => Promise<ScanRangeResult>, here: boolean): Promise<void> => {
-    while (next < ranges.length && !workerFailed) {
-      const id = next++;
-      results[id] = await scan(ranges[id] as Range);
-      // A range scanned here never waits for I/O (reads are synchronous): let the event loop deliver
-      // the workers' results so that they can take the next ranges meanwhile.
-      if (here) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  };
-  try {
-    await Promise.all([
-      take((r) => scanHere(files[r.file] as string, r, options), true),
-      ...Array.from({ length: pool.size }, (_, w) =>
-        take(
-          (r) => pool.scan(w, { path: files[r.file] as string, start: r.start, end: r.end, options }),
-          false,
-        ).catch(() => {
-          workerFailed = true;
-        }),
+  const results: (ScanRangeResult | undefined)[] = new Array<ScanRangeResult | undefined>(ranges.length);
+  const claims = newRangeClaims();
+  const job = { files, ranges, options, claims: claims.buffer as SharedArrayBuffer };
+  const workerRuns = Array.from({ length: pool.size }, (_, w) =>
+    pool
+      .scan(w, job, (id, result) => {
+        results[id] = result;
+      })
+      .then(
+        () => true,
+        () => false,
       ),
-    ]);
-  } catch (error) {
-    await pool.close();
-    throw error;
+  );
+  // This thread scans synchronously; the workers' results wait in the port until it is done.
+  for (let id = claimRange(claims, ranges.length); id >= 0; id = claimRange(claims, ranges.length)) {
+    const r = ranges[id] as ScanRange;
+    const result = await scanRange(files[r.file] as string, r, options);
+    results[id] = result;
+    if (!('table' in result)) markFailed(claims);
   }
-  if (workerFailed) {
+  const workersOk = (await Promise.all(workerRuns)).every(Boolean);
+  // every range up to the first failed one has a result unless a worker died holding one
+  const firstFailed = results.findIndex((res) => res !== undefined && !('table' in res));
+  const needed = firstFailed < 0 ? ranges.length : firstFailed + 1;
+  if (!workersOk || results.slice(0, needed).includes(undefined)) {
     await pool.close();
-    return sequential();
+    await sequential();
+    return { threads: 0, pool: null };
   }
   if (!keepWorkers) await pool.close();
   let linesBefore = 0;
   let lastFile = -1;
-  for (const [k, r] of ranges.entries()) {
+  for (let k = 0; k < needed; k++) {
+    const r = ranges[k] as ScanRange;
     if (r.file !== lastFile) {
       linesBefore = 0;
       lastFile = r.file;
@@ -160,5 +144,5 @@ export async function loadRolloutFiles(
     table.appendTransfer(res.table, first + r.file, linesBefore);
     linesBefore += res.lines;
   }
-  return { threads: Math.min(threads, ranges.length), pool: keepWorkers ? pool : null };
+  return { threads: Math.min(scanThreads, ranges.length), pool: keepWorkers ? pool : null };
 }

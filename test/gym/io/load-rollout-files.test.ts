@@ -8,8 +8,13 @@ const child = join(import.meta.dirname, 'parallel-aggregate-child.ts');
 const runParallel = (
   input: string,
   output: string,
-): { rows?: number; warnings?: string[]; error?: string; scanWorkers?: number } =>
-  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', child, input, output], { encoding: 'utf8' }));
+  mode?: 'pass-at-k',
+): { rows?: number; warnings?: string[]; error?: string; scanWorkers?: number; mergedInWorker?: boolean } =>
+  JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', child, input, output, ...(mode ? [mode] : [])], {
+      encoding: 'utf8',
+    }),
+  );
 
 function rows(n: number): string[] {
   const out: string[] = [];
@@ -46,7 +51,29 @@ describe('loadRolloutFiles with worker threads', () => {
     const parallel = runParallel(input, join(dir, 'par.jsonl'));
     expect(parallel.rows).toBe(3000);
     expect(parallel.scanWorkers).toBe(2);
+    expect(parallel.mergedInWorker).toBe(true);
     expect(sequential.result.scanWorkers).toBe(0);
+    expect(parallel.warnings).toEqual(sequential.warnings);
+    expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
+    expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
+      readFileSync(join(dir, 'seq_aggregate_metrics.json'), 'utf8'),
+    );
+  }, 60_000);
+
+  it('merges in a worker while this thread scans alone (a run that keeps per-row extras)', async () => {
+    const dir = tempDir();
+    const input = writeJsonl(dir, 'in.jsonl', rows(3000));
+    const sequential = await runAggregate({
+      inputGlob: input,
+      output: join(dir, 'seq.jsonl'),
+      parallel: { workers: 1 },
+      hooks: { passAtK: {} },
+    });
+    const parallel = runParallel(input, join(dir, 'par.jsonl'), 'pass-at-k');
+    expect(parallel.rows).toBe(3000);
+    expect(parallel.scanWorkers).toBe(0);
+    expect(parallel.mergedInWorker).toBe(true);
+    expect(sequential.result.mergedInWorker).toBe(false);
     expect(parallel.warnings).toEqual(sequential.warnings);
     expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
     expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
