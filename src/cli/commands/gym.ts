@@ -130,7 +130,7 @@ export function gymCommand(): Command {
     .option('--answer-key <field>', 'with --pass-at-k: the answer field for majority@k and no_answer')
     .option(
       '--threads <n>',
-      'threads that read inputs over 32 MiB and write the merged file, this one included (default: cores, at most 4, or 1 with 2 cores or fewer; 1: no worker threads)',
+      'threads that read inputs over 32 MiB, this one included; one of them writes the merged file (default: cores, at most 4; 1: no worker threads)',
     )
     .exitOverride()
     .addHelpText(
