@@ -156,12 +156,17 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     await mkdir(dirname(options.output) || '.', { recursive: true });
     // The merged file is written before the statistics (it exists even when they fail, as in Gym);
     // with worker threads, one of them writes it while this thread computes the statistics.
-    let merging: Promise<void> | null = null;
+    // Resolves to whether the worker wrote it (a worker that could not start or died leaves it to
+    // this thread).
+    let merging: Promise<boolean> | null = null;
     if (merge) {
       log(`Merging shards into ${options.output}`);
       if (pool === null) writeMergedRollouts(table, order, options.output);
       else {
-        merging = pool.merge(0, table, order, options.output);
+        merging = pool.merge(0, table, order, options.output).then((done) => {
+          if (!done) writeMergedRollouts(table, order, options.output);
+          return done;
+        });
         merging.catch(() => {});
       }
     }
@@ -177,7 +182,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       order,
       warnings: warnings.texts,
       scanWorkers,
-      mergedInWorker: merging !== null,
+      mergedInWorker: false,
     };
     try {
       if (table.count > 0) {
@@ -190,7 +195,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       await merging;
       throw error;
     }
-    await merging;
+    result.mergedInWorker = (await merging) ?? false;
     log(
       `Finished rollout aggregation! View results at:\nMerged rollouts: ${merge ? options.output : '<not merged>'}\nAggregate metrics: ${result.metricsPath ?? 'None'}`,
     );

@@ -104,8 +104,12 @@ export class GymWorkerPool {
     }
   }
 
-  /** Writes the merged file in worker `index` (see `writeMergedRollouts`); rejects with its error. */
-  async merge(index: number, source: MergeSource, order: Int32Array, outPath: string): Promise<void> {
+  /**
+   * Writes the merged file in worker `index` (see `writeMergedRollouts`): true when written, false
+   * when the worker could not start or died (the caller then writes it itself); rejects with the
+   * merge's own error (e.g. a shard changed while being merged).
+   */
+  async merge(index: number, source: MergeSource, order: Int32Array, outPath: string): Promise<boolean> {
     const copy: MergeSource = {
       files: [...source.files],
       file: source.file.slice(0, order.length),
@@ -118,10 +122,16 @@ export class GymWorkerPool {
     const buffers = [copy.file, copy.line, copy.offset, copy.length, copy.flags, ord].map(
       (a) => a.buffer as ArrayBuffer,
     );
-    const m = (await this.run(index, { merge: { source: copy, order: ord, outPath } }, buffers)) as {
-      error?: string;
-    };
+    let m: { error?: string };
+    try {
+      m = (await this.run(index, { merge: { source: copy, order: ord, outPath } }, buffers)) as {
+        error?: string;
+      };
+    } catch {
+      return false;
+    }
     if (m.error !== undefined) throw new Error(m.error);
+    return true;
   }
 
   /** Stops the workers. */
