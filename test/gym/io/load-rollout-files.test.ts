@@ -39,46 +39,43 @@ function rows(n: number): string[] {
   return out;
 }
 
+/**
+ * Aggregates 3000 rows in one thread (this process) and with two threads (a child), asserts that the
+ * merged and metrics files are identical, and returns both results.
+ */
+async function aggregateBothWays(mode?: 'pass-at-k') {
+  const dir = tempDir();
+  const input = writeJsonl(dir, 'in.jsonl', rows(3000));
+  const sequential = await runAggregate({
+    inputGlob: input,
+    output: join(dir, 'seq.jsonl'),
+    parallel: { workers: 1 },
+    ...(mode === 'pass-at-k' ? { hooks: { passAtK: {} } } : {}),
+  });
+  const parallel = runParallel(input, join(dir, 'par.jsonl'), mode);
+  expect(parallel.rows).toBe(3000);
+  expect(parallel.warnings).toEqual(sequential.warnings);
+  expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
+  expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
+    readFileSync(join(dir, 'seq_aggregate_metrics.json'), 'utf8'),
+  );
+  return { sequential: sequential.result, parallel };
+}
+
 describe('loadRolloutFiles with worker threads', () => {
   it('gives the same merged file, metrics file and warnings as reading in one thread', async () => {
-    const dir = tempDir();
-    const input = writeJsonl(dir, 'in.jsonl', rows(3000));
-    const sequential = await runAggregate({
-      inputGlob: input,
-      output: join(dir, 'seq.jsonl'),
-      parallel: { workers: 1 },
-    });
-    const parallel = runParallel(input, join(dir, 'par.jsonl'));
-    expect(parallel.rows).toBe(3000);
+    const { sequential, parallel } = await aggregateBothWays();
     expect(parallel.scanWorkers).toBe(2);
     expect(parallel.mergedInWorker).toBe(true);
-    expect(sequential.result.scanWorkers).toBe(0);
-    expect(parallel.warnings).toEqual(sequential.warnings);
-    expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
-    expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
-      readFileSync(join(dir, 'seq_aggregate_metrics.json'), 'utf8'),
-    );
+    expect(sequential.scanWorkers).toBe(0);
+    expect(sequential.mergedInWorker).toBe(false);
   }, 60_000);
 
   it('merges in a worker while this thread scans alone (a run that keeps per-row extras)', async () => {
-    const dir = tempDir();
-    const input = writeJsonl(dir, 'in.jsonl', rows(3000));
-    const sequential = await runAggregate({
-      inputGlob: input,
-      output: join(dir, 'seq.jsonl'),
-      parallel: { workers: 1 },
-      hooks: { passAtK: {} },
-    });
-    const parallel = runParallel(input, join(dir, 'par.jsonl'), 'pass-at-k');
-    expect(parallel.rows).toBe(3000);
+    const { sequential, parallel } = await aggregateBothWays('pass-at-k');
     expect(parallel.scanWorkers).toBe(0);
     expect(parallel.mergedInWorker).toBe(true);
-    expect(sequential.result.mergedInWorker).toBe(false);
-    expect(parallel.warnings).toEqual(sequential.warnings);
-    expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
-    expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
-      readFileSync(join(dir, 'seq_aggregate_metrics.json'), 'utf8'),
-    );
+    expect(sequential.mergedInWorker).toBe(false);
   }, 60_000);
 
   it('reports the first bad line with its line number in the whole file', () => {
