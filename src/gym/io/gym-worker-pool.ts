@@ -35,6 +35,7 @@ interface Slot {
  */
 export class GymWorkerPool {
   private readonly slots: Slot[] = [];
+  private closed = false;
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
@@ -134,8 +135,10 @@ export class GymWorkerPool {
     return true;
   }
 
-  /** Stops the workers. */
+  /** Stops the workers (again: no-op). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

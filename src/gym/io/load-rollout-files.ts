@@ -29,6 +29,16 @@ export interface LoadRolloutFilesResult {
   pool: GymWorkerPool | null;
 }
 
+/** Reads the files one after the other in this thread (their table indices start at `first`). */
+async function loadSequentially(
+  files: string[],
+  first: number,
+  table: RolloutTable,
+  options: LoadRolloutFileOptions,
+): Promise<void> {
+  for (const [i, f] of files.entries()) await loadRolloutFile(f, first + i, table, options);
+}
+
 /** Offset just after the first `\n` at or after `from` (or the file size). */
 async function nextLineStart(path: string, from: number, size: number): Promise<number> {
   const fh = await open(path, 'r');
@@ -72,19 +82,49 @@ export async function loadRolloutFiles(
   const big = total >= (parallel.minBytes ?? 32 << 20);
   const scanThreads = options.keepRows || options.passAtK || !big ? 1 : threads;
   const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
-  const sequential = async (): Promise<void> => {
-    for (const [i, f] of files.entries()) await loadRolloutFile(f, first + i, table, options);
-  };
+  const sequential = (): Promise<void> => loadSequentially(files, first, table, options);
   if (workerCount === 0) {
     await sequential();
     return { threads: 0, pool: null };
   }
   // started before the ranges are cut, so that the workers load while this thread begins
   const pool = new GymWorkerPool(workerCount);
-  if (scanThreads < 2) {
-    await sequential();
-    return { threads: 0, pool };
+  try {
+    if (scanThreads < 2) {
+      await sequential();
+      return { threads: 0, pool };
+    }
+    return await scanInParallel(
+      files,
+      first,
+      sizes,
+      table,
+      options,
+      parallel,
+      scanThreads,
+      pool,
+      keepWorkers,
+    );
+  } catch (error) {
+    // the workers would keep the process alive
+    await pool.close();
+    throw error;
   }
+}
+
+/** The parallel part of {@link loadRolloutFiles}: ranges claimed by this thread and `pool`'s workers. */
+async function scanInParallel(
+  files: string[],
+  first: number,
+  sizes: number[],
+  table: RolloutTable,
+  options: LoadRolloutFileOptions,
+  parallel: ParallelScanOptions,
+  scanThreads: number,
+  pool: GymWorkerPool,
+  keepWorkers: boolean,
+): Promise<LoadRolloutFilesResult> {
+  const total = sizes.reduce((a, b) => a + b, 0);
   const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (scanThreads * 8)));
   const ranges: ScanRange[] = [];
   for (const [i, f] of files.entries()) {
@@ -122,7 +162,7 @@ export async function loadRolloutFiles(
   const needed = firstFailed < 0 ? ranges.length : firstFailed + 1;
   if (!workersOk || results.slice(0, needed).includes(undefined)) {
     await pool.close();
-    await sequential();
+    await loadSequentially(files, first, table, options);
     return { threads: 0, pool: null };
   }
   if (!keepWorkers) await pool.close();
@@ -136,7 +176,6 @@ export async function loadRolloutFiles(
     }
     const res = results[k] as ScanRangeResult;
     if (!('table' in res)) {
-      if (keepWorkers) await pool.close();
       if (res.parts === null)
         throw new GymInputError('unreadable', `Cannot read shard '${files[r.file]}': ${res.message}`);
       throw rolloutLineError({ ...res.parts, line: res.parts.line + linesBefore });

@@ -13,6 +13,8 @@ const runParallel = (
   JSON.parse(
     execFileSync(process.execPath, ['--import', 'tsx', child, input, output, ...(mode ? [mode] : [])], {
       encoding: 'utf8',
+      // a worker left running keeps the child alive: fail instead of hanging the suite
+      timeout: 30_000,
     }),
   );
 
@@ -76,6 +78,16 @@ describe('loadRolloutFiles with worker threads', () => {
     expect(parallel.scanWorkers).toBe(0);
     expect(parallel.mergedInWorker).toBe(true);
     expect(sequential.mergedInWorker).toBe(false);
+  }, 60_000);
+
+  it('reports a bad line and exits while a merge worker waits (this thread scanning alone)', () => {
+    const dir = tempDir();
+    const lines = rows(2000);
+    lines[700] = 'not json';
+    const input = writeJsonl(dir, 'bad.jsonl', lines);
+    expect(runParallel(input, join(dir, 'o.jsonl'), 'pass-at-k').error).toBe(
+      `Malformed JSON in '${input}' at line 701, column 1: invalid literal, expected null`,
+    );
   }, 60_000);
 
   it('reports the first bad line with its line number in the whole file', () => {
