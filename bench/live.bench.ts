@@ -7,11 +7,13 @@
  * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client, which keeps
  * the load generator's own CPU (printed) low on the shared 2-core machine.
  * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
- * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8) and
- * LIVE_BENCH_TRIALS_PER_REQUEST (default 1) tune it.
+ * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8),
+ * LIVE_BENCH_TRIALS_PER_REQUEST (default 1) and LIVE_BENCH_REPEATS (trials per task, default 8; 0:
+ * every trial of one task, the workload of the figures before stop 5) tune it. The run's directory
+ * is removed at the end unless LIVE_BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +35,14 @@ const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
  * default 1, the smallest export and the hardest case for the receiver.
  */
 const perRequest = Math.max(1, Number(process.env['LIVE_BENCH_TRIALS_PER_REQUEST'] ?? 1));
+/**
+ * LIVE_BENCH_REPEATS=r gives each task r trials (consecutive trials share a task), as an evaluation
+ * with r repeats does; 0 puts every trial in one task, so pass@k runs up to k = all trials and the
+ * summary written at shutdown grows with the run (tens of MB): that was the workload before stop 5.
+ */
+const repeats = Math.max(0, Number(process.env['LIVE_BENCH_REPEATS'] ?? 8));
+/** LIVE_BENCH_KEEP=1 keeps the run's directory (bundle, DuckDB file) and prints where it is. */
+const keep = process.env['LIVE_BENCH_KEEP'] === '1';
 /** LIVE_BENCH_DB=0 runs the server without --db (bundle only); default with --db. */
 const withDb = process.env['LIVE_BENCH_DB'] !== '0';
 /** LIVE_BENCH_WATCH=1 adds a live-page-like reader: one SSE stream and one /v1/summary read a second. */
@@ -43,6 +53,7 @@ const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').fi
 const serveArgs = (process.env['LIVE_BENCH_SERVE_ARGS'] ?? '').split(' ').filter(Boolean);
 const SENTINEL_TRACE = 'abcdef0123456789abcdef0123456789';
 const SENTINEL_CONV = 'conv-SENTINEL-0000000000';
+const SENTINEL_TASK = 'bench-task-SENTINEL000';
 
 function templatePayload(): { bytes: Buffer; spans: number } {
   const exporter = new InMemorySpanExporter();
@@ -58,7 +69,7 @@ function templatePayload(): { bytes: Buffer; spans: number } {
     },
   });
   const tracer = provider.getTracer('bench');
-  const keys = { 'gen_ai.conversation.id': SENTINEL_CONV, 'nemo.test_case.name': 'bench-task' };
+  const keys = { 'gen_ai.conversation.id': SENTINEL_CONV, 'nemo.test_case.name': SENTINEL_TASK };
   const text = (n: number): string => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
   const root = tracer.startSpan('invoke_agent bench', {
     attributes: { ...keys, 'gen_ai.operation.name': 'invoke_agent' },
@@ -113,12 +124,18 @@ function offsetsOf(haystack: Buffer, needle: Buffer): number[] {
 const template = templatePayload();
 const traceOffsets = offsetsOf(template.bytes, Buffer.from(SENTINEL_TRACE, 'hex'));
 const convOffsets = offsetsOf(template.bytes, Buffer.from(SENTINEL_CONV));
+const taskOffsets = offsetsOf(template.bytes, Buffer.from(SENTINEL_TASK));
 function payload(n: number): Buffer {
   const copy = Buffer.from(template.bytes);
   const id = Buffer.from(n.toString(16).padStart(32, '0'), 'hex');
   for (const o of traceOffsets) id.copy(copy, o);
   const conv = Buffer.from(`conv-${n.toString().padStart(19, '0')}`);
   for (const o of convOffsets) conv.copy(copy, o);
+  // same length as the sentinel, so the protobuf lengths stay valid
+  const task = Buffer.from(
+    `bench-task-${(repeats === 0 ? 0 : Math.floor(n / repeats)).toString().padStart(11, '0')}`,
+  );
+  for (const o of taskOffsets) task.copy(copy, o);
   return copy;
 }
 
@@ -308,10 +325,11 @@ const countLines = async (file: string): Promise<number> =>
   (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
 const bundleTrials = await countLines(join(dir, 'bundle', 'trials.jsonl'));
 const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
+const bundleTasks = await countLines(join(dir, 'bundle', 'tasks.jsonl'));
 const requests = accepted / template.spans; // trials sent
 if (serveArgs.length > 0) console.log(`  serve options: ${serveArgs.join(' ')}`);
 console.log(
-  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
+  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${repeats === 0 ? 'one task for all trials' : `${repeats} trials per task`}, ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${(exports / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
@@ -344,6 +362,8 @@ if (withDb) {
     `  spans accepted ${accepted} (server counted ${received}); trials ${requests} sent vs ${bundleTrials} in bundle: ${equal ? 'EQUAL' : 'MISMATCH'}`,
   );
 }
-console.log(`  bundle score records ${bundleScores}; server exit code ${code}`);
+console.log(`  bundle: ${bundleTasks} tasks, ${bundleScores} score records; server exit code ${code}`);
 console.log(`  targets: >= 50000 spans/s sustained, p99 < 100 ms`);
 if (!equal || code !== 0) process.exitCode = 1;
+if (keep) console.log(`  kept ${dir}`);
+else await rm(dir, { recursive: true, force: true });
