@@ -231,8 +231,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
-   * Stops timers, scores everything (open trials flushed with a diagnostic), waits for the sinks and
-   * returns every trial's latest version in first-scored order. Safe to call twice.
+   * Stops timers, scores everything (open trials flushed with a diagnostic), waits for the sinks,
+   * drops the stream's state (call it after the receivers stop accepting) and returns every trial's
+   * latest version in first-scored order. Safe to call twice.
    */
   async shutdown(): Promise<ScoredTrial[]> {
     if (this.#timer !== null) clearInterval(this.#timer);
@@ -243,6 +244,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#pump();
     await this.whenIdle();
     if (this.#failure !== null) throw this.#failure;
+    // Nothing arrives any more (the receivers stop accepting first): the stream's state (spans,
+    // request bodies, trace maps) goes before the bundle is written; collecting it while the bundle
+    // was written cost ~30 % of the shutdown's CPU.
+    this.#assembler.clear();
+    this.#tracesByKey.clear();
+    this.#trialKeyOfTrace.clear();
+    this.#trialValueOfTrace.clear();
+    this.#scoredAt.clear();
     return this.finalTrials();
   }
 

@@ -223,6 +223,13 @@ export class LiveTrialAssembler {
     }
   }
 
+  /** Forgets every trial, its spans and sources, and the sealed keys (at shutdown). */
+  clear(): void {
+    this.#trials.clear();
+    this.#dirty.clear();
+    this.#sealed.clear();
+  }
+
   #handOut(trial: AssembledTrial): LiveTrial {
     this.#dirty.delete(trial);
     trial.dirty = false;

@@ -17,6 +17,25 @@ function onlyDue(due: [LiveTrial, ReadyReason][]): LiveTrial {
 }
 
 describe('LiveTrialAssembler', () => {
+  it('forgets every trial, open, handed out or sealed, on clear', () => {
+    const asm = new LiveTrialAssembler(config, keyOf);
+    asm.add(
+      [fakeSpan({ spanId: 'a', name: 'invoke_agent bot', attrs: { 'gen_ai.conversation.id': 't1' } })],
+      0,
+    );
+    asm.add([fakeSpan({ spanId: 'b', attrs: { 'gen_ai.conversation.id': 't2' } })], 0);
+    asm.add(
+      [fakeSpan({ spanId: 'c', name: 'invoke_agent bot', attrs: { 'gen_ai.conversation.id': 't3' } })],
+      0,
+    );
+    expect(asm.due(100).map(([t]) => t.key)).toEqual(['t1', 't3']);
+    asm.seal(['t3']);
+    expect([asm.size, asm.openCount, asm.isSealed('t3')]).toEqual([2, 1, true]);
+    asm.clear();
+    expect([asm.size, asm.openCount, asm.isSealed('t3')]).toEqual([0, 0, false]);
+    expect(asm.flush()).toEqual([]);
+  });
+
   it('scores a trial without an end span after the idle timeout', () => {
     const asm = new LiveTrialAssembler(config, keyOf);
     asm.add([fakeSpan({ spanId: 'b', parentSpanId: 'a', attrs: { 'gen_ai.conversation.id': 't1' } })], 0);
