@@ -153,11 +153,7 @@ export class PyJsonFileWriter {
       this.buf[this.used++] = 0x30;
       return;
     }
-    if (this.shortFixed(x)) return;
-    const a = x < 0 ? -x : x;
-    // what formatPyFloat gives in this range for a non-integer, without its checks
-    if (a >= 1e-4 && a < 1e16 && !Number.isInteger(x)) this.ascii(String(x));
-    else this.ascii(formatPyFloat(x, this.floats));
+    if (!this.shortFixed(x)) this.ascii(formatPyFloat(x, this.floats));
   }
 
   /**

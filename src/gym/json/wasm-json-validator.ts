@@ -15,6 +15,25 @@
  * end) only when the byte there may be whitespace (below 0x21; the byte at the end is in the memory).
  * Globals: 0 whitespace seen, 1 escape seen, 2 match index.
  */
+/**
+ * Body text for a 4-byte literal (`true`, `null`) inside `v`: when the byte in local 5 is the word's
+ * first, the word must be the 4 bytes at local 0 (within local 1), which are skipped (branch to
+ * `$after`); a mismatch returns -1.
+ */
+function literal4(word: string): string {
+  const le = [...word].reduceRight((acc, ch) => acc * 256 + ch.charCodeAt(0), 0);
+  return `
+    local.get 5  i32.const ${word.charCodeAt(0)}  i32.eq
+    if
+      local.get 0  i32.const 3  i32.add  local.get 1  i32.ge_u
+      if  i32.const -1  return  end
+      local.get 0  i32.load  i32.const ${le}  i32.ne
+      if  i32.const -1  return  end
+      local.get 0  i32.const 4  i32.add  local.set 0
+      br $after
+    end`;
+}
+
 const FUNCS: { name: string; params: number; results: number; locals: string; body: string }[] = [
   {
     // find(i, end): the first quote, backslash or control byte in [i, end), or end (16 bytes a step)
@@ -273,24 +292,8 @@ const FUNCS: { name: string; params: number; results: number; locals: string; bo
             if  i32.const -1  return  end
             br $after
           end
-          local.get 5  i32.const 0x74  i32.eq
-          if
-            local.get 0  i32.const 3  i32.add  local.get 1  i32.ge_u
-            if  i32.const -1  return  end
-            local.get 0  i32.load  i32.const 0x65757274  i32.ne
-            if  i32.const -1  return  end
-            local.get 0  i32.const 4  i32.add  local.set 0
-            br $after
-          end
-          local.get 5  i32.const 0x6e  i32.eq
-          if
-            local.get 0  i32.const 3  i32.add  local.get 1  i32.ge_u
-            if  i32.const -1  return  end
-            local.get 0  i32.load  i32.const 0x6c6c756e  i32.ne
-            if  i32.const -1  return  end
-            local.get 0  i32.const 4  i32.add  local.set 0
-            br $after
-          end
+          ${literal4('true')}
+          ${literal4('null')}
           local.get 5  i32.const 0x66  i32.eq
           if
             local.get 0  i32.const 4  i32.add  local.get 1  i32.ge_u
