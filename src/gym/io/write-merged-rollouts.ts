@@ -65,6 +65,20 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       flush();
       if (n > outBuf.length) outBuf = Buffer.allocUnsafe(n);
     };
+    /** Appends the row `src[at, at + n)` (its whitespace removed when `minify`) and a newline. */
+    const append = (src: Buffer, at: number, n: number, minify: boolean): void => {
+      if (minify) {
+        const compact = minifyJsonLine(src, at, at + n);
+        room(compact.length + 1);
+        outBuf.set(compact, used);
+        used += compact.length;
+      } else {
+        room(n + 1);
+        src.copy(outBuf, used, at, at + n);
+        used += n;
+      }
+      outBuf[used++] = 10;
+    };
     const fdOf = (file: number): number => {
       let fd = inputs.get(file);
       if (fd === undefined) {
@@ -115,17 +129,7 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
             const at = (table.offset[r] as number) - lo;
             const n = table.length[r] as number;
             if (at + n > got) throw changed(r);
-            if ((table.flags[r] as number) & ROW_NEEDS_MINIFY) {
-              const compact = minifyJsonLine(region, at, at + n);
-              room(compact.length + 1);
-              outBuf.set(compact, used);
-              used += compact.length;
-            } else {
-              room(n + 1);
-              region.copy(outBuf, used, at, at + n);
-              used += n;
-            }
-            outBuf[used++] = 10;
+            append(region, at, n, ((table.flags[r] as number) & ROW_NEEDS_MINIFY) !== 0);
           }
           continue;
         }
@@ -133,11 +137,7 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       if ((table.flags[row] as number) & ROW_NEEDS_MINIFY) {
         if (scratch.length < length) scratch = Buffer.allocUnsafe(length);
         if (readFully(fdOf(file), scratch, 0, length, offset) !== length) throw changed(row);
-        const compact = minifyJsonLine(scratch, 0, length);
-        room(compact.length + 1);
-        outBuf.set(compact, used);
-        used += compact.length;
-        outBuf[used++] = 10;
+        append(scratch, 0, length, true);
         p++;
         continue;
       }
