@@ -16,6 +16,18 @@
  * Globals: 0 whitespace seen, 1 escape seen, 2 match index.
  */
 /**
+ * Body text leaving the bitmask of the 16 bytes in v128 local `v` that stop a plain run of string
+ * bytes: a quote, a backslash or a control character (shared by `find` and the inlined loop of `str`).
+ */
+function stringStops(v: number): string {
+  return `
+    local.get ${v}  v128.splat8 0x22  i8x16.eq
+    local.get ${v}  v128.splat8 0x5c  i8x16.eq  v128.or
+    local.get ${v}  v128.splat8 0x20  i8x16.lt_u  v128.or
+    i8x16.bitmask`;
+}
+
+/**
  * Body text for a 4-byte literal (`true`, `null`) inside `v`: when the byte in local 5 is the word's
  * first, the word must be the 4 bytes at local 0 (within local 1), which are skipped (branch to
  * `$after`); a mismatch returns -1.
@@ -44,10 +56,7 @@ const FUNCS: { name: string; params: number; results: number; locals: string; bo
     body: `
       loop $next
         local.get 0  v128.load  local.set 3
-        local.get 3  v128.splat8 0x22  i8x16.eq
-        local.get 3  v128.splat8 0x5c  i8x16.eq  v128.or
-        local.get 3  v128.splat8 0x20  i8x16.lt_u  v128.or
-        i8x16.bitmask  local.tee 2
+        ${stringStops(3)}  local.tee 2
         if
           local.get 0  local.get 2  i32.ctz  i32.add  local.tee 2
           local.get 1  local.get 2  local.get 1  i32.lt_u  select  return
@@ -99,10 +108,7 @@ const FUNCS: { name: string; params: number; results: number; locals: string; bo
         block $found
           loop $scan
             local.get 0  v128.load  local.set 4
-            local.get 4  v128.splat8 0x22  i8x16.eq
-            local.get 4  v128.splat8 0x5c  i8x16.eq  v128.or
-            local.get 4  v128.splat8 0x20  i8x16.lt_u  v128.or
-            i8x16.bitmask  local.tee 2
+            ${stringStops(4)}  local.tee 2
             if
               local.get 0  local.get 2  i32.ctz  i32.add  local.set 2
               br $found
