@@ -9,8 +9,10 @@
  * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
  * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8),
  * LIVE_BENCH_TRIALS_PER_REQUEST (default 1) and LIVE_BENCH_REPEATS (trials per task, default 8; 0:
- * every trial of one task, the workload of the figures before stop 5) tune it. The run's directory
- * is removed at the end unless LIVE_BENCH_KEEP=1.
+ * every trial of one task, the workload of the figures before stop 5) tune it. First, for
+ * LIVE_BENCH_BASELINE_SECONDS (default 10), the same senders load a bare node:http server: the
+ * baseline of the same run that serve's spans/s and CPU per span are compared with. The run's
+ * directory is removed at the end unless LIVE_BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -170,10 +172,10 @@ for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
   await new Promise((r) => setTimeout(r, 100));
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
 
-/** User and system CPU seconds of the server process so far (from /proc; 0 where unavailable). */
-async function serverCpuTimes(): Promise<{ user: number; system: number }> {
+/** User and system CPU seconds of process `pid` so far (from /proc; 0 where unavailable). */
+async function cpuTimesOf(pid: number | undefined): Promise<{ user: number; system: number }> {
   try {
-    const stat = await readFile(`/proc/${server.pid}/stat`, 'utf8');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime in clock ticks (USER_HZ 100)
     return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
@@ -181,6 +183,7 @@ async function serverCpuTimes(): Promise<{ user: number; system: number }> {
     return { user: 0, system: 0 };
   }
 }
+const serverCpuTimes = (): Promise<{ user: number; system: number }> => cpuTimesOf(server.pid);
 
 /**
  * One keep-alive HTTP/1.1 connection of a sender: a request is its head (written once per body
@@ -198,7 +201,7 @@ class Connection {
   #headLength = -1;
   #head: Buffer = Buffer.alloc(0);
 
-  constructor() {
+  constructor(private readonly port: number) {
     this.#socket = connect({ host: '127.0.0.1', port, noDelay: true });
     this.#socket.on('data', (chunk: Buffer) => {
       this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk]);
@@ -211,7 +214,7 @@ class Connection {
     if (this.#headLength !== body.length) {
       this.#headLength = body.length;
       this.#head = Buffer.from(
-        `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-protobuf\r\n` +
+        `POST /v1/traces HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\nContent-Type: application/x-protobuf\r\n` +
           `Content-Length: ${body.length}\r\n\r\n`,
       );
     }
@@ -257,14 +260,10 @@ let exports = 0;
 let accepted = 0;
 let throttled = 0;
 const latencies: number[] = [];
-const timesAtStart = await serverCpuTimes();
-const cpuAtStart = timesAtStart.user + timesAtStart.system;
-const clientCpuAtStart = process.cpuUsage();
-const started = performance.now();
-const deadline = started + seconds * 1000;
-async function sender(): Promise<void> {
-  const connection = new Connection();
-  while (performance.now() < deadline) {
+/** One sender: exports to `target` until `until` (performance.now() ms), counting into the totals above. */
+async function sender(target: number, until: number): Promise<void> {
+  const connection = new Connection(target);
+  while (performance.now() < until) {
     const first = next;
     next += perRequest;
     // several serialized requests back to back are one request holding all their resource spans
@@ -288,6 +287,53 @@ async function sender(): Promise<void> {
   }
   connection.close();
 }
+/**
+ * The baseline measured in this run, before the load on serve (which idles meanwhile): a bare
+ * node:http server that reads each export's body and answers 200 with an empty body, under the same
+ * senders, for LIVE_BENCH_BASELINE_SECONDS (default 10; 0 skips it). Its CPU per span is the least
+ * any Node receiver spends before decoding anything.
+ */
+const baselineSeconds = Number(process.env['LIVE_BENCH_BASELINE_SECONDS'] ?? Math.min(10, seconds));
+let baseline: { spansPerSec: number; cpuPerSpanUs: number } | null = null;
+if (baselineSeconds > 0) {
+  const barePort = port + 1;
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => { ` +
+        `res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' }); res.end(); }); })` +
+        `.listen(${barePort}, '127.0.0.1', () => process.stderr.write('ready\\n'));`,
+    ],
+    { stdio: ['ignore', 'inherit', 'pipe'] },
+  );
+  let bareLog = '';
+  bare.stderr.on('data', (c: Buffer) => (bareLog += c.toString()));
+  for (let i = 0; i < 100 && !bareLog.includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!bareLog.includes('ready')) throw new Error(`baseline server did not start:\n${bareLog}`);
+  const before = await cpuTimesOf(bare.pid);
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: senders }, () => sender(barePort, t0 + baselineSeconds * 1000)));
+  const elapsedBare = (performance.now() - t0) / 1000;
+  const after = await cpuTimesOf(bare.pid);
+  bare.kill();
+  const cpu = after.user + after.system - before.user - before.system;
+  baseline = { spansPerSec: accepted / elapsedBare, cpuPerSpanUs: (cpu / accepted) * 1e6 };
+  console.log(
+    `baseline (this run): bare node:http receiving the same exports for ${elapsedBare.toFixed(1)} s: ` +
+      `${baseline.spansPerSec.toFixed(0)} spans/s, ${baseline.cpuPerSpanUs.toFixed(1)} µs of server CPU per span`,
+  );
+  exports = 0;
+  accepted = 0;
+  throttled = 0;
+  latencies.length = 0;
+}
+
+const timesAtStart = await serverCpuTimes();
+const cpuAtStart = timesAtStart.user + timesAtStart.system;
+const clientCpuAtStart = process.cpuUsage();
+const started = performance.now();
+const deadline = started + seconds * 1000;
 let sseEvents = 0;
 let summaryReads = 0;
 const watcher = new AbortController();
@@ -306,7 +352,7 @@ if (watch) {
     }
   })();
 }
-await Promise.all(Array.from({ length: senders }, sender));
+await Promise.all(Array.from({ length: senders }, () => sender(port, deadline)));
 watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
 const timesAtEnd = await serverCpuTimes();
@@ -340,6 +386,12 @@ console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span, ${((serverSystem / accepted) * 1e6).toFixed(1)} of it system), ` +
     `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
 );
+if (baseline !== null) {
+  console.log(
+    `  against the baseline: ${(accepted / elapsed / baseline.spansPerSec).toFixed(2)}× its spans/s, ` +
+      `${(((serverCpu / accepted) * 1e6) / baseline.cpuPerSpanUs).toFixed(1)}× its CPU per span`,
+  );
+}
 console.log(
   `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (exports + throttled)).toFixed(1)} µs/request)`,
 );
