@@ -1,0 +1,102 @@
+/**
+ * Child of bench/serve-engine.bench.ts: one measured pass over `trials` export requests (one agent
+ * trial of 9 spans each, `agent-trial-payloads.ts`, 8 trials per task), in one of two modes:
+ *   decode  the baseline: decode each request as `serve` does (`decodeExportRequest`) and read every
+ *           span's attribute values (strings decoded: what any receiver scoring these spans must at
+ *           least do);
+ *   engine  what `serve` does with a request after reading its body, without HTTP: decode, `accept`
+ *           (with the re-decoding source the HTTP receiver passes), assembly, completion timers
+ *           (an injected clock: 1 ms per request, a tick every 50 requests, `--settle-ms 200`),
+ *           scoring with the default metrics, live state; then `shutdown` (flushes, returns every
+ *           trial once). serve's defaults otherwise (`--retain-ms`, `--retain-max-trials`).
+ * Prints one JSON line: spans, wall seconds, CPU seconds of the whole process and of its main thread.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { decodeExportRequest } from '../src/cli/commands/serve.js';
+import { parseConfig } from '../src/config/parse-config.js';
+import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
+import { LiveEngine } from '../src/serve/live-engine.js';
+import { agentTrialPayloads } from './agent-trial-payloads.js';
+
+const mode = process.argv[2];
+const trials = Number(process.argv[3] ?? 20000);
+const { template, payload } = agentTrialPayloads(8);
+const bodies = Array.from({ length: trials }, (_, i) => payload(i + 1));
+
+/** CPU seconds of this process's main thread (from /proc; NaN where unavailable). */
+function mainThreadCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const cpu0 = process.cpuUsage();
+const main0 = mainThreadCpu();
+const t0 = performance.now();
+let checked = 0;
+if (mode === 'decode') {
+  for (const body of bodies) {
+    for (const rs of decodeExportRequest(body, 'protobuf'))
+      for (const ss of rs.scopeSpans)
+        for (const span of ss.spans)
+          for (const { value } of span.attributes.entries()) if (value.type === 'string') checked += value.value.length;
+  }
+} else if (mode === 'engine') {
+  const planner = createTrialPlanner({ config: parseConfig({}, 'defaults'), onWarning: () => undefined });
+  let now = 0;
+  const engine = new LiveEngine(
+    {
+      runId: 'bench',
+      completion: { settleMs: 200, idleTimeoutMs: 300000, endMarkerAttribute: null },
+      trialKeys: ['gen_ai.conversation.id'],
+      taskKeys: ['nemo.test_case.name'],
+      maxQueuedSpans: Number.MAX_SAFE_INTEGER,
+      maxPendingTrials: Number.MAX_SAFE_INTEGER,
+      concurrency: 8,
+      metricTimeoutMs: 0,
+      retryAfterSec: 1,
+      tickMs: 50,
+      retainMs: 300000,
+      retainMaxTrials: 20000,
+    },
+    planner,
+    [],
+    () => now,
+  );
+  for (let i = 0; i < bodies.length; i++) {
+    const body = bodies[i] as Buffer;
+    const outcome = engine.accept(decodeExportRequest(body, 'protobuf'), () =>
+      decodeExportRequest(body, 'protobuf'),
+    );
+    if ('saturated' in outcome) throw new Error('engine saturated');
+    now += 1;
+    if (i % 50 === 49) {
+      engine.tick();
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+  now += 1000;
+  engine.tick();
+  const scored = await engine.shutdown();
+  checked = scored.length;
+  if (checked !== trials) throw new Error(`engine returned ${checked} trials, sent ${trials}`);
+  if (engine.metrics.spansReceived !== trials * template.spans)
+    throw new Error(`engine counted ${engine.metrics.spansReceived} spans, sent ${trials * template.spans}`);
+} else throw new Error(`unknown mode ${mode}`);
+const wall = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  JSON.stringify({
+    mode,
+    spans: trials * template.spans,
+    checked,
+    wall,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    mainCpu: mainThreadCpu() - main0,
+    threads: readdirSync('/proc/self/task').length,
+  }),
+);
