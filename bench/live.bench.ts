@@ -1,9 +1,9 @@
 /**
  * bench/live: `evalstream serve` under load from several concurrent OTLP/HTTP protobuf senders on
  * loopback. The server runs in its own process (one core), the senders in this one (the other).
- * Payloads are real OTel SDK output (ProtobufTraceSerializer) of one agent trial each — an
- * invoke_agent root, chat and tool spans with 500–2000-byte message attributes — made unique per
- * request by patching the trace id and conversation id bytes of the template in place.
+ * Payloads are real OTel SDK output of one agent trial each (`agent-trial-payloads.ts`: an
+ * invoke_agent root, chat and tool spans with 500–2000-byte message attributes), made unique per
+ * request by patching the trace id, conversation id and task bytes of one template.
  * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client, which keeps
  * the load generator's own CPU (printed) low on the shared 2-core machine.
  * Prints sustained spans/s, p50/p99 export latency, server and sender CPU, and spans accepted vs
