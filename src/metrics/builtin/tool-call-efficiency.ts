@@ -77,12 +77,37 @@ function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
   return max;
 }
 
+/**
+ * JSON text with every object's keys sorted (by UTF-16 code units, as `Array.prototype.sort`). Most
+ * arguments already have their keys in that order, and then `JSON.stringify` (which follows the
+ * objects' own key order) gives the same text in one native call.
+ */
 function canonicalJson(value: JsonValue): string {
+  return keysInSortedOrder(value) ? (JSON.stringify(value) ?? 'null') : sortedJson(value);
+}
+
+/** Whether every object in `value` lists its keys (in JavaScript's own order) already sorted. */
+function keysInSortedOrder(value: JsonValue): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (!keysInSortedOrder(value[i] as JsonValue)) return false;
+    return true;
+  }
+  let previous: string | null = null;
+  for (const k of Object.keys(value)) {
+    if (previous !== null && !(previous < k)) return false;
+    if (!keysInSortedOrder(value[k] as JsonValue)) return false;
+    previous = k;
+  }
+  return true;
+}
+
+function sortedJson(value: JsonValue): string {
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i += 1) {
       if (i > 0) out += ',';
-      out += canonicalJson(value[i] as JsonValue);
+      out += sortedJson(value[i] as JsonValue);
     }
     return `${out}]`;
   }
@@ -92,7 +117,7 @@ function canonicalJson(value: JsonValue): string {
     for (let i = 0; i < keys.length; i += 1) {
       const k = keys[i] as string;
       if (i > 0) out += ',';
-      out += `${JSON.stringify(k)}:${canonicalJson(value[k] as JsonValue)}`;
+      out += `${JSON.stringify(k)}:${sortedJson(value[k] as JsonValue)}`;
     }
     return `${out}}`;
   }

@@ -74,6 +74,29 @@ describe('tool_call_efficiency', () => {
     });
   });
 
+  it('sorted keys at every depth: nested objects, arrays of objects, integer-like keys', async () => {
+    // JavaScript lists integer-like keys first ('9' before '10'); sorted as strings, '10' < '9'
+    const ev = atifData(
+      calls([
+        { q: { b: [{ y: 1, x: 2 }], a: null }, '9': 'k', '10': 'j' },
+        { '10': 'j', '9': 'k', q: { a: null, b: [{ x: 2, y: 1 }] } },
+        { q: { a: null, b: [{ x: 2, y: 1 }] }, '10': 'j', '9': 'k' },
+        { q: { a: null, b: [{ x: 1, y: 2 }] }, '10': 'j', '9': 'k' },
+        { q: { a: null, b: [{ x: 2, y: 1 }] }, '10': 'j', '9': 'K' },
+      ]),
+    );
+    expect(await runOnEvidence(toolCallEfficiency(), ev)).toEqual({
+      efficient_tool_use: false,
+      max_repeated_tool_calls: 3,
+    });
+    // calls whose keys are already sorted and calls whose keys are not compare alike
+    const sortedFirst = atifData(calls([{ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 }]));
+    expect(await runOnEvidence(toolCallEfficiency({ maxRepeatedCalls: 1 }), sortedFirst)).toEqual({
+      efficient_tool_use: false,
+      max_repeated_tool_calls: 2,
+    });
+  });
+
   it('fails without a trace; rejects a bad threshold', async () => {
     await expect(runOnEvidence(toolCallEfficiency(), null)).rejects.toBeInstanceOf(EvidenceKeyError);
     expect(() => toolCallEfficiency({ maxRepeatedCalls: 0 })).toThrow(RangeError);
