@@ -43,7 +43,8 @@ if (mode === 'decode') {
     for (const rs of decodeExportRequest(body, 'protobuf'))
       for (const ss of rs.scopeSpans)
         for (const span of ss.spans)
-          for (const { value } of span.attributes.entries()) if (value.type === 'string') checked += value.value.length;
+          for (const { value } of span.attributes.entries())
+            if (value.type === 'string') checked += value.value.length;
   }
 } else if (mode === 'engine') {
   const planner = createTrialPlanner({ config: parseConfig({}, 'defaults'), onWarning: () => undefined });
@@ -51,7 +52,11 @@ if (mode === 'decode') {
   const engine = new LiveEngine(
     {
       runId: 'bench',
-      completion: { settleMs: 200, idleTimeoutMs: 300000, endMarkerAttribute: null },
+      completion: {
+        settleMs: Number(process.env['SERVE_ENGINE_BENCH_SETTLE_MS'] ?? 200),
+        idleTimeoutMs: 300000,
+        endMarkerAttribute: null,
+      },
       trialKeys: ['gen_ai.conversation.id'],
       taskKeys: ['nemo.test_case.name'],
       maxQueuedSpans: Number.MAX_SAFE_INTEGER,
@@ -60,7 +65,7 @@ if (mode === 'decode') {
       metricTimeoutMs: 0,
       retryAfterSec: 1,
       tickMs: 50,
-      retainMs: 300000,
+      retainMs: Number(process.env['SERVE_ENGINE_BENCH_RETAIN_MS'] ?? 300000),
       retainMaxTrials: 20000,
     },
     planner,

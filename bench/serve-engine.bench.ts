@@ -9,7 +9,11 @@
  *   baseline (same run): decoding the same requests and reading every span's attribute values.
  * Prints spans/s on one core, µs of CPU per span (all threads, and the main thread alone: the rest is
  * mostly the garbage collector's parallel and concurrent work), and the ratio to the baseline.
- * SERVE_ENGINE_BENCH_TRIALS (default 20000 trials of 9 spans) sets the size.
+ * SERVE_ENGINE_BENCH_TRIALS (default 20000 trials of 9 spans) sets the size;
+ * SERVE_ENGINE_BENCH_SETTLE_MS (default 200) and SERVE_ENGINE_BENCH_RETAIN_MS (default 300000) are
+ * the engine's `--settle-ms` and `--retain-ms` (the clock advances 1 ms per request), to measure what
+ * holding pending and scored trials costs. Node flags for the children: SERVE_ENGINE_BENCH_NODE_ARGS
+ * (e.g. `--single-threaded-gc`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,7 +32,8 @@ interface ChildResult {
 }
 
 function runChild(mode: 'decode' | 'engine'): Promise<ChildResult> {
-  const args = ['--import', 'tsx', child, mode, String(trials)];
+  const nodeArgs = (process.env['SERVE_ENGINE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, '--import', 'tsx', child, mode, String(trials)];
   const [cmd, argv] = pinned ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
   return new Promise((resolve, reject) => {
     const p = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -65,7 +70,7 @@ console.log(
 );
 console.log(
   `engine (decode → assemble → score → live state → shutdown): ${engine.spansPerSec.toFixed(0)} spans/s, ${fmt(engine.usPerSpan)} µs/span CPU ` +
-    `(main thread ${fmt(engine.mainUsPerSpan)}, other threads ${fmt(engine.usPerSpan - engine.mainUsPerSpan)}); ` +
+    `(main thread ${fmt(engine.mainUsPerSpan)}, other threads — mostly the garbage collector's helpers — ${fmt(engine.usPerSpan - engine.mainUsPerSpan)}); ` +
     `${(engine.usPerSpan / base.usPerSpan).toFixed(1)}× the baseline's CPU per span`,
 );
 console.log(

@@ -90,7 +90,12 @@ describe('tool_call_efficiency', () => {
       max_repeated_tool_calls: 3,
     });
     // calls whose keys are already sorted and calls whose keys are not compare alike
-    const sortedFirst = atifData(calls([{ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 }]));
+    const sortedFirst = atifData(
+      calls([
+        { a: 1, b: { c: 2, d: 3 } },
+        { b: { d: 3, c: 2 }, a: 1 },
+      ]),
+    );
     expect(await runOnEvidence(toolCallEfficiency({ maxRepeatedCalls: 1 }), sortedFirst)).toEqual({
       efficient_tool_use: false,
       max_repeated_tool_calls: 2,
