@@ -79,10 +79,16 @@ for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
   await new Promise((r) => setTimeout(r, 100));
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
 
-/** User and system CPU seconds of process `pid` so far (from /proc; 0 where unavailable). */
-async function cpuTimesOf(pid: number | undefined): Promise<{ user: number; system: number }> {
+/**
+ * User and system CPU seconds so far of process `pid`, or of its main thread alone with `mainThread`
+ * (from /proc; 0 where unavailable).
+ */
+async function cpuTimesOf(
+  pid: number | undefined,
+  mainThread = false,
+): Promise<{ user: number; system: number }> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const stat = await readFile(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime in clock ticks (USER_HZ 100)
     return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
@@ -237,6 +243,7 @@ if (baselineSeconds > 0) {
 }
 
 const timesAtStart = await serverCpuTimes();
+const mainAtStart = await cpuTimesOf(server.pid, true);
 const cpuAtStart = timesAtStart.user + timesAtStart.system;
 const clientCpuAtStart = process.cpuUsage();
 const started = performance.now();
@@ -263,6 +270,8 @@ await Promise.all(Array.from({ length: senders }, () => sender(port, deadline)))
 watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
 const timesAtEnd = await serverCpuTimes();
+const mainAtEnd = await cpuTimesOf(server.pid, true);
+const serverMainCpu = mainAtEnd.user + mainAtEnd.system - mainAtStart.user - mainAtStart.system;
 const serverSystem = timesAtEnd.system - timesAtStart.system;
 const serverCpu = timesAtEnd.user + timesAtEnd.system - cpuAtStart;
 const clientCpu = process.cpuUsage(clientCpuAtStart);
@@ -292,6 +301,10 @@ console.log(`  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixe
 console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span, ${((serverSystem / accepted) * 1e6).toFixed(1)} of it system), ` +
     `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
+);
+console.log(
+  `  server main thread ${serverMainCpu.toFixed(1)} s of CPU during load (${((serverMainCpu / elapsed) * 100).toFixed(0)} % of the load's wall time, ` +
+    `${((serverMainCpu / accepted) * 1e6).toFixed(1)} µs/span); other threads (garbage collector's helpers, libuv) ${(((serverCpu - serverMainCpu) / accepted) * 1e6).toFixed(1)} µs/span`,
 );
 if (baseline !== null) {
   console.log(

@@ -154,24 +154,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         }
       }
     }
-    if (this.#failure !== null) {
-      return {
-        saturated: true,
-        retryAfterSec: this.config.retryAfterSec,
-        message: `a sink failed: ${this.#failure.message}`,
-      };
-    }
+    if (this.#failure !== null) return this.#sinkFailed(this.#failure);
     if (
       spans.length > 0 &&
       (this.#queuedSpans + spans.length > this.config.maxQueuedSpans ||
         this.#pendingTrials() >= this.config.maxPendingTrials)
     ) {
-      this.metrics.exportsThrottled += 1;
-      return {
-        saturated: true,
-        retryAfterSec: this.config.retryAfterSec,
-        message: `receiver saturated (${this.#queuedSpans} spans queued, ${this.#pendingTrials()} trials pending); retry later`,
-      };
+      return this.#throttle();
     }
     this.metrics.spansRejected += rejected + late;
     if (spans.length > 0) {
@@ -197,6 +186,40 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       );
     }
     return { rejectedSpans: rejected + late, errorMessage: messages.join('; ') };
+  }
+
+  /**
+   * The answer to any request with spans while the queues are full or a sink has failed, or null:
+   * the receivers ask before reading a body, so a saturated receiver refuses exports without reading,
+   * decoding or copying them (a request that would bring no acceptable span is refused too then; its
+   * retry is harmless). Counted as a throttled export like a refusal by {@link accept}.
+   */
+  saturation(): Saturated | null {
+    if (this.#failure !== null) return this.#sinkFailed(this.#failure);
+    if (
+      this.#queuedSpans >= this.config.maxQueuedSpans ||
+      this.#pendingTrials() >= this.config.maxPendingTrials
+    ) {
+      return this.#throttle();
+    }
+    return null;
+  }
+
+  #sinkFailed(failure: Error): Saturated {
+    return {
+      saturated: true,
+      retryAfterSec: this.config.retryAfterSec,
+      message: `a sink failed: ${failure.message}`,
+    };
+  }
+
+  #throttle(): Saturated {
+    this.metrics.exportsThrottled += 1;
+    return {
+      saturated: true,
+      retryAfterSec: this.config.retryAfterSec,
+      message: `receiver saturated (${this.#queuedSpans} spans queued, ${this.#pendingTrials()} trials pending); retry later`,
+    };
   }
 
   /** Moves queued spans into the assembler and hands completed trials to scoring (also run by the timer). */

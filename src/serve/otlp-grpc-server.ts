@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { checkBearerToken } from './check-bearer-token.js';
 import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
-import type { ExportHandler, RequestDecoder } from './serve-types.js';
+import type { ExportHandler, RequestDecoder, Saturated } from './serve-types.js';
 
 /** Configuration of the OTLP/gRPC receiver. */
 export interface OtlpGrpcServerConfig {
@@ -95,6 +95,11 @@ export class OtlpGrpcServer {
       callback({ code: grpc.status.UNAVAILABLE, details: 'receiver is shutting down' });
       return;
     }
+    const early = this.handler.saturation();
+    if (early !== null) {
+      exhausted(callback, early);
+      return;
+    }
     let resourceSpans;
     try {
       resourceSpans = this.decode(call.request, 'protobuf');
@@ -107,13 +112,18 @@ export class OtlpGrpcServer {
     }
     const outcome = this.handler.accept(resourceSpans, reloader(this.decode, call.request));
     if ('saturated' in outcome) {
-      const trailers = new grpc.Metadata();
-      trailers.set('retry-after', String(outcome.retryAfterSec));
-      callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: outcome.message, metadata: trailers });
+      exhausted(callback, outcome);
       return;
     }
     callback(null, outcome);
   };
+}
+
+/** RESOURCE_EXHAUSTED with the `retry-after` trailer. */
+function exhausted(callback: grpc.sendUnaryData<ExportOutcome>, saturated: Saturated): void {
+  const trailers = new grpc.Metadata();
+  trailers.set('retry-after', String(saturated.retryAfterSec));
+  callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: saturated.message, metadata: trailers });
 }
 
 /** Decodes `body` again when called; holds only the body and the decoder (not the call). */

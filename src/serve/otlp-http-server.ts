@@ -232,6 +232,14 @@ export class OtlpHttpServer {
       sendFailure(res, encoding, 503, 'receiver is shutting down');
       return;
     }
+    const early = this.handler.saturation();
+    if (early !== null) {
+      // refused unread: the rest of the body is discarded as it arrives, not buffered or decoded
+      req.resume();
+      res.setHeader('retry-after', String(early.retryAfterSec));
+      sendFailure(res, encoding, 429, early.message);
+      return;
+    }
     let body: Buffer;
     try {
       body = await readLimitedBody(req, this.config);

@@ -10,6 +10,11 @@ export interface Saturated {
 
 /** Takes decoded spans from any transport; never drops silently: it accepts, rejects or saturates. */
 export interface ExportHandler {
+  /**
+   * Asked before a request's body is read: the refusal every request with spans would get now (queues
+   * full, sink failed), or null. Lets a saturated receiver answer without reading or decoding.
+   */
+  saturation(): Saturated | null;
   /** `reload` decodes the same request body again (the handler may drop the spans and re-read them). */
   accept(
     resourceSpans: readonly OtlpResourceSpans[],

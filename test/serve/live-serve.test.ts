@@ -377,18 +377,27 @@ describe('evalstream serve (live OTLP)', () => {
     const throttled = await send(serializeTrial('s2'));
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('retry-after')).toBe('1');
+    // saturated, a request is refused before its body is read: a body that does not decode gets
+    // 429, not 400, and the connection stays usable
+    const unread = await send(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
+    expect(unread.status).toBe(429);
+    expect(unread.headers.get('retry-after')).toBe('1');
+    expect((await send(serializeTrial('s2'))).status).toBe(429);
     const client = new grpc.Client(live.grpcUrl.replace('http://', ''), grpc.credentials.createInsecure());
-    const code = await new Promise<number>((resolve) => {
-      client.makeUnaryRequest(
-        '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
-        (b: Buffer) => b,
-        (b: Buffer) => b,
-        Buffer.from(serializeTrial('s3')),
-        (error) => resolve(error?.code ?? 0),
-      );
-    });
+    const exportCode = (body: Uint8Array): Promise<number> =>
+      new Promise<number>((resolve) => {
+        client.makeUnaryRequest(
+          '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.from(body),
+          (error) => resolve(error?.code ?? 0),
+        );
+      });
+    expect(await exportCode(serializeTrial('s3'))).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(await exportCode(new Uint8Array([0xff, 0xff, 0xff, 0xff]))).toBe(grpc.status.RESOURCE_EXHAUSTED);
     client.close();
-    expect(code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(live.engine.metrics.exportsThrottled).toBe(5);
     release();
     await live.engine.whenIdle();
     expect((await send(serializeTrial('s2'))).status).toBe(200);
