@@ -378,7 +378,7 @@ describe('evalstream serve (live OTLP)', () => {
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('retry-after')).toBe('1');
     // saturated, a request is refused before its body is read: a body that does not decode gets
-    // 429, not 400, and the connection stays usable
+    // 429, not 400, and the server goes on answering
     const unread = await send(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
     expect(unread.status).toBe(429);
     expect(unread.headers.get('retry-after')).toBe('1');
