@@ -24,11 +24,11 @@
  *
  *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100)
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
 import { recordTrialPool, writeAgentTraceDump } from './generate-agent-traces.js';
+import { pinnedToOneCore, runPinnedChild } from './run-pinned-child.js';
 
 const SMALL_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_SMALL_MB'] ?? 100);
 const LARGE_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_LARGE_MB'] ?? 1000);
@@ -37,7 +37,6 @@ const ROUNDS = Number(process.env['EVALSTREAM_BENCH_INGEST_ROUNDS'] ?? 3);
 const PASSES = Number(process.env['EVALSTREAM_BENCH_INGEST_PASSES'] ?? 5);
 const out = join(import.meta.dirname, 'out');
 const child = join(import.meta.dirname, 'ingest-child.ts');
-const pinned = spawnSync('taskset', ['--version']).status === 0;
 
 async function dump(mb: number, pool: () => ReturnType<typeof recordTrialPool>): Promise<string> {
   const file = join(out, `ingest-${mb}mb-pool${POOL}-v1.binpb`);
@@ -54,18 +53,7 @@ async function dump(mb: number, pool: () => ReturnType<typeof recordTrialPool>):
 
 /** Runs the child (pinned to CPU 0 when taskset exists) and parses its JSON line. */
 function runChild(mode: string, file: string): Promise<Record<string, unknown>> {
-  const args = ['--expose-gc', '--import', 'tsx', child, mode, file];
-  const [cmd, argv] = pinned ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      if (code !== 0) reject(new Error(`ingest child ${mode} exited ${code}`));
-      else resolve(JSON.parse(text.trim().split('\n').pop() as string) as Record<string, unknown>);
-    });
-  });
+  return runPinnedChild(['--expose-gc', '--import', 'tsx', child, mode, file], `ingest child ${mode}`);
 }
 
 let poolCache: ReturnType<typeof recordTrialPool> | null = null;
@@ -119,7 +107,7 @@ const cWarm = spans / median(pipelines.map((r) => r.warmSeconds));
 const cCold = spans / median(pipelines.map((r) => r.coldSeconds));
 const c = cWarm / aWarm;
 console.log(
-  `ingest: speed on ${small} (${first.frames} frames, ${fmt(spans)} spans, ${(first.fileBytes / spans).toFixed(0)} B/span)${pinned ? ', one core (taskset -c 0)' : ''}`,
+  `ingest: speed on ${small} (${first.frames} frames, ${fmt(spans)} spans, ${(first.fileBytes / spans).toFixed(0)} B/span)${pinnedToOneCore ? ', one core (taskset -c 0)' : ''}`,
 );
 console.log(`  (a) protobufjs reflection decode   ${fmt(decoders.reflection)} spans/s`);
 console.log(

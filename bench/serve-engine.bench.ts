@@ -15,14 +15,13 @@
  * holding pending and scored trials costs. Node flags for the children: SERVE_ENGINE_BENCH_NODE_ARGS
  * (e.g. `--single-threaded-gc`).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
+import { pinnedToOneCore, runPinnedChild } from './run-pinned-child.js';
 
 const trials = Number(process.env['SERVE_ENGINE_BENCH_TRIALS'] ?? 20000);
 const rounds = Math.max(1, Number(process.env['SERVE_ENGINE_BENCH_ROUNDS'] ?? 3));
 const child = join(import.meta.dirname, 'serve-engine-child.ts');
-const pinned = spawnSync('taskset', ['--version']).status === 0;
 
 interface ChildResult {
   spans: number;
@@ -33,18 +32,10 @@ interface ChildResult {
 
 function runChild(mode: 'decode' | 'engine'): Promise<ChildResult> {
   const nodeArgs = (process.env['SERVE_ENGINE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const args = [...nodeArgs, '--import', 'tsx', child, mode, String(trials)];
-  const [cmd, argv] = pinned ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    p.stdout.on('data', (d: Buffer) => (text += d.toString()));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      if (code !== 0) reject(new Error(`serve-engine child ${mode} exited ${code}`));
-      else resolve(JSON.parse(text.trim().split('\n').pop() as string) as ChildResult);
-    });
-  });
+  return runPinnedChild<ChildResult>(
+    [...nodeArgs, '--import', 'tsx', child, mode, String(trials)],
+    `serve-engine child ${mode}`,
+  );
 }
 
 const runs: Record<'decode' | 'engine', ChildResult[]> = { decode: [], engine: [] };
@@ -63,7 +54,7 @@ const base = figure(runs.decode);
 const engine = figure(runs.engine);
 const fmt = (n: number): string => n.toFixed(1);
 console.log(
-  `serve-engine: ${trials} trials, ${spans} spans, medians of ${rounds} fresh process(es) per mode${pinned ? ', one core (taskset -c 0)' : ''}`,
+  `serve-engine: ${trials} trials, ${spans} spans, medians of ${rounds} fresh process(es) per mode${pinnedToOneCore ? ', one core (taskset -c 0)' : ''}`,
 );
 console.log(
   `baseline (this run): decode + read attribute values ${base.spansPerSec.toFixed(0)} spans/s, ${fmt(base.usPerSpan)} µs/span CPU (main thread ${fmt(base.mainUsPerSpan)})`,
