@@ -70,8 +70,12 @@ interface ScoringJob {
 }
 
 const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
-/** Longest stretch (ms) of one event-loop turn spent starting scorings before receiving again. */
-const SCORING_SLICE_MS = 10;
+/**
+ * Longest stretch (ms) of one event-loop turn spent starting scorings before receiving again. A large
+ * export arrives in ~64 kB reads, one per turn, so shorter slices answer it sooner: 4 ms against 10
+ * halved the median export latency with 50-trial exports (p99 −15–20 %), at the same spans/s.
+ */
+const SCORING_SLICE_MS = 4;
 
 /**
  * The live scoring engine behind `evalstream serve`: takes decoded spans from the receivers
