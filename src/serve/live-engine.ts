@@ -21,6 +21,7 @@ import {
   type SpanSource,
 } from './live-trial-assembler.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
+import { ScoreRecordInterner } from './score-record-interner.js';
 import { ServeMetrics } from './serve-metrics.js';
 
 /** Configuration of the live engine (validated by the `serve` command). */
@@ -106,6 +107,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Scored trials by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
   readonly #resultsByTrialId = new Map<string, LiveScored>();
+  /** Shares the repeating parts of the kept score records (fewer objects for the collector to mark). */
+  readonly #interner = new ScoreRecordInterner();
   /** Trials waiting for scoring, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
   #running = 0;
@@ -482,6 +485,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
     result.scored = {
       ...scored,
+      scores: this.#interner.trialScores(scored.scores),
       item: {
         ...item,
         evidence: null,
