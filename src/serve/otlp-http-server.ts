@@ -8,7 +8,7 @@ import {
   type ExportOutcome,
 } from './export-response.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
-import type { ExportHandler, LiveReadApi, RequestDecoder } from './serve-types.js';
+import type { ExportHandler, LiveReadApi, RequestDecoder, Saturated } from './serve-types.js';
 import { livePageHtml } from './live-page-html.js';
 
 /** Configuration of the OTLP/HTTP receiver and live API. */
@@ -44,6 +44,12 @@ function sendFailure(res: ServerResponse, encoding: Encoding | null, status: num
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(message + '\n');
   }
+}
+
+/** 429 with `Retry-After` (the handler's queues are full). */
+function sendThrottled(res: ServerResponse, encoding: Encoding, saturated: Saturated): void {
+  res.setHeader('retry-after', String(saturated.retryAfterSec));
+  sendFailure(res, encoding, 429, saturated.message);
 }
 
 function grpcCodeForHttp(status: number): number {
@@ -236,8 +242,7 @@ export class OtlpHttpServer {
     if (early !== null) {
       // refused unread: the rest of the body is discarded as it arrives, not buffered or decoded
       req.resume();
-      res.setHeader('retry-after', String(early.retryAfterSec));
-      sendFailure(res, encoding, 429, early.message);
+      sendThrottled(res, encoding, early);
       return;
     }
     let body: Buffer;
@@ -264,8 +269,7 @@ export class OtlpHttpServer {
     }
     const outcome = this.handler.accept(resourceSpans, reloader(this.decode, body, encoding));
     if ('saturated' in outcome) {
-      res.setHeader('retry-after', String(outcome.retryAfterSec));
-      sendFailure(res, encoding, 429, outcome.message);
+      sendThrottled(res, encoding, outcome);
       return;
     }
     sendOutcome(res, encoding, outcome);
