@@ -20,8 +20,8 @@ import {
   type ReadyReason,
   type SpanSource,
 } from './live-trial-assembler.js';
+import { KeptTrials } from './kept-trials.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
-import { ScoreRecordInterner } from './score-record-interner.js';
 import { ServeMetrics } from './serve-metrics.js';
 
 /** Configuration of the live engine (validated by the `serve` command). */
@@ -53,14 +53,6 @@ export interface LiveEngineConfig {
    * unlimited (only `retainMs` applies).
    */
   retainMaxTrials?: number | undefined;
-}
-
-/** One trial's current scores in the live state. */
-interface LiveScored {
-  order: number;
-  version: number;
-  scored: ScoredTrial;
-  completion: ReadyReason;
 }
 
 interface ScoringJob {
@@ -103,16 +95,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * many spans it had then: reused when a trial is that one trace with the same spans.
    */
   readonly #trialValueOfTrace = new Map<string, { value: string | null; spans: number }>();
-  readonly #results = new Map<string, LiveScored>();
+  /** Every scored trial's latest version, packed (the live state that grows with the run). */
+  readonly #kept = new KeptTrials();
+  /** Slot in `#kept` by trial key, and by trial id. */
+  readonly #results = new Map<string, number>();
+  readonly #resultsByTrialId = new Map<string, number>();
   /** Scored trials by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
-  readonly #resultsByTrialId = new Map<string, LiveScored>();
-  /** Shares the repeating parts of the kept score records (fewer objects for the collector to mark). */
-  readonly #interner = new ScoreRecordInterner();
   /** Trials waiting for scoring, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
   #running = 0;
-  #order = 0;
   readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
   #timer: NodeJS.Timeout | null = null;
   #drainScheduled = false;
@@ -293,7 +285,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /** Every trial's latest scored version, in first-scored order. */
   finalTrials(): ScoredTrial[] {
-    return [...this.#results.values()].sort((a, b) => a.order - b.order).map((r) => r.scored);
+    return this.#kept.scoredTrials();
   }
 
   summary(): Summary {
@@ -319,8 +311,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   trialJson(trialId: string): unknown | undefined {
-    const result = this.#resultsByTrialId.get(trialId);
-    if (result === undefined) return undefined;
+    const slot = this.#resultsByTrialId.get(trialId);
+    if (slot === undefined) return undefined;
+    const result = this.#kept.get(slot);
     return {
       trial_id: result.scored.item.trial.id,
       task_id: result.scored.task.id,
@@ -473,31 +466,29 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       note === null ? scores : scores.map((s) => ({ ...s, diagnostics: [...s.diagnostics, note] }));
     const scored: ScoredTrial = { item, scores: finalScores, task: plan.task };
     const previous = this.#results.get(job.key);
-    const version = (previous?.version ?? 0) + 1;
-    const result: LiveScored = {
-      order: previous?.order ?? this.#order++,
-      version,
-      scored,
-      completion: job.reason,
-    };
+    const version = previous === undefined ? 1 : this.#kept.version(previous) + 1;
     for (const sink of this.sinks) await sink.write(scored);
-    // Keep the record, not the trace: spans stay only with the assembler until the trial is sealed.
+    // Keep the records, not the trace: spans stay only with the assembler until the trial is sealed.
     // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
-    result.scored = {
-      ...scored,
-      scores: this.#interner.trialScores(scored.scores),
-      item: {
-        ...item,
-        evidence: null,
-        trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
+    const slot = this.#kept.put(
+      this.#results.get(job.key) ?? null,
+      {
+        ...scored,
+        item: {
+          ...item,
+          evidence: null,
+          trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
+        },
       },
-    };
-    this.#results.set(job.key, result);
+      version,
+      job.reason,
+    );
+    this.#results.set(job.key, slot);
     // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
     if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);
     this.#scoredAt.delete(job.key);
     this.#scoredAt.set(job.key, this.nowMs());
-    this.#resultsByTrialId.set(trialId, result);
+    this.#resultsByTrialId.set(trialId, slot);
     this.#summaryCache = null;
     if (version === 1) this.metrics.trialsScored += 1;
     else this.metrics.trialsRescored += 1;

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { PackedTreeStore } from '../../src/util/packed-tree-store.js';
+
+/**
+ * Exact equality of plain trees: same keys in the same order, `Object.is` for leaves (so `-0` is
+ * not `0`), arrays of the same length, and plain objects rebuilt with the plain prototype.
+ */
+function sameTree(a: unknown, b: unknown, path = '$'): void {
+  if (typeof a !== 'object' || a === null) {
+    if (!Object.is(a, b)) throw new Error(`${path}: ${String(a)} !== ${String(b)}`);
+    return;
+  }
+  if (typeof b !== 'object' || b === null) throw new Error(`${path}: object against ${String(b)}`);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) throw new Error(`${path}: array length`);
+    a.forEach((x, i) => sameTree(x, b[i], `${path}[${i}]`));
+    return;
+  }
+  expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.join('\u0000') !== kb.join('\u0000')) throw new Error(`${path}: keys ${ka} against ${kb}`);
+  for (const k of ka)
+    sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+}
+
+/** A small deterministic generator (mulberry32), so failures reproduce. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const LEAVES: unknown[] = [
+  0,
+  -0,
+  1,
+  -1.5,
+  1e308,
+  5e-324,
+  NaN,
+  Infinity,
+  -Infinity,
+  '',
+  'a',
+  'ü€𝄞',
+  true,
+  false,
+  null,
+  undefined,
+];
+
+function randomTree(next: () => number, depth: number): unknown {
+  const r = next();
+  if (depth === 0 || r < 0.45) {
+    const pick = Math.floor(next() * (LEAVES.length + 3));
+    if (pick === LEAVES.length) return `s${Math.floor(next() * 2000)}`;
+    if (pick === LEAVES.length + 1) return next() * 1000 - 500;
+    if (pick === LEAVES.length + 2) return 'x'.repeat(100 + Math.floor(next() * 100));
+    return LEAVES[pick];
+  }
+  if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => randomTree(next, depth - 1));
+  const object: Record<string, unknown> = {};
+  const keys = ['a', 'b', 'id', '2', '10', 'value', 'name'];
+  for (let i = 0; i < 1 + Math.floor(next() * 4); i++)
+    object[keys[Math.floor(next() * keys.length)]!] = randomTree(next, depth - 1);
+  return object;
+}
+
+describe('PackedTreeStore', () => {
+  it('gives back every tree exactly: key order, -0, NaN, infinities, undefined, unicode, long strings', () => {
+    const store = new PackedTreeStore();
+    const next = random(42);
+    const trees = Array.from({ length: 3000 }, () => randomTree(next, 4));
+    const indexes = trees.map((t) => store.add(t));
+    expect(indexes).toEqual(trees.map((_, i) => i));
+    expect(store.size).toBe(3000);
+    trees.forEach((t, i) => sameTree(t, store.get(i), `tree ${i}`));
+  });
+
+  it('keeps integer-like keys, an own __proto__ key and empty containers as they were', () => {
+    const store = new PackedTreeStore();
+    const tricky = JSON.parse('{"b":1,"2":[],"1":{},"__proto__":{"x":-0.5},"a":[[]]}') as unknown;
+    const back = store.get(store.add(tricky)) as Record<string, unknown>;
+    sameTree(tricky, back);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(back, '__proto__')).toBe(true);
+  });
+
+  it('keeps what is not plain data by reference', () => {
+    class Handle {
+      readonly n = 1;
+    }
+    const handle = new Handle();
+    const bare = Object.create(null) as Record<string, unknown>;
+    bare['k'] = 1;
+    const date = new Date(0);
+    const long = Array.from({ length: 65 }, (_, i) => i);
+    const store = new PackedTreeStore();
+    const back = store.get(store.add({ handle, bare, date, big: 12n, long, short: [1] })) as Record<
+      string,
+      unknown
+    >;
+    expect(back['long']).toBe(long);
+    expect(back['short']).toEqual([1]);
+    expect(back['handle']).toBe(handle);
+    expect(back['bare']).toBe(bare);
+    expect(back['date']).toBe(date);
+    expect(back['big']).toBe(12n);
+  });
+
+  it('shares one shape between trees of the same structure and rebuilds new objects each time', () => {
+    const store = new PackedTreeStore();
+    for (let i = 0; i < 500; i++)
+      store.add({ id: `trial-${i}`, task: `task-${i % 5}`, scores: [{ name: 'ok', value: i }] });
+    store.add({ id: 'x', task: 'y', scores: [{ name: 'ok', value: true }] });
+    expect(store.shapeCount).toBe(2);
+    const a = store.get(7) as { scores: { value: number }[] };
+    a.scores[0]!.value = -1;
+    expect(store.get(7)).toEqual({ id: 'trial-7', task: 'task-2', scores: [{ name: 'ok', value: 7 }] });
+    expect(store.get(500)).toEqual({ id: 'x', task: 'y', scores: [{ name: 'ok', value: true }] });
+  });
+
+  it('reads strings right whether their column interns them, fills up, or turns out to hold distinct values', () => {
+    const store = new PackedTreeStore();
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      unique: `id-${i}`, // distinct: the column stops interning
+      repeated: `task-${i % 7}`, // interned
+      many: `v-${i % 1500}`, // more distinct values than a column interns
+      mixed: i < 100 ? `early-${i}` : 'late', // distinct at first, then one value
+    }));
+    for (const row of rows) store.add(row);
+    rows.forEach((row, i) => expect(store.get(i)).toEqual(row));
+  });
+
+  it('keeps trees of new shapes by reference once it holds its most shapes, and still packs known shapes', () => {
+    const store = new PackedTreeStore({ maxShapes: 2 });
+    store.add({ a: 1 });
+    store.add({ b: 'x' });
+    const third = { c: [1, 2] };
+    const prefix = { a: 1, b: 2 }; // extends a known shape: new too
+    store.add(third);
+    store.add(prefix);
+    store.add({ a: -0 });
+    expect(store.shapeCount).toBe(2);
+    expect(store.get(2)).toBe(third);
+    expect(store.get(3)).toBe(prefix);
+    sameTree({ a: -0 }, store.get(4));
+    expect(store.get(4)).not.toBe(store.get(4));
+    expect(store.get(1)).toEqual({ b: 'x' });
+  });
+
+  it('refuses an index it does not hold', () => {
+    const store = new PackedTreeStore();
+    store.add(1);
+    expect(store.get(0)).toBe(1);
+    expect(() => store.get(1)).toThrow('no tree 1 (1 stored)');
+    expect(() => store.get(-1)).toThrow(RangeError);
+  });
+});
