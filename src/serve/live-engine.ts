@@ -112,6 +112,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** When the current scoring slice began (`performance.now()`). */
   #sliceStart = 0;
   #idleWaiters: (() => void)[] = [];
+  /** Requests waiting for room in the queues (`waitForCapacity`), oldest first. */
+  readonly #capacityWaiters: { resolve: (ok: boolean) => void; timer: NodeJS.Timeout }[] = [];
   #summaryCache: Summary | null = null;
   #failure: Error | null = null;
 
@@ -204,6 +206,37 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return null;
   }
 
+  isSaturated(): boolean {
+    return (
+      this.#failure === null &&
+      (this.#queuedSpans >= this.config.maxQueuedSpans ||
+        this.#pendingTrials() >= this.config.maxPendingTrials)
+    );
+  }
+
+  waitForCapacity(timeoutMs: number): Promise<boolean> {
+    if (!this.isSaturated()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const at = this.#capacityWaiters.indexOf(waiter);
+          if (at >= 0) this.#capacityWaiters.splice(at, 1);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.#capacityWaiters.push(waiter);
+    });
+  }
+
+  /** Lets the oldest waiting request in when the queues have room (called as they shrink). */
+  #admitWaiter(): void {
+    if (this.#capacityWaiters.length === 0 || this.isSaturated()) return;
+    const waiter = this.#capacityWaiters.shift()!;
+    clearTimeout(waiter.timer);
+    waiter.resolve(true);
+  }
+
   #sinkFailed(failure: Error): Saturated {
     return {
       saturated: true,
@@ -260,6 +293,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   async shutdown(): Promise<ScoredTrial[]> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
+    // requests waiting for room go on to the receivers' answer (503 once they stop accepting)
+    for (const waiter of this.#capacityWaiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(true);
+    }
     this.#drainQueue();
     for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
     for (const [trace, reason] of this.#assembler.flush()) this.#enqueue(trace, reason);
@@ -361,6 +399,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     }
     this.metrics.queueDepthSpans = this.#queuedSpans;
     this.metrics.trialsOpen = this.#assembler.openCount;
+    this.#admitWaiter();
   }
 
   /** A completed trace joins its trial (by the file source's key rule); the trial is queued for scoring. */
@@ -425,6 +464,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       .finally(() => {
         this.#running -= 1;
         this.metrics.scoringQueueTrials = this.#pendingTrials();
+        this.#admitWaiter();
         this.#pump();
         this.#notifyIdle();
       });

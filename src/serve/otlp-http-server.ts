@@ -19,6 +19,12 @@ export interface OtlpHttpServerConfig extends BodyLimits {
   token: string | null;
   /** Path of the export endpoint (default `/v1/traces`). */
   tracesPath: string;
+  /**
+   * How long a request that finds the queues full waits, unread, for room before it is refused with
+   * 429 (0 or absent: refused at once). While it waits its body stays in the socket, so TCP holds the
+   * sender back instead of the body crossing the wire to be thrown away.
+   */
+  saturationWaitMs?: number | undefined;
 }
 
 type Encoding = 'protobuf' | 'json';
@@ -237,6 +243,16 @@ export class OtlpHttpServer {
       res.setHeader('retry-after', '5');
       sendFailure(res, encoding, 503, 'receiver is shutting down');
       return;
+    }
+    const waitMs = this.config.saturationWaitMs ?? 0;
+    if (waitMs > 0 && this.handler.isSaturated()) {
+      await this.handler.waitForCapacity(waitMs);
+      if (!this.#accepting) {
+        req.resume();
+        res.setHeader('retry-after', '5');
+        sendFailure(res, encoding, 503, 'receiver is shutting down');
+        return;
+      }
     }
     const early = this.handler.saturation();
     if (early !== null) {

@@ -15,6 +15,13 @@ export interface ExportHandler {
    * full, sink failed), or null. Lets a saturated receiver answer without reading or decoding.
    */
   saturation(): Saturated | null;
+  /** Whether the queues are full now (no counting, unlike `saturation`). */
+  isSaturated(): boolean;
+  /**
+   * Resolves true as soon as the queues have room (at once when they have), false after `timeoutMs`.
+   * Waiters are let in one per freed slot, oldest first.
+   */
+  waitForCapacity(timeoutMs: number): Promise<boolean>;
   /** `reload` decodes the same request body again (the handler may drop the spans and re-read them). */
   accept(
     resourceSpans: readonly OtlpResourceSpans[],

@@ -18,7 +18,7 @@ import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { runPipeline } from '../../src/pipeline/run-pipeline.js';
 import { LiveEngine, type LiveEngineConfig } from '../../src/serve/live-engine.js';
 import { OtlpGrpcServer } from '../../src/serve/otlp-grpc-server.js';
-import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
+import { OtlpHttpServer, type OtlpHttpServerConfig } from '../../src/serve/otlp-http-server.js';
 import type { Sink } from '../../src/sinks/sink.js';
 import { fromOtlpFiles } from '../../src/sources/from-otlp-files.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
@@ -47,6 +47,7 @@ async function startLive(
   sinks: Sink<ScoredTrial>[] = [],
   token: string | null = null,
   limits = { maxBodyBytes: 4 * 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024 },
+  httpOptions: Partial<OtlpHttpServerConfig> = {},
 ): Promise<Live> {
   const config: LiveEngineConfig = {
     runId: RUN,
@@ -65,7 +66,7 @@ async function startLive(
   const planner = createTrialPlanner({ config: parseConfig({}, 'defaults') });
   const engine = new LiveEngine(config, planner, sinks);
   const http = new OtlpHttpServer(
-    { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits },
+    { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits, ...httpOptions },
     decodeExportRequest,
     engine,
     engine,
@@ -415,6 +416,87 @@ describe('evalstream serve (live OTLP)', () => {
       0,
     );
     expect(storedSpans).toBe(spans);
+  });
+
+  describe('--saturation-wait-ms: an export that finds the queues full waits, unread, for room', () => {
+    /** A server whose sink holds every trial until `release`, with room for one pending trial. */
+    async function saturatedLive(saturationWaitMs: number) {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      const sink: Sink<ScoredTrial> = {
+        write: async () => {
+          await gate;
+        },
+        flush: async () => {},
+        shutdown: async () => {},
+      };
+      const live = await startLive(
+        {
+          maxPendingTrials: 1,
+          concurrency: 1,
+          completion: { settleMs: 0, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+        },
+        [sink],
+        null,
+        undefined,
+        { saturationWaitMs },
+      );
+      const send = (trial: string) => {
+        const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+        agent.runTrial('t', trial);
+        return fetch(`${live.httpUrl}/v1/traces`, {
+          method: 'POST',
+          body: ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!,
+          headers: { 'content-type': 'application/x-protobuf' },
+        });
+      };
+      expect((await send('s1')).status).toBe(200);
+      await waitFor(() => live.engine.metrics.scoringQueueTrials >= 1);
+      return { live, send, release };
+    }
+
+    it('takes the export as soon as there is room: 200, no 429', async () => {
+      const { live, send, release } = await saturatedLive(10_000);
+      let answered = false;
+      const held = send('s2').then((r) => {
+        answered = true;
+        return r;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toBe(false);
+      const released = performance.now();
+      release();
+      expect((await held).status).toBe(200);
+      // let in when room was made, not when its 10 s wait ran out
+      expect(performance.now() - released).toBeLessThan(3000);
+      expect(live.engine.metrics.exportsThrottled).toBe(0);
+      const final = await live.engine.shutdown();
+      expect(final.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
+    });
+
+    it('answers 429 + Retry-After when the queues stay full for the whole wait', async () => {
+      const { live, send, release } = await saturatedLive(250);
+      const started = performance.now();
+      const refused = await send('s2');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+      expect(live.engine.metrics.exportsThrottled).toBe(1);
+      release();
+      const final = await live.engine.shutdown();
+      expect(final.map((t) => t.item.trial.id)).toEqual(['s1']);
+    });
+
+    it('answers 503 to a waiting export when the server shuts down', async () => {
+      const { live, send, release } = await saturatedLive(10_000);
+      const held = send('s2');
+      await new Promise((r) => setTimeout(r, 100));
+      live.http.stopAccepting();
+      const shutdown = live.engine.shutdown();
+      expect((await held).status).toBe(503);
+      release();
+      expect((await shutdown).map((t) => t.item.trial.id)).toEqual(['s1']);
+    });
   });
 
   it('flushes an open trial at shutdown as incomplete, with a diagnostic', async () => {

@@ -54,6 +54,7 @@ interface ServeOptions {
   maxDecompressedBytes: number;
   maxQueuedSpans: number;
   maxPendingTrials: number;
+  saturationWaitMs: number;
   concurrency: number;
   retainMs: number;
   retainMaxTrials: number;
@@ -116,6 +117,12 @@ export function serveCommand(): Command {
       '--max-pending-trials <n>',
       'trials waiting to be scored before throttling',
       positiveInt('--max-pending-trials'),
+      1000,
+    )
+    .option(
+      '--saturation-wait-ms <ms>',
+      'how long an OTLP/HTTP export that finds the queues full waits, unread, for room before 429 (0 = answer 429 at once)',
+      positiveInt('--saturation-wait-ms'),
       1000,
     )
     .option('--concurrency <n>', 'trials scored at once', positiveInt('--concurrency'), 8)
@@ -205,6 +212,7 @@ async function runServe(options: ServeOptions): Promise<void> {
       ...http,
       token,
       tracesPath: '/v1/traces',
+      saturationWaitMs: options.saturationWaitMs,
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
     },
