@@ -23,6 +23,12 @@ const MAX_SHAPES = 4096;
  */
 const MAX_PACKED_ARRAY = 64;
 
+/**
+ * Containers nested deeper than this are kept by reference (the walk is recursive: hostile input
+ * nested thousands of levels deep must not overflow the stack).
+ */
+const MAX_PACKED_DEPTH = 32;
+
 /** Strings up to this length are looked up in their column's table of repeated values. */
 const MAX_INTERNED_LENGTH = 128;
 /** Most distinct values a string column interns; later new values are kept as they are. */
@@ -129,7 +135,7 @@ export class PackedTreeStore {
     this.#leafKinds.length = 0;
     this.#creating = this.#shapes.length < this.#maxShapes;
     const numberStart = this.#numberCount;
-    this.#walk(tree);
+    this.#walk(tree, 0);
     const node = this.#node;
     const codeStart = this.#codeCount;
     if (node.shape < 0 && !this.#creating) {
@@ -213,7 +219,7 @@ export class PackedTreeStore {
     this.#node = next;
   }
 
-  #walk(value: unknown): void {
+  #walk(value: unknown, depth: number): void {
     switch (typeof value) {
       case 'number':
         this.#step(NUMBER);
@@ -238,9 +244,10 @@ export class PackedTreeStore {
           return;
         }
         const proto = Object.getPrototypeOf(value) as unknown;
+        if (depth >= MAX_PACKED_DEPTH) break;
         if (Array.isArray(value) && proto === Array.prototype && value.length <= MAX_PACKED_ARRAY) {
           this.#step(OPEN_ARRAY);
-          for (let i = 0; i < value.length; i++) this.#walk(value[i]);
+          for (let i = 0; i < value.length; i++) this.#walk(value[i], depth + 1);
           this.#step(CLOSE);
           return;
         }
@@ -249,7 +256,7 @@ export class PackedTreeStore {
           const object = value as Record<string, unknown>;
           for (const key of Object.keys(object)) {
             this.#stepKey(key);
-            this.#walk(object[key]);
+            this.#walk(object[key], depth + 1);
           }
           this.#step(CLOSE);
           return;
@@ -266,7 +273,7 @@ export class PackedTreeStore {
   /** The template of a shape seen for the first time, read off the tree that has it. */
   #newShape(tree: unknown): number {
     let strings = 0;
-    const template = (value: unknown): Template => {
+    const template = (value: unknown, depth: number): Template => {
       const leaf = (kind: number): Template => ({
         kind: 'leaf',
         leaf: kind,
@@ -284,15 +291,16 @@ export class PackedTreeStore {
         case 'object': {
           if (value === null) return leaf(NULL);
           const proto = Object.getPrototypeOf(value) as unknown;
+          if (depth >= MAX_PACKED_DEPTH) return leaf(OPAQUE);
           if (Array.isArray(value) && proto === Array.prototype && value.length <= MAX_PACKED_ARRAY) {
             const children: Template[] = [];
-            for (let i = 0; i < value.length; i++) children.push(template(value[i]));
+            for (let i = 0; i < value.length; i++) children.push(template(value[i], depth + 1));
             return { kind: 'array', children };
           }
           if (proto === Object.prototype) {
             const object = value as Record<string, unknown>;
             const keys = Object.keys(object);
-            return { kind: 'object', keys, children: keys.map((key) => template(object[key])) };
+            return { kind: 'object', keys, children: keys.map((key) => template(object[key], depth + 1)) };
           }
           return leaf(OPAQUE);
         }
@@ -300,7 +308,7 @@ export class PackedTreeStore {
           return leaf(OPAQUE);
       }
     };
-    const root = template(tree);
+    const root = template(tree, 0);
     const columns = Array.from({ length: strings }, () => new StringColumn());
     this.#shapes.push({ columns, build: compileBuilder(root, columns) });
     return this.#shapes.length - 1;

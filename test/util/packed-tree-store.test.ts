@@ -155,6 +155,27 @@ describe('PackedTreeStore', () => {
     expect(store.get(1)).toEqual({ b: 'x' });
   });
 
+  it('keeps containers nested deeper than it packs by reference (no stack overflow on hostile depth)', () => {
+    let deep: unknown = { leaf: -0 };
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const store = new PackedTreeStore();
+    const tree = { id: 't', deep };
+    const back = store.get(store.add(tree)) as { id: string; deep: unknown };
+    expect(back.id).toBe('t');
+    let a: unknown = back.deep;
+    let b: unknown = deep;
+    // rebuilt down to the packing depth, then the very same objects
+    for (let i = 0; i < 40 && a !== b; i++) {
+      a = (a as unknown[])[0];
+      b = (b as unknown[])[0];
+    }
+    expect(a).toBe(b);
+    sameTree(
+      { id: 't', shallow: [[[{ x: -0 }]]] },
+      store.get(store.add({ id: 't', shallow: [[[{ x: -0 }]]] })),
+    );
+  });
+
   it('refuses an index it does not hold', () => {
     const store = new PackedTreeStore();
     store.add(1);
