@@ -23,6 +23,9 @@ const MAX_SHAPES = 4096;
  */
 const MAX_PACKED_ARRAY = 64;
 
+/** Objects with more keys are kept by reference (each key is a step of the shape and of its code). */
+const MAX_PACKED_KEYS = 256;
+
 /**
  * Containers nested deeper than this are kept by reference (the walk is recursive: hostile input
  * nested thousands of levels deep must not overflow the stack).
@@ -252,9 +255,11 @@ export class PackedTreeStore {
           return;
         }
         if (proto === Object.prototype) {
-          this.#step(OPEN_OBJECT);
           const object = value as Record<string, unknown>;
-          for (const key of Object.keys(object)) {
+          const keys = Object.keys(object);
+          if (keys.length > MAX_PACKED_KEYS) break;
+          this.#step(OPEN_OBJECT);
+          for (const key of keys) {
             this.#stepKey(key);
             this.#walk(object[key], depth + 1);
           }
@@ -300,6 +305,7 @@ export class PackedTreeStore {
           if (proto === Object.prototype) {
             const object = value as Record<string, unknown>;
             const keys = Object.keys(object);
+            if (keys.length > MAX_PACKED_KEYS) return leaf(OPAQUE);
             return { kind: 'object', keys, children: keys.map((key) => template(object[key], depth + 1)) };
           }
           return leaf(OPAQUE);

@@ -101,12 +101,14 @@ describe('PackedTreeStore', () => {
     bare['k'] = 1;
     const date = new Date(0);
     const long = Array.from({ length: 65 }, (_, i) => i);
+    const wide = Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`k${i}`, i]));
     const store = new PackedTreeStore();
-    const back = store.get(store.add({ handle, bare, date, big: 12n, long, short: [1] })) as Record<
+    const back = store.get(store.add({ handle, bare, date, big: 12n, long, wide, short: [1] })) as Record<
       string,
       unknown
     >;
     expect(back['long']).toBe(long);
+    expect(back['wide']).toBe(wide);
     expect(back['short']).toEqual([1]);
     expect(back['handle']).toBe(handle);
     expect(back['bare']).toBe(bare);
