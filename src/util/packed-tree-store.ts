@@ -51,6 +51,9 @@ type Template =
 /** One step of the shape trie. A node reached by a finished walk is a shape. */
 class ShapeNode {
   keys: Map<string, ShapeNode> | null = null;
+  /** The key step taken last from here (records of one structure take the same one every time). */
+  lastKey: string | null = null;
+  lastKeyNext: ShapeNode | null = null;
   readonly steps: (ShapeNode | undefined)[] = [];
   shape = -1;
 }
@@ -209,6 +212,10 @@ export class PackedTreeStore {
 
   #stepKey(key: string): void {
     const node = this.#node;
+    if (node.lastKey === key) {
+      this.#node = node.lastKeyNext as ShapeNode;
+      return;
+    }
     let next = node.keys?.get(key);
     if (next === undefined) {
       if (!this.#creating) {
@@ -219,6 +226,8 @@ export class PackedTreeStore {
       next = new ShapeNode();
       node.keys.set(key, next);
     }
+    node.lastKey = key;
+    node.lastKeyNext = next;
     this.#node = next;
   }
 
