@@ -352,31 +352,49 @@ function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): vo
  */
 class WireAttributes implements OtlpAttributes {
   readonly #buf: Buf;
-  /** Quadruples: key start, key length, value start (-1: none), value end. */
-  readonly #idx: readonly number[];
+  /**
+   * Quadruples in `#block.data[#from, #to)`: key start, key length, value start (-1: none), value end.
+   * The spans of one request share one block (one typed array outside the heap, filled in when the
+   * request is decoded), so a span waiting in memory holds no index array of its own.
+   */
+  readonly #block: IndexBlock;
+  readonly #from: number;
+  readonly #to: number;
   /** Bit `length & 31` set for every key length present: most misses end here. */
   readonly #lengths: number;
   #keys: string[] | null = null;
 
-  constructor(buf: Buf, idx: readonly number[]) {
+  constructor(buf: Buf, block: IndexBlock, from: number, to: number, lengths: number) {
     this.#buf = buf;
-    this.#idx = idx;
-    let lengths = 0;
-    for (let i = 1; i < idx.length; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
+    this.#block = block;
+    this.#from = from;
+    this.#to = to;
     this.#lengths = lengths;
   }
 
+  /** Attributes over their own index (resources, scopes, events, links). */
+  static of(buf: Buf, idx: readonly number[]): WireAttributes {
+    return new WireAttributes(
+      buf,
+      { data: new Int32Array(idx) },
+      0,
+      idx.length,
+      keyLengthBits(idx, 0, idx.length),
+    );
+  }
+
   get size(): number {
-    return this.#idx.length / 4;
+    return (this.#to - this.#from) / 4;
   }
 
   #find(key: string): number {
-    const idx = this.#idx;
+    const idx = this.#block.data;
     const kb = keyBytes(key);
     const n = kb.length;
     if ((this.#lengths & (1 << (n & 31))) === 0) return -1;
     const buf = this.#buf;
-    outer: for (let i = idx.length - 4; i >= 0; i -= 4) {
+    const from = this.#from;
+    outer: for (let i = this.#to - 4; i >= from; i -= 4) {
       if (idx[i + 1] !== n) continue;
       const s = idx[i] as number;
       for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
@@ -386,16 +404,18 @@ class WireAttributes implements OtlpAttributes {
   }
 
   #value(i: number): OtlpAnyValue {
-    const s = this.#idx[i + 2] as number;
-    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, this.#idx[i + 3] as number);
+    const idx = this.#block.data;
+    const s = idx[i + 2] as number;
+    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, idx[i + 3] as number);
   }
 
   keys(): string[] {
     if (this.#keys === null) {
+      const idx = this.#block.data;
       const out: string[] = [];
-      for (let i = 0; i < this.#idx.length; i += 4) {
-        const s = this.#idx[i] as number;
-        out.push(this.#buf.utf8Slice(s, s + (this.#idx[i + 1] as number)));
+      for (let i = this.#from; i < this.#to; i += 4) {
+        const s = idx[i] as number;
+        out.push(this.#buf.utf8Slice(s, s + (idx[i + 1] as number)));
       }
       this.#keys = out;
     }
@@ -417,7 +437,7 @@ class WireAttributes implements OtlpAttributes {
   }
 
   entries(): OtlpKeyValue[] {
-    return this.keys().map((key, j) => ({ key, value: this.#value(j * 4) }));
+    return this.keys().map((key, j) => ({ key, value: this.#value(this.#from + j * 4) }));
   }
 }
 
@@ -426,11 +446,23 @@ function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
   const idx: number[] = [];
   for (let i = 0; i < ranges.length; i += 2)
     indexKeyValue(buf, ranges[i] as number, ranges[i + 1] as number, idx);
-  return new WireAttributes(buf, idx);
+  return WireAttributes.of(buf, idx);
 }
 
-/** Scratch index reused while a span is scanned (the decoder is synchronous and not reentrant). */
-const scratchIndex: number[] = [];
+/** Where a request's attribute index is: filled in once the whole request has been scanned. */
+interface IndexBlock {
+  data: Int32Array;
+}
+
+function keyLengthBits(idx: readonly number[], from: number, to: number): number {
+  let lengths = 0;
+  for (let i = from + 1; i < to; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
+  return lengths;
+}
+
+/** The attribute index of the request being decoded (its spans' quadruples, in order), and its block. */
+const requestIndex: number[] = [];
+let requestBlock: IndexBlock = { data: new Int32Array(0) };
 
 /** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */
 function scanLazy(
@@ -743,7 +775,7 @@ class WireSpan implements OtlpSpan {
     let droppedE = 0;
     let droppedL = 0;
     let pos = start;
-    scratchIndex.length = 0;
+    const attributesFrom = requestIndex.length;
     while (pos < end) {
       const tag = varintAt(buf, pos, end, 'Span');
       pos = cursor;
@@ -780,7 +812,7 @@ class WireSpan implements OtlpSpan {
           case T_SPAN_ATTRIBUTES:
             // indexed now, while the bytes are in cache (attributes are read long after decoding,
             // once the grouping window has passed); values are still decoded only when read
-            indexKeyValue(buf, at, at + len, scratchIndex);
+            indexKeyValue(buf, at, at + len, requestIndex);
             break;
           default:
           // events, links (located again when read) and unknown fields
@@ -821,9 +853,15 @@ class WireSpan implements OtlpSpan {
           pos = skipAt(buf, tag & 7, pos, end, 'Span');
       }
     }
-    if (scratchIndex.length > 0) {
-      this.#attributes = new WireAttributes(buf, scratchIndex.slice());
-      scratchIndex.length = 0;
+    if (requestIndex.length > attributesFrom) {
+      const to = requestIndex.length;
+      this.#attributes = new WireAttributes(
+        buf,
+        requestBlock,
+        attributesFrom,
+        to,
+        keyLengthBits(requestIndex, attributesFrom, to),
+      );
     }
     this.kind = kind;
     this.flags = flags;
@@ -992,6 +1030,8 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
   const r = Reader.create(buf);
   const end = buf.length;
   const resourceSpans: OtlpResourceSpans[] = [];
+  requestIndex.length = 0;
+  requestBlock = { data: new Int32Array(0) };
   try {
     while (r.pos < end) {
       const tag = r.uint32();
@@ -1008,5 +1048,7 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
       offset: r.pos,
     });
   }
+  requestBlock.data = new Int32Array(requestIndex);
+  requestIndex.length = 0;
   return { resourceSpans, logRecords: [] };
 }

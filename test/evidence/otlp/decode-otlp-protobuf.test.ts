@@ -30,6 +30,19 @@ describe('decodeOtlpProtobuf against the OpenTelemetry JS SDK (ProtobufTraceSeri
     }
   });
 
+  it('keeps the attributes of each request readable after other requests are decoded (and after one fails)', () => {
+    // a request's spans share one attribute index, filled in when its decode ends
+    const first = spansOf(decodeOtlpProtobuf(bytes));
+    const other = ProtobufTraceSerializer.serializeRequest(recorded.slice(1, 3).reverse()) as Uint8Array;
+    const second = spansOf(decodeOtlpProtobuf(other));
+    expect(second).toHaveLength(2);
+    expect(() => decodeOtlpProtobuf(bytes.subarray(0, bytes.length - 3))).toThrow(OtlpDecodeError);
+    const third = spansOf(decodeOtlpProtobuf(bytes));
+    const byId = new Map(recorded.map((s) => [s.spanContext().spanId, s]));
+    for (const decoded of [first, second, third])
+      for (const d of decoded) expect(decodedSpan(d)).toEqual(expectedSpan(byId.get(d.spanId)!));
+  });
+
   it('keeps the SDK grouping: one ResourceSpans per resource, one ScopeSpans per scope', () => {
     const req = decodeOtlpProtobuf(bytes);
     const layout = req.resourceSpans.map((rs) => ({
