@@ -6,6 +6,7 @@ import { writeReport } from '../../src/report/write-report.js';
 import { bigRun } from '../report/fixtures/big-run.js';
 import {
   OUTPUT_DIR,
+  ensureOutputDir,
   launchChromium,
   openReport,
   pageValue,
@@ -21,6 +22,8 @@ let written: { path: string; bytes: number; ms: number };
 
 beforeAll(async () => {
   const bundle = bigRun(TASKS, PER_TASK);
+  // this file may run before any other browser test has created the directory
+  ensureOutputDir();
   const t0 = performance.now();
   const result = await writeReport(bundle, file);
   written = { ...result, ms: performance.now() - t0 };

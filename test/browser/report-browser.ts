@@ -8,6 +8,12 @@ export const OUTPUT_DIR = resolve('test-output/report');
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** Creates the directory the browser tests write their reports and screenshots to; returns it. */
+export function ensureOutputDir(): string {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  return OUTPUT_DIR;
+}
+
 /**
  * Launches Debian's Chromium headless with a fresh profile (no network services, no sandbox).
  * `bypassCSP` turns the report's Content-Security-Policy off, to test what the page's own DOM code
@@ -19,7 +25,7 @@ export async function launchChromium(options: { bypassCSP?: boolean } = {}): Pro
       `${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (as .ci/run does)`,
     );
   }
-  mkdirSync(OUTPUT_DIR, { recursive: true });
+  ensureOutputDir();
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'evalstream-chromium-')), {
     executablePath: CHROMIUM,
     headless: true,
