@@ -4,17 +4,9 @@ import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import type { TrialItem } from '../../src/model/trial-item.js';
 import { KeptTrials } from '../../src/serve/kept-trials.js';
+import { makeTask } from '../metrics/make-trial-item.js';
 
-const task = (id: string): TaskSpec =>
-  ({
-    id,
-    intent: '',
-    inputs: {},
-    reference: {},
-    metrics: [],
-    views: {},
-    metadata: {},
-  }) as unknown as TaskSpec;
+const task = (id: string): TaskSpec => makeTask({ id });
 
 function scored(trialId: string, spec: TaskSpec, value: number): ScoredTrial {
   const metadata = { source_format: 'otlp', otlp_trace_ids: [`${trialId}-trace`], otlp_span_count: 9 };

@@ -98,6 +98,36 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Pr
   }
 }
 
+/**
+ * A server whose sink holds every trial until `release` (and then records it in `stored`), with room
+ * for one pending trial scored at a time: one export fills its queues.
+ */
+async function startGatedLive(httpOptions: Partial<OtlpHttpServerConfig> = {}) {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  const stored: ScoredTrial[] = [];
+  const sink: Sink<ScoredTrial> = {
+    write: async (s) => {
+      await gate;
+      stored.push(s);
+    },
+    flush: async () => {},
+    shutdown: async () => {},
+  };
+  const live = await startLive(
+    {
+      maxPendingTrials: 1,
+      concurrency: 1,
+      completion: { settleMs: 0, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+    },
+    [sink],
+    null,
+    undefined,
+    httpOptions,
+  );
+  return { live, release, stored };
+}
+
 /** Task values sorted by trial id: arrival order differs between a live stream and a file. */
 function normalize(summary: Summary): unknown {
   const copy = JSON.parse(JSON.stringify(summary)) as Summary;
@@ -343,25 +373,7 @@ describe('evalstream serve (live OTLP)', () => {
   });
 
   it('throttles with 429 + Retry-After and RESOURCE_EXHAUSTED when scoring backs up, and loses no accepted span', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => (release = r));
-    const stored: ScoredTrial[] = [];
-    const slowSink: Sink<ScoredTrial> = {
-      write: async (s) => {
-        await gate;
-        stored.push(s);
-      },
-      flush: async () => {},
-      shutdown: async () => {},
-    };
-    const live = await startLive(
-      {
-        maxPendingTrials: 1,
-        concurrency: 1,
-        completion: { settleMs: 0, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-      },
-      [slowSink],
-    );
+    const { live, release, stored } = await startGatedLive();
     const serializeTrial = (trial: string): Uint8Array => {
       const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
       agent.runTrial('t', trial);
@@ -419,28 +431,9 @@ describe('evalstream serve (live OTLP)', () => {
   });
 
   describe('--saturation-wait-ms: an export that finds the queues full waits, unread, for room', () => {
-    /** A server whose sink holds every trial until `release`, with room for one pending trial. */
+    /** A gated server (see `startGatedLive`) already saturated by one export. */
     async function saturatedLive(saturationWaitMs: number) {
-      let release: () => void = () => {};
-      const gate = new Promise<void>((r) => (release = r));
-      const sink: Sink<ScoredTrial> = {
-        write: async () => {
-          await gate;
-        },
-        flush: async () => {},
-        shutdown: async () => {},
-      };
-      const live = await startLive(
-        {
-          maxPendingTrials: 1,
-          concurrency: 1,
-          completion: { settleMs: 0, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-        },
-        [sink],
-        null,
-        undefined,
-        { saturationWaitMs },
-      );
+      const { live, release } = await startGatedLive({ saturationWaitMs });
       const send = (trial: string) => {
         const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
         agent.runTrial('t', trial);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../bench/mulberry32.js';
 import { PackedTreeStore } from '../../src/util/packed-tree-store.js';
 
 /**
@@ -22,18 +23,6 @@ function sameTree(a: unknown, b: unknown, path = '$'): void {
   if (ka.join('\u0000') !== kb.join('\u0000')) throw new Error(`${path}: keys ${ka} against ${kb}`);
   for (const k of ka)
     sameTree((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
-}
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LEAVES: unknown[] = [
@@ -75,7 +64,7 @@ function randomTree(next: () => number, depth: number): unknown {
 describe('PackedTreeStore', () => {
   it('gives back every tree exactly: key order, -0, NaN, infinities, undefined, unicode, long strings', () => {
     const store = new PackedTreeStore();
-    const next = random(42);
+    const next = mulberry32(42);
     const trees = Array.from({ length: 3000 }, () => randomTree(next, 4));
     const indexes = trees.map((t) => store.add(t));
     expect(indexes).toEqual(trees.map((_, i) => i));
