@@ -97,6 +97,8 @@ describe('toRunBundle', () => {
     const { items, tasks } = await scoredTrials(SDK_SPARSE);
     const sink = toRunBundle(join(await tempDir(), 'r'), { tasks: tasks.map((t) => ({ ...t, id: 'Z' })) });
     await expect(sink.write(items[0] as ScoredTrial)).rejects.toThrow("names unknown task 'A'");
+    // the refused trial is not in the bundle; shutting down closes the staged files
+    await sink.shutdown();
   });
 
   it('stores refs outside the bundle verbatim and refs inside it bundle-relative', async () => {
