@@ -113,7 +113,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #sliceStart = 0;
   #idleWaiters: (() => void)[] = [];
   /** Requests waiting for room in the queues (`waitForCapacity`), oldest first. */
-  readonly #capacityWaiters: { resolve: (ok: boolean) => void; timer: NodeJS.Timeout }[] = [];
+  readonly #capacityWaiters: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
   #summaryCache: Summary | null = null;
   #failure: Error | null = null;
 
@@ -197,32 +197,28 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    */
   saturation(): Saturated | null {
     if (this.#failure !== null) return this.#sinkFailed(this.#failure);
-    if (
-      this.#queuedSpans >= this.config.maxQueuedSpans ||
-      this.#pendingTrials() >= this.config.maxPendingTrials
-    ) {
-      return this.#throttle();
-    }
-    return null;
+    return this.#queuesFull() ? this.#throttle() : null;
   }
 
   isSaturated(): boolean {
+    return this.#failure === null && this.#queuesFull();
+  }
+
+  #queuesFull(): boolean {
     return (
-      this.#failure === null &&
-      (this.#queuedSpans >= this.config.maxQueuedSpans ||
-        this.#pendingTrials() >= this.config.maxPendingTrials)
+      this.#queuedSpans >= this.config.maxQueuedSpans || this.#pendingTrials() >= this.config.maxPendingTrials
     );
   }
 
-  waitForCapacity(timeoutMs: number): Promise<boolean> {
-    if (!this.isSaturated()) return Promise.resolve(true);
+  waitForCapacity(timeoutMs: number): Promise<void> {
+    if (!this.isSaturated()) return Promise.resolve();
     return new Promise((resolve) => {
       const waiter = {
         resolve,
         timer: setTimeout(() => {
           const at = this.#capacityWaiters.indexOf(waiter);
           if (at >= 0) this.#capacityWaiters.splice(at, 1);
-          resolve(false);
+          resolve();
         }, timeoutMs),
       };
       this.#capacityWaiters.push(waiter);
@@ -234,7 +230,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (this.#capacityWaiters.length === 0 || this.isSaturated()) return;
     const waiter = this.#capacityWaiters.shift()!;
     clearTimeout(waiter.timer);
-    waiter.resolve(true);
+    waiter.resolve();
   }
 
   #sinkFailed(failure: Error): Saturated {
@@ -296,7 +292,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     // requests waiting for room go on to the receivers' answer (503 once they stop accepting)
     for (const waiter of this.#capacityWaiters.splice(0)) {
       clearTimeout(waiter.timer);
-      waiter.resolve(true);
+      waiter.resolve();
     }
     this.#drainQueue();
     for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);

@@ -52,6 +52,13 @@ function sendFailure(res: ServerResponse, encoding: Encoding | null, status: num
   }
 }
 
+/** 503 with `Retry-After` while the receiver shuts down (the body is discarded unread). */
+function sendShuttingDown(req: IncomingMessage, res: ServerResponse, encoding: Encoding): void {
+  req.resume();
+  res.setHeader('retry-after', '5');
+  sendFailure(res, encoding, 503, 'receiver is shutting down');
+}
+
 /** 429 with `Retry-After` (the handler's queues are full). */
 function sendThrottled(res: ServerResponse, encoding: Encoding, saturated: Saturated): void {
   res.setHeader('retry-after', String(saturated.retryAfterSec));
@@ -239,18 +246,14 @@ export class OtlpHttpServer {
       return;
     }
     if (!this.#accepting) {
-      req.resume();
-      res.setHeader('retry-after', '5');
-      sendFailure(res, encoding, 503, 'receiver is shutting down');
+      sendShuttingDown(req, res, encoding);
       return;
     }
     const waitMs = this.config.saturationWaitMs ?? 0;
     if (waitMs > 0 && this.handler.isSaturated()) {
       await this.handler.waitForCapacity(waitMs);
       if (!this.#accepting) {
-        req.resume();
-        res.setHeader('retry-after', '5');
-        sendFailure(res, encoding, 503, 'receiver is shutting down');
+        sendShuttingDown(req, res, encoding);
         return;
       }
     }

@@ -18,10 +18,10 @@ export interface ExportHandler {
   /** Whether the queues are full now (no counting, unlike `saturation`). */
   isSaturated(): boolean;
   /**
-   * Resolves true as soon as the queues have room (at once when they have), false after `timeoutMs`.
-   * Waiters are let in one per freed slot, oldest first.
+   * Resolves as soon as the queues have room (at once when they have), or after `timeoutMs` (the
+   * caller asks `saturation()` next either way). Waiters are let in one per freed slot, oldest first.
    */
-  waitForCapacity(timeoutMs: number): Promise<boolean>;
+  waitForCapacity(timeoutMs: number): Promise<void>;
   /** `reload` decodes the same request body again (the handler may drop the spans and re-read them). */
   accept(
     resourceSpans: readonly OtlpResourceSpans[],
