@@ -1,3 +1,5 @@
+import { grownTypedArray } from './grown-typed-array.js';
+
 /** Structural steps of a tree walk (leaf kinds double as steps). */
 const OPEN_OBJECT = 0;
 const OPEN_ARRAY = 1;
@@ -117,8 +119,8 @@ export class PackedTreeStore {
 
   // scratch of the walk in progress
   #node: ShapeNode = this.#root;
-  readonly #leafStrings: unknown[] = [];
-  readonly #leafKinds: number[] = [];
+  /** The walk's strings and by-reference values, in order. */
+  readonly #leafValues: unknown[] = [];
 
   constructor(options: { maxShapes?: number } = {}) {
     this.#maxShapes = options.maxShapes ?? MAX_SHAPES;
@@ -137,8 +139,7 @@ export class PackedTreeStore {
   /** Stores a tree; returns its index. */
   add(tree: unknown): number {
     this.#node = this.#root;
-    this.#leafStrings.length = 0;
-    this.#leafKinds.length = 0;
+    this.#leafValues.length = 0;
     this.#creating = this.#shapes.length < this.#maxShapes;
     const numberStart = this.#numberCount;
     this.#walk(tree, 0);
@@ -147,31 +148,31 @@ export class PackedTreeStore {
     if (node.shape < 0 && !this.#creating) {
       // a new shape past the bound: the tree is kept as it is
       this.#numberCount = numberStart;
-      this.#leafStrings.length = 0;
+      this.#leafValues.length = 0;
       this.#reserveCodes(1);
       this.#codes[this.#codeCount++] = this.#ref(tree);
       return this.#push(-1, numberStart, codeStart);
     }
     if (node.shape < 0) node.shape = this.#newShape(tree);
     const shape = this.#shapes[node.shape] as Shape;
-    this.#reserveCodes(this.#leafStrings.length);
-    for (let i = 0; i < this.#leafStrings.length; i++) {
-      const value = this.#leafStrings[i];
+    this.#reserveCodes(this.#leafValues.length);
+    for (let i = 0; i < this.#leafValues.length; i++) {
+      const value = this.#leafValues[i];
       this.#codes[this.#codeCount++] =
-        this.#leafKinds[i] === STRING
+        typeof value === 'string'
           ? this.#stringCode(shape.columns[i] as StringColumn, value as string)
           : this.#ref(value);
     }
-    this.#leafStrings.length = 0;
+    this.#leafValues.length = 0;
     return this.#push(node.shape, numberStart, codeStart);
   }
 
   #push(shape: number, numberStart: number, codeStart: number): number {
     const index = this.#count;
     if (index === this.#shapeOf.length) {
-      this.#shapeOf = grownInt32(this.#shapeOf, index + 1);
-      this.#numberStart = grownFloat64(this.#numberStart, index + 1);
-      this.#codeStart = grownFloat64(this.#codeStart, index + 1);
+      this.#shapeOf = grownTypedArray(this.#shapeOf, index * 2);
+      this.#numberStart = grownTypedArray(this.#numberStart, index * 2);
+      this.#codeStart = grownTypedArray(this.#codeStart, index * 2);
     }
     this.#shapeOf[index] = shape;
     this.#numberStart[index] = numberStart;
@@ -232,96 +233,62 @@ export class PackedTreeStore {
   }
 
   #walk(value: unknown, depth: number): void {
-    switch (typeof value) {
-      case 'number':
+    const kind = kindOf(value, depth);
+    switch (kind) {
+      case NUMBER:
         this.#step(NUMBER);
         if (this.#numberCount === this.#numbers.length)
-          this.#numbers = grownFloat64(this.#numbers, this.#numberCount + 1);
-        this.#numbers[this.#numberCount++] = value;
+          this.#numbers = grownTypedArray(this.#numbers, this.#numbers.length * 2);
+        this.#numbers[this.#numberCount++] = value as number;
         return;
-      case 'string':
-        this.#step(STRING);
-        this.#leafStrings.push(value);
-        this.#leafKinds.push(STRING);
+      case OPEN_ARRAY: {
+        const array = value as unknown[];
+        this.#step(OPEN_ARRAY);
+        for (let i = 0; i < array.length; i++) this.#walk(array[i], depth + 1);
+        this.#step(CLOSE);
         return;
-      case 'boolean':
-        this.#step(value ? TRUE : FALSE);
-        return;
-      case 'undefined':
-        this.#step(UNDEFINED);
-        return;
-      case 'object': {
-        if (value === null) {
-          this.#step(NULL);
-          return;
-        }
-        const proto = Object.getPrototypeOf(value) as unknown;
-        if (depth >= MAX_PACKED_DEPTH) break;
-        if (Array.isArray(value) && proto === Array.prototype && value.length <= MAX_PACKED_ARRAY) {
-          this.#step(OPEN_ARRAY);
-          for (let i = 0; i < value.length; i++) this.#walk(value[i], depth + 1);
-          this.#step(CLOSE);
-          return;
-        }
-        if (proto === Object.prototype) {
-          const object = value as Record<string, unknown>;
-          const keys = Object.keys(object);
-          if (keys.length > MAX_PACKED_KEYS) break;
-          this.#step(OPEN_OBJECT);
-          for (const key of keys) {
-            this.#stepKey(key);
-            this.#walk(object[key], depth + 1);
-          }
-          this.#step(CLOSE);
-          return;
-        }
-        break;
       }
+      case OPEN_OBJECT: {
+        const object = value as Record<string, unknown>;
+        const keys = packedKeys(object);
+        if (keys === null) break;
+        this.#step(OPEN_OBJECT);
+        for (const key of keys) {
+          this.#stepKey(key);
+          this.#walk(object[key], depth + 1);
+        }
+        this.#step(CLOSE);
+        return;
+      }
+      case STRING:
+      case OPAQUE:
+        break;
       default:
+        this.#step(kind);
+        return;
     }
-    this.#step(OPAQUE);
-    this.#leafStrings.push(value);
-    this.#leafKinds.push(OPAQUE);
+    // a string or a value kept by reference: a position with a code
+    this.#step(typeof value === 'string' ? STRING : OPAQUE);
+    this.#leafValues.push(value);
   }
 
   /** The template of a shape seen for the first time, read off the tree that has it. */
   #newShape(tree: unknown): number {
     let strings = 0;
     const template = (value: unknown, depth: number): Template => {
-      const leaf = (kind: number): Template => ({
-        kind: 'leaf',
-        leaf: kind,
-        column: kind === STRING || kind === OPAQUE ? strings++ : -1,
-      });
-      switch (typeof value) {
-        case 'number':
-          return leaf(NUMBER);
-        case 'string':
-          return leaf(STRING);
-        case 'boolean':
-          return leaf(value ? TRUE : FALSE);
-        case 'undefined':
-          return leaf(UNDEFINED);
-        case 'object': {
-          if (value === null) return leaf(NULL);
-          const proto = Object.getPrototypeOf(value) as unknown;
-          if (depth >= MAX_PACKED_DEPTH) return leaf(OPAQUE);
-          if (Array.isArray(value) && proto === Array.prototype && value.length <= MAX_PACKED_ARRAY) {
-            const children: Template[] = [];
-            for (let i = 0; i < value.length; i++) children.push(template(value[i], depth + 1));
-            return { kind: 'array', children };
-          }
-          if (proto === Object.prototype) {
-            const object = value as Record<string, unknown>;
-            const keys = Object.keys(object);
-            if (keys.length > MAX_PACKED_KEYS) return leaf(OPAQUE);
-            return { kind: 'object', keys, children: keys.map((key) => template(object[key], depth + 1)) };
-          }
-          return leaf(OPAQUE);
-        }
-        default:
-          return leaf(OPAQUE);
+      let kind = kindOf(value, depth);
+      if (kind === OPEN_ARRAY) {
+        const children = (value as unknown[]).map((child) => template(child, depth + 1));
+        return { kind: 'array', children };
       }
+      if (kind === OPEN_OBJECT) {
+        const object = value as Record<string, unknown>;
+        const keys = packedKeys(object);
+        if (keys !== null)
+          return { kind: 'object', keys, children: keys.map((key) => template(object[key], depth + 1)) };
+        kind = OPAQUE;
+      }
+      return { kind: 'leaf', leaf: kind, column: kind === STRING || kind === OPAQUE ? strings++ : -1 };
     };
     const root = template(tree, 0);
     const columns = Array.from({ length: strings }, () => new StringColumn());
@@ -353,8 +320,42 @@ export class PackedTreeStore {
   }
 
   #reserveCodes(n: number): void {
-    if (this.#codeCount + n > this.#codes.length) this.#codes = grownInt32(this.#codes, this.#codeCount + n);
+    if (this.#codeCount + n > this.#codes.length)
+      this.#codes = grownTypedArray(this.#codes, Math.max(this.#codeCount + n, this.#codes.length * 2));
   }
+}
+
+/**
+ * How a value is stored: a leaf kind, `OPEN_ARRAY`, `OPEN_OBJECT` (see {@link packedKeys}) or
+ * `OPAQUE` (kept by reference). The one rule shared by the walk and by the shapes' templates.
+ */
+function kindOf(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case 'number':
+      return NUMBER;
+    case 'string':
+      return STRING;
+    case 'boolean':
+      return value ? TRUE : FALSE;
+    case 'undefined':
+      return UNDEFINED;
+    case 'object': {
+      if (value === null) return NULL;
+      if (depth >= MAX_PACKED_DEPTH) return OPAQUE;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (Array.isArray(value))
+        return proto === Array.prototype && value.length <= MAX_PACKED_ARRAY ? OPEN_ARRAY : OPAQUE;
+      return proto === Object.prototype ? OPEN_OBJECT : OPAQUE;
+    }
+    default:
+      return OPAQUE;
+  }
+}
+
+/** A plain object's keys when it is packed, or null when it has too many (then it is opaque). */
+function packedKeys(object: Record<string, unknown>): string[] | null {
+  const keys = Object.keys(object);
+  return keys.length > MAX_PACKED_KEYS ? null : keys;
 }
 
 /**
@@ -397,16 +398,4 @@ function compileBuilder(root: Template, columns: readonly StringColumn[]): Build
   const values = columns.map((_, i) => `const V${i} = columns[${i}].values;`).join('\n');
   const source = `${values}\nreturn (N, K, R, n, c) => { let k = 0; return ${expression(root)}; };`;
   return new Function('columns', source)(columns) as Builder;
-}
-
-function grownFloat64(array: Float64Array<ArrayBuffer>, least: number): Float64Array<ArrayBuffer> {
-  const next = new Float64Array(Math.max(least, array.length * 2));
-  next.set(array);
-  return next;
-}
-
-function grownInt32(array: Int32Array<ArrayBuffer>, least: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(Math.max(least, array.length * 2));
-  next.set(array);
-  return next;
 }

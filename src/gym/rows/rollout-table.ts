@@ -1,3 +1,4 @@
+import { grownTypedArray as grown } from '../../util/grown-typed-array.js';
 import type { KeyInterner } from '../json/key-interner.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from './gym-keys.js';
@@ -13,15 +14,6 @@ export const ROW_HAS_TASK = 2;
 export const ROW_HAS_ROLLOUT = 4;
 /** Info-entry kind for a raw (non-numeric) `reward`, kept in `infoRaw`. */
 export const INFO_RAW = 9;
-
-function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(
-  a: T,
-  n: number,
-): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
-}
 
 /** A field that is numeric in some rows and not in others (the others count as missing). */
 export interface NonNumericField {
