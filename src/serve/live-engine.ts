@@ -506,6 +506,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const sink of this.sinks) await sink.write(scored);
     // Keep the records, not the trace: spans stay only with the assembler until the trial is sealed.
     // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
+    // the slot is read again after the sinks: a scoring of the same trial that started meanwhile
+    // may have kept it first, and this version must then replace it, not take a second slot
     const slot = this.#kept.put(
       this.#results.get(job.key) ?? null,
       {
