@@ -48,7 +48,10 @@ export interface AggregateRolloutsResult {
   table: RolloutTable;
   order: Int32Array;
   warnings: string[];
-  /** Threads that read the inputs, this one included (0: read sequentially in this thread). */
+  /**
+   * Threads that read ranges of the inputs, this one included (0: read sequentially in this thread;
+   * 1: split into ranges, but no worker could read one).
+   */
   scanWorkers: number;
   /** Whether a worker thread wrote the merged file (while this thread computed the statistics). */
   mergedInWorker: boolean;

@@ -1,12 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import { GymInputError } from '../gym-input-error.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { claimRange, markFailed, newRangeClaims } from './range-claims.js';
-import { rolloutLineError } from './rollout-line-error.js';
-import { scanRange, type ScanRange, type ScanRangeResult } from './scan-range.js';
+import { InOrderRangeAppender } from './in-order-range-appender.js';
+import { scanRange, type ScanRange } from './scan-range.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
@@ -23,7 +22,10 @@ export interface ParallelScanOptions {
 
 /** What {@link loadRolloutFiles} did. */
 export interface LoadRolloutFilesResult {
-  /** Threads that read the inputs (0: read sequentially in this thread). */
+  /**
+   * Threads that read ranges of the inputs, this one included (0: read sequentially in this thread;
+   * 1: split into ranges, but no worker read one).
+   */
   threads: number;
   /** The worker threads, still running when `keepWorkers` was asked for (else null). */
   pool: GymWorkerPool | null;
@@ -125,7 +127,7 @@ async function scanInParallel(
   keepWorkers: boolean,
 ): Promise<LoadRolloutFilesResult> {
   const total = sizes.reduce((a, b) => a + b, 0);
-  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (scanThreads * 8)));
+  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (scanThreads * 32)));
   const ranges: ScanRange[] = [];
   for (const [i, f] of files.entries()) {
     const size = sizes[i] as number;
@@ -136,52 +138,41 @@ async function scanInParallel(
       start = end;
     }
   }
-  const results: (ScanRangeResult | undefined)[] = new Array<ScanRangeResult | undefined>(ranges.length);
+  // Each range's rows are appended as soon as every range before it is in (this thread yields
+  // between its own ranges so that the workers' results arrive), so the appending is shared out
+  // with the scanning instead of waiting until the last range is done.
+  const appender = new InOrderRangeAppender(table, ranges, first, total);
   const claims = newRangeClaims();
   const job = { files, ranges, options, claims: claims.buffer as SharedArrayBuffer };
+  const scanned = new Array<boolean>(pool.size).fill(false);
   const workerRuns = Array.from({ length: pool.size }, (_, w) =>
     pool
       .scan(w, job, (id, result) => {
-        results[id] = result;
+        scanned[w] = true;
+        appender.put(id, result);
       })
-      .then(
-        () => true,
-        () => false,
-      ),
+      // a worker that could not start or died: its claimed range, if any, stays missing
+      .catch(() => {}),
   );
-  // This thread scans synchronously; the workers' results wait in the port until it is done.
   for (let id = claimRange(claims, ranges.length); id >= 0; id = claimRange(claims, ranges.length)) {
     const r = ranges[id] as ScanRange;
-    const result = await scanRange(files[r.file] as string, r, options);
-    results[id] = result;
+    const result = await scanRange(files[r.file] as string, r, options, false);
     if (!('table' in result)) markFailed(claims);
+    appender.put(id, result);
+    // this thread's reads are synchronous: let the workers' results in
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const workersOk = (await Promise.all(workerRuns)).every(Boolean);
-  // every range up to the first failed one has a result unless a worker died holding one
-  const firstFailed = results.findIndex((res) => res !== undefined && !('table' in res));
-  const needed = firstFailed < 0 ? ranges.length : firstFailed + 1;
-  if (!workersOk || results.slice(0, needed).includes(undefined)) {
+  await Promise.all(workerRuns);
+  const error = appender.error(files);
+  if (error !== null) throw error;
+  if (!appender.complete) {
+    // a worker died holding a range: read everything again in this thread
     await pool.close();
+    table.clearRows();
     await loadSequentially(files, first, table, options);
     return { threads: 0, pool: null };
   }
   if (!keepWorkers) await pool.close();
-  let linesBefore = 0;
-  let lastFile = -1;
-  for (let k = 0; k < needed; k++) {
-    const r = ranges[k] as ScanRange;
-    if (r.file !== lastFile) {
-      linesBefore = 0;
-      lastFile = r.file;
-    }
-    const res = results[k] as ScanRangeResult;
-    if (!('table' in res)) {
-      if (res.parts === null)
-        throw new GymInputError('unreadable', `Cannot read shard '${files[r.file]}': ${res.message}`);
-      throw rolloutLineError({ ...res.parts, line: res.parts.line + linesBefore });
-    }
-    table.appendTransfer(res.table, first + r.file, linesBefore);
-    linesBefore += res.lines;
-  }
-  return { threads: Math.min(scanThreads, ranges.length), pool: keepWorkers ? pool : null };
+  // a worker that could not start scanned nothing: this thread then read every range
+  return { threads: 1 + scanned.filter(Boolean).length, pool: keepWorkers ? pool : null };
 }

@@ -18,6 +18,8 @@ export type ScanRangeResult =
 /**
  * Scans one byte range of `path` into a table of its own, with lines counted from the range's start;
  * errors are returned as data so any thread can report them with the line number in the whole file.
+ * The table's arrays are trimmed copies that can be transferred to another thread, or with `copy`
+ * false views for this thread.
  *
  * @example
  * const r = await scanRange('rollouts.jsonl', { file: 0, start: 0, end: 1 << 20 }, { cut: true });
@@ -26,6 +28,7 @@ export async function scanRange(
   path: string,
   r: ScanRange,
   options: LoadRolloutFileOptions,
+  copy = true,
 ): Promise<ScanRangeResult> {
   const part = new RolloutTable(createGymKeys());
   try {
@@ -34,7 +37,7 @@ export async function scanRange(
       end: r.end,
       firstLine: 1,
     });
-    return { lines, table: part.toTransfer() };
+    return { lines, table: part.toTransfer(copy) };
   } catch (error) {
     const parts = (error as { parts?: RolloutLineErrorParts }).parts;
     return { parts: parts ?? null, message: (error as Error).message ?? String(error) };

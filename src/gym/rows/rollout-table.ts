@@ -1,4 +1,4 @@
-import { grownTypedArray as grown } from '../../util/grown-typed-array.js';
+import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/grown-typed-array.js';
 import type { KeyInterner } from '../json/key-interner.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from './gym-keys.js';
@@ -89,7 +89,10 @@ export class RolloutTable {
   }
 
   private growRows(): void {
-    const n = this.cap * 2;
+    this.resizeRows(this.cap * 2);
+  }
+
+  private resizeRows(n: number): void {
     this.file = grown(this.file, n);
     this.line = grown(this.line, n);
     this.offset = grown(this.offset, n);
@@ -103,6 +106,40 @@ export class RolloutTable {
     this.infoStart = grown(this.infoStart, n);
     this.infoLen = grown(this.infoLen, n);
     this.cap = n;
+  }
+
+  /**
+   * Removes every row (e.g. before reading the inputs again); files, agents and keys stay interned.
+   */
+  clearRows(): void {
+    this.count = 0;
+    this.statCount = 0;
+    this.infoCount = 0;
+    this.infoBig.clear();
+    this.infoRaw.clear();
+    this.fieldNumeric.fill(0);
+    this.nonNumeric.clear();
+    this.extra.length = 0;
+  }
+
+  /**
+   * Makes room for at least `rows` rows, `stats` statistics values and `infos` `rollout_infos` items
+   * in all (e.g. an estimate for a whole input), so that appending them copies no column again.
+   */
+  reserve(rows: number, stats: number, infos: number): void {
+    if (rows > this.cap) this.resizeRows(rows);
+    if (stats > this.statCap) {
+      this.statCap = stats;
+      this.statKey = grown(this.statKey, stats);
+      this.statVal = grown(this.statVal, stats);
+      this.statKind = grown(this.statKind, stats);
+    }
+    if (infos > this.infoCap) {
+      this.infoCap = infos;
+      this.infoKey = grown(this.infoKey, infos);
+      this.infoVal = grown(this.infoVal, infos);
+      this.infoKind = grown(this.infoKind, infos);
+    }
   }
 
   private pushStat(key: number, kind: number, value: number): void {
@@ -276,33 +313,39 @@ export class RolloutTable {
     return r;
   }
 
-  /** The rows as transferable plain data (see {@link appendTransfer}). */
-  toTransfer(): RolloutTableTransfer {
+  /**
+   * The rows as plain data (see {@link appendTransfer}): trimmed copies whose buffers can be
+   * transferred to another thread, or with `copy` false views of this table's columns (for use in
+   * the same thread).
+   */
+  toTransfer(copy = true): RolloutTableTransfer {
     const n = this.count;
+    const trim = <T extends GrowableTypedArray>(a: T, length: number): T =>
+      copy ? (a.slice(0, length) as T) : (a.subarray(0, length) as T);
     return {
       names: [...this.keys.names],
       agentNames: [...this.agentNames],
       count: n,
-      line: this.line.slice(0, n),
-      offset: this.offset.slice(0, n),
-      length: this.length.slice(0, n),
-      flags: this.flags.slice(0, n),
-      task: this.task.slice(0, n),
-      rollout: this.rollout.slice(0, n),
-      agent: this.agent.slice(0, n),
-      statStart: this.statStart.slice(0, n),
-      statLen: this.statLen.slice(0, n),
-      infoStart: this.infoStart.slice(0, n),
-      infoLen: this.infoLen.slice(0, n),
-      statKey: this.statKey.slice(0, this.statCount),
-      statVal: this.statVal.slice(0, this.statCount),
-      statKind: this.statKind.slice(0, this.statCount),
-      infoKey: this.infoKey.slice(0, this.infoCount),
-      infoVal: this.infoVal.slice(0, this.infoCount),
-      infoKind: this.infoKind.slice(0, this.infoCount),
+      line: trim(this.line, n),
+      offset: trim(this.offset, n),
+      length: trim(this.length, n),
+      flags: trim(this.flags, n),
+      task: trim(this.task, n),
+      rollout: trim(this.rollout, n),
+      agent: trim(this.agent, n),
+      statStart: trim(this.statStart, n),
+      statLen: trim(this.statLen, n),
+      infoStart: trim(this.infoStart, n),
+      infoLen: trim(this.infoLen, n),
+      statKey: trim(this.statKey, this.statCount),
+      statVal: trim(this.statVal, this.statCount),
+      statKind: trim(this.statKind, this.statCount),
+      infoKey: trim(this.infoKey, this.infoCount),
+      infoVal: trim(this.infoVal, this.infoCount),
+      infoKind: trim(this.infoKind, this.infoCount),
       infoBig: [...this.infoBig],
       infoRaw: [...this.infoRaw],
-      fieldNumeric: this.fieldNumeric.slice(),
+      fieldNumeric: copy ? this.fieldNumeric.slice() : this.fieldNumeric,
       nonNumeric: [...this.nonNumeric],
     };
   }
