@@ -71,10 +71,20 @@ export class PyJsonFileWriter {
   uint(n: number): void {
     const d = this.digits;
     let k = 0;
-    do {
-      d[k++] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
-    } while (n > 0);
+    if (n < 0x80000000) {
+      // small integers (the usual case) in int32 arithmetic
+      let i = n | 0;
+      do {
+        const q = (i / 10) | 0;
+        d[k++] = 0x30 + (i - q * 10);
+        i = q;
+      } while (i > 0);
+    } else
+      do {
+        const q = Math.floor(n / 10);
+        d[k++] = 0x30 + (n - q * 10);
+        n = q;
+      } while (n > 0);
     this.room(k);
     const buf = this.buf;
     let u = this.used;
@@ -134,12 +144,17 @@ export class PyJsonFileWriter {
   }
 
   pad(depth: number): void {
+    this.bytes(this.padBytes(depth));
+  }
+
+  /** The bytes of {@link pad} (a newline and the indentation of `depth`; none when compact). */
+  padBytes(depth: number): Uint8Array {
     let p = this.pads[depth];
     if (p === undefined) {
-      p = Buffer.from('\n' + ' '.repeat(this.indent * depth));
+      p = Buffer.from(this.indent > 0 ? '\n' + ' '.repeat(this.indent * depth) : '');
       this.pads[depth] = p;
     }
-    this.bytes(p);
+    return p;
   }
 
   float(x: number): void {
@@ -159,36 +174,45 @@ export class PyJsonFileWriter {
   /**
    * Writes a non-integer `x` with 1e-4 <= |x| < 1e7 and at most 8 decimals as its shortest round-trip
    * digits in fixed notation (what `String(x)` gives) without building a string; returns false (and
-   * writes nothing) for other values. The smallest k for which round(|x|·10^k) / 10^k is exactly |x|
-   * gives the fewest digits, and since 10^-k is larger than x's ulp there, no other k-decimal string
-   * round-trips, so it is also the closest one.
+   * writes nothing) for other values. With m = round(|x|·10^8) and m / 10^8 exactly |x|, dropping m's
+   * t trailing decimal zeros gives the integer of k = 8 − t decimals that round-trips with the fewest
+   * digits (a k-decimal string that round-trips has m = its integer · 10^(8−k)), and since 10^-k is
+   * larger than x's ulp there, no other k-decimal string round-trips, so it is also the closest one.
    */
   private shortFixed(x: number): boolean {
     const a = x < 0 ? -x : x;
     if (!(a >= 1e-4 && a < 1e7)) return false;
     // if some k <= 8 decimals round-trip, 8 do (the scaled value is then an integer within 0.5 of
     // a·10^8, and dividing it back rounds to a): one test rejects the full-precision values
-    if (Math.round(a * 1e8) / 1e8 !== a) return false;
-    let p = 10;
-    for (let k = 1; k <= 8; k++, p *= 10) {
-      const m = Math.round(a * p);
-      if (m / p !== a) continue;
-      const frac = m % p;
-      this.room(32);
-      if (x < 0) this.buf[this.used++] = 0x2d;
-      this.uint((m - frac) / p);
-      const buf = this.buf;
-      let u = this.used;
-      buf[u++] = 0x2e;
-      for (let q = p / 10, f = frac; q >= 1; q /= 10) {
-        const d = Math.floor(f / q);
-        buf[u++] = 0x30 + d;
-        f -= d * q;
-      }
-      this.used = u;
-      return true;
+    let m = Math.round(a * 1e8);
+    if (m / 1e8 !== a) return false;
+    let k = 8;
+    // m < 10^15 < 2^53: exact integer arithmetic on doubles; m is not a multiple of 10^8 (x is not
+    // an integer), so k stays >= 1
+    for (let q = Math.floor(m / 10); q * 10 === m; q = Math.floor(m / 10)) {
+      m = q;
+      k--;
     }
-    return false;
+    this.room(32);
+    const buf = this.buf;
+    let u = this.used;
+    if (x < 0) buf[u++] = 0x2d;
+    // digits of m right to left into the scratch, then the integer part, the point and k decimals
+    const d = this.digits;
+    let n = 0;
+    do {
+      const q = Math.floor(m / 10);
+      d[n++] = 0x30 + (m - q * 10);
+      m = q;
+    } while (m > 0);
+    // n digits hold the k decimals (zero-padded on the left when n <= k)
+    if (n <= k) buf[u++] = 0x30;
+    else while (n > k) buf[u++] = d[--n] as number;
+    buf[u++] = 0x2e;
+    for (let z = k - n; z > 0; z--) buf[u++] = 0x30;
+    while (n > 0) buf[u++] = d[--n] as number;
+    this.used = u;
+    return true;
   }
 
   value(v: PyJson, depth: number): void {

@@ -165,6 +165,13 @@ export class GymGroupLevels {
     const kInfos = member('rollout_infos', d2);
     const indented = w.indent > 0;
     const anyBig = table.infoBig.size > 0;
+    // the fixed bytes around an item's numbers, each copied at once
+    const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    const itemOpen = cat(w.padBytes(d3), '{', kId, '"');
+    const itemOpenNext = cat(',', itemOpen);
+    const itemTask = cat('"', kTask);
+    const itemClose = cat(w.padBytes(d3), '}');
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {
       const [a, b] = this.ranges[g] as [number, number];
@@ -202,16 +209,11 @@ export class GymGroupLevels {
         const row = rows[i] as number;
         const t = table.task[row] as number;
         const r = table.rollout[row] as number;
-        if (i > a) w.byte(0x2c);
-        if (indented) w.pad(d3);
-        w.byte(0x7b);
-        w.bytes(kId);
-        w.byte(0x22);
+        w.bytes(i > a ? itemOpenNext : itemOpen);
         w.int(t);
         w.byte(0x3a);
         w.int(r);
-        w.byte(0x22);
-        w.bytes(kTask);
+        w.bytes(itemTask);
         w.int(t);
         w.bytes(kRollout);
         w.int(r);
@@ -233,8 +235,7 @@ export class GymGroupLevels {
           } else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, d4);
           else w.float(table.infoVal[k] as number);
         }
-        if (indented) w.pad(d3);
-        w.byte(0x7d);
+        w.bytes(itemClose);
       }
       if (indented) w.pad(d2);
       w.byte(0x5d);
