@@ -22,6 +22,12 @@ export interface NonNumericField {
   firstKind: number;
 }
 
+/** Whether `map[i] === i` for every `i` (ids that need no remapping). */
+function isIdentity(map: Int32Array): boolean {
+  for (let i = 0; i < map.length; i++) if (map[i] !== i) return false;
+  return true;
+}
+
 /**
  * Rollout rows reduced to what Gym's statistics need, in columnar typed arrays: per row its source
  * (file, line, byte range), indices, agent, the ordered numeric field map of the statistics (usage
@@ -373,28 +379,39 @@ export class RolloutTable {
       this.infoVal = grown(this.infoVal, this.infoCap);
       this.infoKind = grown(this.infoKind, this.infoCap);
     }
-    for (let i = 0; i < part.count; i++) {
+    // whole columns are copied at once; only ids and positions that differ are rewritten one by one
+    const n = part.count;
+    this.file.fill(fileIndex, rowBase, rowBase + n);
+    this.offset.set(part.offset, rowBase);
+    this.length.set(part.length, rowBase);
+    this.flags.set(part.flags, rowBase);
+    this.task.set(part.task, rowBase);
+    this.rollout.set(part.rollout, rowBase);
+    this.statLen.set(part.statLen, rowBase);
+    this.infoLen.set(part.infoLen, rowBase);
+    for (let i = 0; i < n; i++) {
       const r = rowBase + i;
-      this.file[r] = fileIndex;
       this.line[r] = (part.line[i] as number) + lineOffset;
-      this.offset[r] = part.offset[i] as number;
-      this.length[r] = part.length[i] as number;
-      this.flags[r] = part.flags[i] as number;
-      this.task[r] = part.task[i] as number;
-      this.rollout[r] = part.rollout[i] as number;
-      const a = part.agent[i] as number;
-      this.agent[r] = a < 0 ? -1 : (agentMap[a] as number);
       this.statStart[r] = (part.statStart[i] as number) + statBase;
-      this.statLen[r] = part.statLen[i] as number;
       this.infoStart[r] = (part.infoStart[i] as number) + infoBase;
-      this.infoLen[r] = part.infoLen[i] as number;
     }
-    for (let k = 0; k < part.statKey.length; k++)
-      this.statKey[statBase + k] = keyMap[part.statKey[k] as number] as number;
+    if (isIdentity(agentMap)) this.agent.set(part.agent, rowBase);
+    else
+      for (let i = 0; i < n; i++) {
+        const a = part.agent[i] as number;
+        this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
+      }
+    const sameKeys = isIdentity(keyMap);
+    if (sameKeys) this.statKey.set(part.statKey, statBase);
+    else
+      for (let k = 0; k < part.statKey.length; k++)
+        this.statKey[statBase + k] = keyMap[part.statKey[k] as number] as number;
     this.statVal.set(part.statVal, statBase);
     this.statKind.set(part.statKind, statBase);
-    for (let k = 0; k < part.infoKey.length; k++)
-      this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
+    if (sameKeys) this.infoKey.set(part.infoKey, infoBase);
+    else
+      for (let k = 0; k < part.infoKey.length; k++)
+        this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
     this.infoVal.set(part.infoVal, infoBase);
     this.infoKind.set(part.infoKind, infoBase);
     this.statCount = statBase + part.statKey.length;
