@@ -10,6 +10,7 @@ import { writeMergedRollouts } from './io/write-merged-rollouts.js';
 import { createGymKeys } from './rows/gym-keys.js';
 import { RolloutTable } from './rows/rollout-table.js';
 import { siblingPath } from './sibling-path.js';
+import { taskRolloutOrder } from './rows/task-rollout-order.js';
 import { VALUE_KIND } from './rows/value-kind.js';
 import { stringifyPyJson } from './stringify-py-json.js';
 import { writeAggregateMetricsFile } from './write-aggregate-metrics-file.js';
@@ -147,14 +148,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       );
     }
 
-    const order = new Int32Array(table.count);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    order.sort(
-      (a, b) =>
-        (table.task[a] as number) - (table.task[b] as number) ||
-        (table.rollout[a] as number) - (table.rollout[b] as number) ||
-        a - b,
-    );
+    const order = taskRolloutOrder(table.task, table.rollout, table.count);
 
     await mkdir(dirname(options.output) || '.', { recursive: true });
     // The merged file is written before the statistics (it exists even when they fail, as in Gym);

@@ -22,6 +22,7 @@ import { scanRolloutLine } from './rows/scan-rollout-line.js';
 import { siblingPath } from './sibling-path.js';
 import { comparePyStrings } from './stats/compare-py-strings.js';
 import { stringifyPyJson } from './stringify-py-json.js';
+import { taskRolloutOrder } from './rows/task-rollout-order.js';
 
 /** Options of {@link profileRollouts} (`evalstream gym profile`). */
 export interface ProfileRolloutsOptions {
@@ -207,12 +208,7 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
     }
     inputByKey.set(k, i);
   }
-  const order = Array.from({ length: table.count }, (_, i) => i).sort(
-    (a, b) =>
-      (table.task[a] as number) - (table.task[b] as number) ||
-      (table.rollout[a] as number) - (table.rollout[b] as number) ||
-      a - b,
-  );
+  const order = taskRolloutOrder(table.task, table.rollout, table.count);
   const resultByKey = new Map<string, number>();
   for (const r of order) {
     const k = keyText(table.task[r] as number, table.rollout[r] as number);
