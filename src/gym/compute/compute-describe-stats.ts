@@ -1,6 +1,6 @@
-import { pandasMean } from '../stats/pandas-mean.js';
+import { pandasMeanOfCount } from '../stats/pandas-mean.js';
 import { pandasMedian } from '../stats/pandas-median.js';
-import { pandasStd } from '../stats/pandas-std.js';
+import { pandasStdAbout } from '../stats/pandas-std.js';
 
 /** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
 export interface DescribeStats {
@@ -43,12 +43,23 @@ export function computeDescribeStats(
       if (x > hi) hi = x;
       if (x < lo) lo = x;
     }
-    if (count === end - start) anyComplete = true;
-    mean[c] = pandasMean(v, start, end);
-    max[c] = count > 0 ? hi : NaN;
-    min[c] = count > 0 ? lo : NaN;
+    const n = end - start;
+    if (count === n) anyComplete = true;
+    if (count === 0) {
+      mean[c] = NaN;
+      max[c] = NaN;
+      min[c] = NaN;
+      median[c] = NaN;
+      std[c] = NaN;
+      continue;
+    }
+    // the mean is also pandasStd's first pass: computed once
+    const avg = pandasMeanOfCount(v, start, end, count);
+    mean[c] = avg;
+    max[c] = hi;
+    min[c] = lo;
     median[c] = pandasMedian(v, start, end);
-    std[c] = pandasStd(v, start, end);
+    std[c] = count > 1 ? pandasStdAbout(v, start, n, avg, count - 1) : NaN;
     if (std[c] === std[c]) allStdNaN = false;
   }
   if (allStdNaN && anyComplete) {

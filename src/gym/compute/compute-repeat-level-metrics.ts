@@ -3,7 +3,7 @@ import type { PyJsonObject } from '../py-json.js';
 import { comparePyStrings } from '../stats/compare-py-strings.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
-import { pandasStd } from '../stats/pandas-std.js';
+import { pandasStdAbout } from '../stats/pandas-std.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';
@@ -119,7 +119,7 @@ export function computeRepeatLevelMetrics(
         if (n === 0) continue;
         const xs = x.subarray(0, n);
         const mean = (0 + pairwiseSum(xs)) / n;
-        const std = n > 1 ? pandasStd(xs) : 0.0;
+        const std = n > 1 ? pandasStdAbout(xs, 0, n, mean, n - 1) : 0.0;
         const sem = std / Math.sqrt(n);
         const ss = sorted.subarray(0, n);
         ss.set(xs);

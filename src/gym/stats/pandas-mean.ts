@@ -11,6 +11,16 @@ import { pairwiseSum } from './pairwise-sum.js';
 export function pandasMean(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   let count = 0;
   for (let i = start; i < end; i++) if (values[i] === values[i]) count++;
+  return pandasMeanOfCount(values, start, end, count);
+}
+
+/** {@link pandasMean} when the count of non-NaN values in the range is known already. */
+export function pandasMeanOfCount(
+  values: ArrayLike<number>,
+  start: number,
+  end: number,
+  count: number,
+): number {
   if (count === 0) return NaN;
   return (0 + pairwiseSum(values, start, end - start, count !== end - start)) / count;
 }

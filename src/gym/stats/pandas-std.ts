@@ -21,6 +21,21 @@ export function pandasStd(
   const d = count - ddof;
   if (d <= 0) return NaN;
   const avg = (0 + pairwiseSum(values, start, n, count !== n)) / count;
+  return pandasStdAbout(values, start, n, avg, d);
+}
+
+/**
+ * The second pass of {@link pandasStd} over `values[start, start + n)`, given its first: `avg` (the
+ * pandas mean of the range) and `d = count - ddof > 0`. Lets a caller that has the mean already
+ * (e.g. `describe`) skip computing it again; the result is the same bits.
+ */
+export function pandasStdAbout(
+  values: ArrayLike<number>,
+  start: number,
+  n: number,
+  avg: number,
+  d: number,
+): number {
   const sqr = scratchBuffer(n);
   for (let i = 0; i < n; i++) {
     const x = values[start + i] as number;
