@@ -20,6 +20,7 @@
  *   npm run build && npm run bench -- gym     # 200k rollouts, built CLI
  *   GYM_BENCH_ROLLOUTS=50000 npm run bench -- gym
  *   GYM_BENCH_THREADS=1 npm run bench -- gym  # `--threads 1`: no worker threads
+ *   GYM_BENCH_RUNS=5 npm run bench -- gym     # five runs of each mode (default 3), median and range
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
@@ -177,21 +178,52 @@ console.log(
   `baseline (this run): reading ${(bytes / 1e6).toFixed(0)} MB and finding its line ends, best of two: ${floor.toFixed(2)} s`,
 );
 
-async function timeIt(label: string, merge: boolean): Promise<void> {
+interface Run {
+  wall: number;
+  cpu: number;
+  rss: number;
+}
+
+async function timeIt(label: string, merge: boolean): Promise<Run> {
   // Outputs of an earlier run are removed first: replacing a 770 MB file makes the file system free its
   // blocks (~1 s of kernel time on this machine), which is not the aggregation's work.
   for (const f of [output, output.replace(/\.jsonl$/, '_aggregate_metrics.json')]) rmSync(f, { force: true });
   const t = mode === 'cli' ? await timeCli(merge) : await timeInProcess(merge);
   const metrics = existsSync(t.metricsPath) ? statSync(t.metricsPath).size : 0;
-  const gym = (GYM_SECONDS_200K * rollouts) / 200_000;
   console.log(
     `${label}: ${t.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${t.wall.toFixed(2)} s wall, ` +
       `${t.cpu.toFixed(2)} s CPU, ${(bytes / 1e6 / t.wall).toFixed(0)} MB/s, ` +
       `metrics file ${(metrics / 1e6).toFixed(0)} MB, peak RSS ${t.rss.toFixed(0)} MB; ` +
       `${(t.wall / floor).toFixed(1)}× the read baseline; ` +
-      `${(gym / t.wall).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s (the issue's figure; target 50×)`,
+      `${(gym / t.wall).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s`,
   );
+  return t;
 }
 
-await timeIt('gym aggregate (merge + metrics)', true);
-await timeIt('gym aggregate --no-merge', false);
+/** Gym's time for this many rollouts (the issue's 108 s for 200k, scaled linearly). */
+const gym = (GYM_SECONDS_200K * rollouts) / 200_000;
+/**
+ * GYM_BENCH_RUNS (default 3): timed runs of each mode, the two modes alternating so that both see
+ * the same stretches of a machine whose speed drifts; the summary gives the median and the range.
+ */
+const runs = Math.max(1, Number(process.env['GYM_BENCH_RUNS'] ?? 3));
+const modes = [
+  { label: 'gym aggregate (merge + metrics)', merge: true, runs: [] as Run[] },
+  { label: 'gym aggregate --no-merge', merge: false, runs: [] as Run[] },
+];
+for (let i = 0; i < runs; i++) for (const m of modes) m.runs.push(await timeIt(m.label, m.merge));
+const median = (xs: number[]): number => {
+  const a = [...xs].sort((x, y) => x - y);
+  const mid = a.length >> 1;
+  return a.length % 2 === 1 ? (a[mid] as number) : ((a[mid - 1] as number) + (a[mid] as number)) / 2;
+};
+for (const m of modes) {
+  const walls = m.runs.map((r) => r.wall);
+  const med = median(walls);
+  console.log(
+    `${m.label}, ${runs} run(s): median ${med.toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
+      `median CPU ${median(m.runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS up to ${Math.max(...m.runs.map((r) => r.rss)).toFixed(0)} MB; ` +
+      `${(med / floor).toFixed(1)}× the read baseline; ${(gym / med).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s ` +
+      `(the issue's figure; target 50×, about ${(gym / 50).toFixed(1)} s)`,
+  );
+}
