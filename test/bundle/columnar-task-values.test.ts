@@ -80,7 +80,7 @@ const spec = (id: string): TaskSpec => ({
 describe('columnar task values', () => {
   it('summary.json from the columns equals the record path with TaskValueFloatness (with and without task specs)', () => {
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 25 }), fc.boolean(), (lines, withSpecs) => {
+      fc.property(fc.array(line, { maxLength: 25, size: 'max' }), fc.boolean(), (lines, withSpecs) => {
         const tasks = withSpecs ? [spec('t1'), spec('t2')] : null;
         const texts = lines.map(text);
         const acc = new SummaryAccumulator(tasks);

@@ -125,7 +125,7 @@ const trial: fc.Arbitrary<Pick<Trial, 'id' | 'error'>> = fc.record({
 
 const run = fc.record({
   tasks: fc.oneof(fc.constant(null), fc.array(taskSpec, { maxLength: 4 })),
-  scores: fc.array(scoreRecord, { maxLength: 30 }),
+  scores: fc.array(scoreRecord, { maxLength: 30, size: 'max' }),
   trials: fc.array(trial, { maxLength: 5 }),
 });
 
@@ -170,6 +170,7 @@ describe('summary in SQL equals the in-memory engine', () => {
         fc.array(fc.tuple(fc.constantFrom(...TRIAL_IDS), fc.double({ min: 0, max: 2 }), fc.boolean()), {
           minLength: 1,
           maxLength: 60,
+          size: 'max',
         }),
         async (rows) => {
           const scores: ScoreRecord[] = rows.map(([t, x, ok], i) => ({

@@ -78,7 +78,7 @@ const scoresArb: fc.Arbitrary<ScoreRecord[][]> = fc
         kind: fc.constantFrom('completed', 'completed', 'completed', 'partial', 'dead', 'raised'),
         outputs: fc.array(fc.tuple(fc.constantFrom(...OUTPUTS, 'zz'), valueArb), { maxLength: 4 }),
       }),
-      { maxLength: 12 },
+      { maxLength: 12, size: 'max' },
     ),
     { minLength: 4, maxLength: 4 },
   )
@@ -107,7 +107,7 @@ function interleave(perTask: ScoreRecord[][], choices: number[]): ScoreRecord[] 
 }
 
 const tasksArb = fc.tuple(taskSpecArb('T0'), taskSpecArb('T1'), taskSpecArb('T2'));
-const choicesArb = fc.array(fc.nat(), { minLength: 1, maxLength: 40 });
+const choicesArb = fc.array(fc.nat(), { minLength: 1, maxLength: 40, size: 'max' });
 const trialsArb = fc.array(
   fc.record({
     id: fc.constantFrom('t1', 't2', 't3'),

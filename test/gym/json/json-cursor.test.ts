@@ -59,7 +59,7 @@ describe('JsonCursor', () => {
   it('accepts exactly what JSON.parse accepts on JSON-like noise', () => {
     const alphabet = fc.constantFrom(...'{}[]",:\\ \t\n0123456789-+.eEtrufalsn"ab\u00e9\u0001'.split(''));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
+      fc.property(fc.array(alphabet, { maxLength: 24, size: 'max' }), (chars) => {
         const text = chars.join('');
         expect(accepts(text)).toBe(jsonParseAccepts(text));
       }),
@@ -153,6 +153,7 @@ describe('JsonCursor.readRepeatedString', () => {
       fc.property(
         fc.array(fc.constantFrom('agent', 'agent_b', 'agen', 'a\\"b', 'a\\\\', 'é', '', 'x'.repeat(1100)), {
           maxLength: 12,
+          size: 'max',
         }),
         (raws) => {
           const c = new JsonCursor(new Uint8Array(0), 0, 0);
@@ -251,7 +252,7 @@ describe('JsonCursor.skipValue fast path', () => {
   it('long strings scanned with WebAssembly SIMD: same outcome as the strict skip', () => {
     expect(WasmStringScanner.finderOf(WasmStringScanner.allocate(8))).not.toBeNull();
     const piece = fc.oneof(
-      fc.string({ minLength: 0, maxLength: 40 }),
+      fc.string({ minLength: 0, maxLength: 40, size: 'max' }),
       fc.constantFrom(
         '"',
         '\\',
@@ -268,23 +269,28 @@ describe('JsonCursor.skipValue fast path', () => {
       ),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 12 }), fc.nat(40), fc.boolean(), (pieces, pad, close) => {
-        const text = `["${pieces.join('')}${close ? '"' : ''}, 1]`;
-        const bytes = Buffer.from(text, 'utf8');
-        // at an offset inside the WebAssembly buffer, ending at its last byte
-        const buf = WasmStringScanner.allocate(pad + bytes.length);
-        buf.fill(0x20, 0, pad);
-        bytes.copy(buf, pad);
-        const view = buf.subarray(pad);
-        expect(outcome(view, false)).toBe(outcome(bytes, true));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 12, size: 'max' }),
+        fc.nat(40),
+        fc.boolean(),
+        (pieces, pad, close) => {
+          const text = `["${pieces.join('')}${close ? '"' : ''}, 1]`;
+          const bytes = Buffer.from(text, 'utf8');
+          // at an offset inside the WebAssembly buffer, ending at its last byte
+          const buf = WasmStringScanner.allocate(pad + bytes.length);
+          buf.fill(0x20, 0, pad);
+          bytes.copy(buf, pad);
+          const view = buf.subarray(pad);
+          expect(outcome(view, false)).toBe(outcome(bytes, true));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   it('the WebAssembly finder returns the first quote, backslash or control byte (or the end)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 0, maxLength: 100 }), fc.nat(20), (data, pad) => {
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 100, size: 'max' }), fc.nat(20), (data, pad) => {
         const buf = WasmStringScanner.allocate(pad + data.length);
         buf.set(data, pad);
         const view = buf.subarray(pad);

@@ -13,11 +13,14 @@ function byComparator(task: number[], rollout: number[]): number[] {
 }
 
 const pairs = (lo: number, hi: number) =>
-  fc.array(fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })), { maxLength: 300 });
+  fc.array(fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })), {
+    maxLength: 300,
+    size: 'max',
+  });
 
 /** Few distinct values (so keys repeat) whose span does not pack. */
 const huge = fc.constantFrom(-(2 ** 40), -1, 0, 3, 2 ** 40);
-const hugePairs = fc.array(fc.tuple(huge, huge), { maxLength: 300 });
+const hugePairs = fc.array(fc.tuple(huge, huge), { maxLength: 300, size: 'max' });
 
 describe('taskRolloutOrder', () => {
   it('orders by task, then rollout, then row, for small and negative indices with repeats', () => {
