@@ -1,15 +1,18 @@
 import { GymInputError } from '../gym-input-error.js';
-import type { RolloutTable } from '../rows/rollout-table.js';
+import { RolloutTable } from '../rows/rollout-table.js';
 import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
 import { rolloutLineError } from './rollout-line-error.js';
 import type { ScanRange, ScanRangeResult } from './scan-range.js';
+
+/** The most the first range's estimate reserves in the table (the 200k-rollout bench needs ~60 MB). */
+export const RESERVE_MAX_BYTES = 256 << 20;
 
 /**
  * Appends the results of a ranged scan to a table in file order while they arrive in any order: each
  * range's rows go in as soon as every range before it is in, with its line numbers shifted by the
  * lines of the earlier ranges of the same file. The first result appended also reserves the table's
- * room for the whole input (estimated from that range, 5 % to spare), so that appending does not
- * copy the columns again and again. A failed range stops the appending; {@link error} then rebuilds
+ * room for the whole input (estimated from that range, 5 % to spare, at most
+ * {@link RESERVE_MAX_BYTES}), so that appending does not copy the columns again and again. A failed range stops the appending; {@link error} then rebuilds
  * its error with the line number in the whole file.
  *
  * @example
@@ -84,7 +87,11 @@ export class InOrderRangeAppender {
 
   private reserve(part: RolloutTableTransfer, bytes: number): void {
     if (bytes <= 0) return;
-    const scale = (1.05 * this.totalBytes) / bytes;
+    // an input whose first range is unlike the rest (e.g. short rows first) could make the estimate
+    // far too large: at most RESERVE_MAX_BYTES are reserved, the rest grows as rows come
+    const estimate = (1.05 * this.totalBytes) / bytes;
+    const footprint = RolloutTable.bytesFor(part.count, part.statKey.length, part.infoKey.length);
+    const scale = footprint * estimate > RESERVE_MAX_BYTES ? RESERVE_MAX_BYTES / footprint : estimate;
     this.table.reserve(
       Math.ceil(part.count * scale),
       Math.ceil(part.statKey.length * scale),

@@ -128,6 +128,13 @@ export class RolloutTable {
     this.extra.length = 0;
   }
 
+  /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
+  static bytesFor(rows: number, stats: number, infos: number): number {
+    // per row: file, line, offset, length, flags, task, rollout, agent, stat/info start and length;
+    // per value or item: key, value and kind
+    return rows * (4 + 8 + 8 + 8 + 1 + 8 + 8 + 4 + 4 + 2 + 4 + 2) + (stats + infos) * (4 + 8 + 1);
+  }
+
   /**
    * Makes room for at least `rows` rows, `stats` statistics values and `infos` `rollout_infos` items
    * in all (e.g. an estimate for a whole input), so that appending them copies no column again.

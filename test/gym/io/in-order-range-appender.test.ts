@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InOrderRangeAppender } from '../../../src/gym/io/in-order-range-appender.js';
+import { InOrderRangeAppender, RESERVE_MAX_BYTES } from '../../../src/gym/io/in-order-range-appender.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
 import { scanRange, type ScanRange, type ScanRangeResult } from '../../../src/gym/io/scan-range.js';
 import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
@@ -162,5 +162,21 @@ describe('InOrderRangeAppender', () => {
       appender.put(id, await scanRange(path, ranges[id] as ScanRange, { cut: true }));
     expect(table.count).toBe(2000);
     expect(table.task).toBe(task); // never grown again
+  });
+
+  it('reserves no more than RESERVE_MAX_BYTES when the first range is unlike the rest', async () => {
+    const dir = tempDir();
+    const text = lines(200, ['alpha']);
+    const path = writeJsonl(dir, 'in.jsonl', text);
+    const ranges = cut([path], [text.join('\n') + '\n'], 1 << 20);
+    const table = new RolloutTable(createGymKeys());
+    table.files.push(path);
+    // as if 100 GB of much longer rows followed these 200 short ones
+    const appender = new InOrderRangeAppender(table, ranges, 0, 100e9);
+    appender.put(0, await scanRange(path, ranges[0] as ScanRange, { cut: true }));
+    const reserved = RolloutTable.bytesFor(table.task.length, table.statVal.length, table.infoVal.length);
+    expect(reserved).toBeGreaterThan(RESERVE_MAX_BYTES / 2);
+    expect(reserved).toBeLessThanOrEqual(RESERVE_MAX_BYTES + 1024);
+    expect(table.count).toBe(200);
   });
 });
