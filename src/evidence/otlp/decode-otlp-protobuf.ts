@@ -1026,6 +1026,9 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
  * // throws OtlpDecodeError('truncated or corrupt: … at byte 1234 (Span.attributes)') on bad input
  */
 export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
+  // protobuf messages are limited to 2 GiB, and the attribute index keeps positions in an Int32Array
+  if (bytes.length > 0x7fffffff)
+    throw new OtlpDecodeError(`message of ${bytes.length} bytes: over protobuf's 2 GiB limit`, { offset: 0 });
   const buf = asBuf(bytes);
   const r = Reader.create(buf);
   const end = buf.length;

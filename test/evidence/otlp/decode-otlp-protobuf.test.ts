@@ -159,6 +159,72 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     expect(span?.resource.droppedAttributesCount).toBe(4);
   });
 
+  it('reads the scalar fields of each span as the reflection decode does, in a request of several spans', () => {
+    const tid = (n: number): Buffer => Buffer.alloc(16, n);
+    const span = (i: number, trace: number, extra: object) => ({
+      traceId: tid(trace),
+      spanId: Buffer.alloc(8, i + 1),
+      name: `span ${i}`,
+      startTimeUnixNano: String(1_760_000_000_000_000_000n + BigInt(i)),
+      endTimeUnixNano: String(1_760_000_001_000_000_000n + BigInt(i)),
+      ...extra,
+    });
+    const msg = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span(0, 7, { flags: 0x80000301, kind: 2, traceState: 'a=1,b=2', droppedAttributesCount: 3 }),
+                span(1, 7, { droppedEventsCount: 5, droppedLinksCount: 6, parentSpanId: Buffer.alloc(8, 1) }),
+                span(2, 9, { status: { code: 1 }, flags: 0x100 }),
+                span(3, 7, { status: { message: 'only a message' } }),
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const raw = Request.encode(Request.fromObject(msg)).finish();
+    const scalars = (s: OtlpSpan) => ({
+      traceId: s.traceId,
+      spanId: s.spanId,
+      parentSpanId: s.parentSpanId,
+      traceState: s.traceState,
+      name: s.name,
+      kind: s.kind,
+      flags: s.flags,
+      start: s.startTimeUnixNano,
+      end: s.endTimeUnixNano,
+      droppedAttributesCount: s.droppedAttributesCount,
+      droppedEventsCount: s.droppedEventsCount,
+      droppedLinksCount: s.droppedLinksCount,
+      status: s.status,
+    });
+    const fast = spansOf(decodeOtlpProtobuf(raw)).map(scalars);
+    // another request decoded in between must not disturb the first one's spans
+    const first = spansOf(decodeOtlpProtobuf(raw));
+    decodeOtlpProtobuf(bytes);
+    expect(first.map(scalars)).toEqual(fast);
+    expect(fast).toEqual(spansOf(decodeOtlpProtobufReflection(raw)).map(scalars));
+    expect(fast[0]).toMatchObject({
+      flags: 0x80000301,
+      kind: 2,
+      traceState: 'a=1,b=2',
+      droppedAttributesCount: 3,
+    });
+    expect(fast[1]).toMatchObject({ droppedEventsCount: 5, droppedLinksCount: 6, traceId: '07'.repeat(16) });
+    expect(fast[3]?.status).toEqual({ code: 0, message: 'only a message' });
+  });
+
+  it('refuses a message over the 2 GiB protobuf limit before reading it', () => {
+    // only the length is looked at (a real 2 GiB buffer is not needed to check the limit)
+    const huge = { length: 2 ** 31 } as Uint8Array;
+    expect(() => decodeOtlpProtobuf(huge)).toThrow(
+      new OtlpDecodeError(`message of ${2 ** 31} bytes: over protobuf's 2 GiB limit`, { offset: 0 }),
+    );
+  });
+
   it('looks keys up exactly (last duplicate wins, near misses do not match)', () => {
     const attributes = [
       { key: 'gen_ai.tool.name', value: { stringValue: 'first' } },
