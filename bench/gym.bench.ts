@@ -22,13 +22,12 @@
  *   GYM_BENCH_THREADS=1 npm run bench -- gym  # `--threads 1`: no worker threads
  *   GYM_BENCH_RUNS=5 npm run bench -- gym     # five runs of each mode (default 3), median and range
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
+import { timeGymCli } from './time-gym-cli.js';
 
 const rollouts = Number(process.env['GYM_BENCH_ROLLOUTS'] ?? 200_000);
 /** `--threads` (default: the CLI's own default). */
@@ -104,33 +103,8 @@ async function timeCli(merge: boolean): Promise<Timing> {
     ...(merge ? [] : ['--no-merge']),
     ...(threads === undefined ? [] : ['--threads', threads]),
   ];
-  // bin/evalstream.js, plus one stderr line with the process's resource usage
-  const code =
-    `const { main } = await import(${JSON.stringify(pathToFileURL(built).href)});` +
-    `process.exitCode = await main(${JSON.stringify(args)});` +
-    `const c = process.cpuUsage();` +
-    `process.stderr.write('\\n@usage ' + JSON.stringify({ cpu: (c.user + c.system) / 1e6, rss: process.resourceUsage().maxRSS }) + '\\n');`;
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const wall = (performance.now() - t0) / 1000;
-  const usage = /@usage (.*)/.exec(stderr);
-  if (exit !== 0 || usage === null) throw new Error(`evalstream exited with ${exit}:\n${stderr}`);
-  const u = JSON.parse(usage[1] as string) as { cpu: number; rss: number };
-  const loaded = /Loaded (\d+) rollout/.exec(stdout);
-  return {
-    wall,
-    cpu: u.cpu,
-    rss: u.rss / 1024,
-    rows: loaded ? Number(loaded[1]) : null,
-    metricsPath: output.replace(/\.jsonl$/, '_aggregate_metrics.json'),
-  };
+  const t = await timeGymCli(built, args);
+  return { ...t, metricsPath: output.replace(/\.jsonl$/, '_aggregate_metrics.json') };
 }
 
 /** Runs `aggregateRollouts` in this process (TypeScript through tsx). */
