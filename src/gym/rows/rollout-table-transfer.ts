@@ -17,9 +17,9 @@ export interface RolloutTableTransfer {
   rollout: Float64Array;
   agent: Int32Array;
   statStart: Uint32Array;
-  statLen: Uint16Array;
+  statLen: Uint32Array;
   infoStart: Uint32Array;
-  infoLen: Uint16Array;
+  infoLen: Uint32Array;
   statKey: Int32Array;
   statVal: Float64Array;
   statKind: Uint8Array;

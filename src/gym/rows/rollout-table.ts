@@ -54,9 +54,9 @@ export class RolloutTable {
   rollout = new Float64Array(this.cap);
   agent = new Int32Array(this.cap);
   statStart = new Uint32Array(this.cap);
-  statLen = new Uint16Array(this.cap);
+  statLen = new Uint32Array(this.cap);
   infoStart = new Uint32Array(this.cap);
-  infoLen = new Uint16Array(this.cap);
+  infoLen = new Uint32Array(this.cap);
 
   private statCap = 8192;
   statCount = 0;
@@ -126,13 +126,15 @@ export class RolloutTable {
     this.fieldNumeric.fill(0);
     this.nonNumeric.clear();
     this.extra.length = 0;
+    // row indices start again from 0: no stamp may match a new row
+    this.infoAtRow.fill(0);
   }
 
   /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
   static bytesFor(rows: number, stats: number, infos: number): number {
     // per row: file, line, offset, length, flags, task, rollout, agent, stat/info start and length;
     // per value or item: key, value and kind
-    return rows * (4 + 8 + 8 + 8 + 1 + 8 + 8 + 4 + 4 + 2 + 4 + 2) + (stats + infos) * (4 + 8 + 1);
+    return rows * (4 + 8 + 8 + 8 + 1 + 8 + 8 + 4 + 4 + 4 + 4 + 4) + (stats + infos) * (4 + 8 + 1);
   }
 
   /**
@@ -171,22 +173,28 @@ export class RolloutTable {
     this.fieldNumeric[key] = 1;
   }
 
+  /**
+   * Position of each key id's item in the row being added (valid when its stamp is that row's
+   * index + 1): finding an item takes constant time however many items a row has.
+   */
+  private infoAt = new Int32Array(64);
+  private infoAtRow = new Int32Array(64);
+
   /** Sets an info item: a key already in this row's items keeps its position and takes the value. */
   private setInfo(
-    start: number,
+    row: number,
     key: number,
     kind: number,
     value: number,
     big: bigint | undefined,
     raw: PyJson | undefined,
   ): void {
-    let at = -1;
-    for (let i = start; i < this.infoCount; i++) {
-      if (this.infoKey[i] === key) {
-        at = i;
-        break;
-      }
+    if (key >= this.infoAt.length) {
+      const n = Math.max(key + 1, this.infoAt.length * 2);
+      this.infoAt = grown(this.infoAt, n);
+      this.infoAtRow = grown(this.infoAtRow, n);
     }
+    let at = this.infoAtRow[key] === row + 1 ? (this.infoAt[key] as number) : -1;
     const replacing = at >= 0;
     if (at < 0) {
       if (this.infoCount === this.infoCap) {
@@ -197,6 +205,8 @@ export class RolloutTable {
       }
       at = this.infoCount++;
       this.infoKey[at] = key;
+      this.infoAt[key] = at;
+      this.infoAtRow[key] = row + 1;
     }
     this.infoKind[at] = kind;
     this.infoVal[at] = value;
@@ -278,7 +288,7 @@ export class RolloutTable {
       const kind = top.kind[rewardAt] as number;
       if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) {
         this.setInfo(
-          infoStart,
+          r,
           GYM_KEY.reward,
           kind,
           top.value[rewardAt] as number,
@@ -287,7 +297,7 @@ export class RolloutTable {
         );
       } else {
         this.setInfo(
-          infoStart,
+          r,
           GYM_KEY.reward,
           INFO_RAW,
           NaN,
@@ -300,7 +310,7 @@ export class RolloutTable {
       const kind = usage.kind[u] as number;
       if (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int) continue;
       this.setInfo(
-        infoStart,
+        r,
         usage.key[u] as number,
         kind,
         usage.value[u] as number,
@@ -313,7 +323,7 @@ export class RolloutTable {
       const kind = top.kind[i] as number;
       if (key === GYM_KEY.reward || (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int)) continue;
       this.setInfo(
-        infoStart,
+        r,
         key,
         kind,
         top.value[i] as number,
