@@ -9,7 +9,8 @@ export type GymInputErrorCode =
   | 'unmatched_rollout'
   | 'missing_rollout'
   | 'bad_hooks'
-  | 'bad_score';
+  | 'bad_score'
+  | 'too_wide';
 
 /**
  * A problem with the inputs that makes the Gym computation untrustworthy, as data: a code, the file

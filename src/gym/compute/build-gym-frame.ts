@@ -1,3 +1,5 @@
+import { totalmem } from 'node:os';
+import { GymInputError } from '../gym-input-error.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 
@@ -20,12 +22,26 @@ export interface GymFrame {
 }
 
 /**
- * Builds the {@link GymFrame} of `rows` (table row indices, already in Gym's row order).
+ * The most values a frame may hold by default: half of this machine's memory in doubles. A frame is
+ * rows × numeric fields; rows with many distinct field names (hostile or broken input) would
+ * otherwise make it fail with an out-of-memory crash instead of an error.
+ */
+export function defaultFrameMaxValues(): number {
+  return Math.floor(totalmem() / 2 / 8);
+}
+
+/**
+ * Builds the {@link GymFrame} of `rows` (table row indices, already in Gym's row order). A frame of
+ * more than `maxValues` values (rows × fields) is a {@link GymInputError} (`too_wide`).
  *
  * @example
  * const frame = buildGymFrame(table, agentRowsSorted);
  */
-export function buildGymFrame(table: RolloutTable, rows: Int32Array): GymFrame {
+export function buildGymFrame(
+  table: RolloutTable,
+  rows: Int32Array,
+  maxValues: number = defaultFrameMaxValues(),
+): GymFrame {
   const n = rows.length;
   const colOf = new Int32Array(table.keys.names.length).fill(-1);
   const names: string[] = [];
@@ -42,6 +58,15 @@ export function buildGymFrame(table: RolloutTable, rows: Int32Array): GymFrame {
         keysOfCol.push(key);
       }
     }
+  }
+  if (names.length * n > maxValues) {
+    const gb = (names.length * n * 8) / 1e9;
+    throw new GymInputError(
+      'too_wide',
+      `the rows have ${names.length} distinct numeric fields: their statistics frame (${n} rows × ` +
+        `${names.length} fields, ${gb.toFixed(1)} GB) is larger than this machine can hold ` +
+        `(${maxValues} values); Gym would build a pandas DataFrame of the same size`,
+    );
   }
   const columns = names.map(() => new Float64Array(n).fill(NaN));
   const intCount = new Int32Array(names.length);
