@@ -27,8 +27,11 @@ export interface GymFrame {
  * otherwise make it fail with an out-of-memory crash instead of an error.
  */
 export function defaultFrameMaxValues(): number {
-  return Math.floor(totalmem() / 2 / 8);
+  // read once: `totalmem()` asks the system each time, and a run may build a frame per agent
+  frameMaxValues ??= Math.floor(totalmem() / 2 / 8);
+  return frameMaxValues;
 }
+let frameMaxValues: number | undefined;
 
 /**
  * Builds the {@link GymFrame} of `rows` (table row indices, already in Gym's row order). A frame of
