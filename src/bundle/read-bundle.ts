@@ -11,6 +11,7 @@ import { readTrialRows } from './read-trial-rows.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunBundle } from './run-bundle.js';
 import type { RunManifest } from './run-manifest.js';
+import { appendAll } from '../util/append-all.js';
 
 /**
  * Reads a whole run bundle into memory, validating every file (spec §8). Only `scores.jsonl` is
@@ -39,7 +40,7 @@ export async function readBundle(dir: string): Promise<RunBundle> {
   let trials: Trial[] | null = null;
   if (await exists(join(abs, BUNDLE_FILES.trials))) {
     trials = [];
-    for await (const batch of readTrialRows(abs)) trials.push(...batch.rows);
+    for await (const batch of readTrialRows(abs)) appendAll(trials, batch.rows);
   }
   const scores: ScoreRecord[] = [];
   for await (const batch of readScoreRows(abs)) for (const score of batch.rows) scores.push(score);

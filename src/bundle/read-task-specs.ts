@@ -5,6 +5,7 @@ import { BUNDLE_FILES } from './bundle-files.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
+import { appendAll } from '../util/append-all.js';
 
 /**
  * Reads `tasks.jsonl` of a bundle (small: held in memory), or null when the bundle has none (the
@@ -25,7 +26,7 @@ export async function readTaskSpecs(dir: string): Promise<TaskSpec[] | null> {
     displayName: BUNDLE_FILES.tasks,
     fastCheck: rowFastChecks.task,
   })) {
-    tasks.push(...batch.rows);
+    appendAll(tasks, batch.rows);
   }
   return tasks;
 }

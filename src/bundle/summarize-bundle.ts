@@ -26,6 +26,7 @@ import { SummaryAccumulator } from './summary-accumulator.js';
 import { summaryJsonBytes } from './summary-json-bytes.js';
 import { rowSources } from './row-sources.js';
 import type { WireObject } from './wire-value.js';
+import { appendAll } from '../util/append-all.js';
 
 /** Options of {@link summarizeBundle}. */
 export interface SummarizeBundleOptions {
@@ -102,7 +103,7 @@ export async function summarizeBundle(
   await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
   const tasks = await readTaskSpecs(src);
   const previous = await previousSummary(src);
-  warnings.push(...previous.warnings);
+  appendAll(warnings, previous.warnings);
 
   let firstRunId: string | null = null;
   const hasTrials = existsSync(join(src, BUNDLE_FILES.trials));

@@ -7,6 +7,7 @@ import type { ReportOptions } from '../report/report-options.js';
 import { writeReport } from '../report/write-report.js';
 import { buildSummary } from '../summary/build-summary.js';
 import type { Sink } from './sink.js';
+import { appendAll } from '../util/append-all.js';
 
 /** Options of {@link toReport}: the run's identity plus what the report embeds. */
 export interface ToReportOptions extends ReportOptions {
@@ -52,7 +53,7 @@ export function toReport(outPath: string, options: ToReportOptions = {}): Report
     async write(scored: ScoredTrial): Promise<void> {
       if (shutdown !== null) throw new Error('toReport: write after shutdown');
       trials.push(scored.item.trial);
-      scores.push(...scored.scores);
+      appendAll(scores, scored.scores);
       if (!seenTasks.has(scored.task.id)) seenTasks.set(scored.task.id, scored.task);
     },
     async flush(): Promise<void> {},

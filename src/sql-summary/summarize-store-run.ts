@@ -10,6 +10,7 @@ import {
 } from '../model/summary.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
 import { SUMMARY_SQL } from './summary-sql.js';
+import { appendAll } from '../util/append-all.js';
 
 /** Options of `summarizeStoreRun`. */
 export interface SummarizeStoreRunOptions {
@@ -54,7 +55,7 @@ export async function summarizeStoreRun(
 
     const aggregates: AggregateScore[] = [];
     for (const r of await rows(SUMMARY_SQL.selectAggregates)) aggregates.push(toAggregate(r));
-    aggregates.push(...(options.extraScores ?? []));
+    appendAll(aggregates, options.extraScores ?? []);
 
     const coverage: Record<string, Record<string, CoverageCounts>> = {};
     for (const [type, name, total, scored, failed] of await rows(SUMMARY_SQL.selectCoverage)) {

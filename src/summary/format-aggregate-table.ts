@@ -27,7 +27,12 @@ export function formatAggregateTable(summary: AggregateTableInput): string[] {
     ];
   });
   if (rows.length === 0) return ['(no aggregates)'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  // a loop, not Math.max(...rows): more rows than fit on the call stack as arguments are printed
+  const widths = header.map((h, i) => {
+    let w = h.length;
+    for (const r of rows) w = Math.max(w, (r[i] as string).length);
+    return w;
+  });
   const format = (cells: string[]): string =>
     cells
       .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))

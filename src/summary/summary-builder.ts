@@ -10,6 +10,7 @@ import { isTrialFailure } from './is-trial-failure.js';
 import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
+import { appendAll } from '../util/append-all.js';
 
 /** One (task, metric type, output name): the compact per-observation data of that output. */
 interface Series {
@@ -355,7 +356,7 @@ export class SummaryBuilder {
       setOwn(coverage, type, byName);
     }
 
-    aggregates.push(...this.viewAggregates(taskList));
+    appendAll(aggregates, this.viewAggregates(taskList));
 
     const taskColumns: [string, [string, TaskValueColumn][]][] = [];
     for (const task of taskList) {
@@ -385,10 +386,10 @@ export class SummaryBuilder {
         // n and c were counted as the records were added
         declaring.push({ n: series.passN, c: series.passC, opportunities: bucket.scoreCount });
       }
-      aggregates.push(...passAtKScores(`${type}.${name}`, declaring));
+      appendAll(aggregates, passAtKScores(`${type}.${name}`, declaring));
     }
 
-    aggregates.push(...extraScores);
+    appendAll(aggregates, extraScores);
 
     const errorTrialIds: Record<string, string[]> = {};
     for (const [type, ids] of this.errorTrialIds) setOwn(errorTrialIds, type, ids);

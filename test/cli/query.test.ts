@@ -43,6 +43,21 @@ describe('evalstream query', () => {
     ]);
   });
 
+  it('prints a table of more rows than Math.max takes as arguments when --limit allows them', async () => {
+    const r = await runCli([
+      'query',
+      '--db',
+      db,
+      'SELECT range AS n FROM range(200000)',
+      '--limit',
+      '200000',
+    ]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.toString().split('\n');
+    expect(lines).toHaveLength(2 + 200_000 + 2);
+    expect(lines.slice(-3)).toEqual(['199999', '(200000 rows)', '']);
+  });
+
   it('prints JSON for scripts: exact integers, NaN as a string, JSON columns parsed', async () => {
     const r = await runCli([
       'query',

@@ -33,4 +33,20 @@ describe('formatAggregateTable', () => {
       formatAggregateTable({ scores: { scores: [] }, metric_coverage: {} } as unknown as AggregateTableInput),
     ).toEqual(['(no aggregates)']);
   });
+
+  it('prints more rows than Math.max takes as arguments (pass@k of a task with 200,000 trials)', () => {
+    const scores = Array.from({ length: 200_000 }, (_, i) => ({
+      name: `m.reward.pass@${i + 1}`,
+      score_type: 'scalar',
+      value: 1,
+      count: null,
+      nan_count: 0,
+    }));
+    const lines = formatAggregateTable({
+      scores: { scores },
+      metric_coverage: {},
+    } as unknown as AggregateTableInput);
+    expect(lines).toHaveLength(2 + 200_000);
+    expect(lines[2 + 199_999]).toBe('m.reward.pass@200000   1.0      -          0');
+  });
 });

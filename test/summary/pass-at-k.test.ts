@@ -45,6 +45,20 @@ describe('§7.6 pass@k', () => {
     ]);
   });
 
+  it('one task of 140,000 trials: a pass@k row for every k (more rows than a spread push takes)', () => {
+    const n = 140_000;
+    const summary = buildSummary({
+      tasks: [task('A', [reward])],
+      // one pass among them: pass@k = k / n
+      scores: Array.from({ length: n }, (_, i) => score('A', `a${i}`, 'm', { reward: i === 0 ? 1 : 0 })),
+    });
+    const passAt = rows(summary, 'm.reward');
+    expect(passAt).toHaveLength(n);
+    expect([passAt[0]?.name, passAt[n - 1]?.name]).toEqual(['m.reward.pass@1', `m.reward.pass@${n}`]);
+    expect(passAt[0]?.mean).toBeCloseTo(1 / n, 15);
+    expect(passAt[n - 1]?.mean).toBe(1);
+  });
+
   it('partial credit is not a pass (threshold 1.0); NaN counts in n as a non-pass; +Infinity passes', () => {
     const summary = buildSummary({
       tasks: [task('A', [reward])],

@@ -15,6 +15,7 @@ import { atifMessageText } from './atif-message-text.js';
 import type { AtifFinalMetrics, AtifStep, AtifToolCall, AtifTrajectory } from './atif-types.js';
 import { checkAtifConformance } from './check-atif-conformance.js';
 import { parseAtif } from './parse-atif.js';
+import { appendAll } from '../../util/append-all.js';
 
 /** Options of an ATIF handle's normalised (`TrajectoryView`) readings. */
 export interface AtifViewOptions {
@@ -317,8 +318,8 @@ export class ATIFTraceHandle implements TrajectoryView {
     }
     if (this.#options.includeSubagents === true) {
       const children: AtifTrajectory[] = [];
-      for (const step of t.steps) children.push(...this.#childrenOf(t, step));
-      children.push(...(t.subagent_trajectories ?? []));
+      for (const step of t.steps) appendAll(children, this.#childrenOf(t, step));
+      appendAll(children, t.subagent_trajectories ?? []);
       for (const child of children) {
         if (seen.has(child)) continue;
         const c = this.#usage(child, seen);

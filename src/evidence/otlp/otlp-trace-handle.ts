@@ -25,6 +25,7 @@ import { readSpanUsage, type SpanUsage } from './read-span-usage.js';
 import { SpanContent, type ContentEvent, type MessageToolResult } from './span-content.js';
 import { SpanForest, type SpanNode } from './span-forest.js';
 import { sortInPlace } from '../../util/sort-in-place.js';
+import { appendAll } from '../../util/append-all.js';
 
 /** Token totals of an OTLP trace (each logical model call counted once) and where they came from. */
 export interface OtlpTokenUsage {
@@ -192,8 +193,8 @@ export class OTLPTraceHandle implements TrajectoryView {
     const spans: OtlpSpan[] = [];
     const logs: OtlpLogRecord[] = [];
     for (const r of list) {
-      for (const rs of r.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
-      logs.push(...r.logRecords);
+      for (const rs of r.resourceSpans) for (const ss of rs.scopeSpans) appendAll(spans, ss.spans);
+      appendAll(logs, r.logRecords);
     }
     return new OTLPTraceHandle({ kind: 'loaded', requests: list, spans, logs });
   }
@@ -395,7 +396,7 @@ export class OTLPTraceHandle implements TrajectoryView {
       const role = this.roleOf(n);
       if (role === 'tool') return true;
       if (role === 'agent' || role === 'workflow' || role === 'llm') continue;
-      stack.push(...n.children);
+      appendAll(stack, n.children);
     }
     return false;
   }

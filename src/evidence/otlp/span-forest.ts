@@ -1,5 +1,6 @@
 import type { OtlpSpan } from './otlp-types.js';
 import { sortInPlace } from '../../util/sort-in-place.js';
+import { appendAll } from '../../util/append-all.js';
 
 /** A span in a `SpanForest`: its resolved parent (null for a root) and children in start order. */
 export interface SpanNode {
@@ -125,7 +126,7 @@ export class SpanForest {
     while (stack.length > 0) {
       const n = stack.pop() as SpanNode;
       if (test(n)) return true;
-      stack.push(...n.children);
+      appendAll(stack, n.children);
     }
     return false;
   }

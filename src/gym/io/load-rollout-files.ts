@@ -6,6 +6,7 @@ import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-fil
 import { claimRange, markFailed, newRangeClaims } from './range-claims.js';
 import { InOrderRangeAppender } from './in-order-range-appender.js';
 import { scanRange, type ScanRange } from './scan-range.js';
+import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
@@ -77,7 +78,7 @@ export async function loadRolloutFiles(
   keepWorkers = false,
 ): Promise<LoadRolloutFilesResult> {
   const first = table.files.length;
-  table.files.push(...files);
+  appendAll(table.files, files);
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.reduce((a, b) => a + b, 0);
   const threads = parallel.workers ?? Math.min(4, availableParallelism());

@@ -296,14 +296,7 @@ export class RolloutTable {
           undefined,
         );
       } else {
-        this.setInfo(
-          r,
-          GYM_KEY.reward,
-          INFO_RAW,
-          NaN,
-          undefined,
-          s.captured.get(GYM_KEY.reward) ?? null,
-        );
+        this.setInfo(r, GYM_KEY.reward, INFO_RAW, NaN, undefined, s.captured.get(GYM_KEY.reward) ?? null);
       }
     }
     for (let u = 0; u < usage.count; u++) {

@@ -28,7 +28,9 @@ export function highestKMetrics<T>(
     matches.push([k, key]);
   }
   if (matches.length === 0) return {};
-  const maxK = Math.max(...matches.map(([k]) => k));
+  // a loop, not Math.max(...): a hook may return more metrics than fit on the call stack
+  let maxK = -Infinity;
+  for (const [k] of matches) if (k > maxK) maxK = k;
   const out: Record<string, T> = {};
   for (const [k, key] of matches) if (k === maxK) out[key] = metrics[key] as T;
   return out;

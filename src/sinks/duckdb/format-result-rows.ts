@@ -90,7 +90,12 @@ function numericType(typeId: number): boolean {
 }
 
 function renderTable(names: string[], numeric: boolean[], rows: string[][], total: number): string {
-  const widths = names.map((n, i) => Math.max(n.length, ...rows.map((r) => (r[i] as string).length)));
+  // a loop, not Math.max(...rows): more rows than fit on the call stack as arguments are printed
+  const widths = names.map((n, i) => {
+    let w = n.length;
+    for (const r of rows) w = Math.max(w, (r[i] as string).length);
+    return w;
+  });
   const pad = (s: string, i: number) =>
     numeric[i] === true ? s.padStart(widths[i] as number) : s.padEnd(widths[i] as number);
   const line = (cells: string[]) => cells.map(pad).join(' │ ').trimEnd();

@@ -1,5 +1,6 @@
 import type { OtlpResourceSpans, OtlpSpan } from '../../evidence/otlp/otlp-types.js';
 import type { TraceHandle } from '../../evidence/trace-handle.js';
+import { appendAll } from '../../util/append-all.js';
 
 /**
  * The OTLP spans of a trace handle, for the `spans` table; an ATIF handle has none. Asks for a
@@ -18,7 +19,7 @@ export function spansOfTrace(handle: TraceHandle): readonly OtlpSpan[] {
   if (typeof h.spans === 'function') return h.spans();
   if (typeof h.resourceSpans === 'function') {
     const out: OtlpSpan[] = [];
-    for (const rs of h.resourceSpans()) for (const ss of rs.scopeSpans) out.push(...ss.spans);
+    for (const rs of h.resourceSpans()) for (const ss of rs.scopeSpans) appendAll(out, ss.spans);
     return out;
   }
   return [];
