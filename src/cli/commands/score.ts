@@ -21,6 +21,7 @@ import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { formatAggregateTable, type AggregateTableInput } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { appendAll } from '../../util/append-all.js';
 
 interface ScoreFlags {
   config?: string;
@@ -220,7 +221,8 @@ async function describeRun(
   const parsed = parsePythonJson(await readFile(join(out, 'summary.json'), 'utf8').catch(() => 'null'));
   const summary = parsed.ok ? (parsed.value as AggregateTableInput | null) : null;
   if (summary !== null && typeof summary === 'object' && Array.isArray(summary.scores?.scores)) {
-    lines.push('', ...formatAggregateTable(summary));
+    lines.push('');
+    appendAll(lines, formatAggregateTable(summary));
   }
   lines.push('', `wrote ${out}${db === null ? '' : ` and ${db}`}`, '');
   return lines.join('\n');
