@@ -1,3 +1,5 @@
+import { grownTypedArray } from '../../util/grown-typed-array.js';
+
 /**
  * A growable list of (key id, kind, value) entries of one JSON object, with Python's duplicate-key
  * rule (first position, last value).
@@ -39,12 +41,8 @@ export class FieldList {
       this.key[i] = key;
       if (key >= this.at.length) {
         const n = Math.max(key + 1, this.at.length * 2);
-        const at = new Int32Array(n);
-        at.set(this.at);
-        const gen = new Int32Array(n);
-        gen.set(this.atGeneration);
-        this.at = at;
-        this.atGeneration = gen;
+        this.at = grownTypedArray(this.at, n);
+        this.atGeneration = grownTypedArray(this.atGeneration, n);
       }
       this.at[key] = i;
       this.atGeneration[key] = this.generation;
@@ -57,14 +55,8 @@ export class FieldList {
 
   private grow(): void {
     const n = this.key.length * 2;
-    const key = new Int32Array(n);
-    key.set(this.key);
-    const kind = new Uint8Array(n);
-    kind.set(this.kind);
-    const value = new Float64Array(n);
-    value.set(this.value);
-    this.key = key;
-    this.kind = kind;
-    this.value = value;
+    this.key = grownTypedArray(this.key, n);
+    this.kind = grownTypedArray(this.kind, n);
+    this.value = grownTypedArray(this.value, n);
   }
 }
