@@ -34,4 +34,34 @@ describe('passAtK', () => {
           expect(passAtK(n, c, k)).toBeCloseTo(exact, 12);
         }
   });
+
+  it('stops once the product has underflowed to 0, with the bits of the full product', () => {
+    // the SDK's loop without the early stop, as the independent oracle
+    const full = (n: number, c: number, k: number): number => {
+      if (n - c < k) return 1.0;
+      let product = 1.0;
+      for (let i = n - c + 1; i <= n; i++) product *= 1.0 - k / i;
+      return 1.0 - product;
+    };
+    const cases: [number, number, number][] = [
+      [20_000, 10_000, 2_000], // underflows early: 1.0
+      [20_000, 10_000, 1], // no underflow
+      [140_000, 70_000, 40], // no underflow
+      [140_000, 70_000, 1_075], // underflows near the end
+      [140_000, 70_000, 1_070], // ends just above the smallest subnormal
+      [140_000, 70_000, 70_000],
+      [3_000, 7, 2_993],
+    ];
+    let seed = 7;
+    for (let j = 0; j < 200; j++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const n = 1 + (seed % 5_000);
+      const c = seed % (n + 1);
+      const k = 1 + ((seed >> 7) % n);
+      cases.push([n, c, k]);
+    }
+    for (const [n, c, k] of cases)
+      expect(Object.is(passAtK(n, c, k), full(n, c, k)), `${n} ${c} ${k}`).toBe(true);
+    expect(passAtK(20_000, 10_000, 2_000)).toBe(1);
+  });
 });
