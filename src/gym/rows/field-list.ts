@@ -5,7 +5,7 @@ import { grownTypedArray } from '../../util/grown-typed-array.js';
  * rule (first position, last value).
  *
  * @example
- * const f = new FieldList(); f.set(3, VALUE_KIND.int, 7, null, false);
+ * const f = new FieldList(); f.set(3, VALUE_KIND.int, 7, null);
  */
 export class FieldList {
   key = new Int32Array(32);
@@ -33,8 +33,8 @@ export class FieldList {
   }
 
   /** Sets `key`; a repeated key keeps its first position and takes the last value (Python dicts). */
-  set(key: number, kind: number, value: number, big: bigint | null, seen: boolean): void {
-    let i = seen ? this.indexOf(key) : -1;
+  set(key: number, kind: number, value: number, big: bigint | null): void {
+    let i = this.indexOf(key);
     if (i < 0) {
       if (this.count === this.key.length) this.grow();
       i = this.count++;

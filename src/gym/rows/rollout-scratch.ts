@@ -31,10 +31,6 @@ export class RolloutScratch {
   readonly usage = new FieldList();
   /** Raw values of captured top-level keys (always `reward` when not numeric), by key id. */
   readonly captured = new Map<number, PyJson>();
-  /** Per key id, the row stamp when last seen at top level / in usage (duplicate-key detection). */
-  topSeen = new Int32Array(64);
-  usageSeen = new Int32Array(64);
-  stamp = 0;
 
   clear(): void {
     this.hasTask = false;
@@ -49,21 +45,5 @@ export class RolloutScratch {
     this.top.clear();
     this.usage.clear();
     if (this.captured.size > 0) this.captured.clear();
-    this.stamp++;
-  }
-
-  /** Marks `key` seen at top level (`usage` false) or in usage; returns whether it was seen before. */
-  see(key: number, usage: boolean): boolean {
-    let arr = usage ? this.usageSeen : this.topSeen;
-    if (key >= arr.length) {
-      const grown = new Int32Array(Math.max(key + 1, arr.length * 2));
-      grown.set(arr);
-      arr = grown;
-      if (usage) this.usageSeen = grown;
-      else this.topSeen = grown;
-    }
-    const before = arr[key] === this.stamp;
-    arr[key] = this.stamp;
-    return before;
   }
 }

@@ -250,21 +250,16 @@ export class RolloutTable {
 
     const top = s.top;
     const usage = s.usage;
-    const usageSeen = s.usageSeen;
-    const topSeen = s.topSeen;
-    const stamp = s.stamp;
     // statistics: top-level fields, usage values replacing same-named ones in place, new usage keys last
     const statStart = this.statCount;
     for (let i = 0; i < top.count; i++) {
       const key = top.key[i] as number;
       let kind = top.kind[i] as number;
       let value = top.value[i] as number;
-      if (key < usageSeen.length && usageSeen[key] === stamp) {
-        const u = usage.indexOf(key);
-        if (u >= 0) {
-          kind = usage.kind[u] as number;
-          value = usage.value[u] as number;
-        }
+      const u = usage.indexOf(key);
+      if (u >= 0) {
+        kind = usage.kind[u] as number;
+        value = usage.value[u] as number;
       }
       if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) this.pushStat(key, kind, value);
       else this.noteNonNumeric(key, kind, r);
@@ -272,7 +267,7 @@ export class RolloutTable {
     for (let u = 0; u < usage.count; u++) {
       const key = usage.key[u] as number;
       if (key === GYM_KEY.task || key === GYM_KEY.rollout) continue;
-      if (key < topSeen.length && topSeen[key] === stamp && top.indexOf(key) >= 0) continue;
+      if (top.indexOf(key) >= 0) continue;
       const kind = usage.kind[u] as number;
       if (kind === VALUE_KIND.float || kind === VALUE_KIND.int)
         this.pushStat(key, kind, usage.value[u] as number);

@@ -48,7 +48,6 @@ function readField(
   c: JsonCursor,
   list: RolloutScratch['top'],
   key: number,
-  seen: boolean,
   keep: boolean,
   scratch: RolloutScratch,
 ): number {
@@ -56,12 +55,12 @@ function readField(
   let kind: number;
   if (ch === 0x2d || (ch >= 0x30 && ch <= 0x39)) {
     c.readNumber();
-    list.set(key, c.numIsInt ? VALUE_KIND.int : VALUE_KIND.float, c.num, c.numIsInt ? c.numBig : null, seen);
+    list.set(key, c.numIsInt ? VALUE_KIND.int : VALUE_KIND.float, c.num, c.numIsInt ? c.numBig : null);
     return c.numIsInt ? VALUE_KIND.int : VALUE_KIND.float;
   }
   if (ch === 0x74 || ch === 0x66) {
     c.literal(ch === 0x74 ? 'true' : 'false');
-    list.set(key, VALUE_KIND.int, ch === 0x74 ? 1 : 0, null, seen);
+    list.set(key, VALUE_KIND.int, ch === 0x74 ? 1 : 0, null);
     return VALUE_KIND.int;
   }
   if (keep) {
@@ -86,7 +85,7 @@ function readField(
             : VALUE_KIND.object;
     c.skipValue(0);
   }
-  list.set(key, kind, NaN, null, seen);
+  list.set(key, kind, NaN, null);
   return kind;
 }
 
@@ -146,8 +145,7 @@ function readUsage(c: JsonCursor, keys: KeyInterner, scratch: RolloutScratch): v
     c.keyStart();
     const key = c.readKey(keys, member < 127 ? member++ : 127);
     c.colon();
-    const seen = scratch.see(key, true);
-    readField(c, scratch.usage, key, seen, false, scratch);
+    readField(c, scratch.usage, key, false, scratch);
   } while (c.nextMember());
 }
 
@@ -236,9 +234,9 @@ export function scanRolloutLine(
       } else if (options.cut && key >= GYM_KEY.firstHeavy && key <= GYM_KEY.lastHeavy) {
         c.skipValue(0);
       } else {
-        const seen = scratch.see(key, false);
+        const seen = scratch.top.indexOf(key) >= 0;
         const keep = key === GYM_KEY.reward || (capture !== undefined && capture.has(key));
-        readField(c, scratch.top, key, seen, keep, scratch);
+        readField(c, scratch.top, key, keep, scratch);
         if (keep && seen) {
           // keep the captured raw value in step with the last occurrence
           const i = scratch.top.indexOf(key);
