@@ -143,27 +143,28 @@ export class RolloutTable {
    */
   reserve(rows: number, stats: number, infos: number): void {
     if (rows > this.cap) this.resizeRows(rows);
-    if (stats > this.statCap) {
-      this.statCap = stats;
-      this.statKey = grown(this.statKey, stats);
-      this.statVal = grown(this.statVal, stats);
-      this.statKind = grown(this.statKind, stats);
-    }
-    if (infos > this.infoCap) {
-      this.infoCap = infos;
-      this.infoKey = grown(this.infoKey, infos);
-      this.infoVal = grown(this.infoVal, infos);
-      this.infoKind = grown(this.infoKind, infos);
-    }
+    if (stats > this.statCap) this.resizeStats(stats);
+    if (infos > this.infoCap) this.resizeInfos(infos);
+  }
+
+  /** Room for `n` statistics values (key, value, kind). */
+  private resizeStats(n: number): void {
+    this.statKey = grown(this.statKey, n);
+    this.statVal = grown(this.statVal, n);
+    this.statKind = grown(this.statKind, n);
+    this.statCap = n;
+  }
+
+  /** Room for `n` `rollout_infos` items (key, value, kind). */
+  private resizeInfos(n: number): void {
+    this.infoKey = grown(this.infoKey, n);
+    this.infoVal = grown(this.infoVal, n);
+    this.infoKind = grown(this.infoKind, n);
+    this.infoCap = n;
   }
 
   private pushStat(key: number, kind: number, value: number): void {
-    if (this.statCount === this.statCap) {
-      this.statCap *= 2;
-      this.statKey = grown(this.statKey, this.statCap);
-      this.statVal = grown(this.statVal, this.statCap);
-      this.statKind = grown(this.statKind, this.statCap);
-    }
+    if (this.statCount === this.statCap) this.resizeStats(this.statCap * 2);
     this.statKey[this.statCount] = key;
     this.statVal[this.statCount] = value;
     this.statKind[this.statCount] = kind;
@@ -197,12 +198,7 @@ export class RolloutTable {
     let at = this.infoAtRow[key] === row + 1 ? (this.infoAt[key] as number) : -1;
     const replacing = at >= 0;
     if (at < 0) {
-      if (this.infoCount === this.infoCap) {
-        this.infoCap *= 2;
-        this.infoKey = grown(this.infoKey, this.infoCap);
-        this.infoVal = grown(this.infoVal, this.infoCap);
-        this.infoKind = grown(this.infoKind, this.infoCap);
-      }
+      if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
       at = this.infoCount++;
       this.infoKey[at] = key;
       this.infoAt[key] = at;
@@ -371,19 +367,11 @@ export class RolloutTable {
     const rowBase = this.count;
     const statBase = this.statCount;
     const infoBase = this.infoCount;
-    while (this.cap < rowBase + part.count) this.growRows();
-    while (this.statCap < statBase + part.statKey.length) {
-      this.statCap *= 2;
-      this.statKey = grown(this.statKey, this.statCap);
-      this.statVal = grown(this.statVal, this.statCap);
-      this.statKind = grown(this.statKind, this.statCap);
-    }
-    while (this.infoCap < infoBase + part.infoKey.length) {
-      this.infoCap *= 2;
-      this.infoKey = grown(this.infoKey, this.infoCap);
-      this.infoVal = grown(this.infoVal, this.infoCap);
-      this.infoKind = grown(this.infoKind, this.infoCap);
-    }
+    if (this.cap < rowBase + part.count) this.resizeRows(Math.max(rowBase + part.count, this.cap * 2));
+    const stats = statBase + part.statKey.length;
+    if (this.statCap < stats) this.resizeStats(Math.max(stats, this.statCap * 2));
+    const infos = infoBase + part.infoKey.length;
+    if (this.infoCap < infos) this.resizeInfos(Math.max(infos, this.infoCap * 2));
     // whole columns are copied at once; only ids and positions that differ are rewritten one by one
     const n = part.count;
     this.file.fill(fileIndex, rowBase, rowBase + n);
