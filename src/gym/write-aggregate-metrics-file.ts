@@ -3,6 +3,7 @@ import type { GymAgentAggregate } from './compute/compute-agent-aggregate.js';
 import { GymGroupLevels } from './compute/gym-group-levels.js';
 import type { PyJson } from './py-json.js';
 import { PyJsonFileWriter } from './py-json-file-writer.js';
+import type { RolloutTable } from './rows/rollout-table.js';
 
 /**
  * Writes `_aggregate_metrics.json` (orjson `OPT_INDENT_2`, no trailing newline): the same text as
@@ -19,6 +20,14 @@ export function writeAggregateMetricsFile(path: string, agents: readonly GymAgen
     if (agents.length === 0) w.ascii('[]');
     else {
       w.byte(0x5b);
+      // whether a table's group entries can be streamed reads every item of the table: asked once
+      // per table, not once per agent (agents of a run share one table)
+      const streamable = new Map<RolloutTable, boolean>();
+      const canStream = (groups: GymGroupLevels): boolean => {
+        let ok = streamable.get(groups.table);
+        if (ok === undefined) streamable.set(groups.table, (ok = groups.canWrite()));
+        return ok;
+      };
       agents.forEach((agent, i) => {
         if (i > 0) w.byte(0x2c);
         w.pad(1);
@@ -29,7 +38,7 @@ export function writeAggregateMetricsFile(path: string, agents: readonly GymAgen
           w.pad(2);
           w.key(k);
           const pending = k === 'group_level_metrics' ? GymGroupLevels.pendingFor(agent) : undefined;
-          if (pending !== undefined && pending.canWrite()) pending.write(w, 2);
+          if (pending !== undefined && canStream(pending)) pending.write(w, 2);
           else w.value((agent as unknown as Record<string, PyJson>)[k] as PyJson, 2);
         });
         w.pad(1);

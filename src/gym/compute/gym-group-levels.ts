@@ -40,7 +40,8 @@ export class GymGroupLevels {
   readonly ranges: [number, number][] = [];
 
   constructor(
-    private readonly table: RolloutTable,
+    /** The rows' table ({@link canWrite} depends on it alone: agents of one run share the answer). */
+    readonly table: RolloutTable,
     private readonly rows: Int32Array,
     private readonly frame: GymFrame,
     private readonly keys: DescribeKeys,
@@ -127,20 +128,11 @@ export class GymGroupLevels {
    * `rollout_infos` key is an array index (JavaScript moves it first) or one of the leading keys.
    */
   canWrite(): boolean {
-    // the answer depends on the table alone: computed once per table (and number of items), not once
-    // per agent (a run of many agents would otherwise read every item once per agent)
     const { table } = this;
-    const known = GymGroupLevels.writable.get(table);
-    if (known !== undefined && known.items === table.infoCount) return known.ok;
     const used = new Uint8Array(table.keys.names.length);
     for (let k = 0; k < table.infoCount; k++) used[table.infoKey[k] as number] = 1;
-    const ok = !table.keys.names.some((n, id) => used[id] === 1 && (isArrayIndex(n) || INFO_HEAD.has(n)));
-    GymGroupLevels.writable.set(table, { items: table.infoCount, ok });
-    return ok;
+    return !table.keys.names.some((n, id) => used[id] === 1 && (isArrayIndex(n) || INFO_HEAD.has(n)));
   }
-
-  /** {@link canWrite}'s answer per table, with the number of items it was computed for. */
-  private static readonly writable = new WeakMap<RolloutTable, { items: number; ok: boolean }>();
 
   /** Writes the entries as the array value at `depth` (as `w.value(materialize(), depth)` would). */
   write(w: PyJsonFileWriter, depth: number): void {

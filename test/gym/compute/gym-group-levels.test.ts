@@ -8,7 +8,7 @@ import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
 
 describe('GymGroupLevels.canWrite', () => {
-  it('is answered once per table, and again when the table has more items', async () => {
+  it("depends on the table's items as they are when asked (a later array-index key changes it)", async () => {
     const dir = tempDir();
     const t = new RolloutTable(createGymKeys());
     await loadRolloutFile(writeJsonl(dir, 'a.jsonl', [row(0, 0, { reward: 1, score: 2 })]), 0, t, {
@@ -19,7 +19,7 @@ describe('GymGroupLevels.canWrite', () => {
       const frame = buildGymFrame(t, rows);
       return new GymGroupLevels(t, rows, frame, describeKeys(frame.names), false);
     };
-    // one answer for every agent's groups of the same table
+    // the same answer for every agent's groups of one table (the writer asks once per table)
     expect(levels().canWrite()).toBe(true);
     expect(levels().canWrite()).toBe(true);
     // a row whose rollout_infos has an array-index key ("7" goes first in a JavaScript object):
