@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
 import { timeGymCli, type GymCliTiming } from './time-gym-cli.js';
+import { pandasMedian } from '../src/gym/stats/pandas-median.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -81,16 +82,11 @@ try {
     }
     console.log(`pair ${p + 1}: ${line.join(', ')}`);
   }
-  const median = (xs: number[]): number => {
-    const a = [...xs].sort((x, y) => x - y);
-    const m = a.length >> 1;
-    return a.length % 2 === 1 ? (a[m] as number) : ((a[m - 1] as number) + (a[m] as number)) / 2;
-  };
   for (const [side, s] of Object.entries(sides)) {
     const walls = s.runs.map((r) => r.wall);
     console.log(
-      `${side}: median ${median(walls).toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
-        `median CPU ${median(s.runs.map((r) => r.cpu)).toFixed(2)} s, median peak RSS ${median(s.runs.map((r) => r.rss)).toFixed(0)} MB`,
+      `${side}: median ${pandasMedian(walls).toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
+        `median CPU ${pandasMedian(s.runs.map((r) => r.cpu)).toFixed(2)} s, median peak RSS ${pandasMedian(s.runs.map((r) => r.rss)).toFixed(0)} MB`,
     );
   }
   const faster = sides.now.runs.filter((r, i) => r.wall < (sides.before.runs[i] as GymCliTiming).wall).length;

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
 import { timeGymCli } from './time-gym-cli.js';
+import { pandasMedian } from '../src/gym/stats/pandas-median.js';
 
 const rollouts = Number(process.env['GYM_BENCH_ROLLOUTS'] ?? 200_000);
 /** `--threads` (default: the CLI's own default). */
@@ -186,17 +187,12 @@ const modes = [
   { label: 'gym aggregate --no-merge', merge: false, runs: [] as Run[] },
 ];
 for (let i = 0; i < runs; i++) for (const m of modes) m.runs.push(await timeIt(m.label, m.merge));
-const median = (xs: number[]): number => {
-  const a = [...xs].sort((x, y) => x - y);
-  const mid = a.length >> 1;
-  return a.length % 2 === 1 ? (a[mid] as number) : ((a[mid - 1] as number) + (a[mid] as number)) / 2;
-};
 for (const m of modes) {
   const walls = m.runs.map((r) => r.wall);
-  const med = median(walls);
+  const med = pandasMedian(walls);
   console.log(
     `${m.label}, ${runs} run(s): median ${med.toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
-      `median CPU ${median(m.runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS up to ${Math.max(...m.runs.map((r) => r.rss)).toFixed(0)} MB; ` +
+      `median CPU ${pandasMedian(m.runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS up to ${Math.max(...m.runs.map((r) => r.rss)).toFixed(0)} MB; ` +
       `${(med / floor).toFixed(1)}× the read baseline; ${(gym / med).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s ` +
       `(the issue's figure; target 50×, about ${(gym / 50).toFixed(1)} s)`,
   );
