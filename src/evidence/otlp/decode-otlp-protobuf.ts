@@ -164,23 +164,32 @@ class WireString implements OtlpStringValue {
 
 const EMPTY_VALUE: OtlpAnyValue = { type: 'empty' };
 
-/** A varint at `pos` if it is at most 4 bytes long and ends before `end`: [value, next pos], else null. */
-function shortVarint(buf: Buf, pos: number, end: number): [number, number] | null {
+/**
+ * Where the string of an `AnyValue` in `[start, end)` that is just a `string_value` (the usual case)
+ * begins, its length at most 4 varint bytes: the start, with `cursor` set to the string's end; -1 for
+ * any other value (decoded the general way). No allocation.
+ */
+function plainStringAt(buf: Buf, start: number, end: number): number {
+  if (buf[start] !== ((1 << 3) | LEN)) return -1;
   let v = 0;
+  const pos = start + 1;
   for (let i = 0; i < 4 && pos + i < end; i += 1) {
     const b = buf[pos + i] as number;
     v |= (b & 0x7f) << (7 * i);
-    if (b < 0x80) return [v, pos + i + 1];
+    if (b < 0x80) {
+      const at = pos + i + 1;
+      if (at + v !== end) return -1;
+      cursor = end;
+      return at;
+    }
   }
-  return null;
+  return -1;
 }
 
 function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
   // Fast path: the value is just a string_value (the usual case).
-  if (buf[start] === ((1 << 3) | LEN)) {
-    const len = shortVarint(buf, start + 1, end);
-    if (len !== null && len[1] + len[0] === end) return new WireString(buf, len[1], len[0]);
-  }
+  const at = plainStringAt(buf, start, end);
+  if (at >= 0) return new WireString(buf, at, end - at);
   // Fast path: just an int_value below 2^49 (token counts and the like): no reader, no bigint arithmetic.
   if (buf[start] === 3 << 3) {
     let v = 0;
@@ -432,8 +441,17 @@ class WireAttributes implements OtlpAttributes {
   }
 
   getString(key: string): string | undefined {
-    const v = this.get(key);
-    return v?.type === 'string' ? v.value : undefined;
+    const i = this.#find(key);
+    if (i < 0) return undefined;
+    const idx = this.#block.data;
+    const start = idx[i + 2] as number;
+    if (start < 0) return undefined;
+    const end = idx[i + 3] as number;
+    // a plain string value is sliced straight from the buffer (no value object)
+    const at = plainStringAt(this.#buf, start, end);
+    if (at >= 0) return this.#buf.utf8Slice(at, end);
+    const v = decodeAnyValue(this.#buf, start, end);
+    return v.type === 'string' ? v.value : undefined;
   }
 
   entries(): OtlpKeyValue[] {

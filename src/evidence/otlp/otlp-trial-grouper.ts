@@ -70,6 +70,14 @@ function valueOf(v: OtlpAnyValue | undefined): string | null {
   return s === '' ? null : s;
 }
 
+/** A span's own value under `key` (as {@link valueOf}); a string value is read without a value object. */
+function spanValueOf(span: OtlpSpan, key: string): string | null {
+  const attributes = span.attributes;
+  const s = attributes.getString(key);
+  if (s !== undefined) return s === '' ? null : s;
+  return valueOf(attributes.get(key));
+}
+
 /** Depth of each span within its trace (0 for a root; parents outside the set end the walk). */
 function depths(spans: readonly OtlpSpan[]): Map<OtlpSpan, number> {
   const byId = new Map<string, OtlpSpan>();
@@ -99,7 +107,7 @@ export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]):
     let disagree = false;
     const lookup = new ResourceLookup(key);
     for (const span of spans) {
-      const v = valueOf(span.attributes.get(key)) ?? lookup.valueOf(span.resource);
+      const v = spanValueOf(span, key) ?? lookup.valueOf(span.resource);
       if (v === null) continue;
       if (firstValue === null) firstValue = v;
       else if (v !== firstValue) {
@@ -112,7 +120,7 @@ export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]):
     // Spans disagree: the value on the shallowest span wins (ties: earliest start).
     const found: [OtlpSpan, string][] = [];
     for (const span of spans) {
-      const v = valueOf(span.attributes.get(key)) ?? lookup.valueOf(span.resource);
+      const v = spanValueOf(span, key) ?? lookup.valueOf(span.resource);
       if (v !== null) found.push([span, v]);
     }
     const depth = depths(spans);

@@ -293,6 +293,57 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     );
   });
 
+  it('getString returns what get returns for a string value, and undefined for any other value', () => {
+    // AnyValue encodings written by hand, including ones the plain-string fast path must not take:
+    // a string field repeated (the last wins), a string followed by another field, a 2-byte length
+    const ld = (field: number, body: number[]): number[] => {
+      const len: number[] = [];
+      for (let n = body.length; ; n >>>= 7) {
+        if (n < 0x80) {
+          len.push(n);
+          break;
+        }
+        len.push((n & 0x7f) | 0x80);
+      }
+      return [(field << 3) | 2, ...len, ...body];
+    };
+    const utf8 = (t: string): number[] => [...Buffer.from(t, 'utf8')];
+    const long = 'é'.repeat(200);
+    const values: [string, number[]][] = [
+      ['plain', ld(1, utf8('hello'))],
+      ['empty string', ld(1, [])],
+      ['repeated', [...ld(1, utf8('first')), ...ld(1, utf8('second'))]],
+      ['string then int', [...ld(1, utf8('s')), 3 << 3, 7]],
+      ['int then string', [3 << 3, 7, ...ld(1, utf8('after'))]],
+      ['long', ld(1, utf8(long))],
+      ['int', [3 << 3, 42]],
+      ['bool', [2 << 3, 1]],
+      ['no value', []],
+    ];
+    const attributes = values.flatMap(([key, value]) => ld(9, [...ld(1, utf8(key)), ...ld(2, value)]));
+    const span = [...ld(1, Array(16).fill(1)), ...ld(2, Array(8).fill(2)), ...attributes];
+    const raw = Uint8Array.from(ld(1, ld(2, ld(2, span))));
+    const [decoded] = spansOf(decodeOtlpProtobuf(raw));
+    const [reflected] = spansOf(decodeOtlpProtobufReflection(raw));
+    const got = values.map(([key]) => [key, decoded?.attributes.getString(key)]);
+    expect(got).toEqual([
+      ['plain', 'hello'],
+      ['empty string', ''],
+      ['repeated', 'second'],
+      ['string then int', undefined],
+      ['int then string', 'after'],
+      ['long', long],
+      ['int', undefined],
+      ['bool', undefined],
+      ['no value', undefined],
+    ]);
+    // the same as the reflection decode's values
+    for (const [key] of values) {
+      const v = reflected?.attributes.get(key);
+      expect(decoded?.attributes.getString(key), key).toBe(v?.type === 'string' ? v.value : undefined);
+    }
+  });
+
   it('agrees with reflection on the same bytes', () => {
     expect(spansOf(decodeOtlpProtobuf(bytes)).map(decodedSpan)).toEqual(
       spansOf(decodeOtlpProtobufReflection(bytes)).map(decodedSpan),
