@@ -16,10 +16,12 @@
  * directory is removed at the end unless LIVE_BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
@@ -47,7 +49,43 @@ const watch = process.env['LIVE_BENCH_WATCH'] === '1';
 const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 /** Extra `evalstream serve` options, e.g. `--retain-ms 10000`. */
 const serveArgs = (process.env['LIVE_BENCH_SERVE_ARGS'] ?? '').split(' ').filter(Boolean);
+/**
+ * LIVE_BENCH_RATE=r offers r spans/s in all (open loop) instead of sending as fast as answers come
+ * back (closed loop, the default). Each sender has a fixed schedule: its exports are due every
+ * `senders × spans per export / r` seconds, the senders' schedules evenly staggered. A sender waits
+ * for an export's due time, or sends at once when it is behind; latency is then measured from the
+ * due time, so a server that falls behind is charged for the wait (no coordinated omission). This is
+ * how "r spans/s sustained with p99 under 100 ms" is measured; closed-loop p99 is queueing by design.
+ */
+const rate = Number(process.env['LIVE_BENCH_RATE'] ?? 0);
 const { template, payload } = agentTrialPayloads(repeats);
+
+/** The newest modification time (ms) of any .ts file under `dir`. */
+function newestTs(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith('.ts'))
+      newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+/**
+ * The server runs the built CLI (`bin/evalstream.js`, what users run) when `dist/` is at least as new
+ * as every source file, else the sources through tsx (whose module loading adds to the first
+ * seconds); LIVE_BENCH_MODE=cli|ts picks one.
+ */
+const root = join(import.meta.dirname, '..');
+const builtMain = join(root, 'dist', 'src', 'cli', 'main.js');
+const distFresh = existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src'));
+const mode = process.env['LIVE_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts');
+if (mode === 'cli' && !distFresh) {
+  console.log('dist/ is missing or older than src/: run `npm run build` first');
+  process.exit(2);
+}
+const serverEntry =
+  mode === 'cli'
+    ? [join(root, 'bin', 'evalstream.js')]
+    : ['--import', 'tsx', join(import.meta.dirname, 'serve-child.ts')];
 
 const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-bench-'));
 const port = 20000 + Math.floor(Math.random() * 20000);
@@ -56,8 +94,8 @@ const server = spawn(
   [
     ...serverNodeArgs,
     '--import',
-    'tsx',
-    join(import.meta.dirname, 'serve-child.ts'),
+    pathToFileURL(join(import.meta.dirname, 'server-probe.mjs')).href,
+    ...serverEntry,
     'serve',
     '--http',
     `127.0.0.1:${port}`,
@@ -176,10 +214,21 @@ let throttled = 0;
 const latencies: number[] = [];
 /** Per export: from its first attempt to its 200 (retries after 429 included). */
 const exportLatencies: number[] = [];
-/** One sender: exports to `target` until `until` (performance.now() ms), counting into the totals above. */
-async function sender(target: number, until: number): Promise<void> {
+/**
+ * One sender: exports to `target` until `until` (performance.now() ms), counting into the totals above;
+ * `slot` is its place among the senders (its schedule's offset in open loop, with `offered` spans/s in
+ * all; 0: closed loop).
+ */
+async function sender(target: number, until: number, slot: number, offered: number): Promise<void> {
   const connection = new Connection(target);
+  const interval = offered > 0 ? (senders * template.spans * perRequest * 1000) / offered : 0;
+  let due = offered > 0 ? performance.now() + (slot * interval) / senders : 0;
   while (performance.now() < until) {
+    if (offered > 0) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (due >= until) break;
+    }
     const first = next;
     next += perRequest;
     // several serialized requests back to back are one request holding all their resource spans
@@ -187,7 +236,8 @@ async function sender(target: number, until: number): Promise<void> {
       perRequest === 1
         ? payload(first)
         : Buffer.concat(Array.from({ length: perRequest }, (_, i) => payload(first + i)));
-    const first0 = performance.now();
+    const first0 = offered > 0 ? due : performance.now();
+    if (offered > 0) due += interval;
     for (;;) {
       const t0 = performance.now();
       const { status, retryAfter } = await connection.post(body);
@@ -231,7 +281,9 @@ if (baselineSeconds > 0) {
   if (!bareLog.includes('ready')) throw new Error(`baseline server did not start:\n${bareLog}`);
   const before = await cpuTimesOf(bare.pid);
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: senders }, () => sender(barePort, t0 + baselineSeconds * 1000)));
+  await Promise.all(
+    Array.from({ length: senders }, (_, slot) => sender(barePort, t0 + baselineSeconds * 1000, slot, 0)),
+  );
   const elapsedBare = (performance.now() - t0) / 1000;
   const after = await cpuTimesOf(bare.pid);
   bare.kill();
@@ -252,6 +304,7 @@ const timesAtStart = await serverCpuTimes();
 const mainAtStart = await cpuTimesOf(server.pid, true);
 const cpuAtStart = timesAtStart.user + timesAtStart.system;
 const clientCpuAtStart = process.cpuUsage();
+server.kill('SIGUSR2'); // server-probe.mjs: the load starts (loop-delay histogram reset)
 const started = performance.now();
 const deadline = started + seconds * 1000;
 let sseEvents = 0;
@@ -272,9 +325,10 @@ if (watch) {
     }
   })();
 }
-await Promise.all(Array.from({ length: senders }, () => sender(port, deadline)));
+await Promise.all(Array.from({ length: senders }, (_, slot) => sender(port, deadline, slot, rate)));
 watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
+server.kill('SIGUSR2'); // server-probe.mjs: the load ended (prints the loop delay)
 const timesAtEnd = await serverCpuTimes();
 const mainAtEnd = await cpuTimesOf(server.pid, true);
 const serverMainCpu = mainAtEnd.user + mainAtEnd.system - mainAtStart.user - mainAtStart.system;
@@ -285,6 +339,7 @@ const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
 server.kill('SIGTERM');
 const code = await new Promise<number | null>((r) => server.on('exit', r));
+const loopDelay = /serve-child loop-delay (.*)/.exec(serverLog)?.[1] ?? 'not reported';
 const exitCpu = Number(/serve-child cpu-us (\d+)/.exec(serverLog)?.[1] ?? NaN) / 1e6;
 latencies.sort((a, b) => a - b);
 exportLatencies.sort((a, b) => a - b);
@@ -299,8 +354,10 @@ const bundleTasks = await countLines(join(dir, 'bundle', 'tasks.jsonl'));
 const requests = accepted / template.spans; // trials sent
 if (serveArgs.length > 0) console.log(`  serve options: ${serveArgs.join(' ')}`);
 console.log(
-  `live: ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${repeats === 0 ? 'one task for all trials' : `${repeats} trials per task`}, ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
+  `live (${mode === 'cli' ? 'built CLI' : 'sources through tsx'}): ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${repeats === 0 ? 'one task for all trials' : `${repeats} trials per task`}, ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
+if (rate > 0)
+  console.log(`  open loop: ${rate} spans/s offered; latency measured from each export's due time`);
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${(exports / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );
@@ -308,6 +365,9 @@ if (watch) console.log(`  watcher: ${sseEvents} SSE score events, ${summaryReads
 console.log(
   `  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms per answer; ` +
     `first attempt → accepted (retries after 429 included) p50 ${pctOf(exportLatencies, 50).toFixed(1)} ms, p99 ${pctOf(exportLatencies, 99).toFixed(1)} ms`,
+);
+console.log(
+  `  server event-loop delay during load (ms, sampled every 2 ms, so ~2 is no delay): ${loopDelay}`,
 );
 console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span, ${((serverSystem / accepted) * 1e6).toFixed(1)} of it system), ` +
