@@ -22,13 +22,14 @@
  *   GYM_BENCH_THREADS=1 npm run bench -- gym  # `--threads 1`: no worker threads
  *   GYM_BENCH_RUNS=5 npm run bench -- gym     # five runs of each mode (default 3), median and range
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
 import { timeGymCli } from './time-gym-cli.js';
 import { pandasMedian } from '../src/gym/stats/pandas-median.js';
+import { newestTs } from './newest-ts.js';
 
 const rollouts = Number(process.env['GYM_BENCH_ROLLOUTS'] ?? 200_000);
 /** `--threads` (default: the CLI's own default). */
@@ -48,16 +49,6 @@ if (!existsSync(input)) {
 }
 const bytes = statSync(input).size;
 const output = join(out, `gym-merged-${rollouts}.jsonl`);
-
-/** Newest modification time of the `.ts` files under `dir`. */
-function newestTs(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.ts'))
-      newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
-  }
-  return newest;
-}
 
 const built = join(root, 'dist', 'src', 'cli', 'main.js');
 const builtGym = join(root, 'dist', 'src', 'gym', 'aggregate-rollouts.js');

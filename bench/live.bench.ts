@@ -16,7 +16,7 @@
  * directory is removed at the end unless LIVE_BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
+import { newestTs } from './newest-ts.js';
 
 const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
 const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
@@ -66,15 +67,6 @@ const rate = Number(process.env['LIVE_BENCH_RATE'] ?? 0);
 const warmupSeconds = Number(process.env['LIVE_BENCH_WARMUP_SECONDS'] ?? 0);
 const { template, payload } = agentTrialPayloads(repeats);
 
-/** The newest modification time (ms) of any .ts file under `dir`. */
-function newestTs(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile() && e.name.endsWith('.ts'))
-      newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
-  }
-  return newest;
-}
 /**
  * The server runs the built CLI (`bin/evalstream.js`, what users run) when `dist/` is at least as new
  * as every source file, else the sources through tsx (whose module loading adds to the first
