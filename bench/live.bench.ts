@@ -212,6 +212,14 @@ let throttled = 0;
 const latencies: number[] = [];
 /** Per export: from its first attempt to its 200 (retries after 429 included). */
 const exportLatencies: number[] = [];
+/** Zeroes the totals above (after the baseline and after the warm-up). */
+function resetTotals(): void {
+  exports = 0;
+  accepted = 0;
+  throttled = 0;
+  latencies.length = 0;
+  exportLatencies.length = 0;
+}
 /**
  * One sender: exports to `target` until `until` (performance.now() ms), counting into the totals above;
  * `slot` is its place among the senders (its schedule's offset in open loop, with `offered` spans/s in
@@ -297,11 +305,7 @@ if (baselineSeconds > 0) {
     `baseline (this run): bare node:http receiving the same exports for ${elapsedBare.toFixed(1)} s: ` +
       `${baseline.spansPerSec.toFixed(0)} spans/s, ${baseline.cpuPerSpanUs.toFixed(1)} µs of server CPU per span`,
   );
-  exports = 0;
-  accepted = 0;
-  throttled = 0;
-  latencies.length = 0;
-  exportLatencies.length = 0;
+  resetTotals();
 }
 
 /** Spans accepted during the warm-up (counted by the server and stored, not in the figures). */
@@ -310,11 +314,7 @@ if (warmupSeconds > 0) {
   const until = performance.now() + warmupSeconds * 1000;
   await Promise.all(Array.from({ length: senders }, (_, slot) => sender(port, until, slot, rate)));
   warmupAccepted = accepted;
-  exports = 0;
-  accepted = 0;
-  throttled = 0;
-  latencies.length = 0;
-  exportLatencies.length = 0;
+  resetTotals();
   console.log(`warm-up: ${warmupSeconds} s of the same load, ${warmupAccepted} spans (not in the figures)`);
 }
 const timesAtStart = await serverCpuTimes();
@@ -374,7 +374,9 @@ console.log(
   `live (${mode === 'cli' ? 'built CLI' : 'sources through tsx'}): ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${repeats === 0 ? 'one task for all trials' : `${repeats} trials per task`}, ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );
 if (rate > 0)
-  console.log(`  open loop: ${rate} spans/s offered; latency measured from each export's due time`);
+  console.log(
+    `  open loop: ${rate} spans/s offered; an export the server held past its due time is timed from that due time`,
+  );
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${(exports / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );

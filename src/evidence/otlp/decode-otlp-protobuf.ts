@@ -166,8 +166,8 @@ const EMPTY_VALUE: OtlpAnyValue = { type: 'empty' };
 
 /**
  * Where the string of an `AnyValue` in `[start, end)` that is just a `string_value` (the usual case)
- * begins, its length at most 4 varint bytes: the start, with `cursor` set to the string's end; -1 for
- * any other value (decoded the general way). No allocation.
+ * begins (the string runs to `end`; its length takes at most 4 varint bytes); -1 for any other value
+ * (decoded the general way). No allocation.
  */
 function plainStringAt(buf: Buf, start: number, end: number): number {
   if (buf[start] !== ((1 << 3) | LEN)) return -1;
@@ -178,9 +178,7 @@ function plainStringAt(buf: Buf, start: number, end: number): number {
     v |= (b & 0x7f) << (7 * i);
     if (b < 0x80) {
       const at = pos + i + 1;
-      if (at + v !== end) return -1;
-      cursor = end;
-      return at;
+      return at + v === end ? at : -1;
     }
   }
   return -1;

@@ -212,7 +212,7 @@ export class OtlpTrialGrouper {
     for (let k = 0; k < keys.length; k += 1) {
       if (t.disagree[k] === true) continue;
       const key = keys[k] as string;
-      const v = valueOf(span.attributes.get(key)) ?? this.#resourceValue(k, key, span.resource);
+      const v = spanValueOf(span, key) ?? this.#resourceValue(k, key, span.resource);
       if (v === null) continue;
       const first = t.firstValues[k];
       if (first === null || first === undefined) t.firstValues[k] = v;
