@@ -44,8 +44,14 @@ const repeats = Math.max(0, Number(process.env['LIVE_BENCH_REPEATS'] ?? 8));
 const keep = process.env['LIVE_BENCH_KEEP'] === '1';
 /** LIVE_BENCH_DB=0 runs the server without --db (bundle only); default with --db. */
 const withDb = process.env['LIVE_BENCH_DB'] !== '0';
-/** LIVE_BENCH_WATCH=1 adds a live-page-like reader: one SSE stream and one /v1/summary read a second. */
-const watch = process.env['LIVE_BENCH_WATCH'] === '1';
+/**
+ * LIVE_BENCH_WATCH=1 adds a reader that does what the live page does: one SSE stream, and the summary
+ * without `task_metric_values` read at most once a second and once per 20 build times (the server's
+ * `Server-Timing`). LIVE_BENCH_WATCH=full reads the whole summary once a second instead (the page
+ * before stop 10).
+ */
+const watchMode = process.env['LIVE_BENCH_WATCH'];
+const watch = watchMode === '1' || watchMode === 'full';
 /** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 /** Extra `evalstream serve` options, e.g. `--retain-ms 10000`. */
@@ -326,6 +332,7 @@ const started = performance.now();
 const deadline = started + seconds * 1000;
 let sseEvents = 0;
 let summaryReads = 0;
+let summaryBuildMs = 0;
 const watcher = new AbortController();
 if (watch) {
   void fetch(`http://127.0.0.1:${port}/v1/events`, { signal: watcher.signal })
@@ -335,10 +342,16 @@ if (watch) {
     })
     .catch(() => undefined);
   void (async () => {
+    const full = watchMode === 'full';
     while (performance.now() < deadline) {
-      await (await fetch(`http://127.0.0.1:${port}/v1/summary`)).json();
+      const at = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/v1/summary${full ? '' : '?omit=task_metric_values'}`);
+      await res.json();
+      const dur = Number(/summary;dur=([0-9.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 0);
       summaryReads += 1;
-      await new Promise((r) => setTimeout(r, 1000));
+      summaryBuildMs += dur;
+      const wait = full ? 1000 : Math.max(1000, 20 * dur) - (performance.now() - at);
+      await new Promise((r) => setTimeout(r, Math.max(0, wait)));
     }
   })();
 }
@@ -380,7 +393,10 @@ if (rate > 0)
 console.log(
   `  sustained ${(accepted / elapsed).toFixed(0)} spans/s accepted (${(exports / elapsed).toFixed(0)} exports/s), ${throttled} throttled answers`,
 );
-if (watch) console.log(`  watcher: ${sseEvents} SSE score events, ${summaryReads} summary reads`);
+if (watch)
+  console.log(
+    `  watcher (${watchMode === 'full' ? 'whole summary once a second' : 'live page'}): ${sseEvents} SSE score events, ${summaryReads} summary reads, ${(summaryBuildMs / 1000).toFixed(2)} s of server time building them`,
+  );
 console.log(
   `  export latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms per answer; ` +
     `first attempt → accepted (retries after 429 included) p50 ${pctOf(exportLatencies, 50).toFixed(1)} ms, p99 ${pctOf(exportLatencies, 99).toFixed(1)} ms`,

@@ -7,11 +7,10 @@ import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { AgentOutput } from '../model/trial.js';
-import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
 import type { Sink } from '../sinks/sink.js';
-import { buildSummary } from '../summary/build-summary.js';
+import { SummaryBuilder } from '../summary/summary-builder.js';
 import type { ExportOutcome } from './export-response.js';
 import {
   LiveTrialAssembler,
@@ -115,6 +114,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Requests waiting for room in the queues (`waitForCapacity`), oldest first. */
   readonly #capacityWaiters: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
   #summaryCache: Summary | null = null;
+  #lightSummaryCache: Summary | null = null;
+  /**
+   * The live summary's builder, fed each newly scored trial once a summary was asked for (null
+   * before, and after a re-scoring, which replaces scores a builder cannot take back: the next read
+   * rebuilds it from the kept trials). Its task ids, in first-scored order.
+   */
+  #summaryBuilder: SummaryBuilder | null = null;
+  readonly #summaryTasks = new Set<string>();
   #failure: Error | null = null;
 
   constructor(
@@ -322,26 +329,49 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#kept.scoredTrials();
   }
 
+  /**
+   * The summary of every trial's latest version (as `buildSummary` over {@link finalTrials}, with the
+   * tasks in first-scored order). Kept up to date incrementally: after the first read, each newly
+   * scored trial is added to a {@link SummaryBuilder} as it is scored, and a read takes a snapshot;
+   * a re-scored trial makes the next read rebuild it from the kept trials.
+   */
   summary(): Summary {
     if (this.#summaryCache !== null) return this.#summaryCache;
-    const trials = this.finalTrials();
-    const tasks: TaskSpec[] = [];
-    const seen = new Set<string>();
-    for (const t of trials) {
-      if (seen.has(t.task.id)) continue;
-      seen.add(t.task.id);
-      tasks.push(t.task);
-    }
-    this.#summaryCache = buildSummary({
-      scores: trials.flatMap((t) => t.scores),
-      tasks,
-      trials: trials.map((t) => t.item.trial),
-    });
+    this.#summaryCache = this.#currentSummaryBuilder().snapshot();
     return this.#summaryCache;
   }
 
-  summaryJson(): unknown {
-    return this.summary();
+  /** {@link summary} with `task_metric_values` left empty (`{}`): cheaper for a large run. */
+  summaryWithoutTaskValues(): Summary {
+    if (this.#summaryCache !== null) return { ...this.#summaryCache, task_metric_values: {} };
+    this.#lightSummaryCache ??= this.#currentSummaryBuilder().snapshot([], { taskValues: false });
+    return this.#lightSummaryCache;
+  }
+
+  #currentSummaryBuilder(): SummaryBuilder {
+    let builder = this.#summaryBuilder;
+    if (builder === null) {
+      builder = new SummaryBuilder([]);
+      this.#summaryTasks.clear();
+      this.#summaryBuilder = builder;
+      for (const trial of this.finalTrials()) this.#addToSummary(builder, trial);
+    }
+    return builder;
+  }
+
+  #addToSummary(builder: SummaryBuilder, trial: ScoredTrial): void {
+    if (!this.#summaryTasks.has(trial.task.id)) {
+      this.#summaryTasks.add(trial.task.id);
+      builder.addTaskSpec(trial.task);
+    }
+    for (const score of trial.scores) builder.addScore(score);
+    builder.addTrial(trial.item.trial);
+  }
+
+  summaryJson(options: { omitTaskValues?: boolean } = {}): unknown {
+    if (!options.omitTaskValues) return this.summary();
+    const { task_metric_values: _omitted, ...rest } = this.summaryWithoutTaskValues();
+    return rest;
   }
 
   trialJson(trialId: string): unknown | undefined {
@@ -508,19 +538,20 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
     // the slot is read again after the sinks: a scoring of the same trial that started meanwhile
     // may have kept it first, and this version must then replace it, not take a second slot
-    const slot = this.#kept.put(
-      this.#results.get(job.key) ?? null,
-      {
-        ...scored,
-        item: {
-          ...item,
-          evidence: null,
-          trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
-        },
+    const replaced = this.#results.get(job.key) ?? null;
+    const kept: ScoredTrial = {
+      ...scored,
+      item: {
+        ...item,
+        evidence: null,
+        trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
       },
-      version,
-      job.reason,
-    );
+    };
+    const slot = this.#kept.put(replaced, kept, version, job.reason);
+    if (this.#summaryBuilder !== null) {
+      if (replaced === null) this.#addToSummary(this.#summaryBuilder, kept);
+      else this.#summaryBuilder = null;
+    }
     this.#results.set(job.key, slot);
     // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
     if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);
@@ -528,6 +559,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#scoredAt.set(job.key, this.nowMs());
     this.#resultsByTrialId.set(trialId, slot);
     this.#summaryCache = null;
+    this.#lightSummaryCache = null;
     if (version === 1) this.metrics.trialsScored += 1;
     else this.metrics.trialsRescored += 1;
     this.metrics.observeLatency(this.nowMs() - job.readyAtMs);

@@ -1,6 +1,10 @@
 /**
- * The live page served at `GET /`: a self-contained HTML page that loads `/v1/summary`, re-fetches
- * it on every score event from `/v1/events`, and renders the aggregates as text (never as HTML).
+ * The live page served at `GET /`: a self-contained HTML page that loads `/v1/summary` (without
+ * `task_metric_values`, which it does not show), re-fetches it on score events from `/v1/events`, and
+ * renders the aggregates as text (never as HTML). It reads the summary at most once per second, and
+ * at most once per 20 times the server's build time (its `Server-Timing`), so that an open page costs
+ * the server at most ~5 % of its time however large the run grows (`summaryDelayMs`, exposed on
+ * `window` for tests).
  *
  * @example
  * res.end(livePageHtml());
@@ -33,15 +37,24 @@ th{background:#eef1f6;font-weight:600} .dot{display:inline-block;width:8px;heigh
       var tr = document.createElement('tr'); cell(tr, a.name); cell(tr, fmt(a.mean)); cell(tr, fmt(a.count)); cell(tr, fmt(a.nan_count)); body.appendChild(tr);
     });
   }
-  // at most one summary request in flight and one per second: under load score events come by thousands
-  var pending = false, again = false, last = 0;
+  // at most one summary request in flight, one per second, and one per 20 build times: under load
+  // score events come by thousands, and a summary of many trials takes the server a while to build
+  function summaryDelayMs(costMs){ return Math.max(1000, 20 * (costMs > 0 ? costMs : 0)); }
+  window.summaryDelayMs = summaryDelayMs;
+  function buildMs(r){
+    var m = /(?:^|,)\\s*summary;dur=([0-9.]+)/.exec(r.headers.get('server-timing') || '');
+    return m ? Number(m[1]) : 0;
+  }
+  var pending = false, again = false, last = 0, cost = 0;
   function refresh(){
     if (pending) { again = true; return; }
-    var wait = last + 1000 - Date.now();
+    var wait = last + summaryDelayMs(cost) - Date.now();
     if (wait > 0) { pending = true; setTimeout(function(){ pending = false; refresh(); }, wait); return; }
     pending = true; again = false; last = Date.now();
     var done = function(){ pending = false; if (again) refresh(); };
-    fetch('/v1/summary' + q).then(function(r){ return r.json(); }).then(function(s){ render(s); done(); }, done);
+    fetch('/v1/summary?omit=task_metric_values' + (token ? '&token=' + encodeURIComponent(token) : ''))
+      .then(function(r){ cost = buildMs(r); return r.json(); })
+      .then(function(s){ render(s); done(); }, done);
   }
   refresh();
   var es = new EventSource('/v1/events' + q);

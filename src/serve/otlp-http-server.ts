@@ -217,7 +217,7 @@ export class OtlpHttpServer {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(livePageHtml());
     } else if (path === '/v1/summary') {
-      sendJson(res, 200, this.api.summaryJson());
+      this.#summary(url, res);
     } else if (path.startsWith('/v1/trials/')) {
       const id = decodeURIComponent(path.slice('/v1/trials/'.length));
       const trial = this.api.trialJson(id);
@@ -231,6 +231,26 @@ export class OtlpHttpServer {
     } else {
       sendJson(res, 404, { error: `no route ${path}` });
     }
+  }
+
+  /**
+   * `GET /v1/summary`: the summary, or with `?omit=task_metric_values` the summary without that key
+   * (one record per trial and output: tens of MB for 50,000 trials, which the live page does not
+   * show). `Server-Timing: summary;dur=…` says how long the answer took to build, so that a poller
+   * (the live page) can space its reads out as the summary grows.
+   */
+  #summary(url: URL, res: ServerResponse): void {
+    const started = performance.now();
+    const omit = url.searchParams.getAll('omit').flatMap((v) => v.split(','));
+    const body = JSON.stringify(
+      this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') }),
+    );
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'server-timing': `summary;dur=${(performance.now() - started).toFixed(1)}`,
+    });
+    res.end(body);
   }
 
   async #export(req: IncomingMessage, res: ServerResponse): Promise<void> {

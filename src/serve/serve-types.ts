@@ -34,7 +34,8 @@ export type RequestDecoder = (body: Uint8Array, encoding: 'protobuf' | 'json') =
 
 /** The read side of the live state, served over HTTP. */
 export interface LiveReadApi {
-  summaryJson(): unknown;
+  /** The live summary; `omitTaskValues`: without its `task_metric_values` key. */
+  summaryJson(options?: { omitTaskValues?: boolean }): unknown;
   trialJson(trialId: string): unknown | undefined;
   metricsText(): string;
   /** Subscribe to score events; returns an unsubscribe function. */

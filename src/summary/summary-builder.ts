@@ -107,7 +107,7 @@ export type FloatLiteralLookup = (score: ScoreRecord, index: number) => boolean;
  */
 export class SummaryBuilder {
   private readonly withSpecs: boolean;
-  private readonly taskCount: number | null;
+  private taskCount: number | null;
   private readonly tasks = new Map<string, TaskState>();
   private readonly metrics = new Map<string, MetricTotals>();
   /** `metricType \0 output` pairs declared continuous/boolean by some task. */
@@ -131,6 +131,21 @@ export class SummaryBuilder {
     // A repeated task id keeps its first position; its last spec wins, as the SDK's dicts overwrite.
     for (const spec of tasks) specs.set(spec.id, spec);
     for (const spec of specs.values()) this.declareTask(spec);
+  }
+
+  /**
+   * Add one more task spec, as if it ended the constructor's list (a builder made with task specs;
+   * the id must be new): a live run learns its tasks as their trials are scored.
+   */
+  addTaskSpec(spec: TaskSpec): void {
+    if (this.finished) throw new Error('SummaryBuilder.addTaskSpec called after finish()');
+    if (!this.withSpecs) throw new Error('SummaryBuilder.addTaskSpec needs a builder made with task specs');
+    if (this.tasks.has(spec.id))
+      throw new Error(`SummaryBuilder.addTaskSpec: task '${spec.id}' is already known`);
+    this.declareTask(spec);
+    this.taskCount = (this.taskCount ?? 0) + 1;
+    // a score of this id may have been cached as an orphan's
+    if (this.lastTaskId === spec.id) this.lastTaskId = null;
   }
 
   /**
@@ -308,6 +323,22 @@ export class SummaryBuilder {
   /** Build the summary; `extraScores` (runner aggregates) are appended unchanged. Call once. */
   finish(extraScores: readonly AggregateScore[] = []): Summary {
     this.finished = true;
+    return this.summarize(extraScores, false);
+  }
+
+  /**
+   * The summary of what was added so far (the same as `finish()` would give now), leaving the builder
+   * open for more: the summary shares no mutable state with it (task value columns and error id lists
+   * are copied), so later additions do not change a summary already handed out. With `taskValues:
+   * false`, `task_metric_values` is left empty (`{}`): the rest of the summary for a reader that does
+   * not show the per-trial records, without copying them.
+   */
+  snapshot(extraScores: readonly AggregateScore[] = [], options: { taskValues?: boolean } = {}): Summary {
+    if (this.finished) throw new Error('SummaryBuilder.snapshot called after finish()');
+    return this.summarize(extraScores, true, options.taskValues ?? true);
+  }
+
+  private summarize(extraScores: readonly AggregateScore[], copy: boolean, taskValues = true): Summary {
     const taskList = [...this.tasks.values()];
     const aggregates: AggregateScore[] = [];
     const coverage: Record<string, Record<string, CoverageCounts>> = {};
@@ -359,11 +390,16 @@ export class SummaryBuilder {
     appendAll(aggregates, this.viewAggregates(taskList));
 
     const taskColumns: [string, [string, TaskValueColumn][]][] = [];
-    for (const task of taskList) {
+    for (const task of taskValues ? taskList : []) {
       const keys: [string, string, TaskValueColumn][] = [];
+      const trialIds = copy ? task.trialIds.slice() : task.trialIds;
       for (const [type, bucket] of task.buckets) {
-        for (const series of bucket.keys)
-          keys.push([type, series.name, series.records ?? new TaskValueColumn(task.trialIds)]);
+        for (const series of bucket.keys) {
+          const records = series.records;
+          const column =
+            records === null ? new TaskValueColumn(trialIds) : copy ? records.copyWith(trialIds) : records;
+          keys.push([type, series.name, column]);
+        }
       }
       keys.sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]));
       // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
@@ -392,7 +428,7 @@ export class SummaryBuilder {
     appendAll(aggregates, extraScores);
 
     const errorTrialIds: Record<string, string[]> = {};
-    for (const [type, ids] of this.errorTrialIds) setOwn(errorTrialIds, type, ids);
+    for (const [type, ids] of this.errorTrialIds) setOwn(errorTrialIds, type, copy ? ids.slice() : ids);
     return {
       scores: { scores: aggregates },
       metric_coverage: coverage,

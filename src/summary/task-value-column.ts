@@ -1,4 +1,5 @@
 import type { TaskValueRecord } from '../model/summary.js';
+import { appendAll } from '../util/append-all.js';
 
 const NUMBER = 0;
 const FLOAT = 1;
@@ -50,6 +51,15 @@ export class TaskValueColumn {
     this.codes.push(trialIndex * 8 + LABEL);
     this.values.push(this.labels.length);
     this.labels.push(label);
+  }
+
+  /** A copy of the records so far, referring to `trialIds` (a copy of this column's trial id list). */
+  copyWith(trialIds: readonly string[]): TaskValueColumn {
+    const copy = new TaskValueColumn(trialIds);
+    appendAll(copy.codes, this.codes);
+    appendAll(copy.values, this.values);
+    appendAll(copy.labels, this.labels);
+    return copy;
   }
 
   /** The kind of record `i`. */

@@ -3,14 +3,20 @@ import type { OtlpResourceSpans } from '../../src/evidence/otlp/otlp-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
+import type { TaskSpec } from '../../src/model/task.js';
+import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeSpan } from './fake-span.js';
 
-function request(n: number): OtlpResourceSpans[] {
+function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpResourceSpans[] {
   const span = fakeSpan({
     traceId: n.toString(16).padStart(32, '0'),
-    spanId: '00000000000000a1',
+    spanId,
     name: 'invoke_agent bot',
-    attrs: { 'gen_ai.conversation.id': `conv-${n}`, 'gen_ai.operation.name': 'invoke_agent' },
+    attrs: {
+      'gen_ai.conversation.id': `conv-${n}`,
+      'gen_ai.operation.name': 'invoke_agent',
+      ...(task === undefined ? {} : { 'nemo.test_case.name': task }),
+    },
   });
   return [
     {
@@ -55,5 +61,71 @@ describe('LiveEngine', () => {
     await engine.whenIdle();
     expect(engine.metrics.trialsScored).toBe(trials);
     expect(engine.summary().trial_count).toBe(trials);
+  });
+
+  it('keeps the summary up to date as trials are scored (and rebuilds it after a re-scoring): always buildSummary of the kept trials', async () => {
+    let now = 0;
+    const engine = new LiveEngine(
+      {
+        runId: 'agent-eval-20260101000000-00000000',
+        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+        trialKeys: ['gen_ai.conversation.id'],
+        taskKeys: ['nemo.test_case.name'],
+        maxQueuedSpans: 100_000,
+        maxPendingTrials: 100_000,
+        concurrency: 4,
+        metricTimeoutMs: 0,
+        retryAfterSec: 1,
+        tickMs: 1000,
+        retainMs: 60_000,
+      },
+      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+      [],
+      () => now,
+    );
+    // the definition: buildSummary over every trial's latest version, tasks in first-scored order
+    const reference = () => {
+      const trials = engine.finalTrials();
+      const tasks = new Map<string, TaskSpec>();
+      for (const t of trials) if (!tasks.has(t.task.id)) tasks.set(t.task.id, t.task);
+      return buildSummary({
+        scores: trials.flatMap((t) => t.scores),
+        tasks: [...tasks.values()],
+        trials: trials.map((t) => t.item.trial),
+      });
+    };
+    const score = async (requests: OtlpResourceSpans[][]) => {
+      for (const r of requests) engine.accept(r);
+      engine.tick();
+      now += 100;
+      engine.tick();
+      await engine.whenIdle();
+    };
+    const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    await score(range(1, 30).map((n) => request(n, `task-${n % 4}`)));
+    const first = engine.summary();
+    const firstText = JSON.stringify(first);
+    expect(first).toEqual(reference());
+    await score(range(31, 60).map((n) => request(n, `task-${n % 7}`)));
+    // the summary without its per-trial records (the live page's), read first: its own snapshot
+    expect(engine.summaryWithoutTaskValues()).toEqual({ ...reference(), task_metric_values: {} });
+    const second = engine.summary();
+    expect(second.trial_count).toBe(60);
+    expect(second).toEqual(reference());
+    // a late span re-scores conv-5, alongside new trials
+    await score([
+      request(5, 'task-1', '00000000000000b2'),
+      ...range(61, 70).map((n) => request(n, 'task-9')),
+    ]);
+    expect(engine.metrics.trialsRescored).toBe(1);
+    const third = engine.summary();
+    expect(third.trial_count).toBe(70);
+    expect(third).toEqual(reference());
+    await score(range(71, 75).map((n) => request(n, 'task-2')));
+    expect(engine.summary()).toEqual(reference());
+    // after a full read, the light one is the same summary without its records
+    expect(engine.summaryWithoutTaskValues()).toEqual({ ...reference(), task_metric_values: {} });
+    // a summary handed out earlier is not changed by what came later
+    expect(JSON.stringify(first)).toBe(firstText);
   });
 });

@@ -206,6 +206,28 @@ describe('evalstream serve (live OTLP)', () => {
     await Promise.all([proto.provider.shutdown(), json.provider.shutdown(), viaGrpc.provider.shutdown()]);
   });
 
+  it('serves the summary without task_metric_values on ?omit=, with its build time in Server-Timing', async () => {
+    const live = await startLive();
+    const agent = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
+    agent.runTrial('weather', 'o1');
+    agent.runTrial('time', 'o2', { tools: ['get_time'] });
+    await agent.provider.forceFlush();
+    await waitFor(() => live.engine.summary().trial_count === 2);
+    const full = await fetch(`${live.httpUrl}/v1/summary`);
+    const fullBody = (await full.json()) as Record<string, unknown>;
+    const light = await fetch(`${live.httpUrl}/v1/summary?omit=task_metric_values`);
+    const lightBody = (await light.json()) as Record<string, unknown>;
+    for (const res of [full, light]) {
+      expect(res.headers.get('server-timing')).toMatch(/^summary;dur=\d+(\.\d)?$/);
+    }
+    expect(Object.keys(fullBody['task_metric_values'] as object).sort()).toEqual(['time', 'weather']);
+    expect('task_metric_values' in lightBody).toBe(false);
+    const { task_metric_values: _omitted, ...rest } = fullBody;
+    expect(Object.keys(lightBody)).toEqual(Object.keys(rest));
+    expect(lightBody).toEqual(rest);
+    await agent.provider.shutdown();
+  });
+
   it('re-scores a trial when late spans arrive, replacing its scores (never counted twice)', async () => {
     const live = await startLive();
     const agent = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));

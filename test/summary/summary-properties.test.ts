@@ -6,6 +6,7 @@ import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { SemanticReducer, TaskSpec } from '../../src/model/task.js';
 import type { Trial } from '../../src/model/trial.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
+import { SummaryBuilder } from '../../src/summary/summary-builder.js';
 import { deadTrial, metric, metricFailed, score, task, view } from './fixtures.js';
 import { referenceSummary } from './reference-summary.js';
 
@@ -148,6 +149,58 @@ describe('summary properties', () => {
           checkInvariants(summary);
           // Another interleaving of the same per-task sequences gives identical floats.
           expect(buildSummary({ scores: interleave(perTask, c2), tasks: taskList, trials })).toEqual(summary);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('snapshot(): a live builder that learns its task specs as it goes equals buildSummary of what it was given, at every point, and old snapshots stay as they were', () => {
+    fc.assert(
+      fc.property(
+        tasksArb,
+        scoresArb,
+        choicesArb,
+        trialsArb,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (tasks, perTask, choices, trials, cuts) => {
+          const scores = interleave(perTask, choices);
+          const specs = new Map(tasks.map((t) => [t.id, t]));
+          const builder = new SummaryBuilder([]);
+          const declared: TaskSpec[] = [];
+          const points = new Set(cuts.map((c) => c % (scores.length + 1)));
+          const taken: { summary: ReturnType<typeof buildSummary>; at: number; tasks: TaskSpec[] }[] = [];
+          const expected = (at: number, taskList: TaskSpec[]) =>
+            buildSummary({
+              scores: scores.slice(0, at),
+              tasks: taskList,
+              trials: trials.slice(0, Math.min(at, trials.length)),
+            });
+          for (let i = 0; i <= scores.length; i++) {
+            if (points.has(i)) {
+              expect(builder.snapshot([], { taskValues: false })).toEqual({
+                ...expected(i, [...declared]),
+                task_metric_values: {},
+              });
+              const summary = builder.snapshot();
+              expect(summary).toEqual(expected(i, [...declared]));
+              taken.push({ summary, at: i, tasks: [...declared] });
+            }
+            const next = scores[i];
+            if (next === undefined) break;
+            const spec = specs.get(next.task_id);
+            if (spec !== undefined && !declared.includes(spec)) {
+              declared.push(spec);
+              builder.addTaskSpec(spec);
+            }
+            builder.addScore(next);
+            const trial = trials[i];
+            if (trial !== undefined) builder.addTrial(trial);
+          }
+          // read only now: their lazy task values and error lists must not have grown meanwhile
+          for (const { summary, at, tasks: taskList } of taken)
+            expect(summary).toEqual(expected(at, taskList));
+          expect(builder.finish()).toEqual(expected(scores.length, declared));
         },
       ),
       { numRuns: 150 },
