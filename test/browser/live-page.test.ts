@@ -8,6 +8,7 @@ import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { fakeAgent } from '../serve/fake-agent.js';
+import { liveEngineConfig } from '../serve/live-engine-config.js';
 import { launchChromium, pageValue } from './report-browser.js';
 
 let context: BrowserContext;
@@ -18,19 +19,7 @@ let url: string;
 beforeAll(async () => {
   context = await launchChromium();
   engine = new LiveEngine(
-    {
-      runId: 'agent-eval-20260101000000-00000000',
-      completion: { settleMs: 20, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-      trialKeys: ['gen_ai.conversation.id'],
-      taskKeys: ['nemo.test_case.name'],
-      maxQueuedSpans: 100_000,
-      maxPendingTrials: 1000,
-      concurrency: 4,
-      metricTimeoutMs: 0,
-      retryAfterSec: 1,
-      tickMs: 10,
-      retainMs: 60_000,
-    },
+    liveEngineConfig({ completion: { settleMs: 20, idleTimeoutMs: 60_000, endMarkerAttribute: null } }),
     createTrialPlanner({ config: parseConfig({}, 'defaults') }),
     [],
   );

@@ -6,6 +6,7 @@ import { LiveEngine } from '../../src/serve/live-engine.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeSpan } from './fake-span.js';
+import { liveEngineConfig } from './live-engine-config.js';
 
 function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpResourceSpans[] {
   const span = fakeSpan({
@@ -27,27 +28,24 @@ function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpRes
   ];
 }
 
+/** An engine on a manual clock whose ticks the test drives (the timer's period is long). */
+function manualEngine(now: () => number): LiveEngine {
+  return new LiveEngine(
+    liveEngineConfig({
+      completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+      maxPendingTrials: 100_000,
+      tickMs: 1000,
+    }),
+    createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+    [],
+    now,
+  );
+}
+
 describe('LiveEngine', () => {
   it('scores due trials in slices of event-loop turns, so receivers are served in between', async () => {
     let now = 0;
-    const engine = new LiveEngine(
-      {
-        runId: 'agent-eval-20260101000000-00000000',
-        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-        trialKeys: ['gen_ai.conversation.id'],
-        taskKeys: ['nemo.test_case.name'],
-        maxQueuedSpans: 100_000,
-        maxPendingTrials: 100_000,
-        concurrency: 4,
-        metricTimeoutMs: 0,
-        retryAfterSec: 1,
-        tickMs: 1000,
-        retainMs: 60_000,
-      },
-      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
-      [],
-      () => now,
-    );
+    const engine = manualEngine(() => now);
     const trials = 2000;
     for (let n = 1; n <= trials; n++) expect(engine.accept(request(n))).toMatchObject({ rejectedSpans: 0 });
     engine.tick(); // assembled at time 0
@@ -65,24 +63,7 @@ describe('LiveEngine', () => {
 
   it('keeps the summary up to date as trials are scored (and rebuilds it after a re-scoring): always buildSummary of the kept trials', async () => {
     let now = 0;
-    const engine = new LiveEngine(
-      {
-        runId: 'agent-eval-20260101000000-00000000',
-        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-        trialKeys: ['gen_ai.conversation.id'],
-        taskKeys: ['nemo.test_case.name'],
-        maxQueuedSpans: 100_000,
-        maxPendingTrials: 100_000,
-        concurrency: 4,
-        metricTimeoutMs: 0,
-        retryAfterSec: 1,
-        tickMs: 1000,
-        retainMs: 60_000,
-      },
-      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
-      [],
-      () => now,
-    );
+    const engine = manualEngine(() => now);
     // the definition: buildSummary over every trial's latest version, tasks in first-scored order
     const reference = () => {
       const trials = engine.finalTrials();

@@ -23,6 +23,7 @@ import type { Sink } from '../../src/sinks/sink.js';
 import { fromOtlpFiles } from '../../src/sources/from-otlp-files.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeAgent } from './fake-agent.js';
+import { liveEngineConfig } from './live-engine-config.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
 
@@ -49,20 +50,7 @@ async function startLive(
   limits = { maxBodyBytes: 4 * 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024 },
   httpOptions: Partial<OtlpHttpServerConfig> = {},
 ): Promise<Live> {
-  const config: LiveEngineConfig = {
-    runId: RUN,
-    completion: { settleMs: 50, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-    trialKeys: ['gen_ai.conversation.id'],
-    taskKeys: ['nemo.test_case.name'],
-    maxQueuedSpans: 100_000,
-    maxPendingTrials: 1000,
-    concurrency: 4,
-    metricTimeoutMs: 0,
-    retryAfterSec: 1,
-    tickMs: 10,
-    retainMs: 60_000,
-    ...overrides,
-  };
+  const config = liveEngineConfig({ runId: RUN, ...overrides });
   const planner = createTrialPlanner({ config: parseConfig({}, 'defaults') });
   const engine = new LiveEngine(config, planner, sinks);
   const http = new OtlpHttpServer(
