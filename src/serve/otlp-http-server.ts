@@ -242,6 +242,13 @@ export class OtlpHttpServer {
   #summary(url: URL, res: ServerResponse): void {
     const started = performance.now();
     const omit = url.searchParams.getAll('omit').flatMap((v) => v.split(','));
+    const unknown = omit.filter((k) => k !== 'task_metric_values');
+    if (unknown.length > 0) {
+      sendJson(res, 400, {
+        error: `omit: only 'task_metric_values' can be left out, not ${unknown.map((k) => `'${k}'`).join(', ')}`,
+      });
+      return;
+    }
     const body = JSON.stringify(
       this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') }),
     );

@@ -213,6 +213,11 @@ describe('evalstream serve (live OTLP)', () => {
     const { task_metric_values: _omitted, ...rest } = fullBody;
     expect(Object.keys(lightBody)).toEqual(Object.keys(rest));
     expect(lightBody).toEqual(rest);
+    const typo = await fetch(`${live.httpUrl}/v1/summary?omit=task_values`);
+    expect(typo.status).toBe(400);
+    expect(await typo.json()).toEqual({
+      error: "omit: only 'task_metric_values' can be left out, not 'task_values'",
+    });
     await agent.provider.shutdown();
   });
 
