@@ -17,9 +17,11 @@ interface Series {
   readonly name: string;
   /**
    * Finite numbers (not booleans) collected from completed/partial scores, in score order, while the
-   * series has no task value column; once it has one, the column holds them (see `finiteValues`).
+   * series has no task value column; once it has one, the column holds them, and `finiteValues` keeps
+   * the finite numbers of its first `finiteScanned` records here (records are only appended).
    */
   readonly values: number[];
+  finiteScanned: number;
   /** Non-failed scores that contain an output of this name. */
   scored: number;
   /** `Bucket.scoreCount` of the last score that had this name: only the first output of a name counts. */
@@ -73,6 +75,8 @@ interface TaskState {
   readonly trialIndex: Map<string, number>;
   /** The distinct trial ids in first-seen order (the one string kept per trial, shared by its records). */
   readonly trialIds: string[];
+  /** `stringHash` of the first trial ids (as int32), kept for `distinctTrialCount` (ids are only appended). */
+  readonly trialHashes: number[];
   readonly views: [string, SemanticView][];
 }
 
@@ -378,8 +382,9 @@ export class SummaryBuilder {
         const values = new Float64Array(length);
         let at = 0;
         for (const part of parts) {
-          values.set(part, at);
-          at += part.length;
+          // parts are per task, a handful of values each: a loop beats a call to `set` per part
+          const n = part.length;
+          for (let i = 0; i < n; i++) values[at++] = part[i] as number;
         }
         aggregates.push(aggregateRangeScore(`${type}.${name}`, values, total));
         setOwn(byName, name, { total, scored, failed, missing: Math.max(total - scored - failed, 0) });
@@ -452,22 +457,26 @@ export class SummaryBuilder {
     if (total === 0) return 0;
     const bits = new Int32Array(Math.max(1024, 1 << Math.ceil(Math.log2(total * 32))) >>> 5);
     const mask = bits.length * 32 - 1;
-    const hashes: number[][] = [];
     let suspects: Set<number> | null = null;
-    const mark = (ids: Iterable<string>): number[] => {
-      const out: number[] = [];
-      for (const id of ids) {
-        const h = stringHash(id) & mask;
-        out.push(h);
+    const mark = (hashes: readonly number[]): void => {
+      for (let i = 0; i < hashes.length; i++) {
+        const h = (hashes[i] as number) & mask;
         const word = h >>> 5;
         const bit = 1 << (h & 31);
         if (((bits[word] as number) & bit) !== 0) (suspects ??= new Set()).add(h);
         else bits[word] = (bits[word] as number) | bit;
       }
-      return out;
     };
-    const orphanHashes = mark(this.orphanTrialIds);
-    for (const task of taskList) hashes.push(mark(task.trialIds));
+    const orphanIds = [...this.orphanTrialIds];
+    const orphanHashes = orphanIds.map((id) => stringHash(id));
+    mark(orphanHashes);
+    for (const task of taskList) {
+      // hashed once per id: a live summary counts again and again
+      const { trialIds, trialHashes } = task;
+      for (let i = trialHashes.length; i < trialIds.length; i++)
+        trialHashes.push(stringHash(trialIds[i] as string));
+      mark(trialHashes);
+    }
     if (suspects === null) return total;
     // every id whose hash collides with another id's: count those exactly
     const colliding = suspects as Set<number>;
@@ -475,13 +484,13 @@ export class SummaryBuilder {
     let inGroup = 0;
     const collect = (ids: readonly string[], hs: readonly number[]): void => {
       for (let i = 0; i < ids.length; i++) {
-        if (!colliding.has(hs[i] as number)) continue;
+        if (!colliding.has((hs[i] as number) & mask)) continue;
         inGroup++;
         exact.add(ids[i] as string);
       }
     };
-    collect([...this.orphanTrialIds], orphanHashes);
-    taskList.forEach((task, t) => collect(task.trialIds, hashes[t] as number[]));
+    collect(orphanIds, orphanHashes);
+    for (const task of taskList) collect(task.trialIds, task.trialHashes);
     return total - inGroup + exact.size;
   }
 
@@ -701,6 +710,7 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
     lastTrialIndex: -1,
     trialIndex: new Map(),
     trialIds: [],
+    trialHashes: [],
     views,
   };
 }
@@ -708,27 +718,39 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
 /** The finite numbers of a series' output aggregate, in score order. */
 function finiteValues(series: Series): ArrayLike<number> {
   const column = series.records;
-  if (column === null) return series.values;
+  const out = series.values;
+  if (column === null) return out;
+  // the records added since the last call (a live summary asks again and again)
   const { codes, values } = column;
-  const out: number[] = [];
-  for (let i = 0; i < codes.length; i++) {
+  for (let i = series.finiteScanned; i < codes.length; i++) {
     const kind = (codes[i] as number) % 8;
     if (kind !== NUMBER && kind !== FLOAT) continue;
     const v = values[i] as number;
     if (Number.isFinite(v)) out.push(v);
   }
+  series.finiteScanned = codes.length;
   return out;
 }
 
 function newSeries(name: string): Series {
-  return { name, values: [], scored: 0, lastScore: 0, records: null, passN: 0, passC: 0, viewColumn: null };
+  return {
+    name,
+    values: [],
+    finiteScanned: 0,
+    scored: 0,
+    lastScore: 0,
+    records: null,
+    passN: 0,
+    passC: 0,
+    viewColumn: null,
+  };
 }
 
 /** FNV-1a over UTF-16 code units (a bit-table index, not a security hash). */
 function stringHash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h | 0;
 }
 
 /** Assign an own enumerable property, also for the key `__proto__`. */

@@ -19,6 +19,23 @@ describe('§7.8 counts and error rollup', () => {
     expect(buildSummary({ scores, tasks })).toMatchObject({ task_count: 3, trial_count: 2, score_count: 4 });
   });
 
+  it('trial_count stays exact as a live builder grows: thousands of ids, some shared across tasks, bit-table collisions', () => {
+    const builder = new SummaryBuilder(null);
+    const seen = new Set<string>();
+    let added = 0;
+    for (const step of [3000, 1, 5000, 20000]) {
+      for (const end = added + step; added < end; added++) {
+        // every 7th id is reused by a second task; ids repeat within a task too
+        const id = `trial-${added % 7 === 0 ? added - (added % 49) : added}`;
+        const taskId = `task-${added % 13}`;
+        builder.addScore(score(taskId, id, 'm', { r: 1 }));
+        seen.add(id);
+      }
+      // the bit table has ~32 slots per id: with this many ids some unequal ids share a slot
+      expect(builder.snapshot().trial_count).toBe(seen.size);
+    }
+  });
+
   it('errors are rolled up by type in trial order, regardless of status, duplicates kept', () => {
     const summary = buildSummary({
       scores: [],
