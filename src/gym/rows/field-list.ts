@@ -1,4 +1,5 @@
 import { grownTypedArray } from '../../util/grown-typed-array.js';
+import { KeyPositions } from './key-positions.js';
 
 /**
  * A growable list of (key id, kind, value) entries of one JSON object, with Python's duplicate-key
@@ -14,22 +15,17 @@ export class FieldList {
   /** Exact values of ints beyond 15 digits, by entry index. */
   big = new Map<number, bigint>();
   count = 0;
-  /**
-   * Entry index of each key id, valid when its generation is the list's: lookups take constant time
-   * however many keys a row has (a hostile row of 100k fields must not take quadratic time).
-   */
-  private at = new Int32Array(64);
-  private atGeneration = new Int32Array(64);
-  private generation = 1;
+  /** Entry index of each key id. */
+  private readonly at = new KeyPositions();
 
   clear(): void {
     this.count = 0;
-    this.generation++;
+    this.at.clear();
     if (this.big.size > 0) this.big.clear();
   }
 
   indexOf(key: number): number {
-    return key < this.at.length && this.atGeneration[key] === this.generation ? (this.at[key] as number) : -1;
+    return this.at.get(key);
   }
 
   /** Sets `key`; a repeated key keeps its first position and takes the last value (Python dicts). */
@@ -39,13 +35,7 @@ export class FieldList {
       if (this.count === this.key.length) this.grow();
       i = this.count++;
       this.key[i] = key;
-      if (key >= this.at.length) {
-        const n = Math.max(key + 1, this.at.length * 2);
-        this.at = grownTypedArray(this.at, n);
-        this.atGeneration = grownTypedArray(this.atGeneration, n);
-      }
-      this.at[key] = i;
-      this.atGeneration[key] = this.generation;
+      this.at.set(key, i);
     }
     this.kind[i] = kind;
     this.value[i] = value;

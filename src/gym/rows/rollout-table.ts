@@ -2,6 +2,7 @@ import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/gr
 import type { KeyInterner } from '../json/key-interner.js';
 import type { PyJson } from '../py-json.js';
 import { GYM_KEY } from './gym-keys.js';
+import { KeyPositions } from './key-positions.js';
 import type { RolloutTableTransfer } from './rollout-table-transfer.js';
 import type { RolloutScratch } from './rollout-scratch.js';
 import { VALUE_KIND } from './value-kind.js';
@@ -126,8 +127,6 @@ export class RolloutTable {
     this.fieldNumeric.fill(0);
     this.nonNumeric.clear();
     this.extra.length = 0;
-    // row indices start again from 0: no stamp may match a new row
-    this.infoAtRow.fill(0);
   }
 
   /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
@@ -174,35 +173,24 @@ export class RolloutTable {
     this.fieldNumeric[key] = 1;
   }
 
-  /**
-   * Position of each key id's item in the row being added (valid when its stamp is that row's
-   * index + 1): finding an item takes constant time however many items a row has.
-   */
-  private infoAt = new Int32Array(64);
-  private infoAtRow = new Int32Array(64);
+  /** Position of each key id's item in the row being added (cleared when a row starts). */
+  private readonly infoAt = new KeyPositions();
 
   /** Sets an info item: a key already in this row's items keeps its position and takes the value. */
   private setInfo(
-    row: number,
     key: number,
     kind: number,
     value: number,
     big: bigint | undefined,
     raw: PyJson | undefined,
   ): void {
-    if (key >= this.infoAt.length) {
-      const n = Math.max(key + 1, this.infoAt.length * 2);
-      this.infoAt = grown(this.infoAt, n);
-      this.infoAtRow = grown(this.infoAtRow, n);
-    }
-    let at = this.infoAtRow[key] === row + 1 ? (this.infoAt[key] as number) : -1;
+    let at = this.infoAt.get(key);
     const replacing = at >= 0;
     if (at < 0) {
       if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
       at = this.infoCount++;
       this.infoKey[at] = key;
-      this.infoAt[key] = at;
-      this.infoAtRow[key] = row + 1;
+      this.infoAt.set(key, at);
     }
     this.infoKind[at] = kind;
     this.infoVal[at] = value;
@@ -274,12 +262,12 @@ export class RolloutTable {
 
     // rollout_infos: reward (any value) first, then numeric usage items, then numeric top-level items
     const infoStart = this.infoCount;
+    this.infoAt.clear();
     const rewardAt = top.indexOf(GYM_KEY.reward);
     if (rewardAt >= 0) {
       const kind = top.kind[rewardAt] as number;
       if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) {
         this.setInfo(
-          r,
           GYM_KEY.reward,
           kind,
           top.value[rewardAt] as number,
@@ -287,14 +275,13 @@ export class RolloutTable {
           undefined,
         );
       } else {
-        this.setInfo(r, GYM_KEY.reward, INFO_RAW, NaN, undefined, s.captured.get(GYM_KEY.reward) ?? null);
+        this.setInfo(GYM_KEY.reward, INFO_RAW, NaN, undefined, s.captured.get(GYM_KEY.reward) ?? null);
       }
     }
     for (let u = 0; u < usage.count; u++) {
       const kind = usage.kind[u] as number;
       if (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int) continue;
       this.setInfo(
-        r,
         usage.key[u] as number,
         kind,
         usage.value[u] as number,
@@ -307,7 +294,6 @@ export class RolloutTable {
       const kind = top.kind[i] as number;
       if (key === GYM_KEY.reward || (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int)) continue;
       this.setInfo(
-        r,
         key,
         kind,
         top.value[i] as number,
