@@ -90,9 +90,20 @@ function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOut
   }
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(value));
+/** Answers with `value` as JSON; `headers` (extra ones) is asked after the JSON text is made. */
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: () => Record<string, string> = () => ({}),
+): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers(),
+  });
+  res.end(body);
 }
 
 /** Decodes `body` again when called; holds only the body and the decoder (not the request). */
@@ -249,15 +260,10 @@ export class OtlpHttpServer {
       });
       return;
     }
-    const body = JSON.stringify(
-      this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') }),
-    );
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
+    // the build time includes the JSON text, made by sendJson before it asks for the headers
+    sendJson(res, 200, this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') }), () => ({
       'server-timing': `summary;dur=${(performance.now() - started).toFixed(1)}`,
-    });
-    res.end(body);
+    }));
   }
 
   async #export(req: IncomingMessage, res: ServerResponse): Promise<void> {
