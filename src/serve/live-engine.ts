@@ -118,10 +118,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /**
    * The live summary's builder, fed each newly scored trial once a summary was asked for (null
    * before, and after a re-scoring, which replaces scores a builder cannot take back: the next read
-   * rebuilds it from the kept trials). Its task ids, in first-scored order.
+   * rebuilds it from the kept trials).
    */
   #summaryBuilder: SummaryBuilder | null = null;
-  readonly #summaryTasks = new Set<string>();
   #failure: Error | null = null;
 
   constructor(
@@ -352,7 +351,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     let builder = this.#summaryBuilder;
     if (builder === null) {
       builder = new SummaryBuilder([]);
-      this.#summaryTasks.clear();
       this.#summaryBuilder = builder;
       for (const trial of this.finalTrials()) this.#addToSummary(builder, trial);
     }
@@ -360,10 +358,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   #addToSummary(builder: SummaryBuilder, trial: ScoredTrial): void {
-    if (!this.#summaryTasks.has(trial.task.id)) {
-      this.#summaryTasks.add(trial.task.id);
-      builder.addTaskSpec(trial.task);
-    }
+    // tasks in first-scored order, each with its first trial's spec
+    if (!builder.hasTask(trial.task.id)) builder.addTaskSpec(trial.task);
     for (const score of trial.scores) builder.addScore(score);
     builder.addTrial(trial.item.trial);
   }

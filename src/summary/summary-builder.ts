@@ -137,6 +137,11 @@ export class SummaryBuilder {
     for (const spec of specs.values()) this.declareTask(spec);
   }
 
+  /** Whether task `id` is known (declared, or seen in a score without task specs). */
+  hasTask(id: string): boolean {
+    return this.tasks.has(id);
+  }
+
   /**
    * Add one more task spec, as if it ended the constructor's list (a builder made with task specs;
    * the id must be new): a live run learns its tasks as their trials are scored.
