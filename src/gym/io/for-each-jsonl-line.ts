@@ -24,6 +24,18 @@ export interface ForEachJsonlLineOptions {
   /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
   start?: number;
   end?: number;
+  /**
+   * A read buffer kept between calls (e.g. one per thread scanning many ranges): used when it holds a
+   * buffer of at least `chunkSize` bytes from {@link WasmStringScanner.allocate}, and left holding the
+   * buffer this call read into (a larger one when a line did not fit), so that fresh memory is not
+   * touched again for every call.
+   */
+  reuse?: ReadBufferHolder;
+}
+
+/** See {@link ForEachJsonlLineOptions.reuse}. */
+export interface ReadBufferHolder {
+  buffer: Buffer | null;
 }
 
 /** Python's `bytes.strip()` whitespace: space, \t, \n, \r, \v, \f. */
@@ -48,7 +60,10 @@ export async function forEachJsonlLine(
   // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
   const fd = openSync(path, 'r');
   try {
-    let buf = WasmStringScanner.allocate(options.chunkSize ?? 128 << 10);
+    const size = options.chunkSize ?? 128 << 10;
+    const kept = options.reuse?.buffer;
+    let buf = kept != null && kept.length >= size ? kept : WasmStringScanner.allocate(size);
+    if (options.reuse !== undefined) options.reuse.buffer = buf;
     let start = 0;
     let end = 0;
     let bufFileOffset = options.start ?? 0; // file offset of buf[0]
@@ -77,6 +92,7 @@ export async function forEachJsonlLine(
         const bigger = WasmStringScanner.allocate(buf.length * 2);
         buf.copy(bigger, 0, 0, end);
         buf = bigger;
+        if (options.reuse !== undefined) options.reuse.buffer = buf;
       }
       const want = Math.min(buf.length - end, limit - (bufFileOffset + end));
       const bytesRead = want <= 0 ? 0 : readSync(fd, buf, end, want, bufFileOffset + end);

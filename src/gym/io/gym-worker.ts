@@ -1,14 +1,14 @@
 /**
  * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs and a shared
  * claim counter: the worker claims the next unclaimed range (as the main thread does), scans it into
- * its own table and posts `{ range, result }` (typed-array buffers transferred) or the parts of the
+ * its table (kept between ranges, see `RangeScanner`) and posts `{ range, result }` (typed-array buffers transferred) or the parts of the
  * range's first line error, until no range is left or some thread has failed; then it posts
  * `{ scanned: true }`. A `merge` job writes the merged file (`writeMergedRollouts`) and posts `{}` or
  * `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import type { SharedScanJob } from './gym-worker-pool.js';
-import { scanRange } from './scan-range.js';
+import { RangeScanner } from './scan-range.js';
 import { claimRange, markFailed } from './range-claims.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
@@ -32,13 +32,14 @@ if (port !== null) {
       }
       const scan = job.scan as SharedScanJob;
       const claims = new Int32Array(scan.claims);
+      const scanner = new RangeScanner();
       for (
         let id = claimRange(claims, scan.ranges.length);
         id >= 0;
         id = claimRange(claims, scan.ranges.length)
       ) {
         const r = scan.ranges[id]!;
-        const result = await scanRange(scan.files[r.file] as string, r, scan.options);
+        const result = await scanner.scan(scan.files[r.file] as string, r, scan.options);
         if ('table' in result) {
           const buffers = Object.values(result.table)
             .filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))

@@ -8,7 +8,7 @@ import { RolloutScratch } from '../rows/rollout-scratch.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { scanRolloutLine } from '../rows/scan-rollout-line.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
-import { forEachJsonlLine } from './for-each-jsonl-line.js';
+import { forEachJsonlLine, type ReadBufferHolder } from './for-each-jsonl-line.js';
 import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 
 /** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
@@ -75,7 +75,8 @@ function topValue(s: RolloutScratch, key: number): PyJson | undefined {
  * at a line start) into `table` line by line: blank lines skipped (or rejected), each row validated
  * and reduced by {@link scanRolloutLine}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
  * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted
- * from `range.firstLine` (default 1). Returns the number of rows read and of lines seen.
+ * from `range.firstLine` (default 1). `reuse` keeps the read buffer between calls. Returns the number
+ * of rows read and of lines seen.
  *
  * @example
  * await loadRolloutFile('rollouts.jsonl', 0, table, { cut: true });
@@ -86,6 +87,7 @@ export async function loadRolloutFile(
   table: RolloutTable,
   options: LoadRolloutFileOptions,
   range: { start: number; end: number; firstLine: number } | null = null,
+  reuse?: ReadBufferHolder,
 ): Promise<{ rows: number; lines: number }> {
   const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
   const scratch = new RolloutScratch();
@@ -163,7 +165,11 @@ export async function loadRolloutFile(
         table.extra[r] = extra;
       }
     },
-    { blankLines: blankIsError, ...(range === null ? {} : { start: range.start, end: range.end }) },
+    {
+      blankLines: blankIsError,
+      ...(range === null ? {} : { start: range.start, end: range.end }),
+      ...(reuse === undefined ? {} : { reuse }),
+    },
   );
   return { rows, lines };
 }

@@ -5,7 +5,7 @@ import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { claimRange, markFailed, newRangeClaims } from './range-claims.js';
 import { InOrderRangeAppender } from './in-order-range-appender.js';
-import { scanRange, type ScanRange } from './scan-range.js';
+import { RangeScanner, type ScanRange } from './scan-range.js';
 import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
@@ -155,11 +155,14 @@ async function scanInParallel(
       // a worker that could not start or died: its claimed range, if any, stays missing
       .catch(() => {}),
   );
+  const scanner = new RangeScanner();
   for (let id = claimRange(claims, ranges.length); id >= 0; id = claimRange(claims, ranges.length)) {
     const r = ranges[id] as ScanRange;
-    const result = await scanRange(files[r.file] as string, r, options, false);
+    const result = await scanner.scan(files[r.file] as string, r, options, false);
     if (!('table' in result)) markFailed(claims);
     appender.put(id, result);
+    // the result's views have been copied into the table unless a range before it is still missing
+    if (appender.appended > id) scanner.release();
     // this thread's reads are synchronous: let the workers' results in
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
