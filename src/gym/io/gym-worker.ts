@@ -1,10 +1,10 @@
 /**
  * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs and a shared
  * claim counter: the worker claims the next unclaimed range (as the main thread does), scans it into
- * its table (kept between ranges, see `RangeScanner`) and posts `{ range, result }` (typed-array buffers transferred) or the parts of the
- * range's first line error, until no range is left or some thread has failed; then it posts
- * `{ scanned: true }`. A `merge` job writes the merged file (`writeMergedRollouts`) and posts `{}` or
- * `{ error }`.
+ * its table (kept between ranges, see `RangeScanner`) and posts `{ range, result }` (typed-array
+ * buffers transferred) or the parts of the range's first line error, until no range is left or some
+ * thread has failed; then it posts `{ scanned: true }`. A `merge` job writes the merged file
+ * (`writeMergedRollouts`) and posts `{}` or `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import type { SharedScanJob } from './gym-worker-pool.js';

@@ -36,7 +36,10 @@ export class RangeScanner {
   private lent = false;
   private readonly reader: ReadBufferHolder = { buffer: null };
 
-  /** Scans range `r` of `path` into the kept table, lines counted from the range's start. */
+  /**
+   * Scans range `r` of `path` into the kept table, lines counted from the range's start; errors are
+   * returned as data so that any thread can report them with the line number in the whole file.
+   */
   async scan(
     path: string,
     r: ScanRange,
@@ -69,21 +72,4 @@ export class RangeScanner {
   release(): void {
     this.lent = false;
   }
-}
-
-/**
- * Scans one byte range of `path` into a table of its own (see {@link RangeScanner}, which keeps its
- * table and buffer between ranges); errors are returned as data so any thread can report them with
- * the line number in the whole file.
- *
- * @example
- * const r = await scanRange('rollouts.jsonl', { file: 0, start: 0, end: 1 << 20 }, { cut: true });
- */
-export function scanRange(
-  path: string,
-  r: ScanRange,
-  options: LoadRolloutFileOptions,
-  copy = true,
-): Promise<ScanRangeResult> {
-  return new RangeScanner().scan(path, r, options, copy);
 }

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InOrderRangeAppender, RESERVE_MAX_BYTES } from '../../../src/gym/io/in-order-range-appender.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
-import { scanRange, type ScanRange, type ScanRangeResult } from '../../../src/gym/io/scan-range.js';
+import { RangeScanner, type ScanRange, type ScanRangeResult } from '../../../src/gym/io/scan-range.js';
 import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
@@ -96,7 +96,8 @@ describe('InOrderRangeAppender', () => {
     for (const [i, p] of paths.entries()) await loadRolloutFile(p, i, sequential, { cut: true });
 
     const results: ScanRangeResult[] = [];
-    for (const r of ranges) results.push(await scanRange(paths[r.file] as string, r, { cut: true }));
+    for (const r of ranges)
+      results.push(await new RangeScanner().scan(paths[r.file] as string, r, { cut: true }));
     for (const seed of [1, 7, 42]) {
       const table = new RolloutTable(createGymKeys());
       table.files.push(...paths);
@@ -125,7 +126,7 @@ describe('InOrderRangeAppender', () => {
     const size = statSync(path).size;
     const ranges = cut([path], [text.join('\n') + '\n'], 2048);
     const results: ScanRangeResult[] = [];
-    for (const r of ranges) results.push(await scanRange(path, r, { cut: true }));
+    for (const r of ranges) results.push(await new RangeScanner().scan(path, r, { cut: true }));
     const failedAt = results.findIndex((r) => !('table' in r));
     expect(failedAt).toBeGreaterThan(0);
 
@@ -153,13 +154,13 @@ describe('InOrderRangeAppender', () => {
     const table = new RolloutTable(createGymKeys());
     table.files.push(path);
     const appender = new InOrderRangeAppender(table, ranges, 0, size);
-    appender.put(0, await scanRange(path, ranges[0] as ScanRange, { cut: true }));
+    appender.put(0, await new RangeScanner().scan(path, ranges[0] as ScanRange, { cut: true }));
     // an estimate from 16 KiB of 2000 similar rows: at least all of them, at most 20 % more
     expect(table.task.length).toBeGreaterThanOrEqual(2000);
     expect(table.task.length).toBeLessThan(2400);
     const task = table.task;
     for (let id = 1; id < ranges.length; id++)
-      appender.put(id, await scanRange(path, ranges[id] as ScanRange, { cut: true }));
+      appender.put(id, await new RangeScanner().scan(path, ranges[id] as ScanRange, { cut: true }));
     expect(table.count).toBe(2000);
     expect(table.task).toBe(task); // never grown again
   });
@@ -173,7 +174,7 @@ describe('InOrderRangeAppender', () => {
     table.files.push(path);
     // as if 100 GB of much longer rows followed these 200 short ones
     const appender = new InOrderRangeAppender(table, ranges, 0, 100e9);
-    appender.put(0, await scanRange(path, ranges[0] as ScanRange, { cut: true }));
+    appender.put(0, await new RangeScanner().scan(path, ranges[0] as ScanRange, { cut: true }));
     const reserved = RolloutTable.bytesFor(table.task.length, table.statVal.length, table.infoVal.length);
     expect(reserved).toBeGreaterThan(RESERVE_MAX_BYTES / 2);
     expect(reserved).toBeLessThanOrEqual(RESERVE_MAX_BYTES + 1024);

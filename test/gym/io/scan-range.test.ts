@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachJsonlLine, type ReadBufferHolder } from '../../../src/gym/io/for-each-jsonl-line.js';
 import { InOrderRangeAppender } from '../../../src/gym/io/in-order-range-appender.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
-import {
-  RangeScanner,
-  scanRange,
-  type ScanRange,
-  type ScanRangeResult,
-} from '../../../src/gym/io/scan-range.js';
+import { RangeScanner, type ScanRange, type ScanRangeResult } from '../../../src/gym/io/scan-range.js';
 import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import type { RolloutTableTransfer } from '../../../src/gym/rows/rollout-table-transfer.js';
@@ -76,7 +71,9 @@ describe('RangeScanner', () => {
     const kept: ScanRangeResult[] = [];
     for (const r of ranges) {
       const reused = await scanner.scan(path, r, { cut: true });
-      expect(plain(tableOf(reused))).toEqual(plain(tableOf(await scanRange(path, r, { cut: true }))));
+      expect(plain(tableOf(reused))).toEqual(
+        plain(tableOf(await new RangeScanner().scan(path, r, { cut: true }))),
+      );
       kept.push(reused);
     }
     // the copies stay as they were while the table is reused, and append to the sequential table
@@ -103,7 +100,7 @@ describe('RangeScanner', () => {
     scanner.release();
     const third = tableOf(await scanner.scan(path, c, { cut: true }, false));
     expect(third.task.buffer).toBe(second.task.buffer); // released: reused
-    expect(plain(third)).toEqual(plain(tableOf(await scanRange(path, c, { cut: true }))));
+    expect(plain(third)).toEqual(plain(tableOf(await new RangeScanner().scan(path, c, { cut: true }))));
     expect(plain(first)).toEqual(firstRows);
   });
 
@@ -123,7 +120,7 @@ describe('RangeScanner', () => {
     const good = writeJsonl(tempDir(), 'good.jsonl', lines(50));
     const after = tableOf(await scanner.scan(good, cut(good, 1 << 20)[0] as ScanRange, { cut: true }));
     expect(plain(after)).toEqual(
-      plain(tableOf(await scanRange(good, cut(good, 1 << 20)[0] as ScanRange, { cut: true }))),
+      plain(tableOf(await new RangeScanner().scan(good, cut(good, 1 << 20)[0] as ScanRange, { cut: true }))),
     );
     expect(ranges.length).toBe(1);
   });
