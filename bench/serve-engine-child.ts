@@ -12,7 +12,7 @@
  * Prints one JSON line: spans, wall seconds, CPU seconds of the whole process and of its main thread.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { decodeExportRequest } from '../src/cli/commands/serve.js';
+import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { parseConfig } from '../src/config/parse-config.js';
 import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../src/serve/live-engine.js';

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { checkBearerToken } from './check-bearer-token.js';
 import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
-import type { ExportHandler, RequestDecoder, Saturated } from './serve-types.js';
+import type { BodyHandler, Saturated, Undecodable } from './serve-types.js';
 
 /** Configuration of the OTLP/gRPC receiver. */
 export interface OtlpGrpcServerConfig {
@@ -33,7 +33,7 @@ const traceService: grpc.ServiceDefinition = {
  * RESOURCE_EXHAUSTED (with a retry delay in the trailers) and shutdown answers UNAVAILABLE.
  *
  * @example
- * const grpcServer = new OtlpGrpcServer({ host: '127.0.0.1', port: 4317, token: null, maxMessageBytes: 64 << 20 }, decode, handler);
+ * const grpcServer = new OtlpGrpcServer({ host: '127.0.0.1', port: 4317, token: null, maxMessageBytes: 64 << 20 }, handler);
  * await grpcServer.start();
  */
 export class OtlpGrpcServer {
@@ -42,8 +42,7 @@ export class OtlpGrpcServer {
 
   constructor(
     private readonly config: OtlpGrpcServerConfig,
-    private readonly decode: RequestDecoder,
-    private readonly handler: ExportHandler,
+    private readonly handler: BodyHandler,
   ) {}
 
   /** Binds the port; resolves with the bound port (0 picks a free one). */
@@ -100,22 +99,21 @@ export class OtlpGrpcServer {
       exhausted(callback, early);
       return;
     }
-    let resourceSpans;
-    try {
-      resourceSpans = this.decode(call.request, 'protobuf');
-    } catch (error) {
-      callback({
-        code: grpc.status.INVALID_ARGUMENT,
-        details: `request does not decode as ExportTraceServiceRequest: ${(error as Error).message}`,
-      });
-      return;
-    }
-    const outcome = this.handler.accept(resourceSpans, reloader(this.decode, call.request));
-    if ('saturated' in outcome) {
-      exhausted(callback, outcome);
-      return;
-    }
-    callback(null, outcome);
+    const answer = (outcome: ExportOutcome | Saturated | Undecodable): void => {
+      if ('undecodable' in outcome) {
+        callback({
+          code: grpc.status.INVALID_ARGUMENT,
+          details: `request does not decode as ExportTraceServiceRequest: ${outcome.undecodable}`,
+        });
+      } else if ('saturated' in outcome) exhausted(callback, outcome);
+      else callback(null, outcome);
+    };
+    const outcome = this.handler.acceptBody(call.request, 'protobuf');
+    if (outcome instanceof Promise) {
+      outcome.then(answer, (error: unknown) =>
+        callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
+      );
+    } else answer(outcome);
   };
 }
 
@@ -124,9 +122,4 @@ function exhausted(callback: grpc.sendUnaryData<ExportOutcome>, saturated: Satur
   const trailers = new grpc.Metadata();
   trailers.set('retry-after', String(saturated.retryAfterSec));
   callback({ code: grpc.status.RESOURCE_EXHAUSTED, details: saturated.message, metadata: trailers });
-}
-
-/** Decodes `body` again when called; holds only the body and the decoder (not the call). */
-function reloader(decode: RequestDecoder, body: Buffer): () => ReturnType<RequestDecoder> {
-  return () => decode(body, 'protobuf');
 }

@@ -8,7 +8,8 @@ import {
   type ExportOutcome,
 } from './export-response.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
-import type { ExportHandler, LiveReadApi, RequestDecoder, Saturated } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, Saturated } from './serve-types.js';
+import { JsonText } from './json-text.js';
 import { livePageHtml } from './live-page-html.js';
 
 /** Configuration of the OTLP/HTTP receiver and live API. */
@@ -90,29 +91,23 @@ function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOut
   }
 }
 
-/** Answers with `value` as JSON; `headers` (extra ones) is asked after the JSON text is made. */
+/**
+ * Answers with `value` as JSON (a {@link JsonText} is its text already); `headers` (extra ones) is
+ * asked after the JSON text is made.
+ */
 function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
   headers: () => Record<string, string> = () => ({}),
 ): void {
-  const body = JSON.stringify(value);
+  const body = value instanceof JsonText ? value.text : JSON.stringify(value);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
     ...headers(),
   });
   res.end(body);
-}
-
-/** Decodes `body` again when called; holds only the body and the decoder (not the request). */
-function reloader(
-  decode: RequestDecoder,
-  body: Uint8Array,
-  encoding: Encoding,
-): () => ReturnType<RequestDecoder> {
-  return () => decode(body, encoding);
 }
 
 /** Each event's SSE text, built once however many streams it goes to. */
@@ -134,7 +129,7 @@ function sseText(event: { type: string; data: unknown }): string {
  * to call twice or before `start`.
  *
  * @example
- * const server = new OtlpHttpServer(config, decode, handler, api);
+ * const server = new OtlpHttpServer(config, decodingBodyHandler(engine, decode), engine);
  * const { port } = await server.start();
  */
 export class OtlpHttpServer {
@@ -144,8 +139,7 @@ export class OtlpHttpServer {
 
   constructor(
     private readonly config: OtlpHttpServerConfig,
-    private readonly decode: RequestDecoder,
-    private readonly handler: ExportHandler,
+    private readonly handler: BodyHandler,
     private readonly api: LiveReadApi,
   ) {}
 
@@ -228,17 +222,18 @@ export class OtlpHttpServer {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(livePageHtml());
     } else if (path === '/v1/summary') {
-      this.#summary(url, res);
+      await this.#summary(url, res);
     } else if (path.startsWith('/v1/trials/')) {
       const id = decodeURIComponent(path.slice('/v1/trials/'.length));
-      const trial = this.api.trialJson(id);
+      const trial = await this.api.trialJson(id);
       if (trial === undefined) sendJson(res, 404, { error: `no trial '${id}'` });
       else sendJson(res, 200, trial);
     } else if (path === '/v1/events') {
       this.#events(req, res);
     } else if (path === '/metrics') {
+      const text = await this.api.metricsText();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-      res.end(this.api.metricsText());
+      res.end(text);
     } else {
       sendJson(res, 404, { error: `no route ${path}` });
     }
@@ -250,7 +245,7 @@ export class OtlpHttpServer {
    * show). `Server-Timing: summary;dur=…` says how long the answer took to build, so that a poller
    * (the live page) can space its reads out as the summary grows.
    */
-  #summary(url: URL, res: ServerResponse): void {
+  async #summary(url: URL, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const omit = url.searchParams.getAll('omit').flatMap((v) => v.split(','));
     const unknown = omit.filter((k) => k !== 'task_metric_values');
@@ -261,7 +256,8 @@ export class OtlpHttpServer {
       return;
     }
     // the build time includes the JSON text, made by sendJson before it asks for the headers
-    sendJson(res, 200, this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') }), () => ({
+    const summary = await this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') });
+    sendJson(res, 200, summary, () => ({
       'server-timing': `summary;dur=${(performance.now() - started).toFixed(1)}`,
     }));
   }
@@ -307,19 +303,16 @@ export class OtlpHttpServer {
       }
       throw error;
     }
-    let resourceSpans;
-    try {
-      resourceSpans = this.decode(body, encoding);
-    } catch (error) {
+    const outcome = await this.handler.acceptBody(body, encoding, waitMs);
+    if ('undecodable' in outcome) {
       sendFailure(
         res,
         encoding,
         400,
-        `request does not decode as ExportTraceServiceRequest: ${(error as Error).message}`,
+        `request does not decode as ExportTraceServiceRequest: ${outcome.undecodable}`,
       );
       return;
     }
-    const outcome = this.handler.accept(resourceSpans, reloader(this.decode, body, encoding));
     if ('saturated' in outcome) {
       sendThrottled(res, encoding, outcome);
       return;

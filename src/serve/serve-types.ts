@@ -32,12 +32,35 @@ export interface ExportHandler {
 /** Decodes one `ExportTraceServiceRequest` body; throws with a message naming the offset on bad input. */
 export type RequestDecoder = (body: Uint8Array, encoding: 'protobuf' | 'json') => OtlpResourceSpans[];
 
-/** The read side of the live state, served over HTTP. */
+/** A request body that does not decode as an `ExportTraceServiceRequest` (HTTP 400 / INVALID_ARGUMENT). */
+export interface Undecodable {
+  undecodable: string;
+}
+
+/** What the receivers do with a request body: decode it and accept its spans, or say why not. */
+export interface BodyHandler {
+  /** As {@link ExportHandler.saturation}: asked before the body is read. */
+  saturation(): Saturated | null;
+  isSaturated(): boolean;
+  waitForCapacity(timeoutMs: number): Promise<void>;
+  /**
+   * Decodes `body` and accepts its spans (the receivers own `body` no longer: it may be moved).
+   * `waitMs`: when the queues turn out to be full only once the body is read (another thread saw them
+   * with room), how long the body may wait for room before it is refused; 0 refuses at once.
+   */
+  acceptBody(
+    body: Buffer,
+    encoding: 'protobuf' | 'json',
+    waitMs?: number,
+  ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable>;
+}
+
+/** The read side of the live state, served over HTTP; answers may come later (from another thread). */
 export interface LiveReadApi {
   /** The live summary; `omitTaskValues`: without its `task_metric_values` key. */
   summaryJson(options?: { omitTaskValues?: boolean }): unknown;
-  trialJson(trialId: string): unknown | undefined;
-  metricsText(): string;
+  trialJson(trialId: string): unknown;
+  metricsText(): string | Promise<string>;
   /** Subscribe to score events; returns an unsubscribe function. */
   onEvent(listener: (event: { type: string; data: unknown }) => void): () => void;
   healthy(): boolean;

@@ -1,7 +1,8 @@
 import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/cli/commands/serve.js';
+import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
+import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { Summary } from '../../src/model/summary.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
@@ -32,8 +33,7 @@ beforeAll(async () => {
       maxBodyBytes: 4 << 20,
       maxDecompressedBytes: 16 << 20,
     },
-    decodeExportRequest,
-    engine,
+    decodingBodyHandler(engine, decodeExportRequest),
     engine,
   );
   url = `http://127.0.0.1:${(await http.start()).port}`;

@@ -7,7 +7,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/cli/commands/serve.js';
+import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
 import type { OtlpSpan } from '../../src/evidence/otlp/otlp-types.js';
 import { appendSpanBatch } from '../../src/serve/append-span-batch.js';
 import { SpanBatchBuilder } from '../../src/serve/span-batch-builder.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/cli/commands/serve.js';
+import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveDuckDBStore } from '../../src/serve/live-duckdb-store.js';

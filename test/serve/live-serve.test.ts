@@ -9,7 +9,8 @@ import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otl
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/cli/commands/serve.js';
+import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
+import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { Summary } from '../../src/model/summary.js';
@@ -55,14 +56,12 @@ async function startLive(
   const engine = new LiveEngine(config, planner, sinks);
   const http = new OtlpHttpServer(
     { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits, ...httpOptions },
-    decodeExportRequest,
-    engine,
+    decodingBodyHandler(engine, decodeExportRequest),
     engine,
   );
   const grpcServer = new OtlpGrpcServer(
     { host: '127.0.0.1', port: 0, token, maxMessageBytes: limits.maxDecompressedBytes },
-    decodeExportRequest,
-    engine,
+    decodingBodyHandler(engine, decodeExportRequest),
   );
   const address = await http.start();
   const grpcPort = await grpcServer.start();

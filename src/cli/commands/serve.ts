@@ -1,34 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { otlpJsonToRequest } from '../../evidence/otlp/otlp-json-to-request.js';
-import { decodeOtlpProtobuf } from '../../evidence/otlp/decode-otlp-protobuf.js';
-import { parseLosslessJson } from '../../evidence/otlp/parse-lossless-json.js';
-import { loadConfig } from '../../config/load-config.js';
-import { parseConfig } from '../../config/parse-config.js';
-import { createTrialPlanner } from '../../pipeline/create-trial-planner.js';
-import type { ScoredTrial } from '../../model/scored-trial.js';
-import type { Sink } from '../../sinks/sink.js';
-import { toRunBundle } from '../../sinks/to-run-bundle.js';
-import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
-import { LiveDuckDBStore } from '../../serve/live-duckdb-store.js';
-import { LiveEngine } from '../../serve/live-engine.js';
+import { ConfigError } from '../../config/config-error.js';
+import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
+import { decodeExportRequest } from '../../serve/decode-export-request.js';
+import { EngineThread, EngineThreadStartError } from '../../serve/engine-thread.js';
+import { openLiveRun, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
-import type { RequestDecoder } from '../../serve/serve-types.js';
-import { newRunId } from '../../bundle/new-run-id.js';
-import { CliError } from '../cli-error.js';
+import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
+import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
 import { parseHostPort } from '../parse-host-port.js';
-
-/** Decodes an OTLP/HTTP or gRPC request body with the project's own decoders. */
-export const decodeExportRequest: RequestDecoder = (body, encoding) => {
-  const request =
-    encoding === 'protobuf'
-      ? decodeOtlpProtobuf(body)
-      : otlpJsonToRequest(
-          parseLosslessJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')),
-        );
-  return [...request.resourceSpans];
-};
 
 function positiveInt(flag: string) {
   return (value: string): number => {
@@ -62,6 +43,7 @@ interface ServeOptions {
   trialKey: string[];
   taskKey: string[];
   report: boolean;
+  engineThread: boolean;
 }
 
 /**
@@ -151,6 +133,10 @@ export function serveCommand(): Command {
       new Option('--task-key <attr...>', 'attributes naming the task').default(['nemo.test_case.name']),
     )
     .option('--no-report', 'do not write report.html into the bundle')
+    .option(
+      '--no-engine-thread',
+      'decode, score and keep the live state on the thread that receives (default: on a thread of their own)',
+    )
     .addHelpText(
       'after',
       '\nExample:\n  evalstream serve --http 127.0.0.1:4318 --grpc 127.0.0.1:4317 --out runs/live --db runs/live.duckdb\n' +
@@ -166,47 +152,25 @@ async function runServe(options: ServeOptions): Promise<void> {
   const grpcAddress = options.grpc === false ? null : parseHostPort(options.grpc, '--grpc');
   const token = options.tokenFile === undefined ? null : (await readFile(options.tokenFile, 'utf8')).trim();
   if (token === '') throw new CliError(`--token-file ${options.tokenFile} is empty`);
-  const config =
-    options.config === undefined ? parseConfig({}, 'defaults') : await loadConfig(options.config);
-  const runId = options.runId ?? config.runId ?? newRunId(new Date());
-  const planner = createTrialPlanner({
-    config,
-    ...(options.config === undefined ? {} : { configFile: options.config }),
-    onWarning: (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
-  });
-  const sinks: Sink<ScoredTrial>[] = [];
-  if (options.db !== undefined) {
-    const store = new LiveDuckDBStore(options.db, {
-      runId,
-      flushMs: Math.max(1, options.flushMs),
-      maxBufferedSpans: options.maxQueuedSpans,
-      threads: 1,
-    });
-    await store.open();
-    sinks.push(store);
-  }
-  const engine = new LiveEngine(
-    {
-      runId,
-      completion: {
-        settleMs: options.settleMs,
-        idleTimeoutMs: options.idleTimeout,
-        endMarkerAttribute: options.endMarker ?? null,
-      },
-      trialKeys: options.trialKey,
-      taskKeys: options.taskKey,
-      maxQueuedSpans: options.maxQueuedSpans,
-      maxPendingTrials: options.maxPendingTrials,
-      concurrency: options.concurrency,
-      metricTimeoutMs: config.scoring.timeoutMs ?? 0,
-      retryAfterSec: 1,
-      retainMs: options.retainMs,
-      retainMaxTrials: options.retainMaxTrials,
-      tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
-    },
-    planner,
-    sinks,
-  );
+  const runOptions: LiveRunOptions = {
+    runId: options.runId ?? null,
+    configFile: options.config ?? null,
+    out: options.out ?? null,
+    db: options.db ?? null,
+    settleMs: options.settleMs,
+    idleTimeoutMs: options.idleTimeout,
+    endMarker: options.endMarker ?? null,
+    maxQueuedSpans: options.maxQueuedSpans,
+    maxPendingTrials: options.maxPendingTrials,
+    concurrency: options.concurrency,
+    retainMs: options.retainMs,
+    retainMaxTrials: options.retainMaxTrials,
+    flushMs: options.flushMs,
+    trialKeys: options.trialKey,
+    taskKeys: options.taskKey,
+    report: options.report,
+  };
+  const live = await openLive(runOptions, options.engineThread);
   const httpServer = new OtlpHttpServer(
     {
       ...http,
@@ -216,23 +180,20 @@ async function runServe(options: ServeOptions): Promise<void> {
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
     },
-    decodeExportRequest,
-    engine,
-    engine,
+    live.bodies,
+    live.api,
   );
   const grpcServer =
     grpcAddress === null
       ? null
       : new OtlpGrpcServer(
           { ...grpcAddress, token, maxMessageBytes: options.maxDecompressedBytes },
-          decodeExportRequest,
-          engine,
+          live.bodies,
         );
   const bound = await httpServer.start();
   const grpcPort = grpcServer === null ? null : await grpcServer.start();
-  engine.start();
   process.stderr.write(
-    `evalstream serve: run ${runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
+    `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
       '\n',
   );
@@ -252,22 +213,41 @@ async function runServe(options: ServeOptions): Promise<void> {
   });
   httpServer.stopAccepting();
   grpcServer?.stopAccepting();
-  const trials = await engine.shutdown();
-  for (const sink of sinks) await sink.shutdown();
-  if (options.out !== undefined) {
-    const bundle = toRunBundle(options.out, {
-      runId,
-      labels: config.labels,
-      reportWriter: options.report ? bundleReportWriter : null,
-    });
-    for (const trial of trials) await bundle.write(trial);
-    await bundle.shutdown();
-  }
+  const trials = await live.finish();
   await grpcServer?.shutdown();
   await httpServer.shutdown();
   process.stderr.write(
-    `evalstream serve: ${trials.length} trials scored` +
+    `evalstream serve: ${trials} trials scored` +
       (options.out === undefined ? '' : `; bundle in ${options.out}`) +
       '\n',
   );
+}
+
+/** The live run as the receivers use it, on its own thread or on this one. */
+interface OpenLive {
+  runId: string;
+  bodies: BodyHandler;
+  api: LiveReadApi;
+  finish(): Promise<number>;
+}
+
+async function openLive(options: LiveRunOptions, onThread: boolean): Promise<OpenLive> {
+  try {
+    if (onThread) {
+      const engine = await EngineThread.start(options);
+      return { runId: engine.runId, bodies: engine, api: engine, finish: () => engine.finish() };
+    }
+    const run = await openLiveRun(options, (m) => process.stderr.write(`evalstream: warning: ${m}\n`));
+    run.engine.start();
+    return {
+      runId: run.runId,
+      bodies: decodingBodyHandler(run.engine, decodeExportRequest),
+      api: run.engine,
+      finish: () => run.finish(),
+    };
+  } catch (error) {
+    if (error instanceof ConfigError || (error instanceof EngineThreadStartError && error.badInput))
+      throw new CliError((error as Error).message, EXIT_BAD_INPUT);
+    throw error;
+  }
 }
