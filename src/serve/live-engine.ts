@@ -19,6 +19,7 @@ import {
   type ReadyReason,
   type SpanSource,
 } from './live-trial-assembler.js';
+import type { RetainedBody } from './body-arena.js';
 import { KeptTrials } from './kept-trials.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
@@ -86,6 +87,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
   readonly #assembler: LiveTrialAssembler;
   readonly #queue: { spans: OtlpSpan[]; source: SpanSource | null }[] = [];
+  /**
+   * The bodies behind sources that came with one (`accept`'s `body`), with how many hold each
+   * source: its queue entry until assembled, then each trial that has spans from it.
+   */
+  readonly #bodies = new Map<SpanSource, { body: RetainedBody; holders: number }>();
+  /** Trial keys being scored now: not sealed meanwhile (their spans may read from their bodies). */
+  readonly #scoring = new Set<string>();
   #queuedSpans = 0;
   readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
   readonly #trialKeyOfTrace = new Map<string, string>();
@@ -129,7 +137,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     private readonly sinks: readonly Sink<ScoredTrial>[],
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.#assembler = new LiveTrialAssembler(config.completion, (span) => span.traceId);
+    this.#assembler = new LiveTrialAssembler(config.completion, (span) => span.traceId, {
+      retain: (source) => {
+        const held = this.#bodies.get(source);
+        if (held !== undefined) held.holders += 1;
+      },
+      release: (source) => this.#releaseSource(source),
+    });
   }
 
   /** Starts the completion timer. */
@@ -144,10 +158,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * then). `reload` decodes the same request again: with it, a scored trial's spans are dropped from
    * the heap until they are needed again (late spans), which keeps the garbage collector's work
    * small while trials are retained; without it they stay in memory until the trial is sealed.
+   * `body`, the request body `reload` (and the decoded spans) read from, is retained for as long as
+   * a queue entry or a trial needs it, and released after (see {@link BodyArena}).
    */
   accept(
     resourceSpans: readonly OtlpResourceSpans[],
     reload?: () => readonly OtlpResourceSpans[],
+    body?: RetainedBody,
   ): ExportOutcome | Saturated {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
@@ -171,10 +188,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     }
     this.metrics.spansRejected += rejected + late;
     if (spans.length > 0) {
-      this.#queue.push({
-        spans,
-        source: reload === undefined ? null : () => spansWithValidIds(reload()),
-      });
+      const source = reload === undefined ? null : () => spansWithValidIds(reload());
+      if (source !== null && body !== undefined) {
+        body.retain();
+        this.#bodies.set(source, { body, holders: 1 });
+      }
+      this.#queue.push({ spans, source });
       this.#queuedSpans += spans.length;
       this.metrics.spansReceived += spans.length;
       this.metrics.queueDepthSpans = this.#queuedSpans;
@@ -275,7 +294,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const [key, at] of this.#scoredAt) {
       if (now - at < this.config.retainMs && this.#scoredAt.size <= most) break;
       this.#scoredAt.delete(key);
-      if (this.#jobs.has(key)) continue;
+      // queued or being scored: scored again later, and sealed after that
+      if (this.#jobs.has(key) || this.#scoring.has(key)) continue;
       const traces = this.#tracesByKey.get(key);
       if (traces === undefined) continue;
       this.#assembler.seal(traces.keys());
@@ -397,6 +417,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#failure === null;
   }
 
+  /** One holder of a source's body fewer; the body is released when none is left. */
+  #releaseSource(source: SpanSource): void {
+    const held = this.#bodies.get(source);
+    if (held === undefined) return;
+    held.holders -= 1;
+    if (held.holders > 0) return;
+    this.#bodies.delete(source);
+    held.body.release();
+  }
+
   #pendingTrials(): number {
     return this.#jobs.size + this.#running;
   }
@@ -416,6 +446,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     while (this.#queue.length > 0) {
       const { spans, source } = this.#queue.shift()!;
       const added = this.#assembler.add(spans, now, source);
+      if (source !== null) this.#releaseSource(source); // the queue entry's hold
       this.metrics.spansDuplicate += spans.length - added;
       this.#queuedSpans -= spans.length;
     }
@@ -479,12 +510,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const job = this.#jobs.values().next().value!;
     this.#jobs.delete(job.key);
     this.#running += 1;
+    this.#scoring.add(job.key);
     this.#score(job)
       .catch((error: unknown) => {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
       })
       .finally(() => {
         this.#running -= 1;
+        this.#scoring.delete(job.key);
         this.metrics.scoringQueueTrials = this.#pendingTrials();
         this.#admitWaiter();
         this.#pump();

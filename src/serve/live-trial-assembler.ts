@@ -49,13 +49,16 @@ class AssembledTrial implements LiveTrial {
    * Null while released.
    */
   #seen: Map<string, bigint | Set<bigint>> | null = new Map();
-  /** The batches that added spans, in order; null once a span came without a source (never released). */
-  #sources: SpanSource[] | null = [];
+  /** The batches that added spans, in order (each retained through the lifecycle while listed). */
+  readonly #sources: SpanSource[] = [];
+  /** False once a span came without a source: the spans cannot all be read back (never released). */
+  #readable = true;
 
   constructor(
     readonly key: string,
     public lastSpanAtMs: number,
     private readonly keyOf: (span: OtlpSpan) => string,
+    private readonly lifecycle: SourceLifecycle | null,
   ) {}
 
   get spans(): OtlpSpan[] {
@@ -73,14 +76,17 @@ class AssembledTrial implements LiveTrial {
     if (!this.#remember(span)) return false;
     this.#spans!.push(span);
     const sources = this.#sources;
-    if (source === null) this.#sources = null;
-    else if (sources !== null && sources[sources.length - 1] !== source) sources.push(source);
+    if (source === null) this.#readable = false;
+    else if (sources[sources.length - 1] !== source) {
+      sources.push(source);
+      this.lifecycle?.retain(source);
+    }
     return true;
   }
 
   /** Drops the spans (kept in the batches' bodies) when every span can be read back. */
   release(): boolean {
-    if (this.#sources === null || this.#spans === null || this.dirty) return false;
+    if (!this.#readable || this.#spans === null || this.dirty) return false;
     this.#spans = null;
     this.#seen = null;
     return true;
@@ -96,12 +102,29 @@ class AssembledTrial implements LiveTrial {
   #revive(): void {
     this.#spans = [];
     this.#seen = new Map();
-    for (const source of this.#sources!) {
+    for (const source of this.#sources) {
       for (const span of source()) {
         if (this.keyOf(span) === this.key && this.#remember(span)) this.#spans.push(span);
       }
     }
   }
+
+  /** The trial is forgotten: its batches are no longer needed for it. */
+  dispose(): void {
+    if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.release(source);
+    this.#sources.length = 0;
+  }
+}
+
+/**
+ * Told when a trial starts and stops needing a batch's source (once per trial and batch), so that
+ * the owner of the batches' bodies can free a body once no trial needs it. A trial needs its sources
+ * from its first span of that batch until it is sealed or the assembler is cleared, whether or not
+ * its spans are released meanwhile (decoded spans may read from the body).
+ */
+export interface SourceLifecycle {
+  retain(source: SpanSource): void;
+  release(source: SpanSource): void;
 }
 
 /** Why a trial was handed out for scoring. */
@@ -129,6 +152,7 @@ export class LiveTrialAssembler {
   constructor(
     private readonly config: LiveAssemblerConfig,
     private readonly keyOf: (span: OtlpSpan) => string,
+    private readonly lifecycle: SourceLifecycle | null = null,
   ) {}
 
   /**
@@ -143,7 +167,7 @@ export class LiveTrialAssembler {
       if (this.#sealed.has(key)) continue;
       let trial = this.#trials.get(key);
       if (trial === undefined) {
-        trial = new AssembledTrial(key, nowMs, this.keyOf);
+        trial = new AssembledTrial(key, nowMs, this.keyOf, this.lifecycle);
         this.#trials.set(key, trial);
       } else if (trial.released) (revived ??= []).push(trial);
       if (!trial.add(span, source)) continue;
@@ -219,12 +243,14 @@ export class LiveTrialAssembler {
       const trial = this.#trials.get(key);
       if (trial === undefined || trial.dirty) continue;
       this.#trials.delete(key);
+      trial.dispose();
       this.#sealed.add(key);
     }
   }
 
   /** Forgets every trial, its spans and sources, and the sealed keys (at shutdown). */
   clear(): void {
+    for (const trial of this.#trials.values()) trial.dispose();
     this.#trials.clear();
     this.#dirty.clear();
     this.#sealed.clear();

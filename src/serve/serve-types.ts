@@ -1,4 +1,5 @@
 import type { OtlpResourceSpans } from '../evidence/otlp/otlp-types.js';
+import type { RetainedBody } from './body-arena.js';
 import type { ExportOutcome } from './export-response.js';
 
 /** The receiver's answer when its queues are full: retry later (HTTP 429 / gRPC RESOURCE_EXHAUSTED). */
@@ -22,10 +23,14 @@ export interface ExportHandler {
    * caller asks `saturation()` next either way). Waiters are let in one per freed slot, oldest first.
    */
   waitForCapacity(timeoutMs: number): Promise<void>;
-  /** `reload` decodes the same request body again (the handler may drop the spans and re-read them). */
+  /**
+   * `reload` decodes the same request body again (the handler may drop the spans and re-read them);
+   * `body`, the bytes both read from, is retained while the handler needs them and released after.
+   */
   accept(
     resourceSpans: readonly OtlpResourceSpans[],
     reload?: () => readonly OtlpResourceSpans[],
+    body?: RetainedBody,
   ): ExportOutcome | Saturated;
 }
 
