@@ -1,0 +1,99 @@
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse-config.js';
+import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
+import { BodyArena } from '../../src/serve/body-arena.js';
+import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
+import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
+import { LiveEngine } from '../../src/serve/live-engine.js';
+import { fakeAgent } from './fake-agent.js';
+import { liveEngineConfig } from './live-engine-config.js';
+
+function engineOn(now: () => number): LiveEngine {
+  return new LiveEngine(
+    liveEngineConfig({
+      completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+      tickMs: 1000,
+      retainMs: 60_000,
+    }),
+    createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+    [],
+    now,
+  );
+}
+
+const encode = (spans: ReadableSpan[]): Buffer =>
+  Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
+
+describe('retained request bodies (BodyArena behind the live engine)', () => {
+  it('re-scores trials from bodies kept in small, reused slabs exactly as from bodies kept whole', async () => {
+    // Each trial is sent without one of its tool spans, then re-sent whole nine times (duplicates:
+    // those copies are held by no trial and released at once), so each slab ends up holding one
+    // trial's body among nine released ones and is emptied out and reused. The missing spans come
+    // last: every trial is re-scored from its kept body, read back after its slab was reused.
+    const agent = fakeAgent(new InMemorySpanExporter());
+    const first: Buffer[] = [];
+    const late: Buffer[] = [];
+    const trials = 12;
+    for (let i = 0; i < trials; i++) {
+      agent.recorded.reset();
+      agent.runTrial(`task-${i % 3}`, `trial-${i}`, { tools: ['get_weather', 'lookup'] });
+      const spans = agent.recorded.getFinishedSpans();
+      const withheld = spans.findIndex((s) => s.name === 'execute_tool lookup');
+      expect(withheld).toBeGreaterThanOrEqual(0);
+      first.push(encode(spans.filter((_, j) => j !== withheld)));
+      late.push(encode([spans[withheld]!]));
+    }
+    const largest = Math.max(...first.map((b) => b.byteLength));
+
+    let now = 0;
+    const pooled = engineOn(() => now);
+    const arena = new BodyArena({ slabBytes: largest * 10, largestPooled: largest });
+    const viaArena = decodingBodyHandler(pooled, decodeExportRequest, arena);
+    // the oracle keeps each body whole, in the reloader's closure, as before the arena
+    const whole = engineOn(() => now);
+    const accepted = { rejectedSpans: 0, errorMessage: '' };
+    const send = (body: Buffer): void => {
+      expect(viaArena.acceptBody(Buffer.from(body), 'protobuf')).toEqual(accepted);
+      const copy = Buffer.from(body);
+      expect(
+        whole.accept(decodeExportRequest(copy, 'protobuf'), () => decodeExportRequest(copy, 'protobuf')),
+      ).toEqual(accepted);
+    };
+    const settle = async (): Promise<void> => {
+      for (const engine of [pooled, whole]) engine.tick();
+      now += 100;
+      for (const engine of [pooled, whole]) {
+        engine.tick();
+        await engine.whenIdle();
+      }
+    };
+
+    for (const body of first) {
+      send(body);
+      await settle();
+      for (let d = 0; d < 9; d++) send(body);
+      await settle();
+    }
+    expect(pooled.metrics.trialsScored).toBe(trials);
+    expect(pooled.metrics.spansDuplicate).toBeGreaterThan(0);
+    const slabsBeforeLate = arena.slabsCreated;
+    expect(slabsBeforeLate).toBeLessThan(trials); // slabs were reused
+    for (const body of late) send(body);
+    await settle();
+
+    expect(pooled.metrics.trialsRescored).toBe(trials);
+    expect(whole.metrics.trialsRescored).toBe(trials);
+    for (let i = 0; i < trials; i++) {
+      const trial = pooled.trialJson(`trial-${i}`) as { version: number };
+      expect(trial.version).toBe(2);
+      expect(trial).toEqual(whole.trialJson(`trial-${i}`));
+    }
+    expect(pooled.summary()).toEqual(whole.summary());
+    const [pooledTrials, wholeTrials] = [await pooled.shutdown(), await whole.shutdown()];
+    expect(pooledTrials.map((t) => t.scores)).toEqual(wholeTrials.map((t) => t.scores));
+    // nothing holds a body any more: every slab is free or was left to the collector
+    expect(arena.slabs.inUse).toBeLessThanOrEqual(1);
+  });
+});
