@@ -16,7 +16,7 @@
  * directory is removed at the end unless LIVE_BENCH_KEEP=1.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -376,8 +376,16 @@ exportLatencies.sort((a, b) => a - b);
 const pctOf = (list: number[], p: number): number =>
   list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? NaN;
 const pct = (p: number): number => pctOf(latencies, p);
-const countLines = async (file: string): Promise<number> =>
-  (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
+/** Lines of a JSONL file, streamed (a long run's trials.jsonl is larger than a string can be). */
+const countLines = async (file: string): Promise<number> => {
+  let lines = 0;
+  let last = 0x0a;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lines += 1;
+    if (chunk.length > 0) last = chunk[chunk.length - 1]!;
+  }
+  return last === 0x0a ? lines : lines + 1;
+};
 const bundleTrials = await countLines(join(dir, 'bundle', 'trials.jsonl'));
 const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
 const bundleTasks = await countLines(join(dir, 'bundle', 'tasks.jsonl'));
