@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../util/start-module-worker.js';
 import type { ExportOutcome } from './export-response.js';
+import { CapacityWaiters } from './capacity-waiters.js';
 import { JsonText } from './json-text.js';
 import type { LiveRunOptions } from './open-live-run.js';
 import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
@@ -66,7 +67,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
   >();
   #state: MirroredState = { saturated: false, failure: null };
   readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
-  readonly #waiters: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
+  readonly #waiters = new CapacityWaiters();
   /** Set when the thread died: every later call fails with it. */
   #dead: Error | null = null;
 
@@ -131,19 +132,9 @@ export class EngineThread implements BodyHandler, LiveReadApi {
 
   waitForCapacity(timeoutMs: number): Promise<void> {
     if (!this.isSaturated()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiter = {
-        resolve,
-        timer: setTimeout(() => {
-          const at = this.#waiters.indexOf(waiter);
-          if (at >= 0) this.#waiters.splice(at, 1);
-          resolve();
-        }, timeoutMs),
-      };
-      this.#waiters.push(waiter);
-      // the engine lets one waiter in per freed slot; each 'room' admits the oldest one here
-      this.#worker.postMessage({ t: 'wait', timeoutMs } satisfies EngineThreadRequest);
-    });
+    // the engine lets one waiter in per freed slot; each 'room' admits the oldest one here
+    this.#worker.postMessage({ t: 'wait', timeoutMs } satisfies EngineThreadRequest);
+    return this.#waiters.wait(timeoutMs);
   }
 
   acceptBody(
@@ -195,10 +186,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
    * writes the bundle) and waits for the thread to end; resolves with the number of trials scored.
    */
   async finish(): Promise<number> {
-    for (const waiter of this.#waiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.resolve();
-    }
+    this.#waiters.releaseAll();
     const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
     const trials = (await this.#call({ t: 'finish', id: 0 })) as number;
     await exited;
@@ -235,11 +223,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
         return;
       case 'room': {
         this.#state = { saturated: message.saturated, failure: message.failure };
-        const waiter = this.#waiters.shift();
-        if (waiter !== undefined) {
-          clearTimeout(waiter.timer);
-          waiter.resolve();
-        }
+        this.#waiters.admitOldest();
         return;
       }
       case 'event':

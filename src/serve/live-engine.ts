@@ -20,6 +20,7 @@ import {
   type SpanSource,
 } from './live-trial-assembler.js';
 import type { RetainedBody } from './body-arena.js';
+import { CapacityWaiters } from './capacity-waiters.js';
 import { KeptTrials } from './kept-trials.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
@@ -120,7 +121,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #sliceStart = 0;
   #idleWaiters: (() => void)[] = [];
   /** Requests waiting for room in the queues (`waitForCapacity`), oldest first. */
-  readonly #capacityWaiters: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
+  readonly #capacityWaiters = new CapacityWaiters();
   #summaryCache: Summary | null = null;
   #lightSummaryCache: Summary | null = null;
   /**
@@ -237,25 +238,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   waitForCapacity(timeoutMs: number): Promise<void> {
     if (!this.isSaturated()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiter = {
-        resolve,
-        timer: setTimeout(() => {
-          const at = this.#capacityWaiters.indexOf(waiter);
-          if (at >= 0) this.#capacityWaiters.splice(at, 1);
-          resolve();
-        }, timeoutMs),
-      };
-      this.#capacityWaiters.push(waiter);
-    });
+    return this.#capacityWaiters.wait(timeoutMs);
   }
 
   /** Lets the oldest waiting request in when the queues have room (called as they shrink). */
   #admitWaiter(): void {
-    if (this.#capacityWaiters.length === 0 || this.isSaturated()) return;
-    const waiter = this.#capacityWaiters.shift()!;
-    clearTimeout(waiter.timer);
-    waiter.resolve();
+    if (this.#capacityWaiters.size > 0 && !this.isSaturated()) this.#capacityWaiters.admitOldest();
   }
 
   #sinkFailed(failure: Error): Saturated {
@@ -316,10 +304,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     // requests waiting for room go on to the receivers' answer (503 once they stop accepting)
-    for (const waiter of this.#capacityWaiters.splice(0)) {
-      clearTimeout(waiter.timer);
-      waiter.resolve();
-    }
+    this.#capacityWaiters.releaseAll();
     this.#drainQueue();
     for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
     for (const [trace, reason] of this.#assembler.flush()) this.#enqueue(trace, reason);
