@@ -1,12 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as JsonHttpExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
@@ -14,16 +10,13 @@ import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { Summary } from '../../src/model/summary.js';
-import { buildPipeline } from '../../src/pipeline/build-pipeline.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
-import { runPipeline } from '../../src/pipeline/run-pipeline.js';
 import { LiveEngine, type LiveEngineConfig } from '../../src/serve/live-engine.js';
 import { OtlpGrpcServer } from '../../src/serve/otlp-grpc-server.js';
 import { OtlpHttpServer, type OtlpHttpServerConfig } from '../../src/serve/otlp-http-server.js';
 import type { Sink } from '../../src/sinks/sink.js';
-import { fromOtlpFiles } from '../../src/sources/from-otlp-files.js';
-import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeAgent } from './fake-agent.js';
+import { fileSummary, normalizedSummary } from './file-summary.js';
 import { liveEngineConfig } from './live-engine-config.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
@@ -115,38 +108,6 @@ async function startGatedLive(httpOptions: Partial<OtlpHttpServerConfig> = {}) {
   return { live, release, stored };
 }
 
-/** Task values sorted by trial id: arrival order differs between a live stream and a file. */
-function normalize(summary: Summary): unknown {
-  const copy = JSON.parse(JSON.stringify(summary)) as Summary;
-  for (const byKey of Object.values(copy.task_metric_values)) {
-    for (const records of Object.values(byKey)) records.sort((a, b) => a.trial_id.localeCompare(b.trial_id));
-  }
-  for (const ids of Object.values(copy.error_trial_ids)) ids.sort();
-  return copy;
-}
-
-async function scoreFile(spans: ReadableSpan[]): Promise<Summary> {
-  const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-'));
-  const file = join(dir, 'traces.json');
-  await writeFile(file, JsonTraceSerializer.serializeRequest(spans)!);
-  const collected: ScoredTrial[] = [];
-  const sink: Sink<ScoredTrial> = {
-    write: async (s) => void collected.push(s),
-    flush: async () => {},
-    shutdown: async () => {},
-  };
-  const result = await runPipeline(
-    buildPipeline({ source: fromOtlpFiles([file]), sinks: [sink], runId: RUN }),
-  );
-  expect(result.error).toBeNull();
-  const tasks = [...new Map(collected.map((s) => [s.task.id, s.task])).values()];
-  return buildSummary({
-    scores: collected.flatMap((s) => s.scores),
-    tasks,
-    trials: collected.map((s) => s.item.trial),
-  });
-}
-
 describe('evalstream serve (live OTLP)', () => {
   it('scores traces sent by the real OTel exporters (proto, JSON, gRPC) exactly as scoring the same traces from a file', async () => {
     const live = await startLive();
@@ -169,13 +130,16 @@ describe('evalstream serve (live OTLP)', () => {
       return ((await res.json()) as Summary).trial_count === 6;
     });
     const liveSummary = (await (await fetch(`${live.httpUrl}/v1/summary`)).json()) as Summary;
-    const fileSummary = await scoreFile([
-      ...proto.recorded.getFinishedSpans(),
-      ...json.recorded.getFinishedSpans(),
-      ...viaGrpc.recorded.getFinishedSpans(),
-    ]);
-    expect(fileSummary.trial_count).toBe(6);
-    expect(normalize(liveSummary)).toEqual(normalize(fileSummary));
+    const fromFile = await fileSummary(
+      [
+        ...proto.recorded.getFinishedSpans(),
+        ...json.recorded.getFinishedSpans(),
+        ...viaGrpc.recorded.getFinishedSpans(),
+      ],
+      RUN,
+    );
+    expect(fromFile.trial_count).toBe(6);
+    expect(normalizedSummary(liveSummary)).toEqual(normalizedSummary(fromFile));
     const names = liveSummary.scores.scores.map((s) => s.name);
     expect(names).toContain('trajectory_stats.tool_calls');
     const trial = (await (await fetch(`${live.httpUrl}/v1/trials/p2`)).json()) as {
