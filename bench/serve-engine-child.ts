@@ -4,15 +4,17 @@
  *   decode  the baseline: decode each request as `serve` does (`decodeExportRequest`) and read every
  *           span's attribute values (strings decoded: what any receiver scoring these spans must at
  *           least do);
- *   engine  what `serve` does with a request after reading its body, without HTTP: decode, `accept`
- *           (with the re-decoding source the HTTP receiver passes), assembly, completion timers
- *           (an injected clock: 1 ms per request, a tick every 50 requests, `--settle-ms 200`),
+ *   engine  what `serve` does with a request after reading its body, without HTTP: the receivers'
+ *           body handler (copy into the body arena, decode, `accept` with the re-decoding source),
+ *           assembly, completion timers (an injected clock: 1 ms per request, a tick every 50
+ *           requests, `--settle-ms 200`),
  *           scoring with the default metrics, live state; then `shutdown` (flushes, returns every
  *           trial once). serve's defaults otherwise (`--retain-ms`, `--retain-max-trials`).
  * Prints one JSON line: spans, wall seconds, CPU seconds of the whole process and of its main thread.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
+import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../src/config/parse-config.js';
 import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../src/serve/live-engine.js';
@@ -72,12 +74,11 @@ if (mode === 'decode') {
     [],
     () => now,
   );
+  // what serve does with a body once read: copied into the body arena, decoded from there, accepted
+  const handler = decodingBodyHandler(engine, decodeExportRequest);
   for (let i = 0; i < bodies.length; i++) {
-    const body = bodies[i] as Buffer;
-    const outcome = engine.accept(decodeExportRequest(body, 'protobuf'), () =>
-      decodeExportRequest(body, 'protobuf'),
-    );
-    if ('saturated' in outcome) throw new Error('engine saturated');
+    const outcome = handler.acceptBody(bodies[i] as Buffer, 'protobuf');
+    if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
     now += 1;
     if (i % 50 === 49) {
       engine.tick();
