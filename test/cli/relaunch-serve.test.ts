@@ -4,6 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gcThreadsFor } from '../../src/cli/serve-node-args.js';
+import { startCliProcess } from './serve-process.js';
 
 const entry = join(import.meta.dirname, 'fixtures', 'cli-entry.ts');
 
@@ -27,35 +28,24 @@ describe('evalstream serve re-launched with its Node options', () => {
   it('runs serve in a child with --v8-pool-size, forwards SIGTERM, and exits with its code', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evalstream-relaunch-'));
     const port = 20000 + Math.floor(Math.random() * 30000);
-    const parent = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        entry,
-        'serve',
-        '--http',
-        `127.0.0.1:${port}`,
-        '--no-grpc',
-        '--out',
-        join(dir, 'b'),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+    const serve = await startCliProcess(
+      ['serve', '--http', `127.0.0.1:${port}`, '--no-grpc', '--out', join(dir, 'b')],
+      { entry },
     );
-    let log = '';
-    parent.stderr.on('data', (c: Buffer) => (log += c.toString()));
-    const exited = new Promise<number | null>((r) => parent.on('exit', r));
-    for (let i = 0; i < 300 && !log.includes('OTLP/HTTP'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(log).toContain(`http://127.0.0.1:${port}`);
+    const parent = serve.child;
+    expect(serve.log()).toContain(`http://127.0.0.1:${port}`);
     const children = await childCommandLines(parent.pid!);
     expect(children.some((c) => c.includes(`--v8-pool-size=${gcThreadsFor(availableParallelism())}`))).toBe(
       true,
     );
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     parent.kill('SIGTERM');
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
-    expect(code, log).toBe(0);
-    expect(log).toContain('0 trials scored');
+    const code = await Promise.race([
+      serve.exited,
+      new Promise((r) => setTimeout(() => r('timeout'), 30_000)),
+    ]);
+    expect(code, serve.log()).toBe(0);
+    expect(serve.log()).toContain('0 trials scored');
     expect(JSON.parse(await readFile(join(dir, 'b', 'summary.json'), 'utf8'))).toMatchObject({
       trial_count: 0,
     });

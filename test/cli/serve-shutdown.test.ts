@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,37 +5,25 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
 import { fakeAgent } from '../serve/fake-agent.js';
-
-const root = join(import.meta.dirname, '..', '..');
+import { startCliProcess } from './serve-process.js';
 
 describe('evalstream serve shutdown', () => {
   it('on SIGTERM scores what is complete, flushes open trials, writes the bundle and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evalstream-serve-'));
     const port = 20000 + Math.floor(Math.random() * 30000);
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'bench', 'serve-child.ts'),
-        'serve',
-        '--http',
-        `127.0.0.1:${port}`,
-        '--no-grpc',
-        '--out',
-        join(dir, 'bundle'),
-        '--settle-ms',
-        '50',
-        '--run-id',
-        'agent-eval-20260101000000-0000abcd',
-      ],
-      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let log = '';
-    child.stderr.on('data', (c: Buffer) => (log += c.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', r));
-    for (let i = 0; i < 300 && !log.includes('OTLP/HTTP'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(log).toContain(`http://127.0.0.1:${port}`);
+    const serve = await startCliProcess([
+      'serve',
+      '--http',
+      `127.0.0.1:${port}`,
+      '--no-grpc',
+      '--out',
+      join(dir, 'bundle'),
+      '--settle-ms',
+      '50',
+      '--run-id',
+      'agent-eval-20260101000000-0000abcd',
+    ]);
+    expect(serve.log()).toContain(`http://127.0.0.1:${port}`);
 
     const agent = fakeAgent(new OTLPTraceExporter({ url: 'http://127.0.0.1:9/unused' }));
     agent.runTrial('t', 'done');
@@ -55,9 +42,12 @@ describe('evalstream serve shutdown', () => {
       if (summary.trial_count === 1) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    child.kill('SIGTERM');
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
-    expect(code, log).toBe(0);
+    serve.child.kill('SIGTERM');
+    const code = await Promise.race([
+      serve.exited,
+      new Promise((r) => setTimeout(() => r('timeout'), 30_000)),
+    ]);
+    expect(code, serve.log()).toBe(0);
     const summary = JSON.parse(await readFile(join(dir, 'bundle', 'summary.json'), 'utf8')) as {
       trial_count: number;
     };
@@ -69,7 +59,7 @@ describe('evalstream serve shutdown', () => {
     const open = scores.filter((s) => s.trial_id === 'still-open');
     expect(open.length).toBeGreaterThan(0);
     expect(open.every((s) => s.diagnostics.some((d) => d.details['completion'] === 'shutdown'))).toBe(true);
-    expect(log).toContain('2 trials scored');
+    expect(serve.log()).toContain('2 trials scored');
     await agent.provider.shutdown();
   });
 });

@@ -1,6 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as JsonHttpExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import * as grpc from '@grpc/grpc-js';
@@ -17,6 +15,7 @@ import { OtlpHttpServer, type OtlpHttpServerConfig } from '../../src/serve/otlp-
 import type { Sink } from '../../src/sinks/sink.js';
 import { fakeAgent } from './fake-agent.js';
 import { fileSummary, normalizedSummary } from './file-summary.js';
+import { sendMixedExporterTrials } from './mixed-exporter-trials.js';
 import { liveEngineConfig } from './live-engine-config.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
@@ -111,33 +110,13 @@ async function startGatedLive(httpOptions: Partial<OtlpHttpServerConfig> = {}) {
 describe('evalstream serve (live OTLP)', () => {
   it('scores traces sent by the real OTel exporters (proto, JSON, gRPC) exactly as scoring the same traces from a file', async () => {
     const live = await startLive();
-    const proto = fakeAgent(new ProtoHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
-    const json = fakeAgent(new JsonHttpExporter({ url: `${live.httpUrl}/v1/traces` }));
-    const viaGrpc = fakeAgent(new GrpcExporter({ url: live.grpcUrl }));
-    proto.runTrial('weather', 'p1');
-    proto.runTrial('weather', 'p2', { tools: ['get_weather', 'get_weather', 'get_weather'] });
-    json.runTrial('time', 'j1', { tools: ['get_time', 'get_time'] });
-    json.runTrial('weather', 'j2', { fail: true });
-    viaGrpc.runTrial('time', 'g1', { tools: [] });
-    viaGrpc.runTrial('time', 'g2', { tools: ['get_time', 'lookup'] });
-    await Promise.all([
-      proto.provider.forceFlush(),
-      json.provider.forceFlush(),
-      viaGrpc.provider.forceFlush(),
-    ]);
+    const sent = await sendMixedExporterTrials(live.httpUrl, live.grpcUrl);
     await waitFor(async () => {
       const res = await fetch(`${live.httpUrl}/v1/summary`);
       return ((await res.json()) as Summary).trial_count === 6;
     });
     const liveSummary = (await (await fetch(`${live.httpUrl}/v1/summary`)).json()) as Summary;
-    const fromFile = await fileSummary(
-      [
-        ...proto.recorded.getFinishedSpans(),
-        ...json.recorded.getFinishedSpans(),
-        ...viaGrpc.recorded.getFinishedSpans(),
-      ],
-      RUN,
-    );
+    const fromFile = await fileSummary(sent.spans, RUN);
     expect(fromFile.trial_count).toBe(6);
     expect(normalizedSummary(liveSummary)).toEqual(normalizedSummary(fromFile));
     const names = liveSummary.scores.scores.map((s) => s.name);
@@ -148,13 +127,9 @@ describe('evalstream serve (live OTLP)', () => {
     };
     expect(trial).toMatchObject({ version: 1, task_id: 'weather' });
     const metrics = await (await fetch(`${live.httpUrl}/metrics`)).text();
-    const received =
-      proto.recorded.getFinishedSpans().length +
-      json.recorded.getFinishedSpans().length +
-      viaGrpc.recorded.getFinishedSpans().length;
-    expect(metrics).toContain(`evalstream_spans_received_total ${received}`);
+    expect(metrics).toContain(`evalstream_spans_received_total ${sent.spans.length}`);
     expect(metrics).toContain('evalstream_trials_scored_total 6');
-    await Promise.all([proto.provider.shutdown(), json.provider.shutdown(), viaGrpc.provider.shutdown()]);
+    await sent.shutdown();
   });
 
   it('serves the summary without task_metric_values on ?omit=, with its build time in Server-Timing', async () => {

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** A CLI process started by a test: its stderr so far, and its exit. */
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  /** Everything written to stderr so far. */
+  log(): string;
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * Starts `node --import tsx <entry> <args…>` from the project root (entry: `bench/serve-child.ts`,
+ * the CLI on the sources, unless given) and waits until stderr says it listens (`OTLP/HTTP`, or
+ * `ready` when given), at most 15 s.
+ *
+ * @example
+ * const serve = await startCliProcess(['serve', '--http', '127.0.0.1:4318', '--no-grpc']);
+ * serve.child.kill('SIGTERM'); await serve.exited;
+ */
+export async function startCliProcess(
+  args: string[],
+  options: { entry?: string; ready?: string } = {},
+): Promise<ServeProcess> {
+  const entry = options.entry ?? join(root, 'bench', 'serve-child.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', r));
+  const ready = options.ready ?? 'OTLP/HTTP';
+  for (let i = 0; i < 300 && !log.includes(ready); i++) await new Promise((r) => setTimeout(r, 50));
+  return { child, log: () => log, exited };
+}
