@@ -6,6 +6,12 @@ export interface RetainedBody {
   retain(): void;
   /** One holder fewer; at zero the bytes may be overwritten by later bodies. */
   release(): void;
+  /**
+   * Decoded objects that read from `bytes` where they are now (a request's decoded spans) are
+   * alive: the body is not moved meanwhile (see {@link BodyArena}). One `dropView` per `addView`.
+   */
+  addView(): void;
+  dropView(): void;
 }
 
 /** Sizes of a {@link BodyArena}. */
@@ -30,6 +36,8 @@ interface Slab {
 
 class ArenaBody implements RetainedBody {
   #refs = 1;
+  /** Live decoded objects reading these bytes in place: while above 0 the body is not moved. */
+  views = 0;
   constructor(
     public bytes: Buffer,
     public slab: Slab | null,
@@ -46,6 +54,16 @@ class ArenaBody implements RetainedBody {
     this.#refs -= 1;
     if (this.#refs === 0) this.arena.freed(this);
   }
+
+  addView(): void {
+    this.views += 1;
+  }
+
+  dropView(): void {
+    if (this.views <= 0) throw new Error('body view dropped more often than added');
+    this.views -= 1;
+    if (this.views === 0 && this.#refs > 0) this.arena.unpinned(this);
+  }
 }
 
 /**
@@ -61,7 +79,9 @@ class ArenaBody implements RetainedBody {
  * A slab is reused when every body in it is released. So that a few long-held bodies cannot pin
  * many mostly empty slabs, a full slab whose held bytes fall under an eighth of it has its last
  * bodies copied out into allocations of their own, and is reused at once: slabs then never hold
- * more than about eight times the bytes still held.
+ * more than about eight times the bytes still held by bodies without views. A body with views
+ * (decoded spans reading it in place, {@link RetainedBody.addView}) is never moved: its slab waits
+ * until its views are gone.
  *
  * @example
  * const arena = new BodyArena();
@@ -125,6 +145,13 @@ export class BodyArena {
     else if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
   }
 
+  /** Called by a held body whose last view went: its slab may be evacuated now. */
+  unpinned(body: ArenaBody): void {
+    const slab = body.slab;
+    if (slab === null || slab === this.#current) return;
+    if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
+  }
+
   #newSlab(): Slab {
     this.slabsCreated += 1;
     return { bytes: new Uint8Array(this.#slabBytes), used: 0, live: new Set(), liveBytes: 0 };
@@ -136,8 +163,12 @@ export class BodyArena {
     else if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
   }
 
-  /** Moves a slab's remaining bodies into allocations of their own, then reuses the slab. */
+  /**
+   * Moves a slab's remaining bodies into allocations of their own, then reuses the slab; nothing
+   * while any of them has views (objects reading it in place).
+   */
   #evacuate(slab: Slab): void {
+    for (const body of slab.live) if (body.views > 0) return;
     for (const body of slab.live) {
       body.bytes = Buffer.from(body.bytes); // a copy of its own
       body.slab = null;

@@ -144,6 +144,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         if (held !== undefined) held.holders += 1;
       },
       release: (source) => this.#releaseSource(source),
+      viewsOn: (source) => this.#bodies.get(source)?.body.addView(),
+      viewsOff: (source) => this.#bodies.get(source)?.body.dropView(),
     });
   }
 
@@ -191,7 +193,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (spans.length > 0) {
       const source = reload === undefined ? null : () => spansWithValidIds(reload());
       if (source !== null && body !== undefined) {
+        // the queue entry holds the body, and its decoded spans read it in place
         body.retain();
+        body.addView();
         this.#bodies.set(source, { body, holders: 1 });
       }
       this.#queue.push({ spans, source });
@@ -431,7 +435,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     while (this.#queue.length > 0) {
       const { spans, source } = this.#queue.shift()!;
       const added = this.#assembler.add(spans, now, source);
-      if (source !== null) this.#releaseSource(source); // the queue entry's hold
+      if (source !== null) {
+        // the queue entry's view and hold (trials that took spans hold their own)
+        this.#bodies.get(source)?.body.dropView();
+        this.#releaseSource(source);
+      }
       this.metrics.spansDuplicate += spans.length - added;
       this.#queuedSpans -= spans.length;
     }

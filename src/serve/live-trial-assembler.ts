@@ -80,6 +80,7 @@ class AssembledTrial implements LiveTrial {
     else if (sources[sources.length - 1] !== source) {
       sources.push(source);
       this.lifecycle?.retain(source);
+      this.lifecycle?.viewsOn(source); // the trial holds spans decoded from it
     }
     return true;
   }
@@ -89,6 +90,7 @@ class AssembledTrial implements LiveTrial {
     if (!this.#readable || this.#spans === null || this.dirty) return false;
     this.#spans = null;
     this.#seen = null;
+    if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.viewsOff(source);
     return true;
   }
 
@@ -102,6 +104,7 @@ class AssembledTrial implements LiveTrial {
   #revive(): void {
     this.#spans = [];
     this.#seen = new Map();
+    if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.viewsOn(source);
     for (const source of this.#sources) {
       for (const span of source()) {
         if (this.keyOf(span) === this.key && this.#remember(span)) this.#spans.push(span);
@@ -111,7 +114,13 @@ class AssembledTrial implements LiveTrial {
 
   /** The trial is forgotten: its batches are no longer needed for it. */
   dispose(): void {
-    if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.release(source);
+    const lifecycle = this.lifecycle;
+    if (lifecycle !== null) {
+      for (const source of this.#sources) {
+        if (this.#spans !== null) lifecycle.viewsOff(source);
+        lifecycle.release(source);
+      }
+    }
     this.#sources.length = 0;
   }
 }
@@ -119,12 +128,16 @@ class AssembledTrial implements LiveTrial {
 /**
  * Told when a trial starts and stops needing a batch's source (once per trial and batch), so that
  * the owner of the batches' bodies can free a body once no trial needs it. A trial needs its sources
- * from its first span of that batch until it is sealed or the assembler is cleared, whether or not
- * its spans are released meanwhile (decoded spans may read from the body).
+ * from its first span of that batch until it is sealed or the assembler is cleared. `viewsOn` and
+ * `viewsOff` say when the trial starts and stops holding spans decoded from the source (they may
+ * read the body in place: it must not move meanwhile): from its first span of the batch until its
+ * spans are released, again from a read-back until the next release, and until it is disposed.
  */
 export interface SourceLifecycle {
   retain(source: SpanSource): void;
   release(source: SpanSource): void;
+  viewsOn(source: SpanSource): void;
+  viewsOff(source: SpanSource): void;
 }
 
 /** Why a trial was handed out for scoring. */

@@ -47,6 +47,23 @@ describe('BodyArena', () => {
     expect([...held.bytes]).toEqual([...bytes(10, 7)]);
   });
 
+  it('does not move a body while it has views, and moves it once they are gone', () => {
+    const arena = new BodyArena({ slabBytes: 100, largestPooled: 100 });
+    const held = arena.store(bytes(10, 7));
+    held.addView(); // e.g. spans decoded from it, waiting to be scored
+    const others = Array.from({ length: 9 }, (_, i) => arena.store(bytes(10, i)));
+    arena.store(bytes(10, 99)).release(); // a second slab; the first is full
+    for (const body of others) body.release();
+    const slab = held.bytes.buffer;
+    for (let i = 0; i < 10; i++) arena.store(bytes(10, 50 + i)).release(); // fills more slabs
+    expect(held.bytes.buffer).toBe(slab); // not moved, its slab not reused
+    expect([...held.bytes]).toEqual([...bytes(10, 7)]);
+    held.dropView();
+    expect(held.bytes.buffer).not.toBe(slab); // moved out now, the slab reused
+    expect([...held.bytes]).toEqual([...bytes(10, 7)]);
+    expect(() => held.dropView()).toThrow(/more often than added/);
+  });
+
   it('refuses a retain after the last release, and a release too many', () => {
     const arena = new BodyArena();
     const body = arena.store(bytes(10, 1));
@@ -65,37 +82,69 @@ describe('BodyArena', () => {
             fc.record({ op: fc.constant('store' as const), size: fc.integer({ min: 1, max: 40 }) }),
             fc.record({ op: fc.constant('retain' as const), pick: fc.nat() }),
             fc.record({ op: fc.constant('release' as const), pick: fc.nat() }),
+            fc.record({ op: fc.constant('view' as const), pick: fc.nat() }),
+            fc.record({ op: fc.constant('unview' as const), pick: fc.nat() }),
           ),
           { size: 'max', maxLength: 300 },
         ),
         (ops) => {
           const arena = new BodyArena({ slabBytes: 128, largestPooled: 32, freeSlabs: 2 });
-          const live: { body: RetainedBody; fill: number; size: number; holds: number }[] = [];
+          const live: {
+            body: RetainedBody;
+            fill: number;
+            size: number;
+            holds: number;
+            views: number;
+            /** Where the bytes were when the first of the current views was added. */
+            pinnedAt: ArrayBufferLike | null;
+          }[] = [];
           let fill = 0;
           for (const step of ops) {
             if (step.op === 'store') {
               fill += 1;
-              live.push({ body: arena.store(bytes(step.size, fill)), fill, size: step.size, holds: 1 });
+              live.push({
+                body: arena.store(bytes(step.size, fill)),
+                fill,
+                size: step.size,
+                holds: 1,
+                views: 0,
+                pinnedAt: null,
+              });
             } else if (live.length > 0) {
               const at = step.pick % live.length;
               const entry = live[at]!;
               if (step.op === 'retain') {
                 entry.body.retain();
                 entry.holds += 1;
-              } else {
+              } else if (step.op === 'view') {
+                if (entry.views === 0) entry.pinnedAt = entry.body.bytes.buffer;
+                entry.body.addView();
+                entry.views += 1;
+              } else if (step.op === 'unview') {
+                if (entry.views > 0) {
+                  entry.body.dropView();
+                  entry.views -= 1;
+                  if (entry.views === 0) entry.pinnedAt = null;
+                }
+              } else if (entry.views === 0) {
+                // holders drop their views before they let go
                 entry.body.release();
                 entry.holds -= 1;
                 if (entry.holds === 0) live.splice(at, 1);
               }
             }
-            for (const { body, fill: f, size } of live) {
+            for (const { body, fill: f, size, pinnedAt } of live) {
               expect(body.bytes.byteLength).toBe(size);
               expect(body.bytes.every((b) => b === (f & 0xff))).toBe(true);
+              // a body with views never moves
+              if (pinnedAt !== null) expect(body.bytes.buffer).toBe(pinnedAt);
             }
             // slabs in use hold at least an eighth of their bytes in live bodies, but for the
-            // current slab and the one just closed
-            const liveBytes = live.reduce((n, e) => n + (e.size <= 32 ? e.size : 0), 0);
-            expect(arena.slabs.inUse).toBeLessThanOrEqual(2 + Math.floor((liveBytes * 8) / 128));
+            // current slab and the one just closed, while no view pins a slab
+            if (live.every((e) => e.views === 0)) {
+              const liveBytes = live.reduce((n, e) => n + (e.size <= 32 ? e.size : 0), 0);
+              expect(arena.slabs.inUse).toBeLessThanOrEqual(2 + Math.floor((liveBytes * 8) / 128));
+            }
           }
         },
       ),

@@ -26,25 +26,64 @@ function engineOn(now: () => number): LiveEngine {
 const encode = (spans: ReadableSpan[]): Buffer =>
   Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
 
+/** Trials of two tool calls each, as two bodies: all spans but the `lookup` tool span, and that span. */
+function splitTrials(trials: number): { first: Buffer[]; late: Buffer[] } {
+  const agent = fakeAgent(new InMemorySpanExporter());
+  const first: Buffer[] = [];
+  const late: Buffer[] = [];
+  for (let i = 0; i < trials; i++) {
+    agent.recorded.reset();
+    agent.runTrial(`task-${i % 3}`, `trial-${i}`, { tools: ['get_weather', 'lookup'] });
+    const spans = agent.recorded.getFinishedSpans();
+    const withheld = spans.findIndex((s) => s.name === 'execute_tool lookup');
+    first.push(encode(spans.filter((_, j) => j !== withheld)));
+    late.push(encode([spans[withheld]!]));
+  }
+  return { first, late };
+}
+
 describe('retained request bodies (BodyArena behind the live engine)', () => {
+  it('scores trials whose slabs were emptied and refilled while their spans waited, as from whole bodies', async () => {
+    // Every trial's body is followed at once by nine duplicates of it (released as soon as they are
+    // assembled), before anything is scored: each slab holds one waiting trial's body among nine
+    // released ones. Its decoded spans read the slab in place, so the slab must not be emptied out
+    // and reused under them; the trials are scored only after all of them were sent.
+    const trials = 12;
+    const { first } = splitTrials(trials);
+    const largest = Math.max(...first.map((b) => b.byteLength));
+    let now = 0;
+    const pooled = engineOn(() => now);
+    const arena = new BodyArena({ slabBytes: largest * 10, largestPooled: largest });
+    const viaArena = decodingBodyHandler(pooled, decodeExportRequest, arena);
+    const whole = engineOn(() => now);
+    for (const body of first) {
+      for (let d = 0; d < 10; d++) {
+        expect(viaArena.acceptBody(Buffer.from(body), 'protobuf')).toMatchObject({ rejectedSpans: 0 });
+        const copy = Buffer.from(body);
+        whole.accept(decodeExportRequest(copy, 'protobuf'), () => decodeExportRequest(copy, 'protobuf'));
+        pooled.tick(); // assembled (duplicates dropped, their bodies released) but not due yet
+        whole.tick();
+      }
+    }
+    expect(arena.slabsCreated).toBeGreaterThanOrEqual(trials); // no slab was reused under waiting spans
+    now += 100;
+    for (const engine of [pooled, whole]) {
+      engine.tick();
+      await engine.whenIdle();
+    }
+    expect(pooled.metrics.trialsScored).toBe(trials);
+    expect(pooled.summary()).toEqual(whole.summary());
+    await pooled.shutdown();
+    await whole.shutdown();
+  });
+
   it('re-scores trials from bodies kept in small, reused slabs exactly as from bodies kept whole', async () => {
     // Each trial is sent without one of its tool spans, then re-sent whole nine times (duplicates:
     // those copies are held by no trial and released at once), so each slab ends up holding one
     // trial's body among nine released ones and is emptied out and reused. The missing spans come
     // last: every trial is re-scored from its kept body, read back after its slab was reused.
-    const agent = fakeAgent(new InMemorySpanExporter());
-    const first: Buffer[] = [];
-    const late: Buffer[] = [];
     const trials = 12;
-    for (let i = 0; i < trials; i++) {
-      agent.recorded.reset();
-      agent.runTrial(`task-${i % 3}`, `trial-${i}`, { tools: ['get_weather', 'lookup'] });
-      const spans = agent.recorded.getFinishedSpans();
-      const withheld = spans.findIndex((s) => s.name === 'execute_tool lookup');
-      expect(withheld).toBeGreaterThanOrEqual(0);
-      first.push(encode(spans.filter((_, j) => j !== withheld)));
-      late.push(encode([spans[withheld]!]));
-    }
+    const { first, late } = splitTrials(trials);
     const largest = Math.max(...first.map((b) => b.byteLength));
 
     let now = 0;
