@@ -42,6 +42,28 @@ function splitTrials(trials: number): { first: Buffer[]; late: Buffer[] } {
   return { first, late };
 }
 
+/**
+ * Two engines on one manual clock: `pooled` takes bodies through the receivers' handler and a body
+ * arena of slabs ten bodies large; `whole`, the oracle, keeps each body whole in its reloader's
+ * closure, as before the arena. `send` gives both the same body.
+ */
+function pooledAndWhole(largest: number) {
+  const clock = { now: 0 };
+  const pooled = engineOn(() => clock.now);
+  const arena = new BodyArena({ slabBytes: largest * 10, largestPooled: largest });
+  const viaArena = decodingBodyHandler(pooled, decodeExportRequest, arena);
+  const whole = engineOn(() => clock.now);
+  const accepted = { rejectedSpans: 0, errorMessage: '' };
+  const send = (body: Buffer): void => {
+    expect(viaArena.acceptBody(Buffer.from(body), 'protobuf')).toEqual(accepted);
+    const copy = Buffer.from(body);
+    expect(
+      whole.accept(decodeExportRequest(copy, 'protobuf'), () => decodeExportRequest(copy, 'protobuf')),
+    ).toEqual(accepted);
+  };
+  return { clock, pooled, whole, arena, send };
+}
+
 describe('retained request bodies (BodyArena behind the live engine)', () => {
   it('scores trials whose slabs were emptied and refilled while their spans waited, as from whole bodies', async () => {
     // Every trial's body is followed at once by nine duplicates of it (released as soon as they are
@@ -50,23 +72,16 @@ describe('retained request bodies (BodyArena behind the live engine)', () => {
     // and reused under them; the trials are scored only after all of them were sent.
     const trials = 12;
     const { first } = splitTrials(trials);
-    const largest = Math.max(...first.map((b) => b.byteLength));
-    let now = 0;
-    const pooled = engineOn(() => now);
-    const arena = new BodyArena({ slabBytes: largest * 10, largestPooled: largest });
-    const viaArena = decodingBodyHandler(pooled, decodeExportRequest, arena);
-    const whole = engineOn(() => now);
+    const { clock, pooled, whole, arena, send } = pooledAndWhole(Math.max(...first.map((b) => b.byteLength)));
     for (const body of first) {
       for (let d = 0; d < 10; d++) {
-        expect(viaArena.acceptBody(Buffer.from(body), 'protobuf')).toMatchObject({ rejectedSpans: 0 });
-        const copy = Buffer.from(body);
-        whole.accept(decodeExportRequest(copy, 'protobuf'), () => decodeExportRequest(copy, 'protobuf'));
+        send(body);
         pooled.tick(); // assembled (duplicates dropped, their bodies released) but not due yet
         whole.tick();
       }
     }
     expect(arena.slabsCreated).toBeGreaterThanOrEqual(trials); // no slab was reused under waiting spans
-    now += 100;
+    clock.now += 100;
     for (const engine of [pooled, whole]) {
       engine.tick();
       await engine.whenIdle();
@@ -84,25 +99,10 @@ describe('retained request bodies (BodyArena behind the live engine)', () => {
     // last: every trial is re-scored from its kept body, read back after its slab was reused.
     const trials = 12;
     const { first, late } = splitTrials(trials);
-    const largest = Math.max(...first.map((b) => b.byteLength));
-
-    let now = 0;
-    const pooled = engineOn(() => now);
-    const arena = new BodyArena({ slabBytes: largest * 10, largestPooled: largest });
-    const viaArena = decodingBodyHandler(pooled, decodeExportRequest, arena);
-    // the oracle keeps each body whole, in the reloader's closure, as before the arena
-    const whole = engineOn(() => now);
-    const accepted = { rejectedSpans: 0, errorMessage: '' };
-    const send = (body: Buffer): void => {
-      expect(viaArena.acceptBody(Buffer.from(body), 'protobuf')).toEqual(accepted);
-      const copy = Buffer.from(body);
-      expect(
-        whole.accept(decodeExportRequest(copy, 'protobuf'), () => decodeExportRequest(copy, 'protobuf')),
-      ).toEqual(accepted);
-    };
+    const { clock, pooled, whole, arena, send } = pooledAndWhole(Math.max(...first.map((b) => b.byteLength)));
     const settle = async (): Promise<void> => {
       for (const engine of [pooled, whole]) engine.tick();
-      now += 100;
+      clock.now += 100;
       for (const engine of [pooled, whole]) {
         engine.tick();
         await engine.whenIdle();
