@@ -89,12 +89,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #assembler: LiveTrialAssembler;
   readonly #queue: { spans: OtlpSpan[]; source: SpanSource | null }[] = [];
   /**
-   * The bodies behind sources that came with one (`accept`'s `body`), with how many hold each
-   * source: its queue entry until assembled, then each trial that has spans from it.
+   * The body behind each source that came with one (`accept`'s `body`). The holders (the queue
+   * entry until assembled, then each trial with spans from it) retain and release the body itself;
+   * an entry goes with its source.
    */
-  readonly #bodies = new Map<SpanSource, { body: RetainedBody; holders: number }>();
-  /** Trial keys being scored now: not sealed meanwhile (their spans may read from their bodies). */
-  readonly #scoring = new Set<string>();
+  readonly #bodies = new WeakMap<SpanSource, RetainedBody>();
+  /**
+   * Scorings under way per trial key (a re-scoring can start before the last one ended): such a
+   * trial is not sealed meanwhile, as its spans may read from their bodies.
+   */
+  readonly #scoring = new Map<string, number>();
   #queuedSpans = 0;
   readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
   readonly #trialKeyOfTrace = new Map<string, string>();
@@ -139,13 +143,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     private readonly nowMs: () => number = Date.now,
   ) {
     this.#assembler = new LiveTrialAssembler(config.completion, (span) => span.traceId, {
-      retain: (source) => {
-        const held = this.#bodies.get(source);
-        if (held !== undefined) held.holders += 1;
-      },
-      release: (source) => this.#releaseSource(source),
-      viewsOn: (source) => this.#bodies.get(source)?.body.addView(),
-      viewsOff: (source) => this.#bodies.get(source)?.body.dropView(),
+      retain: (source) => this.#bodies.get(source)?.retain(),
+      release: (source) => this.#bodies.get(source)?.release(),
+      viewsOn: (source) => this.#bodies.get(source)?.addView(),
+      viewsOff: (source) => this.#bodies.get(source)?.dropView(),
     });
   }
 
@@ -196,7 +197,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         // the queue entry holds the body, and its decoded spans read it in place
         body.retain();
         body.addView();
-        this.#bodies.set(source, { body, holders: 1 });
+        this.#bodies.set(source, body);
       }
       this.#queue.push({ spans, source });
       this.#queuedSpans += spans.length;
@@ -406,16 +407,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#failure === null;
   }
 
-  /** One holder of a source's body fewer; the body is released when none is left. */
-  #releaseSource(source: SpanSource): void {
-    const held = this.#bodies.get(source);
-    if (held === undefined) return;
-    held.holders -= 1;
-    if (held.holders > 0) return;
-    this.#bodies.delete(source);
-    held.body.release();
-  }
-
   #pendingTrials(): number {
     return this.#jobs.size + this.#running;
   }
@@ -436,9 +427,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       const { spans, source } = this.#queue.shift()!;
       const added = this.#assembler.add(spans, now, source);
       if (source !== null) {
-        // the queue entry's view and hold (trials that took spans hold their own)
-        this.#bodies.get(source)?.body.dropView();
-        this.#releaseSource(source);
+        // the queue entry's view and hold go (trials that took spans hold their own)
+        const body = this.#bodies.get(source);
+        body?.dropView();
+        body?.release();
       }
       this.metrics.spansDuplicate += spans.length - added;
       this.#queuedSpans -= spans.length;
@@ -503,14 +495,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const job = this.#jobs.values().next().value!;
     this.#jobs.delete(job.key);
     this.#running += 1;
-    this.#scoring.add(job.key);
+    this.#scoring.set(job.key, (this.#scoring.get(job.key) ?? 0) + 1);
     this.#score(job)
       .catch((error: unknown) => {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
       })
       .finally(() => {
         this.#running -= 1;
-        this.#scoring.delete(job.key);
+        const scoring = this.#scoring.get(job.key)! - 1;
+        if (scoring === 0) this.#scoring.delete(job.key);
+        else this.#scoring.set(job.key, scoring);
         this.metrics.scoringQueueTrials = this.#pendingTrials();
         this.#admitWaiter();
         this.#pump();
