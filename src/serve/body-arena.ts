@@ -95,6 +95,8 @@ export class BodyArena {
   readonly #freeLimit: number;
   #current: Slab | null = null;
   readonly #free: Slab[] = [];
+  /** Emptied slabs left to the garbage collector (the free list was full). */
+  #dropped = 0;
   /** Slabs made so far (for tests and metrics). */
   slabsCreated = 0;
 
@@ -113,7 +115,9 @@ export class BodyArena {
     }
     let slab = this.#current;
     if (slab === null || slab.used + n > slab.bytes.byteLength) {
-      if (slab !== null) this.#close(slab);
+      // the full slab is reused as soon as it empties (or is evacuated when nearly empty)
+      this.#current = null;
+      if (slab !== null) this.#reconsider(slab);
       slab = this.#free.pop() ?? this.#newSlab();
       this.#current = slab;
     }
@@ -131,8 +135,6 @@ export class BodyArena {
     return { inUse: this.slabsCreated - this.#dropped - this.#free.length, free: this.#free.length };
   }
 
-  #dropped = 0;
-
   /** Called by a body whose last holder let go. */
   freed(body: ArenaBody): void {
     const slab = body.slab;
@@ -140,27 +142,24 @@ export class BodyArena {
     body.slab = null;
     slab.live.delete(body);
     slab.liveBytes -= body.bytes.byteLength;
+    this.#reconsider(slab);
+  }
+
+  /** Called by a held body whose last view went: its slab may be evacuated now. */
+  unpinned(body: ArenaBody): void {
+    if (body.slab !== null) this.#reconsider(body.slab);
+  }
+
+  /** A full slab is reused once empty, or evacuated once nearly empty; the current one waits. */
+  #reconsider(slab: Slab): void {
     if (slab === this.#current) return;
     if (slab.live.size === 0) this.#recycle(slab);
     else if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
   }
 
-  /** Called by a held body whose last view went: its slab may be evacuated now. */
-  unpinned(body: ArenaBody): void {
-    const slab = body.slab;
-    if (slab === null || slab === this.#current) return;
-    if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
-  }
-
   #newSlab(): Slab {
     this.slabsCreated += 1;
     return { bytes: new Uint8Array(this.#slabBytes), used: 0, live: new Set(), liveBytes: 0 };
-  }
-
-  /** The current slab is full: it is reused as soon as it empties (or evacuated when nearly empty). */
-  #close(slab: Slab): void {
-    if (slab.live.size === 0) this.#recycle(slab);
-    else if (slab.liveBytes * 8 < slab.bytes.byteLength) this.#evacuate(slab);
   }
 
   /**
