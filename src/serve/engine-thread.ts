@@ -118,7 +118,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
     if (this.#dead !== null) return { saturated: true, retryAfterSec: 1, message: this.#dead.message };
     if (failure !== null) return { saturated: true, retryAfterSec: 1, message: failure };
     if (!saturated) return null;
-    this.#worker.postMessage({ t: 'throttled' } satisfies EngineThreadRequest);
+    this.#post({ t: 'throttled' });
     return {
       saturated: true,
       retryAfterSec: 1,
@@ -133,7 +133,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
   waitForCapacity(timeoutMs: number): Promise<void> {
     if (!this.isSaturated()) return Promise.resolve();
     // the engine lets one waiter in per freed slot; each 'room' admits the oldest one here
-    this.#worker.postMessage({ t: 'wait', timeoutMs } satisfies EngineThreadRequest);
+    this.#post({ t: 'wait', timeoutMs });
     return this.#waiters.wait(timeoutMs);
   }
 
