@@ -5,7 +5,7 @@ import type { BuiltinMetricEntry } from '../metrics/builtin-metric-entry.js';
 import { builtinRegistry } from '../metrics/builtin-registry.js';
 import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';
 import type { Metric } from '../model/metric.js';
-import type { SemanticView, TaskSpec } from '../model/task.js';
+import type { MetricDescriptor, SemanticView, TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { defaultMetricNames } from './default-metric-names.js';
 import type { TrialPlan } from './trial-plan.js';
@@ -40,6 +40,12 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
   const { config } = options;
   const registry = options.registry ?? builtinRegistry;
   const plans = new Map<string, TrialPlan>();
+  /**
+   * The built-in metrics made for each list of default metric names, and their descriptors: shared
+   * by every task with that list (as configured metrics are), instead of new metric objects per task,
+   * which a live server would keep for every task of its run.
+   */
+  const defaults = new Map<string, { metrics: Metric[]; descriptors: MetricDescriptor[] }>();
   const warned = new Set<string>();
   const warn = (message: string): void => {
     if (warned.has(message)) return;
@@ -47,16 +53,33 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
     options.onWarning?.(message);
   };
 
-  const metricsFor = (item: TrialItem, taskId: string): Metric[] => {
+  const configuredDescriptors = new Map<Metric[], MetricDescriptor[]>();
+  const metricsFor = (
+    item: TrialItem,
+    taskId: string,
+  ): { metrics: Metric[]; descriptors: MetricDescriptor[] } => {
     const configured = config.metrics.tasks[taskId] ?? config.metrics.default;
-    if (configured !== null) return configured;
+    if (configured !== null) {
+      let descriptors = configuredDescriptors.get(configured);
+      if (descriptors === undefined) {
+        descriptors = configured.map(toMetricDescriptor);
+        configuredDescriptors.set(configured, descriptors);
+      }
+      return { metrics: configured, descriptors };
+    }
+    const names = defaultMetricNames(item.trial);
+    const key = JSON.stringify(names);
+    const known = defaults.get(key);
+    if (known !== undefined) return known;
     const metrics: Metric[] = [];
-    for (const name of defaultMetricNames(item.trial)) {
+    for (const name of names) {
       const entry = Object.hasOwn(registry, name) ? registry[name] : undefined;
       if (entry === undefined) warn(`default metric '${name}' is not registered; skipped`);
       else metrics.push(entry.create({}));
     }
-    return metrics;
+    const made = { metrics, descriptors: metrics.map(toMetricDescriptor) };
+    defaults.set(key, made);
+    return made;
   };
 
   const viewsFor = (
@@ -91,7 +114,7 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
     const taskId = item.trial.task_id;
     const known = plans.get(taskId);
     if (known !== undefined) return known;
-    const metrics = metricsFor(item, taskId);
+    const { metrics, descriptors } = metricsFor(item, taskId);
     if (metrics.length === 0) {
       warn(
         `task '${taskId}': no metric applies (no config metrics, no trace evidence, no recorded reward); its trials get no scores`,
@@ -103,7 +126,7 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
       intent: source?.intent ?? '',
       inputs: source?.inputs ?? {},
       reference: source?.reference ?? {},
-      metrics: metrics.map(toMetricDescriptor),
+      metrics: descriptors,
       views: viewsFor(taskId, metrics, source),
       metadata: source?.metadata ?? {},
     };

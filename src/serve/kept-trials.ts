@@ -76,11 +76,4 @@ export class KeptTrials {
       completion: REASONS[this.#completion[slot] as number] as ReadyReason,
     };
   }
-
-  /** Every kept trial's scored version, in slot (first-scored) order. */
-  scoredTrials(): ScoredTrial[] {
-    const out: ScoredTrial[] = [];
-    for (let slot = 0; slot < this.#tree.length; slot++) out.push(this.get(slot).scored);
-    return out;
-  }
 }

@@ -82,7 +82,8 @@ const SCORING_SLICE_MS = 4;
  * @example
  * const engine = new LiveEngine(config, planner, [duckdbSink], Date.now);
  * engine.start(); // timers
- * await engine.shutdown(); // scores what is complete, flushes open trials, returns every trial once
+ * await engine.shutdown(); // scores what is complete, flushes open trials
+ * for (const trial of engine.eachFinalTrial()) write(trial); // every trial once, one at a time
  */
 export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
@@ -302,10 +303,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /**
    * Stops timers, scores everything (open trials flushed with a diagnostic), waits for the sinks,
-   * drops the stream's state (call it after the receivers stop accepting) and returns every trial's
-   * latest version in first-scored order. Safe to call twice.
+   * drops the stream's state (call it after the receivers stop accepting) and returns the number of
+   * trials scored; {@link eachFinalTrial} then reads them. Safe to call twice.
    */
-  async shutdown(): Promise<ScoredTrial[]> {
+  async shutdown(): Promise<number> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
     // requests waiting for room go on to the receivers' answer (503 once they stop accepting)
@@ -324,7 +325,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#trialKeyOfTrace.clear();
     this.#trialValueOfTrace.clear();
     this.#scoredAt.clear();
-    return this.finalTrials();
+    return this.#kept.size;
   }
 
   /** Resolves when no span is queued and no trial is waiting or being scored. */
@@ -335,7 +336,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /** Every trial's latest scored version, in first-scored order. */
   finalTrials(): ScoredTrial[] {
-    return this.#kept.scoredTrials();
+    return [...this.eachFinalTrial()];
+  }
+
+  /**
+   * {@link finalTrials} one at a time: each trial is rebuilt from the packed records when it is
+   * reached, so a caller that writes them out never holds more than one (a run of 350,000 trials
+   * rebuilt at once took over 1.5 GB of heap).
+   */
+  *eachFinalTrial(): Generator<ScoredTrial> {
+    for (let slot = 0; slot < this.#kept.size; slot++) yield this.#kept.get(slot).scored;
   }
 
   /**
@@ -362,7 +372,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (builder === null) {
       builder = new SummaryBuilder([]);
       this.#summaryBuilder = builder;
-      for (const trial of this.finalTrials()) this.#addToSummary(builder, trial);
+      for (const trial of this.eachFinalTrial()) this.#addToSummary(builder, trial);
     }
     return builder;
   }

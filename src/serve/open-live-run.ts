@@ -110,10 +110,10 @@ export async function openLiveRun(
           labels: config.labels,
           reportWriter: options.report ? bundleReportWriter : null,
         });
-        for (const trial of trials) await bundle.write(trial);
+        for (const trial of engine.eachFinalTrial()) await bundle.write(trial);
         await bundle.shutdown();
       }
-      return trials.length;
+      return trials;
     },
   };
 }

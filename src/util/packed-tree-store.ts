@@ -1,4 +1,5 @@
 import { grownTypedArray } from './grown-typed-array.js';
+import { Utf8StringPool } from './utf8-string-pool.js';
 
 /** Structural steps of a tree walk (leaf kinds double as steps). */
 const OPEN_OBJECT = 0;
@@ -65,15 +66,18 @@ class StringColumn {
   readonly ids = new Map<string, number>();
   readonly values: string[] = [];
   hits = 0;
-  /** True once the column's values have shown to be mostly distinct: they are kept by reference. */
+  /** True once the column's values have shown to be mostly distinct: they are pooled, not looked up. */
   unique = false;
 }
+
+/** The value behind a negative code: a pooled string or a value kept by reference. */
+type ResolveCode = (code: number) => unknown;
 
 /** Rebuilds one tree of a shape from the store's arrays, starting at its first number and code. */
 type Builder = (
   numbers: Float64Array,
   codes: Int32Array,
-  refs: readonly unknown[],
+  resolve: ResolveCode,
   n: number,
   c: number,
 ) => unknown;
@@ -88,10 +92,12 @@ interface Shape {
  * undefined) in a few large arrays instead of as objects on the heap: each tree is stored as its
  * shape (keys in order and leaf kinds, shared by every tree with the same structure), its numbers in
  * a `Float64Array`, and its strings either as the index of a repeated value (a shape's string
- * position interns up to {@link MAX_INTERNED_PER_COLUMN} short values) or by reference. A tree of
- * ~50 objects thus costs the garbage collector a few strings instead of 50 objects to mark at every
- * major collection. `get` rebuilds an equal tree: same keys in the same order, same values (`-0`,
- * `NaN` and infinities kept exactly), fresh unfrozen objects. Anything that is not plain data (a
+ * position interns up to {@link MAX_INTERNED_PER_COLUMN} short values) or as UTF-8 bytes in a
+ * {@link Utf8StringPool} (ids, long texts; a string a tree repeats is pooled once per tree; a string
+ * with a lone surrogate, which has no UTF-8 form, by reference). A tree of ~50 objects and a dozen
+ * unique strings thus costs the garbage collector nothing to mark at a major collection. `get`
+ * rebuilds an equal tree: same keys in the same order, same values (`-0`, `NaN` and infinities kept
+ * exactly), fresh unfrozen objects and flat strings. Anything that is not plain data (a
  * class instance, a null-prototype object, a bigint) is kept by reference. Trees are append-only; `get(i)` reads tree `i`.
  *
  * @example
@@ -112,10 +118,21 @@ export class PackedTreeStore {
   #count = 0;
   #numbers = new Float64Array(16384);
   #numberCount = 0;
-  /** Per string or opaque leaf: an interned id (≥ 0) or −1 − its index in `#refs`. */
+  /**
+   * Per string or opaque leaf: an interned id (≥ 0), or −1 − x for the rest: x = 2i + 1 for string
+   * i of `#pool`, x = 2i for value i of `#refs`.
+   */
   #codes = new Int32Array(16384);
   #codeCount = 0;
   readonly #refs: unknown[] = [];
+  /** Strings not interned (ids, long texts), as UTF-8 bytes off the heap. */
+  readonly #pool = new Utf8StringPool();
+  /** The tree being added: its pooled strings' codes (one copy of a string the tree repeats). */
+  readonly #pooledInTree = new Map<string, number>();
+  readonly #resolve: ResolveCode = (code) => {
+    const x = -1 - code;
+    return x & 1 ? this.#pool.get(x >>> 1) : this.#refs[x >>> 1];
+  };
 
   // scratch of the walk in progress
   #node: ShapeNode = this.#root;
@@ -140,6 +157,7 @@ export class PackedTreeStore {
   add(tree: unknown): number {
     this.#node = this.#root;
     this.#leafValues.length = 0;
+    this.#pooledInTree.clear();
     this.#creating = this.#shapes.length < this.#maxShapes;
     const numberStart = this.#numberCount;
     this.#walk(tree, 0);
@@ -160,7 +178,7 @@ export class PackedTreeStore {
       const value = this.#leafValues[i];
       this.#codes[this.#codeCount++] =
         typeof value === 'string'
-          ? this.#stringCode(shape.columns[i] as StringColumn, value as string)
+          ? this.#stringCode(shape.columns[i] as StringColumn, value)
           : this.#ref(value);
     }
     this.#leafValues.length = 0;
@@ -186,12 +204,12 @@ export class PackedTreeStore {
     if (!(index >= 0 && index < this.#count))
       throw new RangeError(`no tree ${index} (${this.#count} stored)`);
     const shapeId = this.#shapeOf[index] as number;
-    if (shapeId < 0) return this.#refs[-1 - (this.#codes[this.#codeStart[index] as number] as number)];
+    if (shapeId < 0) return this.#resolve(this.#codes[this.#codeStart[index] as number] as number);
     const shape = this.#shapes[shapeId] as Shape;
     return shape.build(
       this.#numbers,
       this.#codes,
-      this.#refs,
+      this.#resolve,
       this.#numberStart[index] as number,
       this.#codeStart[index] as number,
     );
@@ -297,7 +315,7 @@ export class PackedTreeStore {
   }
 
   #stringCode(column: StringColumn, value: string): number {
-    if (column.unique || value.length > MAX_INTERNED_LENGTH) return this.#ref(value);
+    if (column.unique || value.length > MAX_INTERNED_LENGTH) return this.#pooled(value);
     const known = column.ids.get(value);
     if (known !== undefined) {
       column.hits += 1;
@@ -306,7 +324,7 @@ export class PackedTreeStore {
     const misses = column.values.length;
     if (misses >= MAX_INTERNED_PER_COLUMN || (misses >= UNIQUE_AFTER_MISSES && misses > column.hits)) {
       column.unique = true;
-      return this.#ref(value);
+      return this.#pooled(value);
     }
     const id = column.values.length;
     column.values.push(value);
@@ -314,9 +332,18 @@ export class PackedTreeStore {
     return id;
   }
 
+  /** The code of a string kept in the pool (by reference if it has a lone surrogate). */
+  #pooled(value: string): number {
+    let code = this.#pooledInTree.get(value);
+    if (code !== undefined) return code;
+    code = this.#pool.canKeep(value) ? -2 - 2 * this.#pool.add(value) : this.#ref(value);
+    this.#pooledInTree.set(value, code);
+    return code;
+  }
+
   #ref(value: unknown): number {
     this.#refs.push(value);
-    return -this.#refs.length;
+    return -1 - 2 * (this.#refs.length - 1);
   }
 
   #reserveCodes(n: number): void {
@@ -381,9 +408,9 @@ function compileBuilder(root: Template, columns: readonly StringColumn[]): Build
           case NUMBER:
             return 'N[n++]';
           case STRING:
-            return `((k = K[c++]) >= 0 ? V${template.column}[k] : R[-1 - k])`;
+            return `((k = K[c++]) >= 0 ? V${template.column}[k] : S(k))`;
           case OPAQUE:
-            return 'R[-1 - K[c++]]';
+            return 'S(K[c++])';
           case TRUE:
             return 'true';
           case FALSE:
@@ -396,6 +423,6 @@ function compileBuilder(root: Template, columns: readonly StringColumn[]): Build
     }
   };
   const values = columns.map((_, i) => `const V${i} = columns[${i}].values;`).join('\n');
-  const source = `${values}\nreturn (N, K, R, n, c) => { let k = 0; return ${expression(root)}; };`;
+  const source = `${values}\nreturn (N, K, S, n, c) => { let k = 0; return ${expression(root)}; };`;
   return new Function('columns', source)(columns) as Builder;
 }

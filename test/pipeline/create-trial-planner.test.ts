@@ -72,6 +72,21 @@ describe('createTrialPlanner', () => {
     ]);
   });
 
+  it('shares the default metrics and their descriptors between tasks with the same default list', () => {
+    const plan = createTrialPlanner({ config: parseConfig({}, 'c') });
+    const a = plan(makeTrialItem({ id: 'a1', task_id: 'A', metadata: { reward: 1 } }));
+    const b = plan(makeTrialItem({ id: 'b1', task_id: 'B', metadata: { reward: 0 } }));
+    const c = plan(makeTrialItem({ id: 'c1', task_id: 'C', output: { output_text: 'x' } }));
+    expect(b.metrics).toBe(a.metrics);
+    expect(b.task.metrics).toBe(a.task.metrics);
+    expect(b.task.id).toBe('B');
+    expect(c.metrics).not.toBe(a.metrics);
+    // configured lists are shared too (one descriptor list per configured list)
+    const configured = createTrialPlanner({ config: parseConfig({ metrics: { default: ['usage'] } }, 'c') });
+    const x = configured(makeTrialItem({ task_id: 'X' }));
+    expect(configured(makeTrialItem({ task_id: 'Y' })).task.metrics).toBe(x.task.metrics);
+  });
+
   it('skips (and warns once about) a default metric missing from the registry', () => {
     const warnings: string[] = [];
     const plan = createTrialPlanner({

@@ -53,7 +53,7 @@ describe('KeptTrials', () => {
     expect(Object.is(back.scored.scores[1]!.outputs[0]!.value, -0)).toBe(true);
     expect(back.scored.task).toBe(t2);
     expect(back).toMatchObject({ version: 1, completion: 'idle-timeout' });
-    expect(kept.scoredTrials()).toEqual([first, second]);
+    expect(scoredTrials(kept)).toEqual([first, second]);
   });
 
   it('replaces a re-scored trial in its slot, keeping its place in the order', () => {
@@ -66,8 +66,13 @@ describe('KeptTrials', () => {
     expect(kept.size).toBe(2);
     expect(kept.version(0)).toBe(2);
     expect(kept.get(0)).toEqual({ scored: again, version: 2, completion: 'late-spans' });
-    expect(kept.scoredTrials().map((s) => s.item.trial.id)).toEqual(['c1', 'c2']);
+    expect(scoredTrials(kept).map((s) => s.item.trial.id)).toEqual(['c1', 'c2']);
     kept.put(1, scored('c2', spec, 4), 2, 'shutdown');
     expect(kept.get(1).completion).toBe('shutdown');
   });
 });
+
+/** Every kept trial's scored version, in slot order. */
+function scoredTrials(kept: KeptTrials): ScoredTrial[] {
+  return Array.from({ length: kept.size }, (_, slot) => kept.get(slot).scored);
+}

@@ -367,7 +367,9 @@ describe('evalstream serve (live OTLP)', () => {
     release();
     await live.engine.whenIdle();
     expect((await send(serializeTrial('s2'))).status).toBe(200);
-    const final = await live.engine.shutdown();
+    const count = await live.engine.shutdown();
+    const final = live.engine.finalTrials();
+    expect(final).toHaveLength(count);
     expect(final.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
     expect(stored.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
     const spans = Number(/evalstream_spans_received_total (\d+)/.exec(live.engine.metricsText())![1]);
@@ -416,7 +418,9 @@ describe('evalstream serve (live OTLP)', () => {
       // let in when room was made, not when its 10 s wait ran out
       expect(performance.now() - released).toBeLessThan(3000);
       expect(live.engine.metrics.exportsThrottled).toBe(0);
-      const final = await live.engine.shutdown();
+      const count = await live.engine.shutdown();
+      const final = live.engine.finalTrials();
+      expect(final).toHaveLength(count);
       expect(final.map((t) => t.item.trial.id).sort()).toEqual(['s1', 's2']);
     });
 
@@ -429,7 +433,9 @@ describe('evalstream serve (live OTLP)', () => {
       expect(performance.now() - started).toBeGreaterThanOrEqual(240);
       expect(live.engine.metrics.exportsThrottled).toBe(1);
       release();
-      const final = await live.engine.shutdown();
+      const count = await live.engine.shutdown();
+      const final = live.engine.finalTrials();
+      expect(final).toHaveLength(count);
       expect(final.map((t) => t.item.trial.id)).toEqual(['s1']);
     });
 
@@ -441,7 +447,8 @@ describe('evalstream serve (live OTLP)', () => {
       const shutdown = live.engine.shutdown();
       expect((await held).status).toBe(503);
       release();
-      expect((await shutdown).map((t) => t.item.trial.id)).toEqual(['s1']);
+      expect(await shutdown).toBe(1);
+      expect(live.engine.finalTrials().map((t) => t.item.trial.id)).toEqual(['s1']);
     });
   });
 
@@ -451,7 +458,9 @@ describe('evalstream serve (live OTLP)', () => {
     agent.runTrial('t', 'open', { end: false });
     await agent.provider.forceFlush();
     await waitFor(() => live.engine.metrics.spansReceived > 0);
-    const final = await live.engine.shutdown();
+    const count = await live.engine.shutdown();
+    const final = live.engine.finalTrials();
+    expect(final).toHaveLength(count);
     expect(final).toHaveLength(1);
     const diagnostics = final[0]!.scores.flatMap((s) => s.diagnostics);
     expect(diagnostics).toContainEqual(

@@ -130,7 +130,8 @@ describe('retained request bodies (BodyArena behind the live engine)', () => {
       expect(trial).toEqual(whole.trialJson(`trial-${i}`));
     }
     expect(pooled.summary()).toEqual(whole.summary());
-    const [pooledTrials, wholeTrials] = [await pooled.shutdown(), await whole.shutdown()];
+    await Promise.all([pooled.shutdown(), whole.shutdown()]);
+    const [pooledTrials, wholeTrials] = [pooled.finalTrials(), whole.finalTrials()];
     expect(pooledTrials.map((t) => t.scores)).toEqual(wholeTrials.map((t) => t.scores));
     // nothing holds a body any more: every slab is free or was left to the collector
     expect(arena.slabs.inUse).toBeLessThanOrEqual(1);

@@ -129,6 +129,27 @@ describe('PackedTreeStore', () => {
     rows.forEach((row, i) => expect(store.get(i)).toEqual(row));
   });
 
+  it('pools distinct and long strings as bytes: concatenated, non-ASCII and repeated ones read back equal', () => {
+    const store = new PackedTreeStore();
+    const rows = Array.from({ length: 3000 }, (_, i) => {
+      let id = 'run';
+      for (const part of ['task', String(i % 9), `trial-${i}`, 'métrique-𝄞']) id += `:${part}`;
+      const text = 'lorem ipsum '.repeat(20) + String(i);
+      return {
+        id,
+        trial: `trial-${i}`,
+        again: `trial-${i}`,
+        text,
+        ids: [id, id],
+        lone: i === 7 ? 'a\ud800' : 'b',
+      };
+    });
+    for (const row of rows) store.add(row);
+    rows.forEach((row, i) => expect(store.get(i)).toEqual(row));
+    // a lone surrogate cannot be UTF-8: that string is kept by reference, unchanged
+    expect((store.get(7) as { lone: string }).lone).toBe('a\ud800');
+  });
+
   it('keeps trees of new shapes by reference once it holds its most shapes, and still packs known shapes', () => {
     const store = new PackedTreeStore({ maxShapes: 2 });
     store.add({ a: 1 });

@@ -1,0 +1,95 @@
+import { grownTypedArray } from './grown-typed-array.js';
+
+/** Bytes per slab: strings are written one after another into slabs of this size. */
+const SLAB_BYTES = 4 * 1024 * 1024;
+/** A string whose UTF-8 form may exceed this (3 bytes per UTF-16 unit at most) gets a slab of its own. */
+const OWN_SLAB_BYTES = SLAB_BYTES / 4;
+
+/** `String.prototype.isWellFormed` (ES2024; V8 has it since Node 20). */
+const isWellFormed = (value: string): boolean =>
+  (value as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Keeps many strings as UTF-8 bytes in a few large buffers instead of as strings on the JavaScript
+ * heap: a heap string is an object that every major garbage collection marks (a string built by
+ * concatenation is a chain of several), bytes in a buffer are not. `add` returns an id, `get(id)`
+ * decodes an equal (flat) string. Only well-formed strings can be kept (a lone surrogate has no
+ * UTF-8 form): `canKeep` says which, and `add` throws on the others. Append-only.
+ *
+ * @example
+ * const pool = new Utf8StringPool();
+ * const id = pool.add('run:task:trial:metric');
+ * pool.get(id); // 'run:task:trial:metric'
+ */
+export class Utf8StringPool {
+  readonly #slabs: Buffer[] = [];
+  /** The slab strings are appended to, and how much of it is used. */
+  #current: Buffer | null = null;
+  #currentIndex = -1;
+  #used = 0;
+  #slabOf = new Int32Array(1024);
+  #start = new Int32Array(1024);
+  #length = new Int32Array(1024);
+  #count = 0;
+  #bytes = 0;
+
+  /** Number of strings kept. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** UTF-8 bytes held (the strings' encoded size, not the slabs' capacity). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** True when `value` can be kept (it is well-formed UTF-16: no lone surrogate). */
+  canKeep(value: string): boolean {
+    return isWellFormed(value);
+  }
+
+  /** Keeps `value`; returns its id. Throws on a string with a lone surrogate (see `canKeep`). */
+  add(value: string): number {
+    if (!isWellFormed(value)) throw new TypeError('Utf8StringPool: a string with a lone surrogate');
+    const most = value.length * 3;
+    let slab: Buffer;
+    let slabIndex: number;
+    let start: number;
+    if (most > OWN_SLAB_BYTES) {
+      slab = Buffer.from(value, 'utf8');
+      slabIndex = this.#slabs.push(slab) - 1;
+      start = 0;
+    } else {
+      if (this.#current === null || this.#used + most > SLAB_BYTES) {
+        this.#current = Buffer.allocUnsafe(SLAB_BYTES);
+        this.#currentIndex = this.#slabs.push(this.#current) - 1;
+        this.#used = 0;
+      }
+      slab = this.#current;
+      slabIndex = this.#currentIndex;
+      start = this.#used;
+    }
+    const written = slab === this.#current ? slab.write(value, start, 'utf8') : slab.length;
+    if (slab === this.#current) this.#used += written;
+    const id = this.#count;
+    if (id === this.#slabOf.length) {
+      this.#slabOf = grownTypedArray(this.#slabOf, id * 2);
+      this.#start = grownTypedArray(this.#start, id * 2);
+      this.#length = grownTypedArray(this.#length, id * 2);
+    }
+    this.#slabOf[id] = slabIndex;
+    this.#start[id] = start;
+    this.#length[id] = written;
+    this.#count = id + 1;
+    this.#bytes += written;
+    return id;
+  }
+
+  /** The string kept as `id` (a new string at every call). */
+  get(id: number): string {
+    if (!(id >= 0 && id < this.#count)) throw new RangeError(`no string ${id} (${this.#count} kept)`);
+    const slab = this.#slabs[this.#slabOf[id] as number] as Buffer;
+    const start = this.#start[id] as number;
+    return slab.toString('utf8', start, start + (this.#length[id] as number));
+  }
+}
