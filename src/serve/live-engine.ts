@@ -22,6 +22,7 @@ import {
 import type { RetainedBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { KeptTrials } from './kept-trials.js';
+import { StringKeyIndex } from '../util/string-key-index.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
 
@@ -110,9 +111,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #trialValueOfTrace = new Map<string, { value: string | null; spans: number }>();
   /** Every scored trial's latest version, packed (the live state that grows with the run). */
   readonly #kept = new KeptTrials();
-  /** Slot in `#kept` by trial key, and by trial id. */
-  readonly #results = new Map<string, number>();
-  readonly #resultsByTrialId = new Map<string, number>();
+  /**
+   * Slot in `#kept` by trial key, and by trial id (one key each per trial scored, kept for the run:
+   * their keys as code units off the heap).
+   */
+  readonly #results = new StringKeyIndex();
+  readonly #resultsByTrialId = new StringKeyIndex();
   /** Scored trials by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
   /** Trials waiting for scoring, by trial key, oldest first (a key is queued at most once). */

@@ -1,5 +1,6 @@
 import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import { isTrialEndSpan } from './is-trial-end-span.js';
+import { StringKeyIndex } from '../util/string-key-index.js';
 
 /** Configuration of trial completion in a live stream. */
 export interface LiveAssemblerConfig {
@@ -159,8 +160,11 @@ export class LiveTrialAssembler {
   readonly #trials = new Map<string, AssembledTrial>();
   /** Trials with spans not yet handed out: `due` looks only at these. */
   readonly #dirty = new Set<AssembledTrial>();
-  /** Keys of trials released by `seal`: their late spans can no longer be placed. */
-  readonly #sealed = new Set<string>();
+  /**
+   * Keys of trials released by `seal`: their late spans can no longer be placed (one per trace of
+   * the run: kept as code units off the heap).
+   */
+  readonly #sealed = new StringKeyIndex();
 
   constructor(
     private readonly config: LiveAssemblerConfig,
@@ -257,7 +261,7 @@ export class LiveTrialAssembler {
       if (trial === undefined || trial.dirty) continue;
       this.#trials.delete(key);
       trial.dispose();
-      this.#sealed.add(key);
+      this.#sealed.set(key, 0);
     }
   }
 

@@ -76,7 +76,9 @@ describe('createTrialPlanner', () => {
     const plan = createTrialPlanner({ config: parseConfig({}, 'c') });
     const a = plan(makeTrialItem({ id: 'a1', task_id: 'A', metadata: { reward: 1 } }));
     const b = plan(makeTrialItem({ id: 'b1', task_id: 'B', metadata: { reward: 0 } }));
-    const c = plan(makeTrialItem({ id: 'c1', task_id: 'C', output: { output_text: 'x' } }));
+    const c = plan(
+      makeTrialItem({ id: 'c1', task_id: 'C', output: { output_text: 'x', response: null, metadata: {} } }),
+    );
     expect(b.metrics).toBe(a.metrics);
     expect(b.task.metrics).toBe(a.task.metrics);
     expect(b.task.id).toBe('B');
