@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recordTrialPool, writeAgentTraceDump } from '../../bench/generate-agent-traces.js';
+import { OTLPTraceHandle } from '../../src/evidence/otlp/otlp-trace-handle.js';
+import { compactToolCalls } from '../../src/report/compact-tool-calls.js';
+import { runCli } from '../cli/run-cli.js';
+import { readEmbedded } from './fixtures/read-embedded.js';
+
+describe('report of a run scored from an OTLP dump', () => {
+  it("embeds every trial's tool calls from the one dump file, as a handle per trial reads them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otlp-dump-report-'));
+    const dump = join(dir, 'dump.otlp.pb');
+    await writeAgentTraceDump(dump, 1_200_000, recordTrialPool(12));
+    const out = join(dir, 'run');
+    const scored = await runCli(['score', dump, '--out', out, '--no-progress']);
+    expect(scored.code, scored.stderr).toBe(0);
+    const report = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8'));
+    const rows = readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n');
+    expect(report.trials).toHaveLength(rows.length);
+    expect(rows.length).toBeGreaterThan(20);
+    let calls = 0;
+    rows.forEach((line, i) => {
+      const trial = JSON.parse(line) as { evidence: { descriptors: { trace: { metadata: object } } } };
+      const { otlp_trace_ids: ids } = trial.evidence.descriptors.trace.metadata as {
+        otlp_trace_ids: string[];
+      };
+      const own = OTLPTraceHandle.fromFile(dump, { traceIds: ids });
+      expect(report.trials[i]?.trajectory).toEqual(
+        compactToolCalls('otlp', own.normalizedToolCalls(), { maxText: 4000 }),
+      );
+      calls += own.normalizedToolCalls().length;
+    });
+    expect(calls).toBeGreaterThan(0);
+
+    // the dump gone: every trial says so (the failed read is not retried trial after trial)
+    renameSync(dump, join(dir, 'moved.otlp.pb'));
+    const again = await runCli(['report', out]);
+    expect(again.code, again.stderr).toBe(0);
+    const notes = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8')).trials.map(
+      (t) => t.trajectoryNote,
+    );
+    expect(notes).toHaveLength(rows.length);
+    for (const note of notes) expect(note).toMatch(/^Trajectory could not be read: .*dump\.otlp\.pb/);
+  });
+});
