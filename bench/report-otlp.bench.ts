@@ -1,8 +1,9 @@
 /**
- * bench/report-otlp: `evalstream report` on a run scored from one large OTLP dump, where every
- * trial's trace evidence is a ref into the same file (with the trial's trace ids). The report reads
- * each trial's tool calls; it must read the dump once, not once per trial (before stop 13 it did:
- * a 100 MB dump of 2,585 trials took 443 s for `score` with its report).
+ * bench/report-otlp: `evalstream report` on a run scored from one large OTLP dump, and `score` of
+ * that run's bundle: every trial's trace evidence is a ref into the same file (with the trial's
+ * trace ids), and both read each trial's trace. They must read the dump once, not once per trial
+ * (before stop 13 they did: a 100 MB dump of 2,585 trials took 443 s for `score` with its report,
+ * and scoring its bundle again over a minute).
  *   baseline (same run): reading and decoding the dump once (`readOtlpFileSync`).
  * REPORT_OTLP_BENCH_MB (default 100) sets the dump's size; the built CLI is used when `dist/` exists.
  */
@@ -34,11 +35,13 @@ const decode = (performance.now() - t0) / 1000;
 const out = join(dir, 'run');
 const score = run(['score', dump, '--out', out, '--no-progress']);
 const report = run(['report', out]);
+const rescore = run(['score', out, '--out', join(dir, 'again'), '--no-progress']);
 console.log(
   `report-otlp (${built ? 'built CLI' : 'sources through tsx'}): ${(made.bytes / 1e6).toFixed(0)} MB dump, ${made.trials} trials, ${made.spans} spans, ${requests} requests`,
 );
 console.log(`baseline (this run): read + decode the dump once ${decode.toFixed(2)} s`);
 console.log(
-  `score --out (with report.html) ${score.toFixed(2)} s; report alone ${report.toFixed(2)} s = ${(report / decode).toFixed(1)}× one read of the dump`,
+  `score --out (with report.html) ${score.toFixed(2)} s; report alone ${report.toFixed(2)} s = ${(report / decode).toFixed(1)}× one read of the dump; ` +
+    `the bundle scored again (traces read back from the dump) ${rescore.toFixed(2)} s = ${(rescore / decode).toFixed(1)}×`,
 );
 rmSync(dir, { recursive: true, force: true });

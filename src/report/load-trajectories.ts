@@ -3,8 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvidenceDescriptor, Trial } from '../model/trial.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
-import { OtlpFileTraces } from '../evidence/otlp/otlp-file-traces.js';
-import { resolveLocalRef } from '../evidence/resolve-local-ref.js';
+import { sharedOtlpFileLoader } from '../evidence/otlp/shared-otlp-file-loader.js';
 import { compactAtif } from './compact-atif.js';
 import { compactToolCalls } from './compact-tool-calls.js';
 import type { ReportBundle } from './report-bundle.js';
@@ -70,23 +69,8 @@ export async function loadTrajectories(
   const maxText = options.maxTextChars ?? 4000;
   let used = 0;
   let skipped = 0;
-  // OTLP files read so far, or why they could not be (the last two: trials of a run usually come
-  // file after file, and a bad file is not read again for each of its trials)
-  const otlpFiles = new Map<string, OtlpFileTraces | Error>();
-  const otlpFile = (path: string): OtlpFileTraces => {
-    let traces = otlpFiles.get(path);
-    if (traces === undefined) {
-      try {
-        traces = OtlpFileTraces.read(path);
-      } catch (error) {
-        traces = error instanceof Error ? error : new Error(String(error));
-      }
-      if (otlpFiles.size >= 2) otlpFiles.delete(otlpFiles.keys().next().value as string);
-      otlpFiles.set(path, traces);
-    }
-    if (traces instanceof Error) throw traces;
-    return traces;
-  };
+  // one loader for the whole report: trials that are traces in one dump read the dump once
+  const otlp = sharedOtlpFileLoader();
   const load = async (trial: Trial): Promise<CompactTrajectory | string | null> => {
     if (options.trajectoryOf) return options.trajectoryOf(trial);
     const found = traceDescriptor(trial);
@@ -95,14 +79,10 @@ export async function loadTrajectories(
     if ((descriptor.data === null || descriptor.data === undefined) && !descriptor.ref) return null;
     const format = descriptor.format ?? 'atif';
     if (format === 'otlp' && trial.evidence) {
-      const traceIds = descriptor.metadata?.['otlp_trace_ids'];
-      if ((descriptor.data === null || descriptor.data === undefined) && Array.isArray(traceIds)) {
-        // one trial's traces out of a file of many: the file is read once for all of them
-        const path = resolveLocalRef(descriptor.ref as string, options.bundleDir ?? process.cwd());
-        const handle = otlpFile(path).handle(traceIds.filter((x): x is string => typeof x === 'string'));
-        return compactToolCalls('otlp', handle.normalizedToolCalls(), { maxText });
-      }
-      const evidence = new CandidateEvidence(trial.evidence, { baseDir: options.bundleDir ?? process.cwd() });
+      const evidence = new CandidateEvidence(trial.evidence, {
+        baseDir: options.bundleDir ?? process.cwd(),
+        traceLoaders: { otlp },
+      });
       const handle = await evidence.trace(name);
       return compactToolCalls('otlp', handle.normalizedToolCalls(), { maxText });
     }

@@ -6,6 +6,7 @@ import type { BundleIssue } from '../bundle/bundle-issue.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
 import { readTrialRows } from '../bundle/read-trial-rows.js';
+import { sharedOtlpFileLoader } from '../evidence/otlp/shared-otlp-file-loader.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
@@ -48,6 +49,8 @@ async function* iterateTrialItems(dir: string, options: FromBundleOptions): Asyn
   }
   const specs = await readTaskSpecs(dir);
   const tasks = new Map<string, TaskSpec>((specs ?? []).map((t) => [t.id, t]));
+  // trials whose traces are refs into one dump: the dump is read once, not once per trial
+  const otlp = sharedOtlpFileLoader();
   const rows = readTrialRows(
     dir,
     options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {},
@@ -58,7 +61,10 @@ async function* iterateTrialItems(dir: string, options: FromBundleOptions): Asyn
       const line = batch.lines[i] as number;
       yield {
         trial: row,
-        evidence: row.evidence === null ? null : new CandidateEvidence(row.evidence, { baseDir: dir }),
+        evidence:
+          row.evidence === null
+            ? null
+            : new CandidateEvidence(row.evidence, { baseDir: dir, traceLoaders: { otlp } }),
         task: tasks.get(row.task_id) ?? null,
         origin: { file, line },
       };

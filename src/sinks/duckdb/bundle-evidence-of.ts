@@ -1,5 +1,6 @@
 import { evidenceRefResolver } from '../../bundle/evidence-ref-resolver.js';
 import { CandidateEvidence } from '../../evidence/candidate-evidence.js';
+import { sharedOtlpFileLoader } from '../../evidence/otlp/shared-otlp-file-loader.js';
 import type { EvidenceDescriptor } from '../../model/trial.js';
 import type { StoreTrial } from './store-rows.js';
 
@@ -14,6 +15,8 @@ import type { StoreTrial } from './store-rows.js';
  */
 export function bundleEvidenceOf(bundleDir: string): (trial: StoreTrial) => CandidateEvidence | null {
   const resolve = evidenceRefResolver(bundleDir);
+  // trials whose traces are refs into one dump: the dump is read once, not once per trial
+  const otlp = sharedOtlpFileLoader();
   return (trial) => {
     const evidence = trial.evidence;
     if (evidence === null || evidence === undefined) return null;
@@ -28,6 +31,9 @@ export function bundleEvidenceOf(bundleDir: string): (trial: StoreTrial) => Cand
         configurable: true,
       });
     }
-    return new CandidateEvidence({ ...evidence, descriptors }, { baseDir: bundleDir });
+    return new CandidateEvidence(
+      { ...evidence, descriptors },
+      { baseDir: bundleDir, traceLoaders: { otlp } },
+    );
   };
 }

@@ -5,16 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { recordTrialPool, writeAgentTraceDump } from '../../bench/generate-agent-traces.js';
 import { OTLPTraceHandle } from '../../src/evidence/otlp/otlp-trace-handle.js';
 import { compactToolCalls } from '../../src/report/compact-tool-calls.js';
-import { runCli } from '../cli/run-cli.js';
+import { queryJson, runCli } from '../cli/run-cli.js';
 import { readEmbedded } from './fixtures/read-embedded.js';
 
-describe('report of a run scored from an OTLP dump', () => {
+describe('a run scored from an OTLP dump: its report, and the bundle scored again', () => {
   it("embeds every trial's tool calls from the one dump file, as a handle per trial reads them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'otlp-dump-report-'));
     const dump = join(dir, 'dump.otlp.pb');
     await writeAgentTraceDump(dump, 1_200_000, recordTrialPool(12));
     const out = join(dir, 'run');
-    const scored = await runCli(['score', dump, '--out', out, '--no-progress']);
+    const scored = await runCli([
+      'score',
+      dump,
+      '--out',
+      out,
+      '--db',
+      join(dir, 'dump.duckdb'),
+      '--no-progress',
+    ]);
     expect(scored.code, scored.stderr).toBe(0);
     const report = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8'));
     const rows = readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n');
@@ -34,10 +42,30 @@ describe('report of a run scored from an OTLP dump', () => {
     });
     expect(calls).toBeGreaterThan(0);
 
+    // the bundle scored again (its trials' traces are refs into the dump, read once for all of them):
+    // the same summary, and the same spans stored
+    const again = join(dir, 'again');
+    const rescored = await runCli([
+      'score',
+      out,
+      '--out',
+      again,
+      '--db',
+      join(dir, 'again.duckdb'),
+      '--no-progress',
+    ]);
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(readFileSync(join(again, 'summary.json'), 'utf8')).toBe(
+      readFileSync(join(out, 'summary.json'), 'utf8'),
+    );
+    const spans = async (db: string) => queryJson(join(dir, db), 'select count(*)::int as n from spans');
+    expect(await spans('again.duckdb')).toEqual(await spans('dump.duckdb'));
+    expect((await spans('dump.duckdb'))[0]?.n).toBeGreaterThan(0);
+
     // the dump gone: every trial says so (the failed read is not retried trial after trial)
     renameSync(dump, join(dir, 'moved.otlp.pb'));
-    const again = await runCli(['report', out]);
-    expect(again.code, again.stderr).toBe(0);
+    const reported = await runCli(['report', out]);
+    expect(reported.code, reported.stderr).toBe(0);
     const notes = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8')).trials.map(
       (t) => t.trajectoryNote,
     );
