@@ -9,7 +9,7 @@ import { queryJson, runCli } from '../cli/run-cli.js';
 import { readEmbedded } from './fixtures/read-embedded.js';
 
 describe('a run scored from an OTLP dump: its report, and the bundle scored again', () => {
-  it("embeds every trial's tool calls from the one dump file, as a handle per trial reads them", async () => {
+  it("embeds every trial's tool calls from the one dump, as a handle per trial reads them; re-scoring gives the same run", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'otlp-dump-report-'));
     const dump = join(dir, 'dump.otlp.pb');
     await writeAgentTraceDump(dump, 1_200_000, recordTrialPool(12));
