@@ -15,9 +15,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
-import { parseConfig } from '../src/config/parse-config.js';
-import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
-import { LiveEngine } from '../src/serve/live-engine.js';
+import { benchLiveEngine } from './bench-live-engine.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
 const mode = process.argv[2];
@@ -49,29 +47,12 @@ if (mode === 'decode') {
             if (value.type === 'string') checked += value.value.length;
   }
 } else if (mode === 'engine') {
-  const planner = createTrialPlanner({ config: parseConfig({}, 'defaults'), onWarning: () => undefined });
   let now = 0;
-  const engine = new LiveEngine(
+  const engine = benchLiveEngine(
     {
-      runId: 'bench',
-      completion: {
-        settleMs: Number(process.env['SERVE_ENGINE_BENCH_SETTLE_MS'] ?? 200),
-        idleTimeoutMs: 300000,
-        endMarkerAttribute: null,
-      },
-      trialKeys: ['gen_ai.conversation.id'],
-      taskKeys: ['nemo.test_case.name'],
-      maxQueuedSpans: Number.MAX_SAFE_INTEGER,
-      maxPendingTrials: Number.MAX_SAFE_INTEGER,
-      concurrency: 8,
-      metricTimeoutMs: 0,
-      retryAfterSec: 1,
-      tickMs: 50,
+      settleMs: Number(process.env['SERVE_ENGINE_BENCH_SETTLE_MS'] ?? 200),
       retainMs: Number(process.env['SERVE_ENGINE_BENCH_RETAIN_MS'] ?? 300000),
-      retainMaxTrials: 20000,
     },
-    planner,
-    [],
     () => now,
   );
   // what serve does with a body once read: copied into the body arena, decoded from there, accepted

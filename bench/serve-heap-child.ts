@@ -10,37 +10,16 @@
  */
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
-import { parseConfig } from '../src/config/parse-config.js';
-import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
-import { LiveEngine } from '../src/serve/live-engine.js';
+import { benchLiveEngine } from './bench-live-engine.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
 const trials = Number(process.argv[2] ?? 30000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');
 const { payload } = agentTrialPayloads(8);
-const planner = createTrialPlanner({ config: parseConfig({}, 'defaults'), onWarning: () => undefined });
 let now = 0;
 const retainMs = 1000;
-const engine = new LiveEngine(
-  {
-    runId: 'bench',
-    completion: { settleMs: 200, idleTimeoutMs: 300000, endMarkerAttribute: null },
-    trialKeys: ['gen_ai.conversation.id'],
-    taskKeys: ['nemo.test_case.name'],
-    maxQueuedSpans: Number.MAX_SAFE_INTEGER,
-    maxPendingTrials: Number.MAX_SAFE_INTEGER,
-    concurrency: 8,
-    metricTimeoutMs: 0,
-    retryAfterSec: 1,
-    tickMs: 50,
-    retainMs,
-    retainMaxTrials: 20000,
-  },
-  planner,
-  [],
-  () => now,
-);
+const engine = benchLiveEngine({ settleMs: 200, retainMs }, () => now);
 const handler = decodingBodyHandler(engine, decodeExportRequest);
 
 async function scoreAndSeal(from: number, to: number): Promise<void> {
