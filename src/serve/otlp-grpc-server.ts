@@ -10,6 +10,12 @@ export interface OtlpGrpcServerConfig {
   token: string | null;
   /** Largest accepted message (after decompression), bytes; larger → RESOURCE_EXHAUSTED. */
   maxMessageBytes: number;
+  /**
+   * How long an export that finds the queues full waits for room before RESOURCE_EXHAUSTED (ms; 0 or
+   * absent: answers at once). As OTLP/HTTP's `saturationWaitMs`, except that gRPC has already read
+   * the message by then.
+   */
+  saturationWaitMs?: number | undefined;
 }
 
 const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
@@ -30,7 +36,8 @@ const traceService: grpc.ServiceDefinition = {
 /**
  * The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export` on its own
  * port. Raw request bytes go through the same decoder and handler as OTLP/HTTP; saturation answers
- * RESOURCE_EXHAUSTED (with a retry delay in the trailers) and shutdown answers UNAVAILABLE.
+ * RESOURCE_EXHAUSTED (with a retry delay in the trailers), after waiting up to `saturationWaitMs`
+ * for room, and shutdown answers UNAVAILABLE.
  *
  * @example
  * const grpcServer = new OtlpGrpcServer({ host: '127.0.0.1', port: 4317, token: null, maxMessageBytes: 64 << 20 }, handler);
@@ -90,6 +97,16 @@ export class OtlpGrpcServer {
       callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
       return;
     }
+    const waitMs = this.config.saturationWaitMs ?? 0;
+    if (waitMs > 0 && this.#accepting && this.handler.isSaturated()) {
+      // wait for room (or the wait's end), then take it as any other export
+      void this.handler.waitForCapacity(waitMs).then(() => this.#take(call.request, callback, waitMs));
+      return;
+    }
+    this.#take(call.request, callback, waitMs);
+  };
+
+  #take(request: Buffer, callback: grpc.sendUnaryData<ExportOutcome>, waitMs: number): void {
     if (!this.#accepting) {
       callback({ code: grpc.status.UNAVAILABLE, details: 'receiver is shutting down' });
       return;
@@ -108,13 +125,13 @@ export class OtlpGrpcServer {
       } else if ('saturated' in outcome) exhausted(callback, outcome);
       else callback(null, outcome);
     };
-    const outcome = this.handler.acceptBody(call.request, 'protobuf');
+    const outcome = this.handler.acceptBody(request, 'protobuf', waitMs);
     if (outcome instanceof Promise) {
       outcome.then(answer, (error: unknown) =>
         callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
       );
     } else answer(outcome);
-  };
+  }
 }
 
 /** RESOURCE_EXHAUSTED with the `retry-after` trailer. */

@@ -52,7 +52,13 @@ async function startLive(
     engine,
   );
   const grpcServer = new OtlpGrpcServer(
-    { host: '127.0.0.1', port: 0, token, maxMessageBytes: limits.maxDecompressedBytes },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      token,
+      maxMessageBytes: limits.maxDecompressedBytes,
+      saturationWaitMs: httpOptions.saturationWaitMs,
+    },
     decodingBodyHandler(engine, decodeExportRequest),
   );
   const address = await http.start();
@@ -437,6 +443,55 @@ describe('evalstream serve (live OTLP)', () => {
       const final = live.engine.finalTrials();
       expect(final).toHaveLength(count);
       expect(final.map((t) => t.item.trial.id)).toEqual(['s1']);
+    });
+
+    it('OTLP/gRPC waits the same way: OK once there is room, RESOURCE_EXHAUSTED when the wait runs out', async () => {
+      const grpcExport = (live: Live, trial: string): Promise<number> => {
+        const agent = fakeAgent(new ProtoHttpExporter({ url: 'http://127.0.0.1:9/unused' }));
+        agent.runTrial('t', trial);
+        const body = ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
+        const client = new grpc.Client(
+          live.grpcUrl.replace('http://', ''),
+          grpc.credentials.createInsecure(),
+        );
+        return new Promise<number>((resolve) => {
+          client.makeUnaryRequest(
+            '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+            (b: Buffer) => b,
+            (b: Buffer) => b,
+            Buffer.from(body),
+            (error) => {
+              client.close();
+              resolve(error?.code ?? grpc.status.OK);
+            },
+          );
+        });
+      };
+      const waiting = await saturatedLive(10_000);
+      let answered = false;
+      const held = grpcExport(waiting.live, 's2').then((code) => {
+        answered = true;
+        return code;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toBe(false);
+      waiting.release();
+      expect(await held).toBe(grpc.status.OK);
+      expect(waiting.live.engine.metrics.exportsThrottled).toBe(0);
+      await waiting.live.engine.shutdown();
+      expect(
+        waiting.live.engine
+          .finalTrials()
+          .map((t) => t.item.trial.id)
+          .sort(),
+      ).toEqual(['s1', 's2']);
+
+      const short = await saturatedLive(250);
+      const started = performance.now();
+      expect(await grpcExport(short.live, 's2')).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+      expect(short.live.engine.metrics.exportsThrottled).toBe(1);
+      short.release();
     });
 
     it('answers 503 to a waiting export when the server shuts down', async () => {

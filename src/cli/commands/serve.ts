@@ -103,7 +103,7 @@ export function serveCommand(): Command {
     )
     .option(
       '--saturation-wait-ms <ms>',
-      'how long an OTLP/HTTP export that finds the queues full waits, unread, for room before 429 (0 = answer 429 at once)',
+      'how long an export that finds the queues full waits for room before 429 / RESOURCE_EXHAUSTED (OTLP/HTTP: its body unread; 0 = answer at once)',
       positiveInt('--saturation-wait-ms'),
       1000,
     )
@@ -187,7 +187,12 @@ async function runServe(options: ServeOptions): Promise<void> {
     grpcAddress === null
       ? null
       : new OtlpGrpcServer(
-          { ...grpcAddress, token, maxMessageBytes: options.maxDecompressedBytes },
+          {
+            ...grpcAddress,
+            token,
+            maxMessageBytes: options.maxDecompressedBytes,
+            saturationWaitMs: options.saturationWaitMs,
+          },
           live.bodies,
         );
   const bound = await httpServer.start();
