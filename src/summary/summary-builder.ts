@@ -11,6 +11,7 @@ import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
 import { appendAll } from '../util/append-all.js';
+import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
 
 /** One (task, metric type, output name): the compact per-observation data of that output. */
 interface Series {
@@ -75,7 +76,7 @@ interface TaskState {
   readonly trialIndex: Map<string, number>;
   /** The distinct trial ids in first-seen order (the one string kept per trial, shared by its records). */
   readonly trialIds: string[];
-  /** `stringHash` of the first trial ids (as int32), kept for `distinctTrialCount` (ids are only appended). */
+  /** `fnv1aUtf16` of the first trial ids (as int32), kept for `distinctTrialCount` (ids are only appended). */
   readonly trialHashes: number[];
   readonly views: [string, SemanticView][];
 }
@@ -473,13 +474,13 @@ export class SummaryBuilder {
       }
     };
     const orphanIds = [...this.orphanTrialIds];
-    const orphanHashes = orphanIds.map((id) => stringHash(id));
+    const orphanHashes = orphanIds.map((id) => fnv1aUtf16(id));
     mark(orphanHashes);
     for (const task of taskList) {
       // hashed once per id: a live summary counts again and again
       const { trialIds, trialHashes } = task;
       for (let i = trialHashes.length; i < trialIds.length; i++)
-        trialHashes.push(stringHash(trialIds[i] as string));
+        trialHashes.push(fnv1aUtf16(trialIds[i] as string));
       mark(trialHashes);
     }
     if (suspects === null) return total;
@@ -749,13 +750,6 @@ function newSeries(name: string): Series {
     passC: 0,
     viewColumn: null,
   };
-}
-
-/** FNV-1a over UTF-16 code units (a bit-table index, not a security hash). */
-function stringHash(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h | 0;
 }
 
 /** Assign an own enumerable property, also for the key `__proto__`. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fnv1aUtf16, FNV1A_BASIS } from './fnv1a-utf16.js';
 import { grownTypedArray } from './grown-typed-array.js';
 
 /** Slots per key at most before the table doubles (load factor 1/2). */
@@ -34,7 +35,7 @@ export class StringKeyIndex {
   #size = 0;
   #units = new Uint16Array(16384);
   #unitCount = 0;
-  readonly #seed = randomBytes(4).readInt32LE(0);
+  readonly #seed = FNV1A_BASIS ^ randomBytes(4).readInt32LE(0);
 
   /** Number of keys. */
   get size(): number {
@@ -43,20 +44,20 @@ export class StringKeyIndex {
 
   /** The value of `key`, or undefined. */
   get(key: string): number | undefined {
-    const entry = this.#find(key, hashOf(key, this.#seed));
+    const entry = this.#find(key, fnv1aUtf16(key, this.#seed));
     return entry === EMPTY ? undefined : (this.#value[entry] as number);
   }
 
   /** Whether `key` is there. */
   has(key: string): boolean {
-    return this.#find(key, hashOf(key, this.#seed)) !== EMPTY;
+    return this.#find(key, fnv1aUtf16(key, this.#seed)) !== EMPTY;
   }
 
   /** Sets `key` to `value` (a non-negative integer up to 2^53). */
   set(key: string, value: number): this {
     if (!(Number.isSafeInteger(value) && value >= 0))
       throw new RangeError(`StringKeyIndex: value ${value} is not a non-negative integer`);
-    const hash = hashOf(key, this.#seed);
+    const hash = fnv1aUtf16(key, this.#seed);
     const found = this.#find(key, hash);
     if (found !== EMPTY) {
       this.#value[found] = value;
@@ -128,15 +129,4 @@ export class StringKeyIndex {
     this.#mask = this.#slots.length - 1;
     for (let entry = 0; entry < this.#size; entry++) this.#place(entry, this.#hash[entry] as number);
   }
-}
-
-/** FNV-1a over a string's UTF-16 code units (two bytes each) from `seed`, as a signed 32-bit integer. */
-function hashOf(key: string, seed: number): number {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    h = Math.imul(h ^ (unit & 0xff), 0x01000193);
-    h = Math.imul(h ^ (unit >>> 8), 0x01000193);
-  }
-  return h | 0;
 }
