@@ -336,7 +336,8 @@ export class PackedTreeStore {
   #pooled(value: string): number {
     let code = this.#pooledInTree.get(value);
     if (code !== undefined) return code;
-    code = this.#pool.canKeep(value) ? -2 - 2 * this.#pool.add(value) : this.#ref(value);
+    const pooled = this.#pool.tryAdd(value);
+    code = pooled >= 0 ? -2 - 2 * pooled : this.#ref(value);
     this.#pooledInTree.set(value, code);
     return code;
   }

@@ -14,7 +14,8 @@ const isWellFormed = (value: string): boolean =>
  * heap: a heap string is an object that every major garbage collection marks (a string built by
  * concatenation is a chain of several), bytes in a buffer are not. `add` returns an id, `get(id)`
  * decodes an equal (flat) string. Only well-formed strings can be kept (a lone surrogate has no
- * UTF-8 form): `canKeep` says which, and `add` throws on the others. Append-only.
+ * UTF-8 form): `canKeep` says which, `add` throws on the others and `tryAdd` returns -1 for them.
+ * Append-only.
  *
  * @example
  * const pool = new Utf8StringPool();
@@ -50,27 +51,33 @@ export class Utf8StringPool {
 
   /** Keeps `value`; returns its id. Throws on a string with a lone surrogate (see `canKeep`). */
   add(value: string): number {
-    if (!isWellFormed(value)) throw new TypeError('Utf8StringPool: a string with a lone surrogate');
-    const most = value.length * 3;
-    let slab: Buffer;
+    const id = this.tryAdd(value);
+    if (id < 0) throw new TypeError('Utf8StringPool: a string with a lone surrogate');
+    return id;
+  }
+
+  /** Keeps `value` and returns its id, or returns -1 for a string with a lone surrogate. */
+  tryAdd(value: string): number {
+    if (!isWellFormed(value)) return -1;
     let slabIndex: number;
-    let start: number;
-    if (most > OWN_SLAB_BYTES) {
-      slab = Buffer.from(value, 'utf8');
-      slabIndex = this.#slabs.push(slab) - 1;
-      start = 0;
+    let start = 0;
+    let length: number;
+    if (value.length * 3 > OWN_SLAB_BYTES) {
+      // may be longer than a shared slab (UTF-8 takes at most 3 bytes per UTF-16 unit): its own
+      const own = Buffer.from(value, 'utf8');
+      slabIndex = this.#slabs.push(own) - 1;
+      length = own.length;
     } else {
-      if (this.#current === null || this.#used + most > SLAB_BYTES) {
+      if (this.#current === null || this.#used + value.length * 3 > SLAB_BYTES) {
         this.#current = Buffer.allocUnsafe(SLAB_BYTES);
         this.#currentIndex = this.#slabs.push(this.#current) - 1;
         this.#used = 0;
       }
-      slab = this.#current;
       slabIndex = this.#currentIndex;
       start = this.#used;
+      length = this.#current.write(value, start, 'utf8');
+      this.#used += length;
     }
-    const written = slab === this.#current ? slab.write(value, start, 'utf8') : slab.length;
-    if (slab === this.#current) this.#used += written;
     const id = this.#count;
     if (id === this.#slabOf.length) {
       this.#slabOf = grownTypedArray(this.#slabOf, id * 2);
@@ -79,9 +86,9 @@ export class Utf8StringPool {
     }
     this.#slabOf[id] = slabIndex;
     this.#start[id] = start;
-    this.#length[id] = written;
+    this.#length[id] = length;
     this.#count = id + 1;
-    this.#bytes += written;
+    this.#bytes += length;
     return id;
   }
 

@@ -37,6 +37,8 @@ describe('Utf8StringPool', () => {
     expect(pool.canKeep('\udc00')).toBe(false);
     expect(pool.canKeep('ok 𝄞')).toBe(true);
     expect(() => pool.add('a\ud800b')).toThrow(/lone surrogate/);
+    expect(pool.tryAdd('a\ud800b')).toBe(-1);
+    expect(pool.size).toBe(0);
     pool.add('x');
     expect(() => pool.get(1)).toThrow(RangeError);
     expect(() => pool.get(-1)).toThrow(RangeError);
