@@ -41,11 +41,20 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
   const registry = options.registry ?? builtinRegistry;
   const plans = new Map<string, TrialPlan>();
   /**
-   * The built-in metrics made for each list of default metric names, and their descriptors: shared
-   * by every task with that list (as configured metrics are), instead of new metric objects per task,
-   * which a live server would keep for every task of its run.
+   * The built-in metrics made for each list of default metric names, and each metric list's
+   * descriptors: shared by every task with that list (as configured lists are), instead of new
+   * objects per task, which a live server would keep for every task of its run.
    */
-  const defaults = new Map<string, { metrics: Metric[]; descriptors: MetricDescriptor[] }>();
+  const defaultLists = new Map<string, Metric[]>();
+  const descriptorLists = new Map<Metric[], MetricDescriptor[]>();
+  const descriptorsOf = (metrics: Metric[]): MetricDescriptor[] => {
+    let descriptors = descriptorLists.get(metrics);
+    if (descriptors === undefined) {
+      descriptors = metrics.map(toMetricDescriptor);
+      descriptorLists.set(metrics, descriptors);
+    }
+    return descriptors;
+  };
   const warned = new Set<string>();
   const warn = (message: string): void => {
     if (warned.has(message)) return;
@@ -53,33 +62,21 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
     options.onWarning?.(message);
   };
 
-  const configuredDescriptors = new Map<Metric[], MetricDescriptor[]>();
-  const metricsFor = (
-    item: TrialItem,
-    taskId: string,
-  ): { metrics: Metric[]; descriptors: MetricDescriptor[] } => {
+  const metricsFor = (item: TrialItem, taskId: string): Metric[] => {
     const configured = config.metrics.tasks[taskId] ?? config.metrics.default;
-    if (configured !== null) {
-      let descriptors = configuredDescriptors.get(configured);
-      if (descriptors === undefined) {
-        descriptors = configured.map(toMetricDescriptor);
-        configuredDescriptors.set(configured, descriptors);
-      }
-      return { metrics: configured, descriptors };
-    }
+    if (configured !== null) return configured;
     const names = defaultMetricNames(item.trial);
     const key = JSON.stringify(names);
-    const known = defaults.get(key);
-    if (known !== undefined) return known;
-    const metrics: Metric[] = [];
+    let metrics = defaultLists.get(key);
+    if (metrics !== undefined) return metrics;
+    metrics = [];
     for (const name of names) {
       const entry = Object.hasOwn(registry, name) ? registry[name] : undefined;
       if (entry === undefined) warn(`default metric '${name}' is not registered; skipped`);
       else metrics.push(entry.create({}));
     }
-    const made = { metrics, descriptors: metrics.map(toMetricDescriptor) };
-    defaults.set(key, made);
-    return made;
+    defaultLists.set(key, metrics);
+    return metrics;
   };
 
   const viewsFor = (
@@ -114,7 +111,7 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
     const taskId = item.trial.task_id;
     const known = plans.get(taskId);
     if (known !== undefined) return known;
-    const { metrics, descriptors } = metricsFor(item, taskId);
+    const metrics = metricsFor(item, taskId);
     if (metrics.length === 0) {
       warn(
         `task '${taskId}': no metric applies (no config metrics, no trace evidence, no recorded reward); its trials get no scores`,
@@ -126,7 +123,7 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
       intent: source?.intent ?? '',
       inputs: source?.inputs ?? {},
       reference: source?.reference ?? {},
-      metrics: descriptors,
+      metrics: descriptorsOf(metrics),
       views: viewsFor(taskId, metrics, source),
       metadata: source?.metadata ?? {},
     };
