@@ -18,8 +18,9 @@ const REASONS: readonly ReadyReason[] = ['ended', 'idle-timeout', 'late-spans', 
  * The latest scored version of every trial a live server has scored, kept for the summary, the
  * trial API and the bundle written at shutdown. A server keeps every trial it scored, so this is what
  * grows with a run: the records (trial record and score records, ~50 small objects per trial) are
- * packed into a {@link PackedTreeStore} (shapes, numbers in typed arrays, repeated strings shared)
- * instead of staying on the heap as objects that every major garbage collection marks again; the
+ * packed into a {@link PackedTreeStore} (shapes, numbers in typed arrays, repeated strings shared,
+ * the others as UTF-8 bytes) instead of staying on the heap as objects and strings that every major
+ * garbage collection marks again; the
  * task specs are shared by reference. Trials keep the slot of their first scoring (the run's trial
  * order); a re-scored trial's new version replaces its slot's content (the old packed record stays
  * in the store as garbage: re-scorings are rare).

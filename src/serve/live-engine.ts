@@ -11,6 +11,7 @@ import type { TrialItem } from '../model/trial-item.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
 import type { Sink } from '../sinks/sink.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
+import { StringKeyIndex } from '../util/string-key-index.js';
 import type { ExportOutcome } from './export-response.js';
 import {
   LiveTrialAssembler,
@@ -22,7 +23,6 @@ import {
 import type { RetainedBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { KeptTrials } from './kept-trials.js';
-import { StringKeyIndex } from '../util/string-key-index.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
 

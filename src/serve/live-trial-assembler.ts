@@ -1,6 +1,6 @@
 import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
-import { isTrialEndSpan } from './is-trial-end-span.js';
 import { StringKeyIndex } from '../util/string-key-index.js';
+import { isTrialEndSpan } from './is-trial-end-span.js';
 
 /** Configuration of trial completion in a live stream. */
 export interface LiveAssemblerConfig {
