@@ -8,22 +8,19 @@ import { compactToolCalls } from '../../src/report/compact-tool-calls.js';
 import { queryJson, runCli } from '../cli/run-cli.js';
 import { readEmbedded } from './fixtures/read-embedded.js';
 
+/** Runs the CLI in process; fails the test on a non-zero exit. */
+async function succeeds(args: string[]): Promise<void> {
+  const r = await runCli(args);
+  expect(r.code, r.stderr).toBe(0);
+}
+
 describe('a run scored from an OTLP dump: its report, and the bundle scored again', () => {
   it("embeds every trial's tool calls from the one dump, as a handle per trial reads them; re-scoring gives the same run", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'otlp-dump-report-'));
     const dump = join(dir, 'dump.otlp.pb');
     await writeAgentTraceDump(dump, 1_200_000, recordTrialPool(12));
     const out = join(dir, 'run');
-    const scored = await runCli([
-      'score',
-      dump,
-      '--out',
-      out,
-      '--db',
-      join(dir, 'dump.duckdb'),
-      '--no-progress',
-    ]);
-    expect(scored.code, scored.stderr).toBe(0);
+    await succeeds(['score', dump, '--out', out, '--db', join(dir, 'dump.duckdb'), '--no-progress']);
     const report = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8'));
     const rows = readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n');
     expect(report.trials).toHaveLength(rows.length);
@@ -45,16 +42,7 @@ describe('a run scored from an OTLP dump: its report, and the bundle scored agai
     // the bundle scored again (its trials' traces are refs into the dump, read once for all of them):
     // the same summary, and the same spans stored
     const again = join(dir, 'again');
-    const rescored = await runCli([
-      'score',
-      out,
-      '--out',
-      again,
-      '--db',
-      join(dir, 'again.duckdb'),
-      '--no-progress',
-    ]);
-    expect(rescored.code, rescored.stderr).toBe(0);
+    await succeeds(['score', out, '--out', again, '--db', join(dir, 'again.duckdb'), '--no-progress']);
     expect(readFileSync(join(again, 'summary.json'), 'utf8')).toBe(
       readFileSync(join(out, 'summary.json'), 'utf8'),
     );
@@ -64,8 +52,7 @@ describe('a run scored from an OTLP dump: its report, and the bundle scored agai
 
     // the dump gone: every trial says so (the failed read is not retried trial after trial)
     renameSync(dump, join(dir, 'moved.otlp.pb'));
-    const reported = await runCli(['report', out]);
-    expect(reported.code, reported.stderr).toBe(0);
+    await succeeds(['report', out]);
     const notes = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8')).trials.map(
       (t) => t.trajectoryNote,
     );
