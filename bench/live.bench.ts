@@ -17,7 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +146,20 @@ async function cpuTimesOf(
   }
 }
 const serverCpuTimes = (): Promise<{ user: number; system: number }> => cpuTimesOf(server.pid);
+
+/** CPU seconds so far of each thread of process `pid`, by thread id (from /proc; empty where unavailable). */
+async function threadCpuOf(pid: number | undefined): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of await readdir(`/proc/${pid}/task`)) {
+      const times = await cpuTimesOf(Number(tid), true).catch(() => ({ user: 0, system: 0 }));
+      out.set(tid, times.user + times.system);
+    }
+  } catch {
+    // no /proc: the per-thread line says so
+  }
+  return out;
+}
 
 /**
  * One keep-alive HTTP/1.1 connection of a sender: a request is its head (written once per body
@@ -331,6 +345,7 @@ if (warmupSeconds > 0) {
 }
 const timesAtStart = await serverCpuTimes();
 const mainAtStart = await cpuTimesOf(server.pid, true);
+const threadsAtStart = await threadCpuOf(server.pid);
 const cpuAtStart = timesAtStart.user + timesAtStart.system;
 const clientCpuAtStart = process.cpuUsage();
 server.kill('SIGUSR2'); // server-probe.mjs: the load starts (loop-delay histogram reset)
@@ -367,12 +382,26 @@ const elapsed = (performance.now() - started) / 1000;
 server.kill('SIGUSR2'); // server-probe.mjs: the load ended (prints the loop delay)
 const timesAtEnd = await serverCpuTimes();
 const mainAtEnd = await cpuTimesOf(server.pid, true);
+const threadsAtEnd = await threadCpuOf(server.pid);
+/** The server's peak resident memory so far (MB, from /proc; NaN where unavailable). */
+const peakRssMb = await readFile(`/proc/${server.pid}/status`, 'utf8').then(
+  (status) => Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024,
+  () => NaN,
+);
+/** Each thread's CPU during the load, busiest first (the main thread left out). */
+const otherThreadsCpu = [...threadsAtEnd]
+  .filter(([tid]) => tid !== String(server.pid))
+  .map(([tid, cpu]) => cpu - (threadsAtStart.get(tid) ?? 0))
+  .sort((a, b) => b - a);
 const serverMainCpu = mainAtEnd.user + mainAtEnd.system - mainAtStart.user - mainAtStart.system;
 const serverSystem = timesAtEnd.system - timesAtStart.system;
 const serverCpu = timesAtEnd.user + timesAtEnd.system - cpuAtStart;
 const clientCpu = process.cpuUsage(clientCpuAtStart);
 const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 const received = Number(/evalstream_spans_received_total (\d+)/.exec(metrics)?.[1]);
+// warm-up included: the counters run from the server's start
+const exportWaits = Number(/evalstream_export_waits_total (\d+)/.exec(metrics)?.[1]);
+const exportWaitMs = Number(/evalstream_export_wait_ms_sum (\d+)/.exec(metrics)?.[1]);
 server.kill('SIGTERM');
 const code = await new Promise<number | null>((r) => server.on('exit', r));
 const loopDelay = /serve-child loop-delay (.*)/.exec(serverLog)?.[1] ?? 'not reported';
@@ -421,11 +450,23 @@ console.log(
 );
 console.log(
   `  server CPU ${serverCpu.toFixed(1)} s during load (${((serverCpu / accepted) * 1e6).toFixed(1)} µs/span, ${((serverSystem / accepted) * 1e6).toFixed(1)} of it system), ` +
-    `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span)`,
+    `${(exitCpu - cpuAtStart).toFixed(1)} s load start → exit (${(((exitCpu - cpuAtStart) / accepted) * 1e6).toFixed(1)} µs/span); peak RSS ${peakRssMb.toFixed(0)} MB by the load's end`,
 );
 console.log(
   `  server main thread ${serverMainCpu.toFixed(1)} s of CPU during load (${((serverMainCpu / elapsed) * 100).toFixed(0)} % of the load's wall time, ` +
-    `${((serverMainCpu / accepted) * 1e6).toFixed(1)} µs/span); other threads (garbage collector's helpers, libuv) ${(((serverCpu - serverMainCpu) / accepted) * 1e6).toFixed(1)} µs/span`,
+    `${((serverMainCpu / accepted) * 1e6).toFixed(1)} µs/span); other threads ${(((serverCpu - serverMainCpu) / accepted) * 1e6).toFixed(1)} µs/span`,
+);
+if (otherThreadsCpu.length > 0) {
+  const [busiest = 0, next = 0] = otherThreadsCpu;
+  console.log(
+    `  busiest other thread (the engine thread) ${busiest.toFixed(1)} s of CPU (${((busiest / elapsed) * 100).toFixed(0)} % of the load's wall time, ` +
+      `${((busiest / accepted) * 1e6).toFixed(1)} µs/span); next ${next.toFixed(1)} s (the garbage collector's helper); ` +
+      `the other ${otherThreadsCpu.length - 2} threads ${otherThreadsCpu.slice(2).reduce((a, b) => a + b, 0).toFixed(1)} s`,
+  );
+}
+console.log(
+  `  exports that found the queues full and waited for room (--saturation-wait-ms; warm-up included): ${exportWaits} waits, ` +
+    `${(exportWaitMs / 1000).toFixed(1)} s in all${exportWaits > 0 ? ` (mean ${(exportWaitMs / exportWaits).toFixed(0)} ms)` : ''}`,
 );
 if (baseline !== null) {
   console.log(

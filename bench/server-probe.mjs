@@ -24,3 +24,43 @@ process.on('exit', () => {
   const { user, system } = process.cpuUsage();
   process.stderr.write(`serve-child cpu-us ${user + system}\n`);
 });
+
+// LIVE_BENCH_ENGINE_PROF=DIR[:FROM_S[:FOR_S]] profiles the CPU of each worker thread (the engine
+// thread) from FROM_S seconds after it starts (default 10) for FOR_S seconds (default 10), written
+// as DIR/engine-<thread id>.cpuprofile (the main thread is profiled with --cpu-prof).
+const engineProf = process.env['LIVE_BENCH_ENGINE_PROF'];
+if (engineProf) {
+  const { isMainThread, threadId } = await import('node:worker_threads');
+  if (isMainThread) {
+    // workers get this module too (serve starts them with no Node options of their own)
+    const { createRequire, syncBuiltinESMExports } = await import('node:module');
+    const threads = createRequire(import.meta.url)('node:worker_threads');
+    const Original = threads.Worker;
+    threads.Worker = class extends Original {
+      constructor(file, options = {}) {
+        super(file, { ...options, execArgv: [...(options.execArgv ?? []), '--import', import.meta.url] });
+      }
+    };
+    syncBuiltinESMExports();
+  } else {
+    const { Session } = await import('node:inspector');
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const [dir, from = '10', span = '10'] = engineProf.split(':');
+    const session = new Session();
+    session.connect();
+    const post = (method, params) =>
+      new Promise((resolve, reject) =>
+        session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+      );
+    setTimeout(async () => {
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      setTimeout(async () => {
+        const { profile } = await post('Profiler.stop');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(`${dir}/engine-${threadId}.cpuprofile`, JSON.stringify(profile));
+        process.stderr.write(`serve-child engine profile written\n`);
+      }, Number(span) * 1000).unref();
+    }, Number(from) * 1000).unref();
+  }
+}

@@ -41,7 +41,7 @@ function reply(id: number, value: unknown): void {
   port.postMessage({ t: 'reply', id, value, ...s });
   if (s.saturated && !watching) {
     watching = true;
-    void engine.waitForCapacity(60_000).then(() => {
+    void engine.whenRoom(60_000).then(() => {
       watching = false;
       port.postMessage({ t: 'state', ...state() });
     });

@@ -246,7 +246,20 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     );
   }
 
+  /**
+   * Waits up to `timeoutMs` for room in the queues on behalf of an export that found them full;
+   * each wait and its time are counted (`evalstream_export_waits_total`, `…_wait_ms_sum`).
+   */
   waitForCapacity(timeoutMs: number): Promise<void> {
+    if (!this.isSaturated()) return Promise.resolve();
+    const started = performance.now();
+    return this.#capacityWaiters
+      .wait(timeoutMs)
+      .then(() => this.metrics.observeExportWait(performance.now() - started));
+  }
+
+  /** As {@link waitForCapacity}, not counted: for a watcher of the queues' state, not an export. */
+  whenRoom(timeoutMs: number): Promise<void> {
     if (!this.isSaturated()) return Promise.resolve();
     return this.#capacityWaiters.wait(timeoutMs);
   }

@@ -10,6 +10,9 @@ export class ServeMetrics {
   spansRejected = 0;
   spansDuplicate = 0;
   exportsThrottled = 0;
+  /** Waits for room by exports that found the queues full (`waitForCapacity`), and their time. */
+  exportWaits = 0;
+  exportWaitMsSum = 0;
   trialsScored = 0;
   trialsRescored = 0;
   trialsOpen = 0;
@@ -28,6 +31,12 @@ export class ServeMetrics {
     this.latencyCounts[i] = (this.latencyCounts[i] ?? 0) + 1;
     this.latencySumMs += ms;
     this.latencyCount += 1;
+  }
+
+  /** Records one export's wait for room in the queues. */
+  observeExportWait(ms: number): void {
+    this.exportWaits += 1;
+    this.exportWaitMsSum += ms;
   }
 
   /** The Prometheus exposition text. */
@@ -59,6 +68,18 @@ export class ServeMetrics {
       'counter',
       'Exports answered 429/RESOURCE_EXHAUSTED.',
       this.exportsThrottled,
+    );
+    metric(
+      'evalstream_export_waits_total',
+      'counter',
+      'Waits for room by exports that found the queues full (then accepted, or answered 429/RESOURCE_EXHAUSTED).',
+      this.exportWaits,
+    );
+    metric(
+      'evalstream_export_wait_ms_sum',
+      'counter',
+      'Time exports spent waiting for room in the queues (ms).',
+      Math.round(this.exportWaitMsSum),
     );
     metric(
       'evalstream_trials_scored_total',

@@ -157,6 +157,8 @@ describe('EngineThread (the live run on its own thread)', () => {
       waiting.acceptBody(Buffer.from(second.body), second.encoding, 1000),
     ]);
     expect(both.every(isAccepted)).toBe(true);
+    // the wait on the engine thread is counted (the watcher of the mirrored state is not)
+    expect(await waiting.metricsText()).toMatch(/^evalstream_export_waits_total 1$/m);
     expect(await waiting.finish()).toBe(2);
 
     const refusing = await EngineThread.start(opts);

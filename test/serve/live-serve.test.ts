@@ -424,6 +424,10 @@ describe('evalstream serve (live OTLP)', () => {
       // let in when room was made, not when its 10 s wait ran out
       expect(performance.now() - released).toBeLessThan(3000);
       expect(live.engine.metrics.exportsThrottled).toBe(0);
+      // the wait is counted, with its time (held ≥ 200 ms before the release)
+      const text = live.engine.metricsText();
+      expect(text).toMatch(/^evalstream_export_waits_total 1$/m);
+      expect(Number(/^evalstream_export_wait_ms_sum (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(190);
       const count = await live.engine.shutdown();
       const final = live.engine.finalTrials();
       expect(final).toHaveLength(count);
@@ -438,6 +442,8 @@ describe('evalstream serve (live OTLP)', () => {
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(performance.now() - started).toBeGreaterThanOrEqual(240);
       expect(live.engine.metrics.exportsThrottled).toBe(1);
+      expect(live.engine.metrics.exportWaits).toBe(1);
+      expect(live.engine.metrics.exportWaitMsSum).toBeGreaterThanOrEqual(240);
       release();
       const count = await live.engine.shutdown();
       const final = live.engine.finalTrials();
