@@ -461,7 +461,10 @@ if (otherThreadsCpu.length > 0) {
   console.log(
     `  busiest other thread (the engine thread) ${busiest.toFixed(1)} s of CPU (${((busiest / elapsed) * 100).toFixed(0)} % of the load's wall time, ` +
       `${((busiest / accepted) * 1e6).toFixed(1)} µs/span); next ${next.toFixed(1)} s (the garbage collector's helper); ` +
-      `the other ${otherThreadsCpu.length - 2} threads ${otherThreadsCpu.slice(2).reduce((a, b) => a + b, 0).toFixed(1)} s`,
+      `the other ${otherThreadsCpu.length - 2} threads ${otherThreadsCpu
+        .slice(2)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(1)} s`,
   );
 }
 console.log(

@@ -52,15 +52,21 @@ if (engineProf) {
       new Promise((resolve, reject) =>
         session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
       );
-    setTimeout(async () => {
-      await post('Profiler.enable');
-      await post('Profiler.start');
-      setTimeout(async () => {
-        const { profile } = await post('Profiler.stop');
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(`${dir}/engine-${threadId}.cpuprofile`, JSON.stringify(profile));
-        process.stderr.write(`serve-child engine profile written\n`);
-      }, Number(span) * 1000).unref();
-    }, Number(from) * 1000).unref();
+    setTimeout(
+      async () => {
+        await post('Profiler.enable');
+        await post('Profiler.start');
+        setTimeout(
+          async () => {
+            const { profile } = await post('Profiler.stop');
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(`${dir}/engine-${threadId}.cpuprofile`, JSON.stringify(profile));
+            process.stderr.write(`serve-child engine profile written\n`);
+          },
+          Number(span) * 1000,
+        ).unref();
+      },
+      Number(from) * 1000,
+    ).unref();
   }
 }
