@@ -4,6 +4,7 @@
 // histogram is reset) and when it ends (`serve-child loop-delay p50 P p99 P max M`, in ms).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import process from 'node:process';
+import { setTimeout } from 'node:timers';
 
 const delay = monitorEventLoopDelay({ resolution: 2 });
 let loadStarted = false;
