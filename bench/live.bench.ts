@@ -81,15 +81,19 @@ const { template, payload } = agentTrialPayloads(repeats);
  */
 const root = join(import.meta.dirname, '..');
 const builtMain = join(root, 'dist', 'src', 'cli', 'main.js');
-const distFresh = existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src'));
-const mode = process.env['LIVE_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts');
+/** LIVE_BENCH_CLI=path/to/bin/evalstream.js serves with another build (bench/live-ab.ts: an older revision). */
+const otherCli = process.env['LIVE_BENCH_CLI'];
+const distFresh =
+  otherCli !== undefined ||
+  (existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src')));
+const mode = otherCli !== undefined ? 'cli' : (process.env['LIVE_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts'));
 if (mode === 'cli' && !distFresh) {
   console.log('dist/ is missing or older than src/: run `npm run build` first');
   process.exit(2);
 }
 const serverEntry =
   mode === 'cli'
-    ? [join(root, 'bin', 'evalstream.js')]
+    ? [otherCli ?? join(root, 'bin', 'evalstream.js')]
     : ['--import', 'tsx', join(import.meta.dirname, 'serve-child.ts')];
 
 const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-bench-'));
