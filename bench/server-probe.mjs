@@ -30,8 +30,8 @@ process.on('exit', () => {
 // thread) from FROM_S seconds after it starts (default 10) for FOR_S seconds (default 10), written
 // as DIR/engine-<thread id>.cpuprofile (the main thread is profiled with --cpu-prof).
 const engineProf = process.env['LIVE_BENCH_ENGINE_PROF'];
-if (engineProf) {
-  const { isMainThread, threadId } = await import('node:worker_threads');
+if (engineProf || process.env['LIVE_BENCH_ENGINE_STALLS']) {
+  const { isMainThread } = await import('node:worker_threads');
   if (isMainThread) {
     // workers get this module too (serve starts them with no Node options of their own)
     const { createRequire, syncBuiltinESMExports } = await import('node:module');
@@ -43,7 +43,11 @@ if (engineProf) {
       }
     };
     syncBuiltinESMExports();
-  } else {
+  }
+}
+if (engineProf) {
+  const { isMainThread, threadId } = await import('node:worker_threads');
+  if (!isMainThread) {
     const { Session } = await import('node:inspector');
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const [dir, from = '10', span = '10'] = engineProf.split(':');
@@ -69,5 +73,28 @@ if (engineProf) {
       },
       Number(from) * 1000,
     ).unref();
+  }
+}
+
+// LIVE_BENCH_ENGINE_STALLS=FILE appends, for each worker thread (the engine thread), every gap of
+// over 40 ms between two 5 ms timer ticks (a stall of its event loop): seconds since the thread
+// started and the gap in ms.
+const stallFile = process.env['LIVE_BENCH_ENGINE_STALLS'];
+if (stallFile) {
+  const { isMainThread, threadId } = await import('node:worker_threads');
+  if (!isMainThread) {
+    const { appendFileSync } = await import('node:fs');
+    const { setInterval } = await import('node:timers');
+    const started = performance.now();
+    let last = started;
+    setInterval(() => {
+      const now = performance.now();
+      if (now - last > 40)
+        appendFileSync(
+          stallFile,
+          `${threadId} ${((now - started) / 1000).toFixed(2)} ${(now - last).toFixed(0)}\n`,
+        );
+      last = now;
+    }, 5).unref();
   }
 }
