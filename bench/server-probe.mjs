@@ -2,7 +2,7 @@
 // the sources: prints the process's CPU time at exit (`serve-child cpu-us N`, user + system µs), and
 // measures the event loop's delay during the load: the bench sends SIGUSR2 when the load starts (the
 // histogram is reset) and when it ends (`serve-child loop-delay p50 P p99 P max M`, in ms).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
 
