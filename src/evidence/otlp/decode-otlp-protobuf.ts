@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import { grownTypedArray } from '../../util/grown-typed-array.js';
 import { ListAttributes } from './list-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import type {
@@ -305,7 +306,12 @@ function keyBytes(key: string): Buffer {
  * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
  * (valueStart -1 when it has no value).
  */
-function indexKeyValue(buf: Buf, start: number, end: number, into: number[]): void {
+/** Where {@link indexKeyValue} writes a key-value's quadruple: a plain array, or the request's scratch. */
+interface QuadSink {
+  push(keyStart: number, keyLength: number, valueStart: number, valueEnd: number): unknown;
+}
+
+function indexKeyValue(buf: Buf, start: number, end: number, into: QuadSink): void {
   // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
   if (buf[start] === ((1 << 3) | LEN) && start + 2 < end) {
     const kl = buf[start + 1] as number;
@@ -470,14 +476,44 @@ interface IndexBlock {
   data: Int32Array;
 }
 
-function keyLengthBits(idx: readonly number[], from: number, to: number): number {
+function keyLengthBits(idx: ArrayLike<number>, from: number, to: number): number {
   let lengths = 0;
   for (let i = from + 1; i < to; i += 4) lengths |= 1 << ((idx[i] as number) & 31);
   return lengths;
 }
 
-/** The attribute index of the request being decoded (its spans' quadruples, in order), and its block. */
-const requestIndex: number[] = [];
+/**
+ * The attribute index of the request being decoded: its spans' quadruples, in order, in one typed
+ * array reused from request to request (a plain array grew, element by element, for every request
+ * and was converted at its end: ~280 bytes of garbage per span).
+ */
+class IndexScratch implements QuadSink {
+  data = new Int32Array(SCRATCH_KEPT_INTS);
+  length = 0;
+
+  push(keyStart: number, keyLength: number, valueStart: number, valueEnd: number): void {
+    const n = this.length;
+    if (n + 4 > this.data.length) this.data = grownTypedArray(this.data, this.data.length * 2);
+    const data = this.data;
+    data[n] = keyStart;
+    data[n + 1] = keyLength;
+    data[n + 2] = valueStart;
+    data[n + 3] = valueEnd;
+    this.length = n + 4;
+  }
+
+  /** The quadruples so far, copied out; the scratch starts over (a very large one is let go). */
+  take(): Int32Array {
+    const out = this.data.slice(0, this.length);
+    this.length = 0;
+    if (this.data.length > SCRATCH_KEPT_INTS * 64) this.data = new Int32Array(SCRATCH_KEPT_INTS);
+    return out;
+  }
+}
+
+/** The scratch's size to start with and to go back to (64 times this is kept between requests). */
+const SCRATCH_KEPT_INTS = 16384;
+const requestIndex = new IndexScratch();
 let requestBlock: IndexBlock = { data: new Int32Array(0) };
 
 /** Visits the fields of the message in `[start, end)`; fields `visit` does not take are skipped. */
@@ -876,7 +912,7 @@ class WireSpan implements OtlpSpan {
         requestBlock,
         attributesFrom,
         to,
-        keyLengthBits(requestIndex, attributesFrom, to),
+        keyLengthBits(requestIndex.data, attributesFrom, to),
       );
     }
     this.kind = kind;
@@ -1067,7 +1103,6 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
       offset: r.pos,
     });
   }
-  requestBlock.data = new Int32Array(requestIndex);
-  requestIndex.length = 0;
+  requestBlock.data = requestIndex.take();
   return { resourceSpans, logRecords: [] };
 }

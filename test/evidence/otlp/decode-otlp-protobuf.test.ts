@@ -43,6 +43,48 @@ describe('decodeOtlpProtobuf against the OpenTelemetry JS SDK (ProtobufTraceSeri
       for (const d of decoded) expect(decodedSpan(d)).toEqual(expectedSpan(byId.get(d.spanId)!));
   });
 
+  it('keeps every attribute of a request whose index outgrows the reused scratch, and of requests after it', () => {
+    // 300 spans of 1,000 attributes: 1.2M index entries, past the scratch kept between requests
+    const spanCount = 300;
+    const perSpan = 1000;
+    const msg = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: Array.from({ length: spanCount }, (_, i) => ({
+                traceId: Buffer.alloc(16, 7),
+                spanId: Buffer.alloc(8, (i % 250) + 1),
+                name: `span ${i}`,
+                attributes: Array.from({ length: perSpan }, (_, j) => ({
+                  key: `k${j}`,
+                  value: { intValue: i * perSpan + j },
+                })),
+              })),
+            },
+          ],
+        },
+      ],
+    };
+    const huge = spansOf(decodeOtlpProtobuf(Request.encode(Request.fromObject(msg)).finish()));
+    const small = spansOf(decodeOtlpProtobuf(bytes));
+    const byId = new Map(recorded.map((s) => [s.spanContext().spanId, s]));
+    for (const d of small) expect(decodedSpan(d)).toEqual(expectedSpan(byId.get(d.spanId)!));
+    expect(huge).toHaveLength(spanCount);
+    huge.forEach((span, i) => {
+      const entries = span.attributes.entries();
+      expect(entries).toHaveLength(perSpan);
+      entries.forEach(({ key, value }, j) => {
+        if (key !== `k${j}` || value.type !== 'int' || value.value !== BigInt(i * perSpan + j))
+          expect({ span: i, key, value }).toEqual({
+            span: i,
+            key: `k${j}`,
+            value: { type: 'int', value: BigInt(i * perSpan + j) },
+          });
+      });
+    });
+  });
+
   it('keeps the SDK grouping: one ResourceSpans per resource, one ScopeSpans per scope', () => {
     const req = decodeOtlpProtobuf(bytes);
     const layout = req.resourceSpans.map((rs) => ({
