@@ -302,15 +302,15 @@ function keyBytes(key: string): Buffer {
   return b;
 }
 
-/**
- * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
- * (valueStart -1 when it has no value).
- */
 /** Where {@link indexKeyValue} writes a key-value's quadruple: a plain array, or the request's scratch. */
 interface QuadSink {
   push(keyStart: number, keyLength: number, valueStart: number, valueEnd: number): unknown;
 }
 
+/**
+ * Appends `[keyStart, keyLength, valueStart, valueEnd]` for the `KeyValue` message in `[start, end)`
+ * (valueStart -1 when it has no value).
+ */
 function indexKeyValue(buf: Buf, start: number, end: number, into: QuadSink): void {
   // Fast path: key (field 1) then value (field 2), short lengths, nothing else (what every SDK writes).
   if (buf[start] === ((1 << 3) | LEN) && start + 2 < end) {
