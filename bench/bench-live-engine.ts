@@ -1,6 +1,7 @@
 import { parseConfig } from '../src/config/parse-config.js';
 import { createTrialPlanner } from '../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../src/serve/live-engine.js';
+import type { BodyHandler } from '../src/serve/serve-types.js';
 
 /**
  * The `LiveEngine` the serve benches drive without HTTP: serve's default metrics, the bench trials'
@@ -35,4 +36,34 @@ export function benchLiveEngine(
     [],
     clock,
   );
+}
+
+/**
+ * Feeds `bodies` to `engine` as serve does with request bodies it has read: through `handler` (the
+ * receivers' body handler: body arena, decoding, `accept`), the clock moved 1 ms per body by
+ * `advance`, a tick every 50 bodies and a turn of the event loop after it (for scorings to run).
+ * Throws if a body is refused.
+ *
+ * @example
+ * await feedBodies(engine, decodingBodyHandler(engine, decodeExportRequest), bodies, (ms) => (now += ms));
+ */
+export async function feedBodies(
+  engine: LiveEngine,
+  handler: BodyHandler,
+  bodies: Iterable<Buffer>,
+  advance: (ms: number) => void,
+): Promise<void> {
+  let i = 0;
+  for (const body of bodies) {
+    // synchronous, as serve's handler on the engine's own thread is: bodies are taken 50 at a time
+    const outcome = handler.acceptBody(body, 'protobuf');
+    if (outcome instanceof Promise) throw new Error('feedBodies needs a synchronous body handler');
+    if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
+    advance(1);
+    if (i % 50 === 49) {
+      engine.tick();
+      await new Promise((r) => setImmediate(r));
+    }
+    i += 1;
+  }
 }

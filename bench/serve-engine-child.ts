@@ -15,7 +15,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
-import { benchLiveEngine } from './bench-live-engine.js';
+import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
 const mode = process.argv[2];
@@ -56,16 +56,7 @@ if (mode === 'decode') {
     () => now,
   );
   // what serve does with a body once read: copied into the body arena, decoded from there, accepted
-  const handler = decodingBodyHandler(engine, decodeExportRequest);
-  for (let i = 0; i < bodies.length; i++) {
-    const outcome = handler.acceptBody(bodies[i] as Buffer, 'protobuf');
-    if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
-    now += 1;
-    if (i % 50 === 49) {
-      engine.tick();
-      await new Promise((r) => setImmediate(r));
-    }
-  }
+  await feedBodies(engine, decodingBodyHandler(engine, decodeExportRequest), bodies, (ms) => (now += ms));
   now += 1000;
   engine.tick();
   await engine.shutdown();

@@ -10,7 +10,7 @@
  */
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
-import { benchLiveEngine } from './bench-live-engine.js';
+import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
 const trials = Number(process.argv[2] ?? 30000);
@@ -22,16 +22,13 @@ const retainMs = 1000;
 const engine = benchLiveEngine({ settleMs: 200, retainMs }, () => now);
 const handler = decodingBodyHandler(engine, decodeExportRequest);
 
+/** Trials `from` to `to` (exclusive) as export requests. */
+function* payloads(from: number, to: number): Generator<Buffer> {
+  for (let i = from; i < to; i++) yield payload(i + 1);
+}
+
 async function scoreAndSeal(from: number, to: number): Promise<void> {
-  for (let i = from; i < to; i++) {
-    const outcome = handler.acceptBody(payload(i + 1), 'protobuf');
-    if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
-    now += 1;
-    if (i % 50 === 49) {
-      engine.tick();
-      await new Promise((r) => setImmediate(r));
-    }
-  }
+  await feedBodies(engine, handler, payloads(from, to), (ms) => (now += ms));
   // past settle-ms (scored), then past retain-ms (sealed: spans and bodies released)
   for (const step of [1000, retainMs + 1000]) {
     now += step;

@@ -9,7 +9,7 @@
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
-import { benchLiveEngine } from './bench-live-engine.js';
+import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');
@@ -22,15 +22,8 @@ async function perTrial(retainMs: number): Promise<{ heap: number; buffers: numb
   const engine = benchLiveEngine({ settleMs: 200, retainMs }, () => now);
   const handler = decodingBodyHandler(engine, decodeExportRequest);
   const score = async (from: number, to: number): Promise<void> => {
-    for (let i = from; i < to; i++) {
-      const outcome = handler.acceptBody(payload(i + 1), 'protobuf');
-      if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
-      now += 1;
-      if (i % 50 === 49) {
-        engine.tick();
-        await new Promise((r) => setImmediate(r));
-      }
-    }
+    const bodies = Array.from({ length: to - from }, (_, k) => payload(from + k + 1));
+    await feedBodies(engine, handler, bodies, (ms) => (now += ms));
     now += 1000;
     engine.tick();
     await engine.whenIdle();
