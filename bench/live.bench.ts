@@ -83,11 +83,9 @@ const root = join(import.meta.dirname, '..');
 const builtMain = join(root, 'dist', 'src', 'cli', 'main.js');
 /** LIVE_BENCH_CLI=path/to/bin/evalstream.js serves with another build (bench/live-ab.ts: an older revision). */
 const otherCli = process.env['LIVE_BENCH_CLI'];
-const distFresh =
-  otherCli !== undefined ||
-  (existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src')));
+const distFresh = existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src'));
 const mode = otherCli !== undefined ? 'cli' : (process.env['LIVE_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts'));
-if (mode === 'cli' && !distFresh) {
+if (mode === 'cli' && otherCli === undefined && !distFresh) {
   console.log('dist/ is missing or older than src/: run `npm run build` first');
   process.exit(2);
 }
@@ -133,15 +131,16 @@ for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
 
 /**
- * User and system CPU seconds so far of process `pid`, or of its main thread alone with `mainThread`
- * (from /proc; 0 where unavailable).
+ * User and system CPU seconds so far of process `pid`, or of its thread `thread` alone (the main
+ * thread's id is the pid) (from /proc; 0 where unavailable).
  */
 async function cpuTimesOf(
   pid: number | undefined,
-  mainThread = false,
+  thread?: number | string,
 ): Promise<{ user: number; system: number }> {
   try {
-    const stat = await readFile(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = await readFile(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime in clock ticks (USER_HZ 100)
     return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
@@ -156,7 +155,7 @@ async function threadCpuOf(pid: number | undefined): Promise<Map<string, number>
   const out = new Map<string, number>();
   try {
     for (const tid of await readdir(`/proc/${pid}/task`)) {
-      const times = await cpuTimesOf(Number(tid), true).catch(() => ({ user: 0, system: 0 }));
+      const times = await cpuTimesOf(pid, tid);
       out.set(tid, times.user + times.system);
     }
   } catch {
@@ -348,7 +347,7 @@ if (warmupSeconds > 0) {
   console.log(`warm-up: ${warmupSeconds} s of the same load, ${warmupAccepted} spans (not in the figures)`);
 }
 const timesAtStart = await serverCpuTimes();
-const mainAtStart = await cpuTimesOf(server.pid, true);
+const mainAtStart = await cpuTimesOf(server.pid, server.pid);
 const threadsAtStart = await threadCpuOf(server.pid);
 const cpuAtStart = timesAtStart.user + timesAtStart.system;
 const clientCpuAtStart = process.cpuUsage();
@@ -385,7 +384,7 @@ watcher.abort();
 const elapsed = (performance.now() - started) / 1000;
 server.kill('SIGUSR2'); // server-probe.mjs: the load ended (prints the loop delay)
 const timesAtEnd = await serverCpuTimes();
-const mainAtEnd = await cpuTimesOf(server.pid, true);
+const mainAtEnd = await cpuTimesOf(server.pid, server.pid);
 const threadsAtEnd = await threadCpuOf(server.pid);
 /** The server's peak resident memory so far (MB, from /proc; NaN where unavailable). */
 const peakRssMb = await readFile(`/proc/${server.pid}/status`, 'utf8').then(
