@@ -1,7 +1,7 @@
 import type { OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import { buildOtlpTrialItem } from '../evidence/otlp/build-otlp-trial-item.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
-import { resolveKey } from '../evidence/otlp/otlp-trial-grouper.js';
+import { resolveNotedKey } from '../evidence/otlp/trial-key-rule.js';
 import { scoreTrial } from '../metrics/score-trial.js';
 import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
@@ -102,13 +102,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    */
   readonly #scoring = new Map<string, number>();
   #queuedSpans = 0;
-  readonly #tracesByKey = new Map<string, Map<string, LiveTrial>>();
-  readonly #trialKeyOfTrace = new Map<string, string>();
   /**
-   * The trial key value resolved on each trace's spans when it first completed (null: none) and how
-   * many spans it had then: reused when a trial is that one trace with the same spans.
+   * The traces of each trial, by trial key: the trace itself for a one-trace trial (the usual case:
+   * no map per retained trial), a map by trace id (in joining order) once a second trace joins. Each
+   * trace knows its own trial key (`LiveTrial.trialKey`).
    */
-  readonly #trialValueOfTrace = new Map<string, { value: string | null; spans: number }>();
+  readonly #tracesByKey = new Map<string, LiveTrial | Map<string, LiveTrial>>();
   /** Every scored trial's latest version, packed (the live state that grows with the run). */
   readonly #kept = new KeptTrials();
   /**
@@ -147,12 +146,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     private readonly sinks: readonly Sink<ScoredTrial>[],
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.#assembler = new LiveTrialAssembler(config.completion, (span) => span.traceId, {
-      retain: (source) => this.#bodies.get(source)?.retain(),
-      release: (source) => this.#bodies.get(source)?.release(),
-      viewsOn: (source) => this.#bodies.get(source)?.addView(),
-      viewsOff: (source) => this.#bodies.get(source)?.dropView(),
-    });
+    this.#assembler = new LiveTrialAssembler(
+      config.completion,
+      (span) => span.traceId,
+      {
+        retain: (source) => this.#bodies.get(source)?.retain(),
+        release: (source) => this.#bodies.get(source)?.release(),
+        viewsOn: (source) => this.#bodies.get(source)?.addView(),
+        viewsOff: (source) => this.#bodies.get(source)?.dropView(),
+      },
+      [...config.trialKeys, ...config.taskKeys],
+    );
   }
 
   /** Starts the completion timer. */
@@ -309,12 +313,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       if (this.#jobs.has(key) || this.#scoring.has(key)) continue;
       const traces = this.#tracesByKey.get(key);
       if (traces === undefined) continue;
-      this.#assembler.seal(traces.keys());
+      this.#assembler.seal(traces instanceof Map ? traces.keys() : [traces.key]);
       this.#tracesByKey.delete(key);
-      for (const traceId of traces.keys()) {
-        this.#trialKeyOfTrace.delete(traceId);
-        this.#trialValueOfTrace.delete(traceId);
-      }
     }
   }
 
@@ -339,8 +339,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     // was written cost ~30 % of the shutdown's CPU.
     this.#assembler.clear();
     this.#tracesByKey.clear();
-    this.#trialKeyOfTrace.clear();
-    this.#trialValueOfTrace.clear();
     this.#scoredAt.clear();
     return this.#kept.size;
   }
@@ -470,21 +468,28 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** A completed trace joins its trial (by the file source's key rule); the trial is queued for scoring. */
   #enqueue(trace: LiveTrial, reason: ReadyReason): void {
     const traceId = trace.key;
-    let key = this.#trialKeyOfTrace.get(traceId);
-    if (key === undefined) {
-      const resolved = resolveKey(trace.spans, this.config.trialKeys);
+    let key = trace.trialKey;
+    if (key === null) {
+      const resolved = resolveNotedKey([trace.notes], this.config.trialKeys, 0, () => trace.spans);
       key = resolved === null ? `trace\u0000${traceId}` : `key\u0000${resolved}`;
-      this.#trialKeyOfTrace.set(traceId, key);
-      this.#trialValueOfTrace.set(traceId, { value: resolved, spans: trace.spans.length });
+      trace.trialKey = key;
     }
-    let traces = this.#tracesByKey.get(key);
-    if (traces === undefined) {
-      traces = new Map();
-      this.#tracesByKey.set(key, traces);
+    const filed = this.#tracesByKey.get(key);
+    let ordered: LiveTrial[];
+    if (filed === undefined || filed === trace) {
+      this.#tracesByKey.set(key, trace);
+      ordered = [trace];
+    } else {
+      let traces: Map<string, LiveTrial>;
+      if (filed instanceof Map) traces = filed;
+      else {
+        traces = new Map([[filed.key, filed]]);
+        this.#tracesByKey.set(key, traces);
+      }
+      traces.set(traceId, trace);
+      ordered = [...traces.values()];
     }
-    traces.set(traceId, trace);
     const pending = this.#jobs.get(key);
-    const ordered = [...traces.values()];
     if (pending !== undefined) {
       pending.traces = ordered;
       pending.reason = worstReason(pending.reason, reason);
@@ -547,16 +552,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   async #score(job: ScoringJob): Promise<void> {
-    const one = job.traces.length === 1 ? job.traces[0]! : null;
-    const spans = one !== null ? one.spans.slice() : job.traces.flatMap((t) => t.spans);
-    // A one-trace trial whose spans did not change since its key was resolved: the same value.
-    const known = one === null ? undefined : this.#trialValueOfTrace.get(one.key);
-    const trialValue =
-      known !== undefined && known.spans === spans.length
-        ? known.value
-        : resolveKey(spans, this.config.trialKeys);
+    const spans = job.traces.length === 1 ? job.traces[0]!.spans.slice() : job.traces.flatMap((t) => t.spans);
+    // the keys as `resolveKey` reads them over `spans`, from what each trace noted as its spans came
+    const notes = job.traces.map((t) => t.notes);
+    const { trialKeys, taskKeys } = this.config;
+    const trialValue = resolveNotedKey(notes, trialKeys, 0, () => spans);
     const trialId = trialValue ?? job.traces[0]!.key;
-    const taskId = resolveKey(spans, this.config.taskKeys) ?? trialId;
+    const taskId = resolveNotedKey(notes, taskKeys, trialKeys.length, () => spans) ?? trialId;
     const item = buildOtlpTrialItem({
       trialId,
       taskId,

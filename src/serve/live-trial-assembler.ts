@@ -1,4 +1,5 @@
 import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import { KeyNoter, type KeyNotes } from '../evidence/otlp/trial-key-rule.js';
 import { StringKeyIndex } from '../util/string-key-index.js';
 import { isTrialEndSpan } from './is-trial-end-span.js';
 
@@ -34,7 +35,20 @@ export interface LiveTrial {
   scoredVersion: number;
   /** True when spans arrived after the last hand-out. */
   dirty: boolean;
+  /**
+   * The assembler's `noteKeys` noted over {@link spans} in order, as they arrived (a released trial
+   * drops them with its spans; reading this reads the spans back and notes them again).
+   */
+  readonly notes: KeyNotes;
+  /**
+   * The trial key its owner filed this trace under when it first completed (null before): kept on
+   * the trace, so that a retained trace needs no map entry of its own for it.
+   */
+  trialKey: string | null;
 }
+
+/** A trial's sources before its first one (shared, never written to). */
+const NO_SOURCES: SpanSource[] = [];
 
 /** The assembler's trial: spans and de-duplication state, which a released trial drops. */
 class AssembledTrial implements LiveTrial {
@@ -42,16 +56,23 @@ class AssembledTrial implements LiveTrial {
   version = 0;
   scoredVersion = 0;
   dirty = true;
+  trialKey: string | null = null;
   /** The spans, or null while released. */
   #spans: OtlpSpan[] | null = [];
+  /** The noted keys over `#spans`, or null while released. */
+  #notes: KeyNotes | null;
   /**
    * Span identities seen, for de-duplicating re-sent spans: span id (`traceId:spanId` when the key
    * is not the trace id) → start time; an id seen with several start times maps to the set of them.
    * Null while released.
    */
   #seen: Map<string, bigint | Set<bigint>> | null = new Map();
-  /** The batches that added spans, in order (each retained through the lifecycle while listed). */
-  readonly #sources: SpanSource[] = [];
+  /**
+   * The batches that added spans, in order (each retained through the lifecycle while listed). Made
+   * with its first source: an empty array's first push reserves 17 slots, ~150 bytes per retained
+   * trial, most of which hold one source.
+   */
+  #sources: SpanSource[] = NO_SOURCES;
   /** False once a span came without a source: the spans cannot all be read back (never released). */
   #readable = true;
 
@@ -60,11 +81,19 @@ class AssembledTrial implements LiveTrial {
     public lastSpanAtMs: number,
     private readonly keyOf: (span: OtlpSpan) => string,
     private readonly lifecycle: SourceLifecycle | null,
-  ) {}
+    private readonly noter: KeyNoter,
+  ) {
+    this.#notes = noter.start();
+  }
 
   get spans(): OtlpSpan[] {
     if (this.#spans === null) this.#revive();
     return this.#spans!;
+  }
+
+  get notes(): KeyNotes {
+    if (this.#notes === null) this.#revive();
+    return this.#notes!;
   }
 
   get released(): boolean {
@@ -76,10 +105,12 @@ class AssembledTrial implements LiveTrial {
     if (this.#seen === null) this.#revive();
     if (!this.#remember(span)) return false;
     this.#spans!.push(span);
+    this.noter.note(this.#notes!, span);
     const sources = this.#sources;
     if (source === null) this.#readable = false;
     else if (sources[sources.length - 1] !== source) {
-      sources.push(source);
+      if (sources === NO_SOURCES) this.#sources = [source];
+      else sources.push(source);
       this.lifecycle?.retain(source);
       this.lifecycle?.viewsOn(source); // the trial holds spans decoded from it
     }
@@ -91,6 +122,7 @@ class AssembledTrial implements LiveTrial {
     if (!this.#readable || this.#spans === null || this.dirty) return false;
     this.#spans = null;
     this.#seen = null;
+    this.#notes = null;
     if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.viewsOff(source);
     return true;
   }
@@ -101,14 +133,20 @@ class AssembledTrial implements LiveTrial {
     return remember(this.#seen!, spanKey, span.startTimeUnixNano);
   }
 
-  /** Reads the spans back from the sources, with the same de-duplication as when they arrived. */
+  /** Reads the spans back from the sources, with the same de-duplication (and notes) as when they arrived. */
   #revive(): void {
-    this.#spans = [];
+    const spans: OtlpSpan[] = [];
+    const notes = this.noter.start();
+    this.#spans = spans;
     this.#seen = new Map();
+    this.#notes = notes;
     if (this.lifecycle !== null) for (const source of this.#sources) this.lifecycle.viewsOn(source);
     for (const source of this.#sources) {
       for (const span of source()) {
-        if (this.keyOf(span) === this.key && this.#remember(span)) this.#spans.push(span);
+        if (this.keyOf(span) === this.key && this.#remember(span)) {
+          spans.push(span);
+          this.noter.note(notes, span);
+        }
       }
     }
   }
@@ -122,7 +160,7 @@ class AssembledTrial implements LiveTrial {
         lifecycle.release(source);
       }
     }
-    this.#sources.length = 0;
+    this.#sources = NO_SOURCES;
   }
 }
 
@@ -165,12 +203,20 @@ export class LiveTrialAssembler {
    * the run: kept as code units off the heap).
    */
   readonly #sealed = new StringKeyIndex();
+  readonly #noter: KeyNoter;
 
+  /**
+   * `noteKeys`: attributes whose values each trial notes as its spans arrive ({@link LiveTrial.notes},
+   * for `resolveNotedKey`).
+   */
   constructor(
     private readonly config: LiveAssemblerConfig,
     private readonly keyOf: (span: OtlpSpan) => string,
     private readonly lifecycle: SourceLifecycle | null = null,
-  ) {}
+    noteKeys: readonly string[] = [],
+  ) {
+    this.#noter = new KeyNoter(noteKeys);
+  }
 
   /**
    * Adds spans; returns how many were new (duplicates and spans of sealed trials are not counted).
@@ -184,7 +230,7 @@ export class LiveTrialAssembler {
       if (this.#sealed.has(key)) continue;
       let trial = this.#trials.get(key);
       if (trial === undefined) {
-        trial = new AssembledTrial(key, nowMs, this.keyOf, this.lifecycle);
+        trial = new AssembledTrial(key, nowMs, this.keyOf, this.lifecycle, this.#noter);
         this.#trials.set(key, trial);
       } else if (trial.released) (revived ??= []).push(trial);
       if (!trial.add(span, source)) continue;

@@ -405,14 +405,26 @@ class WireAttributes implements OtlpAttributes {
     const kb = keyBytes(key);
     const n = kb.length;
     if ((this.#lengths & (1 << (n & 31))) === 0) return -1;
+    if (n === 0) return this.#findEmpty();
     const buf = this.#buf;
     const from = this.#from;
+    const last = kb[n - 1];
+    // Keys of one convention share their prefix (`gen_ai.output.messages` and
+    // `gen_ai.conversation.id` have one length): the last byte first rejects most at once.
     outer: for (let i = this.#to - 4; i >= from; i -= 4) {
       if (idx[i + 1] !== n) continue;
       const s = idx[i] as number;
-      for (let j = 0; j < n; j += 1) if (buf[s + j] !== kb[j]) continue outer;
+      if (buf[s + n - 1] !== last) continue;
+      for (let j = 0; j < n - 1; j += 1) if (buf[s + j] !== kb[j]) continue outer;
       return i;
     }
+    return -1;
+  }
+
+  /** The last attribute with an empty key (as `#find` for `''`). */
+  #findEmpty(): number {
+    const idx = this.#block.data;
+    for (let i = this.#to - 4; i >= this.#from; i -= 4) if (idx[i + 1] === 0) return i;
     return -1;
   }
 

@@ -1,9 +1,9 @@
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
-import { anyValueToJson } from './any-value-to-json.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
-import type { OtlpAnyValue, OtlpLogRecord, OtlpResource, OtlpSpan } from './otlp-types.js';
+import type { OtlpLogRecord, OtlpSpan } from './otlp-types.js';
+import { KeyNoter, resolveNotedKey, type KeyNotes } from './trial-key-rule.js';
 
 /** How spans are grouped into trials. Every field is optional; the defaults are documented inline. */
 export interface OtlpGroupingConfig {
@@ -33,10 +33,8 @@ export interface OtlpGroupingConfig {
 interface OpenTrace {
   traceId: string;
   spans: OtlpSpan[];
-  /** Per trial key, then per task key: the first value seen on the trace's spans (read as they arrive). */
-  firstValues: (string | null)[];
-  /** Per key as above: whether a later span carried a different value. */
-  disagree: boolean[];
+  /** Trial keys then task keys, noted as the spans arrive. */
+  notes: KeyNotes;
   logs: OtlpLogRecord[];
   firstSeq: number;
   lastSeq: number;
@@ -56,112 +54,6 @@ interface OpenTrial {
 
 function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
   return a.firstSeq - b.firstSeq;
-}
-
-function valueOf(v: OtlpAnyValue | undefined): string | null {
-  if (v === undefined) return null;
-  if (v.type === 'string') {
-    const s = v.value;
-    return s === '' ? null : s;
-  }
-  const j = anyValueToJson(v);
-  if (j === null || typeof j === 'object') return null;
-  const s = String(j);
-  return s === '' ? null : s;
-}
-
-/** A span's own value under `key` (as {@link valueOf}); a string value is read without a value object. */
-function spanValueOf(span: OtlpSpan, key: string): string | null {
-  const attributes = span.attributes;
-  const s = attributes.getString(key);
-  if (s !== undefined) return s === '' ? null : s;
-  return valueOf(attributes.get(key));
-}
-
-/** Depth of each span within its trace (0 for a root; parents outside the set end the walk). */
-function depths(spans: readonly OtlpSpan[]): Map<OtlpSpan, number> {
-  const byId = new Map<string, OtlpSpan>();
-  for (const s of spans) if (!byId.has(s.spanId)) byId.set(s.spanId, s);
-  const out = new Map<OtlpSpan, number>();
-  for (const s of spans) {
-    let d = 0;
-    let p = byId.get(s.parentSpanId);
-    // bounded walk: a parent cycle cannot loop forever
-    while (p !== undefined && p !== s && d < spans.length) {
-      d += 1;
-      p = byId.get(p.parentSpanId);
-    }
-    out.set(s, d);
-  }
-  return out;
-}
-
-/**
- * The value of the first key found in a trace's spans; when spans disagree, the one on the shallowest
- * span wins (ties: earliest start), so a sub-agent's own conversation id does not move its spans.
- */
-export function resolveKey(spans: readonly OtlpSpan[], keys: readonly string[]): string | null {
-  for (const key of keys) {
-    // Fast scan: the first value, and whether any span disagrees with it.
-    let firstValue: string | null = null;
-    let disagree = false;
-    const lookup = new ResourceLookup(key);
-    for (const span of spans) {
-      const v = spanValueOf(span, key) ?? lookup.valueOf(span.resource);
-      if (v === null) continue;
-      if (firstValue === null) firstValue = v;
-      else if (v !== firstValue) {
-        disagree = true;
-        break;
-      }
-    }
-    if (firstValue === null) continue;
-    if (!disagree) return firstValue;
-    // Spans disagree: the value on the shallowest span wins (ties: earliest start).
-    const found: [OtlpSpan, string][] = [];
-    for (const span of spans) {
-      const v = spanValueOf(span, key) ?? lookup.valueOf(span.resource);
-      if (v !== null) found.push([span, v]);
-    }
-    const depth = depths(spans);
-    let best = found[0] as [OtlpSpan, string];
-    for (const candidate of found) {
-      const d = depth.get(candidate[0]) as number;
-      const bd = depth.get(best[0]) as number;
-      if (d < bd || (d === bd && candidate[0].startTimeUnixNano < best[0].startTimeUnixNano))
-        best = candidate;
-    }
-    return best[1];
-  }
-  return null;
-}
-
-/**
- * A resource attribute looked up once per resource (spans of one request share one resource: the
- * last one is remembered, others go to a map).
- */
-class ResourceLookup {
-  readonly #key: string;
-  #last: OtlpResource | null = null;
-  #lastValue: string | null = null;
-  #seen: Map<OtlpResource, string | null> | null = null;
-
-  constructor(key: string) {
-    this.#key = key;
-  }
-
-  valueOf(r: OtlpResource): string | null {
-    if (r === this.#last) return this.#lastValue;
-    this.#seen ??= new Map();
-    let v = this.#seen.get(r);
-    if (v === undefined) {
-      v = valueOf(r.attributes.get(this.#key));
-      this.#seen.set(r, v);
-    }
-    this.#last = r;
-    this.#lastValue = v;
-    return v;
-  }
 }
 
 /**
@@ -186,9 +78,8 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   readonly #emitted = new Map<string, number>();
-  /** Trial keys then task keys. */
-  readonly #keys: readonly string[];
-  readonly #resourceValues: ({ resource: OtlpResource; value: string | null } | null)[];
+  /** Notes trial keys then task keys as spans arrive. */
+  readonly #noter: KeyNoter;
   #seq = 0;
   /** Spans held: in open traces and in trials not yet emitted. */
   #heldSpans = 0;
@@ -198,45 +89,12 @@ export class OtlpTrialGrouper {
     this.#taskKeys = config.taskKeys ?? ['nemo.test_case.name'];
     this.#window = Math.max(1, config.windowRequests ?? 256);
     this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
-    this.#keys = [...this.#trialKeys, ...this.#taskKeys];
-    this.#resourceValues = this.#keys.map(() => null);
-  }
-
-  /**
-   * Reads the trial and task keys of a span as it arrives (its bytes are still in cache then): the
-   * first value per key and whether any later span disagrees, which is all `resolveKey` needs unless
-   * spans disagree.
-   */
-  #noteKeys(t: OpenTrace, span: OtlpSpan): void {
-    const keys = this.#keys;
-    for (let k = 0; k < keys.length; k += 1) {
-      if (t.disagree[k] === true) continue;
-      const key = keys[k] as string;
-      const v = spanValueOf(span, key) ?? this.#resourceValue(k, key, span.resource);
-      if (v === null) continue;
-      const first = t.firstValues[k];
-      if (first === null || first === undefined) t.firstValues[k] = v;
-      else if (v !== first) t.disagree[k] = true;
-    }
-  }
-
-  /** A resource attribute, remembered for the last resource seen per key (spans of a request share it). */
-  #resourceValue(k: number, key: string, r: OtlpResource): string | null {
-    const last = this.#resourceValues[k];
-    if (last !== null && last !== undefined && last.resource === r) return last.value;
-    const value = valueOf(r.attributes.get(key));
-    this.#resourceValues[k] = { resource: r, value };
-    return value;
+    this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
   }
 
   /** `resolveKey(t.spans, keys)` from the values noted as spans arrived (keys at `offset` in `#keys`). */
   #resolve(t: OpenTrace, keys: readonly string[], offset: number): string | null {
-    for (let k = 0; k < keys.length; k += 1) {
-      const first = t.firstValues[offset + k];
-      if (first === null || first === undefined) continue;
-      return t.disagree[offset + k] === true ? resolveKey(t.spans, [keys[k] as string]) : first;
-    }
-    return null;
+    return resolveNotedKey([t.notes], keys, offset, () => t.spans);
   }
 
   /** Adds one request; returns the trials that became complete. */
@@ -253,7 +111,7 @@ export class OtlpTrialGrouper {
           const traceId = span.traceId;
           if (last === null || last.traceId !== traceId) last = this.#touch(traceId, seq, origin);
           last.spans.push(span);
-          this.#noteKeys(last, span);
+          this.#noter.note(last.notes, span);
           this.#heldSpans += 1;
         }
       }
@@ -289,12 +147,10 @@ export class OtlpTrialGrouper {
   #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
     let t = this.#traces.get(traceId);
     if (t === undefined) {
-      const n = this.#keys.length;
       t = {
         traceId,
         spans: [],
-        firstValues: new Array<string | null>(n).fill(null),
-        disagree: new Array<boolean>(n).fill(false),
+        notes: this.#noter.start(),
         logs: [],
         firstSeq: seq,
         lastSeq: seq,

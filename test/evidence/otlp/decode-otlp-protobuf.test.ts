@@ -270,7 +270,11 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
   it('looks keys up exactly (last duplicate wins, near misses do not match)', () => {
     const attributes = [
       { key: 'gen_ai.tool.name', value: { stringValue: 'first' } },
+      { key: '', value: { stringValue: 'empty key' } },
       { key: 'gen_ai.tool.namE', value: { stringValue: 'case differs' } },
+      // same length and last byte, first byte differs; same length and prefix, last byte differs
+      { key: 'Gen_ai.output.ids', value: { stringValue: 'first byte' } },
+      { key: 'gen_ai.output.idz', value: { stringValue: 'last byte' } },
       { key: 'gen_ai.tool.nam', value: { stringValue: 'prefix' } },
       { key: 'x.gen_ai.tool.name', value: { stringValue: 'suffix' } },
       { key: 'gen_ai.usage.input_tokens', value: { intValue: 12 } },
@@ -289,6 +293,10 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
     const a = span?.attributes;
     expect(a?.getString('gen_ai.tool.name')).toBe('last');
     expect(a?.getString('gen_ai.tool.namE')).toBe('case differs');
+    expect(a?.getString('Gen_ai.output.ids')).toBe('first byte');
+    expect(a?.getString('gen_ai.output.idz')).toBe('last byte');
+    expect(a?.has('gen_ai.output.ids')).toBe(false);
+    expect(a?.getString('')).toBe('empty key');
     expect(a?.getString('gen_ai.tool.nam')).toBe('prefix');
     expect(a?.getString('x.gen_ai.tool.name')).toBe('suffix');
     expect(a?.get('gen_ai.usage.input_tokens')).toEqual({ type: 'int', value: 12n });
