@@ -2,6 +2,7 @@ import { requireTrajectory } from '../../evidence/require-trajectory.js';
 import type { JsonValue } from '../../model/json-value.js';
 import type { NormalizedToolCall } from '../../model/trajectory-view.js';
 import type { Metric } from '../../model/metric.js';
+import { sameJson } from '../../util/same-json.js';
 import { boolean } from '../boolean.js';
 import { discreteScore } from '../discrete-score.js';
 
@@ -47,8 +48,14 @@ export function toolCallEfficiency(options: ToolCallEfficiencyOptions = {}): Met
 }
 
 /**
+ * Calls sharing a name up to this many are told apart by comparing their arguments pairwise
+ * ({@link sameJson}: nothing printed); more are counted by their canonical JSON text.
+ */
+const PAIRWISE_MAX = 16;
+
+/**
  * The largest number of calls sharing one name and one argument set. Only calls sharing a name can
- * repeat, so arguments are read (and canonicalised) only for names that occur more than once.
+ * repeat, so arguments are read (and compared) only for names that occur more than once.
  */
 function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
   if (calls.length === 0) return 0;
@@ -66,13 +73,41 @@ function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
   if (!shared) return max;
   for (const same of byName.values()) {
     if (same.length < 2) continue;
-    const counts = new Map<string, number>();
-    for (const call of same) {
-      const key = canonicalJson(call.arguments);
-      const n = (counts.get(key) ?? 0) + 1;
-      counts.set(key, n);
-      if (n > max) max = n;
+    const n = same.length <= PAIRWISE_MAX ? largestClassPairwise(same) : largestClassByText(same);
+    if (n > max) max = n;
+  }
+  return max;
+}
+
+/** The largest set of `calls` with the same arguments, each compared with one call of every set so far. */
+function largestClassPairwise(calls: readonly NormalizedToolCall[]): number {
+  const firsts: JsonValue[] = [];
+  const counts: number[] = [];
+  let max = 0;
+  for (const call of calls) {
+    const args = call.arguments;
+    let c = 0;
+    while (c < firsts.length && !sameJson(firsts[c] as JsonValue, args)) c += 1;
+    if (c === firsts.length) {
+      firsts.push(args);
+      counts.push(0);
     }
+    const n = (counts[c] as number) + 1;
+    counts[c] = n;
+    if (n > max) max = n;
+  }
+  return max;
+}
+
+/** As {@link largestClassPairwise}, by canonical JSON text (for many calls of one name). */
+function largestClassByText(calls: readonly NormalizedToolCall[]): number {
+  const counts = new Map<string, number>();
+  let max = 0;
+  for (const call of calls) {
+    const key = canonicalJson(call.arguments);
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    if (n > max) max = n;
   }
   return max;
 }

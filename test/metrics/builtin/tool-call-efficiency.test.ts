@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../bench/mulberry32.js';
 import { EvidenceKeyError } from '../../../src/evidence/evidence-key-error.js';
 import { toolCallEfficiency } from '../../../src/metrics/builtin/tool-call-efficiency.js';
 import type { JsonObject } from '../../../src/model/json-value.js';
@@ -100,6 +101,29 @@ describe('tool_call_efficiency', () => {
       efficient_tool_use: false,
       max_repeated_tool_calls: 2,
     });
+  });
+
+  it('counts the same with few and with many calls of one name (compared pairwise, or by sorted text)', async () => {
+    const next = mulberry32(5);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+    /** The oracle: calls grouped by their arguments' JSON text with keys sorted (two keys here). */
+    const text = (a: JsonObject): string => JSON.stringify(Object.fromEntries(Object.entries(a).sort()));
+    for (const n of [2, 5, 16, 17, 40]) {
+      for (let round = 0; round < 20; round++) {
+        const args = Array.from({ length: n }, () =>
+          next() < 0.5
+            ? { path: pick(['a', 'b', 'c']), n: pick([1, 2]) }
+            : { n: pick([1, 2]), path: pick(['a', 'b', 'c']) },
+        );
+        const counts = new Map<string, number>();
+        for (const a of args) counts.set(text(a), (counts.get(text(a)) ?? 0) + 1);
+        const expected = Math.max(...counts.values());
+        expect(await runOnEvidence(toolCallEfficiency(), atifData(calls(args)))).toEqual({
+          efficient_tool_use: expected <= 2,
+          max_repeated_tool_calls: expected,
+        });
+      }
+    }
   });
 
   it('fails without a trace; rejects a bad threshold', async () => {
