@@ -182,11 +182,22 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
     let late = 0;
+    // a trace's spans mostly come one after another: its sealed state is looked up once
+    let lastTrace = '';
+    let lastSealed = false;
     for (const rs of resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          if (!hasValidIds(span)) rejected += 1;
-          else if (this.#assembler.isSealed(span.traceId)) late += 1;
+          if (!hasValidIds(span)) {
+            rejected += 1;
+            continue;
+          }
+          const traceId = span.traceId;
+          if (traceId !== lastTrace) {
+            lastTrace = traceId;
+            lastSealed = this.#assembler.isSealed(traceId);
+          }
+          if (lastSealed) late += 1;
           else spans.push(span);
         }
       }

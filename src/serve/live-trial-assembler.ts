@@ -225,14 +225,26 @@ export class LiveTrialAssembler {
   add(spans: Iterable<OtlpSpan>, nowMs: number, source: SpanSource | null = null): number {
     let added = 0;
     let revived: AssembledTrial[] | null = null;
+    // a trace's spans mostly come one after another: the last span's trial is looked up once
+    let lastKey: string | null = null;
+    let last: AssembledTrial | null = null;
     for (const span of spans) {
       const key = this.keyOf(span);
-      if (this.#sealed.has(key)) continue;
-      let trial = this.#trials.get(key);
-      if (trial === undefined) {
-        trial = new AssembledTrial(key, nowMs, this.keyOf, this.lifecycle, this.#noter);
-        this.#trials.set(key, trial);
-      } else if (trial.released) (revived ??= []).push(trial);
+      let trial: AssembledTrial | undefined;
+      if (key === lastKey) {
+        if (last === null) continue; // sealed
+        trial = last;
+      } else {
+        lastKey = key;
+        last = null;
+        if (this.#sealed.has(key)) continue;
+        trial = this.#trials.get(key);
+        if (trial === undefined) {
+          trial = new AssembledTrial(key, nowMs, this.keyOf, this.lifecycle, this.#noter);
+          this.#trials.set(key, trial);
+        } else if (trial.released) (revived ??= []).push(trial);
+        last = trial;
+      }
       if (!trial.add(span, source)) continue;
       trial.lastSpanAtMs = nowMs;
       trial.dirty = true;

@@ -68,6 +68,32 @@ describe('LiveTrialAssembler', () => {
     expect(asm.openCount).toBe(0);
   });
 
+  it('places interleaved spans of several traces, a sealed one among them, each with its own trace', () => {
+    const asm = new LiveTrialAssembler(config, (s) => s.traceId);
+    const span = (trace: string, id: string, name = 'chat') => fakeSpan({ traceId: trace, spanId: id, name });
+    asm.add([span('t2', 'x', 'invoke_agent b')], 0);
+    asm.due(100);
+    asm.seal(['t2']);
+    const added = asm.add(
+      [
+        span('t1', 'a', 'invoke_agent a'),
+        span('t1', 'b'),
+        span('t2', 'y'),
+        span('t2', 'z'),
+        span('t1', 'c'),
+        span('t3', 'd'),
+      ],
+      200,
+    );
+    expect(added).toBe(4);
+    expect(asm.isSealed('t2')).toBe(true);
+    const due = asm.flush().map(([t]) => [t.key, t.spans.map((s) => s.spanId)]);
+    expect(due).toEqual([
+      ['t1', ['a', 'b', 'c']],
+      ['t3', ['d']],
+    ]);
+  });
+
   it('ignores re-sent duplicate spans', () => {
     const asm = new LiveTrialAssembler(config, keyOf);
     const span = fakeSpan({ spanId: 'a', name: 'invoke_agent x' });
