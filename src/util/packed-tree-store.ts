@@ -82,9 +82,16 @@ type Builder = (
   c: number,
 ) => unknown;
 
+/**
+ * Whether a tree has exactly one shape's structure (keys in order, leaf kinds); if so, its numbers
+ * and its string and by-reference leaves have been appended to `numbers` and `leaves` in walk order.
+ */
+type Matcher = (tree: unknown, numbers: number[], leaves: unknown[]) => boolean;
+
 interface Shape {
   readonly columns: readonly StringColumn[];
   readonly build: Builder;
+  readonly match: Matcher;
 }
 
 /**
@@ -138,6 +145,10 @@ export class PackedTreeStore {
   #node: ShapeNode = this.#root;
   /** The walk's strings and by-reference values, in order. */
   readonly #leafValues: unknown[] = [];
+  /** The shape of the tree added last (-1: none): the next tree is matched against it first. */
+  #lastShape = -1;
+  /** The numbers of a tree being matched against {@link #lastShape}. */
+  readonly #matchedNumbers: number[] = [];
 
   constructor(options: { maxShapes?: number } = {}) {
     this.#maxShapes = options.maxShapes ?? MAX_SHAPES;
@@ -153,26 +164,35 @@ export class PackedTreeStore {
     return this.#shapes.length;
   }
 
-  /** Stores a tree; returns its index. */
+  /**
+   * Stores a tree; returns its index. Records of one structure mostly follow each other: a tree is
+   * first matched against the last tree's shape by that shape's compiled matcher (no key lists, no
+   * trie steps), and walked only when it differs.
+   */
   add(tree: unknown): number {
-    this.#node = this.#root;
     this.#leafValues.length = 0;
     this.#pooledInTree.clear();
-    this.#creating = this.#shapes.length < this.#maxShapes;
     const numberStart = this.#numberCount;
-    this.#walk(tree, 0);
-    const node = this.#node;
     const codeStart = this.#codeCount;
-    if (node.shape < 0 && !this.#creating) {
-      // a new shape past the bound: the tree is kept as it is
-      this.#numberCount = numberStart;
-      this.#leafValues.length = 0;
-      this.#reserveCodes(1);
-      this.#codes[this.#codeCount++] = this.#ref(tree);
-      return this.#push(-1, numberStart, codeStart);
+    let shapeId = this.#lastShape >= 0 ? this.#matchLast(tree) : -1;
+    if (shapeId < 0) {
+      this.#node = this.#root;
+      this.#creating = this.#shapes.length < this.#maxShapes;
+      this.#walk(tree, 0);
+      const node = this.#node;
+      if (node.shape < 0 && !this.#creating) {
+        // a new shape past the bound: the tree is kept as it is
+        this.#numberCount = numberStart;
+        this.#leafValues.length = 0;
+        this.#reserveCodes(1);
+        this.#codes[this.#codeCount++] = this.#ref(tree);
+        return this.#push(-1, numberStart, codeStart);
+      }
+      if (node.shape < 0) node.shape = this.#newShape(tree);
+      shapeId = node.shape;
+      this.#lastShape = shapeId;
     }
-    if (node.shape < 0) node.shape = this.#newShape(tree);
-    const shape = this.#shapes[node.shape] as Shape;
+    const shape = this.#shapes[shapeId] as Shape;
     this.#reserveCodes(this.#leafValues.length);
     for (let i = 0; i < this.#leafValues.length; i++) {
       const value = this.#leafValues[i];
@@ -182,7 +202,24 @@ export class PackedTreeStore {
           : this.#ref(value);
     }
     this.#leafValues.length = 0;
-    return this.#push(node.shape, numberStart, codeStart);
+    return this.#push(shapeId, numberStart, codeStart);
+  }
+
+  /** The last shape's id when `tree` has it (its leaves gathered as the walk would), else -1. */
+  #matchLast(tree: unknown): number {
+    const numbers = this.#matchedNumbers;
+    numbers.length = 0;
+    if (!(this.#shapes[this.#lastShape] as Shape).match(tree, numbers, this.#leafValues)) {
+      this.#leafValues.length = 0;
+      return -1;
+    }
+    if (this.#numberCount + numbers.length > this.#numbers.length)
+      this.#numbers = grownTypedArray(
+        this.#numbers,
+        Math.max(this.#numberCount + numbers.length, this.#numbers.length * 2),
+      );
+    for (let i = 0; i < numbers.length; i++) this.#numbers[this.#numberCount++] = numbers[i] as number;
+    return this.#lastShape;
   }
 
   #push(shape: number, numberStart: number, codeStart: number): number {
@@ -310,7 +347,7 @@ export class PackedTreeStore {
     };
     const root = template(tree, 0);
     const columns = Array.from({ length: strings }, () => new StringColumn());
-    this.#shapes.push({ columns, build: compileBuilder(root, columns) });
+    this.#shapes.push({ columns, build: compileBuilder(root, columns), match: compileMatcher(root) });
     return this.#shapes.length - 1;
   }
 
@@ -384,6 +421,83 @@ function kindOf(value: unknown, depth: number): number {
 function packedKeys(object: Record<string, unknown>): string[] | null {
   const keys = Object.keys(object);
   return keys.length > MAX_PACKED_KEYS ? null : keys;
+}
+
+/** Whether the walk keeps `value` (found at `depth`) by reference: {@link kindOf}'s `OPAQUE`, or too many keys. */
+function isOpaque(value: unknown, depth: number): boolean {
+  const kind = kindOf(value, depth);
+  return kind === OPAQUE || (kind === OPEN_OBJECT && packedKeys(value as Record<string, unknown>) === null);
+}
+
+/**
+ * Compiles a shape's template into its {@link Matcher}: the walk's rules ({@link kindOf},
+ * {@link packedKeys}) for exactly this structure. An object's keys are compared in `for…in` order
+ * with the template's (no key array is made); `for…in` also lists inherited enumerable keys, so an
+ * object whose prototype chain has any does not match and is walked instead, which reads own keys.
+ */
+function compileMatcher(root: Template): Matcher {
+  const keyLists: (readonly string[])[] = [];
+  const lines: string[] = [];
+  let vars = 0;
+  const fail = 'return false;';
+  const emit = (template: Template, v: string, depth: number): void => {
+    if (template.kind === 'object') {
+      const list = keyLists.push(template.keys) - 1;
+      lines.push(
+        `if (typeof ${v} !== 'object' || ${v} === null || Array.isArray(${v}) || P(${v}) !== OP) ${fail}`,
+        `i = 0; for (k in ${v}) if (k !== KS[${list}][i++]) ${fail}`,
+        `if (i !== ${template.keys.length}) ${fail}`,
+      );
+      template.keys.forEach((key, n) => {
+        const child = `v${++vars}`;
+        lines.push(`const ${child} = ${v}[${JSON.stringify(key)}];`);
+        emit(template.children[n] as Template, child, depth + 1);
+      });
+      return;
+    }
+    if (template.kind === 'array') {
+      lines.push(
+        `if (!Array.isArray(${v}) || P(${v}) !== AP || ${v}.length !== ${template.children.length}) ${fail}`,
+      );
+      template.children.forEach((t, n) => {
+        const child = `v${++vars}`;
+        lines.push(`const ${child} = ${v}[${n}];`);
+        emit(t, child, depth + 1);
+      });
+      return;
+    }
+    switch (template.leaf) {
+      case NUMBER:
+        lines.push(`if (typeof ${v} !== 'number') ${fail}`, `N.push(${v});`);
+        return;
+      case STRING:
+        lines.push(`if (typeof ${v} !== 'string') ${fail}`, `L.push(${v});`);
+        return;
+      case OPAQUE:
+        lines.push(`if (!opaque(${v}, ${depth})) ${fail}`, `L.push(${v});`);
+        return;
+      case TRUE:
+        lines.push(`if (${v} !== true) ${fail}`);
+        return;
+      case FALSE:
+        lines.push(`if (${v} !== false) ${fail}`);
+        return;
+      case NULL:
+        lines.push(`if (${v} !== null) ${fail}`);
+        return;
+      default:
+        lines.push(`if (${v} !== undefined) ${fail}`);
+    }
+  };
+  emit(root, 'v0', 0);
+  const source = `return (v0, N, L) => {\nlet i = 0, k;\n${lines.join('\n')}\nreturn true;\n};`;
+  return new Function('KS', 'P', 'OP', 'AP', 'opaque', source)(
+    keyLists,
+    Object.getPrototypeOf,
+    Object.prototype,
+    Array.prototype,
+    isOpaque,
+  ) as Matcher;
 }
 
 /**

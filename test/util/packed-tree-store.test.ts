@@ -4,7 +4,8 @@ import { PackedTreeStore } from '../../src/util/packed-tree-store.js';
 
 /**
  * Exact equality of plain trees: same keys in the same order, `Object.is` for leaves (so `-0` is
- * not `0`), arrays of the same length, and plain objects rebuilt with the plain prototype.
+ * not `0`), arrays of the same length, plain objects rebuilt with the plain prototype, and any other
+ * object the same one (kept by reference).
  */
 function sameTree(a: unknown, b: unknown, path = '$'): void {
   if (typeof a !== 'object' || a === null) {
@@ -15,6 +16,11 @@ function sameTree(a: unknown, b: unknown, path = '$'): void {
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) throw new Error(`${path}: array length`);
     a.forEach((x, i) => sameTree(x, b[i], `${path}[${i}]`));
+    return;
+  }
+  if (Object.getPrototypeOf(a) !== Object.prototype) {
+    // not plain data: kept by reference
+    if (a !== b) throw new Error(`${path}: a value kept by reference came back as another`);
     return;
   }
   expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
@@ -186,6 +192,83 @@ describe('PackedTreeStore', () => {
       { id: 't', shallow: [[[{ x: -0 }]]] },
       store.get(store.add({ id: 't', shallow: [[[{ x: -0 }]]] })),
     );
+  });
+
+  it('tells a tree of the last shape from near misses of it (the compiled match), each read back exactly', () => {
+    /** A record like a kept trial's: nested objects, an array of records, leaves of every kind. */
+    const record = (i: number): Record<string, unknown> => ({
+      id: `trial-${i}`,
+      status: 'completed',
+      output: { output_text: `text ${i}`, response: null, metadata: {} },
+      measurements: { tokens: i, cost: i / 7, cached: undefined },
+      ok: true,
+      scores: [
+        { name: 'a', value: i % 3 === 0, diagnostics: [] },
+        { name: 'b', value: -i, diagnostics: [{ severity: 'warning', details: { n: 1 } }] },
+      ],
+    });
+    class Box {
+      readonly v = 1;
+    }
+    const mutations: ((r: Record<string, unknown>, i: number) => unknown)[] = [
+      (r) => r,
+      (r) => ({ status: r['status'], ...r }), // key order
+      (r) => ({ ...r, extra: 1 }), // a key more
+      (r) => {
+        const { ok: _ok, ...rest } = r;
+        return rest; // a key fewer
+      },
+      (r) => {
+        const { scores: _scores, ...rest } = r;
+        return rest; // the last key fewer
+      },
+      (r) => ({ ...r, measurements: { tokens: 1, cost: 2 } }), // the last key fewer, whose value was undefined
+      (r) => ({ ...r, ok: false }), // true → false
+      (r) => ({ ...r, ok: 'yes' }), // boolean → string
+      (r) => ({ ...r, id: 7 }), // string → number
+      (r) => ({ ...r, output: null }), // object → null
+      (r) => ({ ...r, output: new Box() }), // object → by reference
+      (r) => {
+        const bare = Object.create(null) as Record<string, unknown>;
+        bare['output_text'] = 'x';
+        return { ...r, output: bare }; // null prototype: by reference
+      },
+      (r) => ({ ...r, measurements: { ...(r['measurements'] as object), cached: 0 } }), // undefined → number
+      (r) => ({ ...r, scores: [...(r['scores'] as unknown[]), { name: 'c', value: 1, diagnostics: [] }] }), // longer array
+      (r) => ({ ...r, scores: (r['scores'] as unknown[]).slice(0, 1) }), // shorter array
+      (r) => ({ ...r, scores: { 0: 'not an array' } }), // array → object
+      (r, i) => {
+        // the same keys, one of them a getter (own, enumerable: read like a data property)
+        const out = { ...r };
+        Object.defineProperty(out, 'id', { get: () => `lazy-${i}`, enumerable: true, configurable: true });
+        return out;
+      },
+      (r) => ({ ...r, wide: Object.fromEntries(Array.from({ length: 300 }, (_, k) => [`k${k}`, k])) }), // too many keys
+    ];
+    const next = mulberry32(9);
+    const store = new PackedTreeStore();
+    const trees: unknown[] = [];
+    for (let i = 0; i < 4000; i++) {
+      // mostly the same structure, as a live server's records are, with every near miss mixed in
+      const m = next() < 0.6 ? 0 : Math.floor(next() * mutations.length);
+      trees.push((mutations[m] as (r: Record<string, unknown>, i: number) => unknown)(record(i), i));
+    }
+    trees.forEach((t) => store.add(t));
+    trees.forEach((t, i) => sameTree(t, store.get(i), `tree ${i}`));
+  });
+
+  it('walks objects whose prototype lends enumerable keys (they do not match a shape by for…in)', () => {
+    const store = new PackedTreeStore();
+    const tree = (i: number): unknown => ({ a: i, b: { c: `s${i}` } });
+    store.add(tree(0));
+    Object.defineProperty(Object.prototype, 'lent', { value: 1, enumerable: true, configurable: true });
+    try {
+      for (let i = 1; i < 5; i++) store.add(tree(i));
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['lent'];
+    }
+    for (let i = 0; i < 5; i++) sameTree(tree(i), store.get(i), `tree ${i}`);
+    expect(store.shapeCount).toBe(1);
   });
 
   it('refuses an index it does not hold', () => {
