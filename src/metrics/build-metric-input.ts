@@ -8,14 +8,21 @@ import { lazyProperty } from '../util/lazy-property.js';
 /** Defines a candidate's `output_text` as its trial output's, read when first read. */
 const defineOutputText = lazyProperty('output_text', (output: AgentOutput) => output.output_text ?? null);
 
-/** The candidate of a trial with an output; its `output_text` is read when first read. */
+/**
+ * The candidate of a trial with an output; its `output_text` is read when first read, or copied when
+ * the output already holds it as a plain value (defining a lazy property costs ~1 µs; `serve`
+ * settles the text before scoring, for its kept record).
+ */
 function candidateOf(
   output: AgentOutput,
   evidence: TrialItem['evidence'],
   metadata: JsonObject,
 ): CandidateOutput {
   const c = {} as CandidateOutput;
-  defineOutputText(c, output);
+  const text = Object.getOwnPropertyDescriptor(output, 'output_text');
+  if (text !== undefined && 'value' in text)
+    c.output_text = (text.value as string | null | undefined) ?? null;
+  else defineOutputText(c, output);
   c.response = output.response ?? null;
   c.trajectory = null;
   c.evidence = evidence;

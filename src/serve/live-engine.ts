@@ -576,6 +576,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       handle: OTLPTraceHandle.fromSpans(spans),
       origin: { file: 'otlp-live' },
     });
+    // the output text is kept with the trial (plainOutput below): read it now, so that the metrics'
+    // candidates get it as a plain value instead of each defining a lazy one
+    if (item.trial.output !== null) void item.trial.output.output_text;
     const plan = this.planner(item);
     const timeout = this.config.metricTimeoutMs > 0 ? { timeoutMs: this.config.metricTimeoutMs } : {};
     const scores = await scoreTrial(item, plan.task, plan.metrics, {

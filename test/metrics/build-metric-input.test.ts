@@ -86,6 +86,22 @@ describe('buildMetricInput (spec §3.5)', () => {
     expect(candidate.output_text).toBe('set');
   });
 
+  it('copies an output text the output already holds as a plain value (null when absent)', () => {
+    const plain = buildMetricInput(
+      makeTrialItem({ output: { output_text: 'done', response: null, metadata: {} } }),
+      task,
+      0,
+    );
+    expect(Object.getOwnPropertyDescriptor(plain.candidate, 'output_text')).toEqual({
+      value: 'done',
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    const noText = { response: null, metadata: {} } as never;
+    expect(buildMetricInput(makeTrialItem({ output: noText }), task, 0).candidate.output_text).toBeNull();
+  });
+
   it('without an output: no evidence, empty metadata, null text and response', () => {
     const evidence = { marker: true } as unknown as CandidateEvidence;
     const item = { ...makeTrialItem({ output: null, metadata: { a: 1 } }), evidence };
