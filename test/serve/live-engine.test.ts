@@ -109,4 +109,69 @@ describe('LiveEngine', () => {
     // a summary handed out earlier is not changed by what came later
     expect(JSON.stringify(first)).toBe(firstText);
   });
+
+  it('joins the traces of one conversation into one trial (task key from any of them) and seals them together', async () => {
+    let now = 0;
+    const engine = new LiveEngine(
+      liveEngineConfig({
+        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+        tickMs: 1000,
+        retainMs: 1000,
+      }),
+      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+      [],
+      () => now,
+    );
+    const turn = (trace: string, spanId: string, attrs: Record<string, string>): OtlpResourceSpans[] => {
+      const span = fakeSpan({
+        traceId: trace.padStart(32, '0'),
+        spanId: spanId.padStart(16, '0'),
+        name: 'invoke_agent bot',
+        attrs: { 'gen_ai.operation.name': 'invoke_agent', ...attrs },
+      });
+      return [
+        {
+          resource: span.resource,
+          scopeSpans: [{ scope: span.scope, spans: [span], schemaUrl: '' }],
+          schemaUrl: '',
+        },
+      ];
+    };
+    const settle = async (): Promise<void> => {
+      engine.tick();
+      now += 100;
+      engine.tick();
+      await engine.whenIdle();
+    };
+    // turn 1 carries no task key: the trial is its own task until turn 2 names one
+    engine.accept(turn('a1', 'a1', { 'gen_ai.conversation.id': 'conv-x' }));
+    await settle();
+    expect(engine.trialJson('conv-x')).toMatchObject({ task_id: 'conv-x', version: 1 });
+    // a sub-agent's span (ended, so sent, first) with its own conversation id, deeper in turn 2, does
+    // not move the turn's spans: the shallowest span's id wins
+    const sub = fakeSpan({
+      traceId: 'a2'.padStart(32, '0'),
+      spanId: 'b2'.padStart(16, '0'),
+      parentSpanId: 'b1'.padStart(16, '0'),
+      attrs: { 'gen_ai.conversation.id': 'conv-sub' },
+    });
+    engine.accept([
+      {
+        resource: sub.resource,
+        scopeSpans: [{ scope: sub.scope, spans: [sub], schemaUrl: '' }],
+        schemaUrl: '',
+      },
+    ]);
+    engine.accept(turn('a2', 'b1', { 'gen_ai.conversation.id': 'conv-x', 'nemo.test_case.name': 'task-7' }));
+    await settle();
+    expect(engine.trialJson('conv-x')).toMatchObject({ task_id: 'task-7', version: 2 });
+    expect(engine.trialJson('conv-sub')).toBeUndefined();
+    expect(engine.finalTrials()).toHaveLength(1);
+    // past retainMs both traces are sealed: late spans for either are refused
+    now += 2000;
+    engine.tick();
+    expect(engine.accept(turn('a1', 'c1', {}))).toMatchObject({ rejectedSpans: 1 });
+    expect(engine.accept(turn('a2', 'c2', {}))).toMatchObject({ rejectedSpans: 1 });
+    expect(engine.finalTrials()).toHaveLength(1);
+  });
 });
