@@ -84,9 +84,10 @@ type Builder = (
 
 /**
  * Whether a tree has exactly one shape's structure (keys in order, leaf kinds); if so, its numbers
- * and its string and by-reference leaves have been appended to `numbers` and `leaves` in walk order.
+ * and its string and by-reference leaves have been written to `numbers` and `leaves` from index 0 in
+ * walk order, and their counts to `counts[0]` and `counts[1]`.
  */
-type Matcher = (tree: unknown, numbers: number[], leaves: unknown[]) => boolean;
+type Matcher = (tree: unknown, numbers: number[], leaves: unknown[], counts: Int32Array) => boolean;
 
 interface Shape {
   readonly columns: readonly StringColumn[];
@@ -143,8 +144,14 @@ export class PackedTreeStore {
 
   // scratch of the walk in progress
   #node: ShapeNode = this.#root;
-  /** The walk's strings and by-reference values, in order. */
+  /**
+   * The walk's strings and by-reference values, in order: the first `#leafCount` (written by index,
+   * never truncated: emptying an array frees its storage, and the next tree grew it again).
+   */
   readonly #leafValues: unknown[] = [];
+  #leafCount = 0;
+  /** The counts a matcher reports: numbers, leaves. */
+  readonly #matchedCounts = new Int32Array(2);
   /** The shape of the tree added last (-1: none): the next tree is matched against it first. */
   #lastShape = -1;
   /** The numbers of a tree being matched against {@link #lastShape}. */
@@ -170,7 +177,7 @@ export class PackedTreeStore {
    * trie steps), and walked only when it differs.
    */
   add(tree: unknown): number {
-    this.#leafValues.length = 0;
+    this.#leafCount = 0;
     this.#pooledInTree.clear();
     const numberStart = this.#numberCount;
     const codeStart = this.#codeCount;
@@ -183,7 +190,7 @@ export class PackedTreeStore {
       if (node.shape < 0 && !this.#creating) {
         // a new shape past the bound: the tree is kept as it is
         this.#numberCount = numberStart;
-        this.#leafValues.length = 0;
+        this.#leafCount = 0;
         this.#reserveCodes(1);
         this.#codes[this.#codeCount++] = this.#ref(tree);
         return this.#push(-1, numberStart, codeStart);
@@ -193,32 +200,32 @@ export class PackedTreeStore {
       this.#lastShape = shapeId;
     }
     const shape = this.#shapes[shapeId] as Shape;
-    this.#reserveCodes(this.#leafValues.length);
-    for (let i = 0; i < this.#leafValues.length; i++) {
+    const leaves = this.#leafCount;
+    this.#reserveCodes(leaves);
+    for (let i = 0; i < leaves; i++) {
       const value = this.#leafValues[i];
       this.#codes[this.#codeCount++] =
         typeof value === 'string'
           ? this.#stringCode(shape.columns[i] as StringColumn, value)
           : this.#ref(value);
     }
-    this.#leafValues.length = 0;
+    this.#leafCount = 0;
     return this.#push(shapeId, numberStart, codeStart);
   }
 
   /** The last shape's id when `tree` has it (its leaves gathered as the walk would), else -1. */
   #matchLast(tree: unknown): number {
     const numbers = this.#matchedNumbers;
-    numbers.length = 0;
-    if (!(this.#shapes[this.#lastShape] as Shape).match(tree, numbers, this.#leafValues)) {
-      this.#leafValues.length = 0;
-      return -1;
-    }
-    if (this.#numberCount + numbers.length > this.#numbers.length)
+    const counts = this.#matchedCounts;
+    if (!(this.#shapes[this.#lastShape] as Shape).match(tree, numbers, this.#leafValues, counts)) return -1;
+    const found = counts[0] as number;
+    this.#leafCount = counts[1] as number;
+    if (this.#numberCount + found > this.#numbers.length)
       this.#numbers = grownTypedArray(
         this.#numbers,
-        Math.max(this.#numberCount + numbers.length, this.#numbers.length * 2),
+        Math.max(this.#numberCount + found, this.#numbers.length * 2),
       );
-    for (let i = 0; i < numbers.length; i++) this.#numbers[this.#numberCount++] = numbers[i] as number;
+    for (let i = 0; i < found; i++) this.#numbers[this.#numberCount++] = numbers[i] as number;
     return this.#lastShape;
   }
 
@@ -324,7 +331,7 @@ export class PackedTreeStore {
     }
     // a string or a value kept by reference: a position with a code
     this.#step(typeof value === 'string' ? STRING : OPAQUE);
-    this.#leafValues.push(value);
+    this.#leafValues[this.#leafCount++] = value;
   }
 
   /** The template of a shape seen for the first time, read off the tree that has it. */
@@ -468,13 +475,13 @@ function compileMatcher(root: Template): Matcher {
     }
     switch (template.leaf) {
       case NUMBER:
-        lines.push(`if (typeof ${v} !== 'number') ${fail}`, `N.push(${v});`);
+        lines.push(`if (typeof ${v} !== 'number') ${fail}`, `N[n++] = ${v};`);
         return;
       case STRING:
-        lines.push(`if (typeof ${v} !== 'string') ${fail}`, `L.push(${v});`);
+        lines.push(`if (typeof ${v} !== 'string') ${fail}`, `L[l++] = ${v};`);
         return;
       case OPAQUE:
-        lines.push(`if (!opaque(${v}, ${depth})) ${fail}`, `L.push(${v});`);
+        lines.push(`if (!opaque(${v}, ${depth})) ${fail}`, `L[l++] = ${v};`);
         return;
       case TRUE:
         lines.push(`if (${v} !== true) ${fail}`);
@@ -490,7 +497,7 @@ function compileMatcher(root: Template): Matcher {
     }
   };
   emit(root, 'v0', 0);
-  const source = `return (v0, N, L) => {\nlet i = 0, k;\n${lines.join('\n')}\nreturn true;\n};`;
+  const source = `return (v0, N, L, C) => {\nlet i = 0, k, n = 0, l = 0;\n${lines.join('\n')}\nC[0] = n;\nC[1] = l;\nreturn true;\n};`;
   return new Function('KS', 'P', 'OP', 'AP', 'opaque', source)(
     keyLists,
     Object.getPrototypeOf,
