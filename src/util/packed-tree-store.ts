@@ -84,13 +84,15 @@ type Builder = (
 
 /**
  * Whether a tree has exactly one shape's structure (keys in order, leaf kinds); if so, its numbers
- * and its string and by-reference leaves have been written to `numbers` and `leaves` from index 0 in
- * walk order, and their counts to `counts[0]` and `counts[1]`.
+ * have been written to `numbers` from `at` and its string and by-reference leaves to `leaves` from 0,
+ * in walk order (as many as the shape has: `Shape.numbers`, `Shape.columns.length`).
  */
-type Matcher = (tree: unknown, numbers: number[], leaves: unknown[], counts: Int32Array) => boolean;
+type Matcher = (tree: unknown, numbers: Float64Array, at: number, leaves: unknown[]) => boolean;
 
 interface Shape {
   readonly columns: readonly StringColumn[];
+  /** Number leaves of every tree of the shape. */
+  readonly numbers: number;
   readonly build: Builder;
   readonly match: Matcher;
 }
@@ -150,12 +152,8 @@ export class PackedTreeStore {
    */
   readonly #leafValues: unknown[] = [];
   #leafCount = 0;
-  /** The counts a matcher reports: numbers, leaves. */
-  readonly #matchedCounts = new Int32Array(2);
   /** The shape of the tree added last (-1: none): the next tree is matched against it first. */
   #lastShape = -1;
-  /** The numbers of a tree being matched against {@link #lastShape}. */
-  readonly #matchedNumbers: number[] = [];
 
   constructor(options: { maxShapes?: number } = {}) {
     this.#maxShapes = options.maxShapes ?? MAX_SHAPES;
@@ -215,17 +213,16 @@ export class PackedTreeStore {
 
   /** The last shape's id when `tree` has it (its leaves gathered as the walk would), else -1. */
   #matchLast(tree: unknown): number {
-    const numbers = this.#matchedNumbers;
-    const counts = this.#matchedCounts;
-    if (!(this.#shapes[this.#lastShape] as Shape).match(tree, numbers, this.#leafValues, counts)) return -1;
-    const found = counts[0] as number;
-    this.#leafCount = counts[1] as number;
-    if (this.#numberCount + found > this.#numbers.length)
+    const shape = this.#shapes[this.#lastShape] as Shape;
+    // the numbers go straight to their place; they count only once the tree matched
+    if (this.#numberCount + shape.numbers > this.#numbers.length)
       this.#numbers = grownTypedArray(
         this.#numbers,
-        Math.max(this.#numberCount + found, this.#numbers.length * 2),
+        Math.max(this.#numberCount + shape.numbers, this.#numbers.length * 2),
       );
-    for (let i = 0; i < found; i++) this.#numbers[this.#numberCount++] = numbers[i] as number;
+    if (!shape.match(tree, this.#numbers, this.#numberCount, this.#leafValues)) return -1;
+    this.#numberCount += shape.numbers;
+    this.#leafCount = shape.columns.length;
     return this.#lastShape;
   }
 
@@ -337,6 +334,7 @@ export class PackedTreeStore {
   /** The template of a shape seen for the first time, read off the tree that has it. */
   #newShape(tree: unknown): number {
     let strings = 0;
+    let numbers = 0;
     const template = (value: unknown, depth: number): Template => {
       let kind = kindOf(value, depth);
       if (kind === OPEN_ARRAY) {
@@ -350,11 +348,17 @@ export class PackedTreeStore {
           return { kind: 'object', keys, children: keys.map((key) => template(object[key], depth + 1)) };
         kind = OPAQUE;
       }
+      if (kind === NUMBER) numbers++;
       return { kind: 'leaf', leaf: kind, column: kind === STRING || kind === OPAQUE ? strings++ : -1 };
     };
     const root = template(tree, 0);
     const columns = Array.from({ length: strings }, () => new StringColumn());
-    this.#shapes.push({ columns, build: compileBuilder(root, columns), match: compileMatcher(root) });
+    this.#shapes.push({
+      columns,
+      numbers,
+      build: compileBuilder(root, columns),
+      match: compileMatcher(root),
+    });
     return this.#shapes.length - 1;
   }
 
@@ -475,7 +479,7 @@ function compileMatcher(root: Template): Matcher {
     }
     switch (template.leaf) {
       case NUMBER:
-        lines.push(`if (typeof ${v} !== 'number') ${fail}`, `N[n++] = ${v};`);
+        lines.push(`if (typeof ${v} !== 'number') ${fail}`, `N[at++] = ${v};`);
         return;
       case STRING:
         lines.push(`if (typeof ${v} !== 'string') ${fail}`, `L[l++] = ${v};`);
@@ -497,7 +501,7 @@ function compileMatcher(root: Template): Matcher {
     }
   };
   emit(root, 'v0', 0);
-  const source = `return (v0, N, L, C) => {\nlet i = 0, k, n = 0, l = 0;\n${lines.join('\n')}\nC[0] = n;\nC[1] = l;\nreturn true;\n};`;
+  const source = `return (v0, N, at, L) => {\nlet i = 0, k, l = 0;\n${lines.join('\n')}\nreturn true;\n};`;
   return new Function('KS', 'P', 'OP', 'AP', 'opaque', source)(
     keyLists,
     Object.getPrototypeOf,
