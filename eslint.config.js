@@ -12,6 +12,7 @@ export default tseslint.config(
       'bench/out/**',
       'src/report/assets/**',
       '.tmp/**',
+      'runs/**',
     ],
   },
   js.configs.recommended,
