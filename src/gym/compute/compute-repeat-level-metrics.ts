@@ -40,6 +40,126 @@ function lerp(a: number, b: number, g: number): number {
   return g >= 0.5 ? b - diff * (1 - g) : a + diff * g;
 }
 
+/** The repeats of one agent's rows: each position's slot, and per slot its rollout index, rows and tasks. */
+interface RepeatSlots {
+  /** Slot of each position. */
+  slot: Int32Array;
+  /** Rollout index of each slot (slots in order of first appearance). */
+  rollouts: number[];
+  /** Rows of each slot. */
+  counts: number[];
+  /** Distinct tasks of each slot. */
+  present: number[];
+  /** Distinct tasks of the agent. */
+  taskCount: number;
+}
+
+/**
+ * Gives each position its repeat slot. Positions ascend and the frame is sorted by task, so equal
+ * tasks are adjacent, within a slot too. (One loop per function, here and below: a hot loop inside a
+ * large function is compiled on the stack before the code after it has run, and that code then
+ * deoptimizes; this work runs once per process.)
+ */
+function assignRepeatSlots(frame: GymFrame, positions: Int32Array): RepeatSlots {
+  const slotOfRollout = new Map<number, number>();
+  const rollouts: number[] = [];
+  const counts: number[] = [];
+  const present: number[] = [];
+  const lastTaskOf: number[] = [];
+  const slot = new Int32Array(positions.length);
+  let taskCount = 0;
+  let lastTask = NaN;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i] as number;
+    const r = frame.rollout[p] as number;
+    const t = frame.task[p] as number;
+    if (t !== lastTask) {
+      taskCount++;
+      lastTask = t;
+    }
+    let s = slotOfRollout.get(r);
+    if (s === undefined) {
+      s = rollouts.length;
+      slotOfRollout.set(r, s);
+      rollouts.push(r);
+      counts.push(0);
+      present.push(0);
+      lastTaskOf.push(NaN);
+    }
+    slot[i] = s;
+    counts[s] = (counts[s] as number) + 1;
+    if (t !== lastTaskOf[s]) {
+      present[s] = (present[s] as number) + 1;
+      lastTaskOf[s] = t;
+    }
+  }
+  return { slot, rollouts, counts, present, taskCount };
+}
+
+/** Copies the non-NaN values of `col` at `positions` to their slot's next place in `grouped`. */
+function groupColumn(
+  col: Float64Array,
+  positions: Int32Array,
+  slot: Int32Array,
+  grouped: Float64Array,
+  filled: Int32Array,
+): void {
+  for (let i = 0; i < positions.length; i++) {
+    const v = col[positions[i] as number] as number;
+    if (v === v) {
+      const s = slot[i] as number;
+      grouped[filled[s] as number] = v;
+      filled[s] = (filled[s] as number) + 1;
+    }
+  }
+}
+
+/** One repeat's statistics of one column. */
+interface RepeatStats {
+  mean: number;
+  median: number;
+  std: number;
+  sem: number;
+  min: number;
+  max: number;
+  p25: number;
+  p75: number;
+}
+
+function newRepeatStats(): RepeatStats {
+  return { mean: 0, median: 0, std: 0, sem: 0, min: 0, max: 0, p25: 0, p75: 0 };
+}
+
+/** The statistics of `xs` (not empty) into `out`; `scratch.sorted` is grown as needed. */
+function repeatStats(xs: Float64Array, scratch: { sorted: Float64Array }, out: RepeatStats): void {
+  const n = xs.length;
+  const mean = (0 + pairwiseSum(xs)) / n;
+  const std = n > 1 ? pandasStdAbout(xs, 0, n, mean, n - 1) : 0.0;
+  if (scratch.sorted.length < n) scratch.sorted = new Float64Array(Math.max(n, 2 * scratch.sorted.length));
+  const ss = scratch.sorted.subarray(0, n);
+  ss.set(xs);
+  out.mean = mean;
+  out.std = std;
+  out.sem = std / Math.sqrt(n);
+  out.min = minOf(ss);
+  out.max = maxOf(ss);
+  out.median = orderStat(ss, 0.5);
+  out.p25 = orderStat(ss, 0.25);
+  out.p75 = orderStat(ss, 0.75);
+}
+
+function minOf(a: Float64Array): number {
+  let lo = Infinity;
+  for (let i = 0; i < a.length; i++) if ((a[i] as number) < lo) lo = a[i] as number;
+  return lo;
+}
+
+function maxOf(a: Float64Array): number {
+  let hi = -Infinity;
+  for (let i = 0; i < a.length; i++) if ((a[i] as number) > hi) hi = a[i] as number;
+  return hi;
+}
+
 /** One agent's rows of a frame (frame row positions, in frame order). */
 export interface AgentRows {
   name: string;
@@ -63,89 +183,74 @@ export function computeRepeatLevelMetrics(
   warnings: GymWarnings,
   withAgentRef: boolean,
 ): { agent: string; entry: PyJsonObject }[] {
-  const order = frame.names
+  // columns sorted by name
+  const columns = frame.names
     .map((_, c) => c)
     .sort((a, b) => comparePyStrings(frame.names[a] as string, frame.names[b] as string));
   const out: { agent: string; entry: PyJsonObject }[] = [];
   for (const agent of agents) {
-    const byRollout = new Map<number, number[]>();
-    // positions ascend and the frame is sorted by task: equal tasks are adjacent
-    let taskCount = 0;
-    let lastTask = NaN;
-    for (const p of agent.positions) {
-      const r = frame.rollout[p] as number;
-      const t = frame.task[p] as number;
-      if (t !== lastTask) {
-        taskCount++;
-        lastTask = t;
-      }
-      const list = byRollout.get(r);
-      if (list) list.push(p);
-      else byRollout.set(r, [p]);
+    const positions = agent.positions;
+    const m = positions.length;
+    const slots = assignRepeatSlots(frame, positions);
+    const count = slots.rollouts.length;
+    if (count < 2) continue;
+    // slots in ascending rollout index; each slot's values are laid out contiguously (in position
+    // order) at `start[s]`, so that a column is read once in order instead of gathered per repeat
+    const order = slots.rollouts
+      .map((_, s) => s)
+      .sort((a, b) => (slots.rollouts[a] as number) - (slots.rollouts[b] as number));
+    const start = new Int32Array(count);
+    for (let s = 0, at = 0; s < count; s++) {
+      start[s] = at;
+      at += slots.counts[s] as number;
     }
-    if (byRollout.size < 2) continue;
-    const rolloutIndices = [...byRollout.keys()].sort((a, b) => a - b);
-    let x = new Float64Array(1024);
-    let sorted = new Float64Array(1024);
-    for (const r of rolloutIndices) {
-      const positions = Int32Array.from(byRollout.get(r) as number[]);
-      let present = 0;
-      let last = NaN;
-      for (const p of positions) {
-        const t = frame.task[p] as number;
-        if (t !== last) {
-          present++;
-          last = t;
-        }
-      }
+    const entries: PyJsonObject[] = new Array<PyJsonObject>(count);
+    for (const s of order) {
       const entry: PyJsonObject = {};
       if (withAgentRef) entry['agent_ref'] = { name: agent.name };
-      entry['_ng_rollout_index'] = pyInt(r);
-      entry['sample_count'] = pyInt(present);
-      entry['missing_count'] = pyInt(taskCount - present);
-      if (x.length < positions.length) {
-        x = new Float64Array(positions.length);
-        sorted = new Float64Array(positions.length);
-      }
-      for (const c of order) {
-        const col = frame.columns[c] as Float64Array;
-        const name = frame.names[c] as string;
-        let n = 0;
-        const m = positions.length;
-        for (let i = 0; i < m; i++) {
-          const v = col[positions[i] as number] as number;
-          if (v === v) x[n++] = v;
-        }
+      entry['_ng_rollout_index'] = pyInt(slots.rollouts[s] as number);
+      entry['sample_count'] = pyInt(slots.present[s] as number);
+      entry['missing_count'] = pyInt(slots.taskCount - (slots.present[s] as number));
+      entries[s] = entry;
+    }
+    const grouped = new Float64Array(m);
+    const filled = new Int32Array(count);
+    const scratch = { sorted: new Float64Array(1024) };
+    const stats = newRepeatStats();
+    /** Per (slot, column position in `columns`): n of a collapsed interval, else 0 (warned in entry order). */
+    const zeroSe = new Int32Array(count * columns.length);
+    for (let ci = 0; ci < columns.length; ci++) {
+      const c = columns[ci] as number;
+      const name = frame.names[c] as string;
+      filled.set(start);
+      groupColumn(frame.columns[c] as Float64Array, positions, slots.slot, grouped, filled);
+      for (const s of order) {
+        const n = (filled[s] as number) - (start[s] as number);
         if (n === 0) continue;
-        const xs = x.subarray(0, n);
-        const mean = (0 + pairwiseSum(xs)) / n;
-        const std = n > 1 ? pandasStdAbout(xs, 0, n, mean, n - 1) : 0.0;
-        const sem = std / Math.sqrt(n);
-        const ss = sorted.subarray(0, n);
-        ss.set(xs);
-        let lo = Infinity;
-        let hi = -Infinity;
-        for (let i = 0; i < n; i++) {
-          const v = ss[i] as number;
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
-        }
-        entry[`mean/${name}`] = mean;
-        entry[`median/${name}`] = orderStat(ss, 0.5);
-        entry[`std/${name}`] = std;
-        entry[`sem/${name}`] = sem;
-        entry[`min/${name}`] = lo;
-        entry[`max/${name}`] = hi;
-        entry[`p25/${name}`] = orderStat(ss, 0.25);
-        entry[`p75/${name}`] = orderStat(ss, 0.75);
-        const ci = tConfidenceInterval(mean, sem, n);
-        if (ci !== null) {
-          if (ci.zeroSe) warnings.zeroStandardError(n);
-          entry[`ci_low_95/${name}`] = ci.low;
-          entry[`ci_high_95/${name}`] = ci.high;
+        repeatStats(grouped.subarray(start[s] as number, filled[s] as number), scratch, stats);
+        const entry = entries[s] as PyJsonObject;
+        entry[`mean/${name}`] = stats.mean;
+        entry[`median/${name}`] = stats.median;
+        entry[`std/${name}`] = stats.std;
+        entry[`sem/${name}`] = stats.sem;
+        entry[`min/${name}`] = stats.min;
+        entry[`max/${name}`] = stats.max;
+        entry[`p25/${name}`] = stats.p25;
+        entry[`p75/${name}`] = stats.p75;
+        const ci95 = tConfidenceInterval(stats.mean, stats.sem, n);
+        if (ci95 !== null) {
+          if (ci95.zeroSe) zeroSe[s * columns.length + ci] = n;
+          entry[`ci_low_95/${name}`] = ci95.low;
+          entry[`ci_high_95/${name}`] = ci95.high;
         }
       }
-      out.push({ agent: agent.name, entry });
+    }
+    for (const s of order) {
+      for (let ci = 0; ci < columns.length; ci++) {
+        const n = zeroSe[s * columns.length + ci] as number;
+        if (n > 0) warnings.zeroStandardError(n);
+      }
+      out.push({ agent: agent.name, entry: entries[s] as PyJsonObject });
     }
   }
   const incomplete = out.filter((e) => (e.entry['missing_count'] as bigint) > 0n);
