@@ -18,20 +18,28 @@ function orderStat(values: Float64Array, q: number): number {
     const mid = n >> 1;
     selectKth(values, mid);
     if (n % 2 === 1) return values[mid] as number;
-    let below = -Infinity;
-    for (let i = 0; i < mid; i++) if ((values[i] as number) > below) below = values[i] as number;
-    return (below + (values[mid] as number)) / 2;
+    return (maxOfFirst(values, mid) + (values[mid] as number)) / 2;
   }
   const h = n * q + (1 + q * (1 - 1 - 1)) - 1;
   const i = Math.min(Math.max(Math.floor(h), 0), n - 1);
   selectKth(values, i);
   const a = values[i] as number;
-  let b = a;
-  if (i + 1 < n) {
-    b = Infinity;
-    for (let j = i + 1; j < n; j++) if ((values[j] as number) < b) b = values[j] as number;
-  }
+  const b = i + 1 < n ? minFrom(values, i + 1) : a;
   return lerp(a, b, h - Math.floor(h));
+}
+
+/** The largest of `values[0, k)`. (Loops are functions of their own here: see `assignRepeatSlots`.) */
+function maxOfFirst(values: Float64Array, k: number): number {
+  let hi = -Infinity;
+  for (let i = 0; i < k; i++) if ((values[i] as number) > hi) hi = values[i] as number;
+  return hi;
+}
+
+/** The smallest of `values[k, length)`. */
+function minFrom(values: Float64Array, k: number): number {
+  let lo = Infinity;
+  for (let j = k; j < values.length; j++) if ((values[j] as number) < lo) lo = values[j] as number;
+  return lo;
 }
 
 /** numpy's `_lerp` of two neighbours (as in `numpyQuantileLinear`). */

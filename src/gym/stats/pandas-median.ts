@@ -9,23 +9,12 @@ import { selectKth } from './select-kth.js';
  * pandasMedian(Float64Array.of(3, NaN, 1, 2, 10)); // 2.5
  */
 export function pandasMedian(values: ArrayLike<number>, start = 0, end: number = values.length): number {
+  // (each loop is a function of its own: see `squaredDeviations` in pandas-std.ts)
   const buf = scratchBuffer(end - start);
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const x = values[i] as number;
-    if (x === x) buf[n++] = x;
-  }
+  const n = copyNonNaN(values, start, end, buf);
   if (n === 0) return NaN;
   if (n <= 32) {
-    for (let i = 1; i < n; i++) {
-      const x = buf[i] as number;
-      let j = i - 1;
-      while (j >= 0 && (buf[j] as number) > x) {
-        buf[j + 1] = buf[j] as number;
-        j--;
-      }
-      buf[j + 1] = x;
-    }
+    insertionSort(buf, n);
     const mid = n >> 1;
     if (n % 2 === 1) return buf[mid] as number;
     return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
@@ -35,11 +24,40 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
   selectKth(buf, mid, 0, n - 1);
   let hi = buf[mid] as number;
   if (n % 2 === 1) return hi === 0 ? zeroAt(buf, n, mid) : hi;
-  let lo = -Infinity;
-  for (let i = 0; i < mid; i++) if ((buf[i] as number) > lo) lo = buf[i] as number;
+  let lo = maxOfFirst(buf, mid);
   if (lo === 0) lo = zeroAt(buf, n, mid - 1);
   if (hi === 0) hi = zeroAt(buf, n, mid);
   return (lo + hi) / 2;
+}
+
+/** Copies the non-NaN values of `values[start, end)` to the front of `buf`; returns their count. */
+function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: Float64Array): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const x = values[i] as number;
+    if (x === x) buf[n++] = x;
+  }
+  return n;
+}
+
+/** Sorts `buf[0, n)` ascending (n small). */
+function insertionSort(buf: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const x = buf[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (buf[j] as number) > x) {
+      buf[j + 1] = buf[j] as number;
+      j--;
+    }
+    buf[j + 1] = x;
+  }
+}
+
+/** The largest of `buf[0, k)` (-Infinity for none). */
+function maxOfFirst(buf: Float64Array, k: number): number {
+  let lo = -Infinity;
+  for (let i = 0; i < k; i++) if ((buf[i] as number) > lo) lo = buf[i] as number;
+  return lo;
 }
 
 /**

@@ -37,6 +37,22 @@ export function pandasStdAbout(
   d: number,
 ): number {
   const sqr = scratchBuffer(n);
+  squaredDeviations(values, start, n, avg, sqr);
+  return Math.sqrt((0 + pairwiseSum(sqr, 0, n)) / d);
+}
+
+/**
+ * `sqr[i] = (avg - values[start + i])²`, 0 for NaN. A function of its own: its loop is compiled on
+ * the stack during the first (largest) call, and code after a loop that had not run yet then
+ * deoptimized on every later call that entered the loop's compiled code (hundreds of times a run).
+ */
+function squaredDeviations(
+  values: ArrayLike<number>,
+  start: number,
+  n: number,
+  avg: number,
+  sqr: Float64Array,
+): void {
   for (let i = 0; i < n; i++) {
     const x = values[start + i] as number;
     if (x === x) {
@@ -44,5 +60,4 @@ export function pandasStdAbout(
       sqr[i] = dx * dx;
     } else sqr[i] = 0;
   }
-  return Math.sqrt((0 + pairwiseSum(sqr, 0, n)) / d);
 }
