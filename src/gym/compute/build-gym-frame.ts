@@ -46,47 +46,93 @@ export function buildGymFrame(
   maxValues: number = defaultFrameMaxValues(),
 ): GymFrame {
   const n = rows.length;
+  const frame: GymFrame & { intCount: number[] } = {
+    n,
+    rows,
+    task: new Float64Array(n),
+    rollout: new Float64Array(n),
+    names: [],
+    columns: [],
+    intColumn: [],
+    intCount: [],
+  };
+  // one pass over the rows (each row's values are read once, in frame order): a column is made when
+  // its field is first seen. When the table's keys could make more columns than allowed, the rows'
+  // fields are counted first, so that a frame too large is refused before any column exists.
   const colOf = new Int32Array(table.keys.names.length).fill(-1);
-  const names: string[] = [];
-  const keysOfCol: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = rows[i] as number;
-    const s = table.statStart[r] as number;
-    const e = s + (table.statLen[r] as number);
-    for (let k = s; k < e; k++) {
-      const key = table.statKey[k] as number;
-      if (colOf[key] === -1) {
-        colOf[key] = names.length;
-        names.push(table.keys.names[key] as string);
-        keysOfCol.push(key);
-      }
-    }
+  if (table.keys.names.length * n > maxValues) {
+    const fields = countFields(table, rows);
+    if (fields * n > maxValues) throw tooWide(fields, n, maxValues);
   }
-  if (names.length * n > maxValues) {
-    const gb = (names.length * n * 8) / 1e9;
-    throw new GymInputError(
-      'too_wide',
-      `the rows have ${names.length} distinct numeric fields: their statistics frame (${n} rows × ` +
-        `${names.length} fields, ${gb.toFixed(1)} GB) is larger than this machine can hold ` +
-        `(${maxValues} values); Gym would build a pandas DataFrame of the same size`,
-    );
-  }
-  const columns = names.map(() => new Float64Array(n).fill(NaN));
-  const intCount = new Int32Array(names.length);
-  const task = new Float64Array(n);
-  const rollout = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
+  fillFrame(table, rows, frame, colOf);
+  const { intCount, ...out } = frame;
+  out.intColumn = intCount.map((count) => count === n);
+  return out;
+}
+
+/** Fills `frame` from the rows (a loop of its own: see `squaredDeviations` in pandas-std.ts). */
+function fillFrame(
+  table: RolloutTable,
+  rows: Int32Array,
+  frame: GymFrame & { intCount: number[] },
+  colOf: Int32Array,
+): void {
+  const { task, rollout, columns, intCount } = frame;
+  const { statStart, statLen, statKey, statVal, statKind } = table;
+  for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     task[i] = table.task[r] as number;
     rollout[i] = table.rollout[r] as number;
-    const s = table.statStart[r] as number;
-    const e = s + (table.statLen[r] as number);
+    const s = statStart[r] as number;
+    const e = s + (statLen[r] as number);
     for (let k = s; k < e; k++) {
-      const c = colOf[table.statKey[k] as number] as number;
-      (columns[c] as Float64Array)[i] = table.statVal[k] as number;
-      if (table.statKind[k] === VALUE_KIND.int) intCount[c] = (intCount[c] as number) + 1;
+      const key = statKey[k] as number;
+      let c = colOf[key] as number;
+      if (c < 0) c = addColumn(table, frame, colOf, key);
+      (columns[c] as Float64Array)[i] = statVal[k] as number;
+      if (statKind[k] === VALUE_KIND.int) intCount[c] = (intCount[c] as number) + 1;
     }
   }
-  const intColumn = names.map((_, c) => intCount[c] === n);
-  return { n, rows, task, rollout, names, columns, intColumn };
+}
+
+/** A new all-NaN column for field `key`. */
+function addColumn(
+  table: RolloutTable,
+  frame: GymFrame & { intCount: number[] },
+  colOf: Int32Array,
+  key: number,
+): number {
+  const c = frame.names.length;
+  colOf[key] = c;
+  frame.names.push(table.keys.names[key] as string);
+  frame.columns.push(new Float64Array(frame.n).fill(NaN));
+  frame.intCount.push(0);
+  return c;
+}
+
+function tooWide(fields: number, n: number, maxValues: number): GymInputError {
+  const gb = (fields * n * 8) / 1e9;
+  return new GymInputError(
+    'too_wide',
+    `the rows have ${fields} distinct numeric fields: their statistics frame (${n} rows × ` +
+      `${fields} fields, ${gb.toFixed(1)} GB) is larger than this machine can hold ` +
+      `(${maxValues} values); Gym would build a pandas DataFrame of the same size`,
+  );
+}
+
+/** The number of distinct statistics fields of `rows`. */
+function countFields(table: RolloutTable, rows: Int32Array): number {
+  const seen = new Uint8Array(table.keys.names.length);
+  let count = 0;
+  for (const r of rows) {
+    const s = table.statStart[r] as number;
+    for (let k = s; k < s + (table.statLen[r] as number); k++) {
+      const key = table.statKey[k] as number;
+      if (seen[key] === 0) {
+        seen[key] = 1;
+        count++;
+      }
+    }
+  }
+  return count;
 }
