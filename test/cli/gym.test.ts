@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
-import { row, runAggregate, tempDir, writeJsonl } from '../gym/gym-test-helpers.js';
+import { row, tempDir, writeJsonl } from '../gym/gym-test-helpers.js';
 import { runCli } from './run-cli.js';
 
 const EXAMPLE = [
@@ -128,40 +128,6 @@ describe('evalstream gym aggregate', () => {
     expect(r.code).toBe(0);
     const [agent] = JSON.parse(readFileSync(join(dir, 'o_aggregate_metrics.json'), 'utf8'));
     expect(agent.agent_metrics.tasks).toBe(2);
-  });
-
-  it('inputs of 32 MiB and more run in a worker thread: same output, messages and --db rows', async () => {
-    const dir = tempDir();
-    const text = 'x'.repeat(16_000);
-    const rows: string[] = [];
-    for (let t = 0; rows.length < 2_200; t++)
-      for (let r = 0; r < 1 + (t % 3); r++)
-        rows.push(
-          row(t, r, { reward: (t + r) % 2, response: { output_text: text, usage: { input_tokens: t } } }),
-        );
-    const path = writeJsonl(dir, 'big.jsonl', rows);
-    expect(statSync(path).size).toBeGreaterThanOrEqual(32 << 20);
-    const db = join(dir, 'big.duckdb');
-    const cli = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'cli', 'm.jsonl'), '--db', db]);
-    expect(cli.code, cli.stderr).toBe(0);
-    const lib = await runAggregate({ inputGlob: path, output: join(dir, 'lib', 'm.jsonl') });
-    const lines = lib.lines.map((l) => l.replaceAll(join(dir, 'lib'), join(dir, 'cli')));
-    expect(cli.stdout).toBe(
-      lines.join('\n') + `\nRollouts stored in ${db} (run ${/run ([^)]+)\)/.exec(cli.stdout)?.[1]})\n`,
-    );
-    expect(cli.stderr).toBe(lib.warnings.map((w) => `evalstream: warning: ${w}\n`).join(''));
-    for (const f of ['m.jsonl', 'm_aggregate_metrics.json']) {
-      expect(readFileSync(join(dir, 'cli', f)).equals(readFileSync(join(dir, 'lib', f)))).toBe(true);
-    }
-    const store = await openDuckDB(db, { readOnly: true });
-    try {
-      const n = (
-        await store.connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM trials')
-      ).getRowObjectsJS();
-      expect(n).toEqual([{ n: rows.length }]);
-    } finally {
-      store.close();
-    }
   });
 
   it('--db stores the rollouts as scored trials in DuckDB', async () => {

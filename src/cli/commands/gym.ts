@@ -1,8 +1,6 @@
-import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import type { GymHooks } from '../../gym/compute/gym-hooks.js';
 import { GymInputError } from '../../gym/gym-input-error.js';
-import { expandInputGlob } from '../../gym/io/expand-input-glob.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 // The implementations are imported when a subcommand runs: `gym aggregate` without --db then loads
@@ -33,26 +31,6 @@ const warn = (text: string): void => {
   process.stderr.write(`evalstream: warning: ${text}\n`);
 };
 
-/**
- * Inputs of at least this many bytes in all run in a worker thread whose V8 isolate compiles optimized
- * code at once (`aggregateRolloutsInWorker`: 0.13–0.2 s less on 200k rollouts); below it, starting
- * the worker costs more than it saves. The same size as the parallel scan's threshold.
- */
-const WORKER_MIN_BYTES = 32 << 20;
-
-/** Bytes of the files the globs match (an estimate for choosing where to run: unreadable ones count 0). */
-function inputBytes(inputGlob: string): number {
-  let total = 0;
-  for (const m of expandInputGlob(inputGlob)) {
-    try {
-      total += statSync(m.path).size;
-    } catch {
-      // reported by the run itself
-    }
-  }
-  return total;
-}
-
 function asCliError(error: unknown): unknown {
   if (error instanceof GymInputError) return new CliError(error.message, EXIT_BAD_INPUT);
   return error;
@@ -65,32 +43,23 @@ async function aggregate(flags: AggregateFlags): Promise<void> {
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64))
     throw new CliError(`--threads must be an integer from 1 to 64, got ${flags.threads}`, EXIT_BAD_INPUT);
   try {
-    const options = {
+    const hooks: GymHooks =
+      flags.hooks === undefined
+        ? {}
+        : await (await import('../../gym/load-gym-hooks.js')).loadGymHooks(flags.hooks);
+    if (flags.passAtK) hooks.passAtK = { answerKey: flags.answerKey };
+    const { aggregateRollouts } = await import('../../gym/aggregate-rollouts.js');
+    const result = await aggregateRollouts({
       inputGlob: flags.inputGlob,
       output: flags.output,
       merge: flags.merge,
       includeFailures: flags.includeFailures ?? false,
+      hooks,
+      log: out,
+      warn,
       ...(threads === undefined ? {} : { parallel: { workers: threads } }),
-    };
-    const passAtK = flags.passAtK ? { answerKey: flags.answerKey } : undefined;
-    let files: string[];
-    const inWorker =
-      inputBytes(flags.inputGlob) >= WORKER_MIN_BYTES
-        ? await (
-            await import('../../gym/aggregate-rollouts-in-worker.js')
-          ).aggregateRolloutsInWorker({ options, hooksModule: flags.hooks, passAtK }, out, warn)
-        : null;
-    if (inWorker !== null) files = inWorker.files;
-    else {
-      const hooks: GymHooks =
-        flags.hooks === undefined
-          ? {}
-          : await (await import('../../gym/load-gym-hooks.js')).loadGymHooks(flags.hooks);
-      if (passAtK !== undefined) hooks.passAtK = passAtK;
-      const { aggregateRollouts } = await import('../../gym/aggregate-rollouts.js');
-      files = (await aggregateRollouts({ ...options, hooks, log: out, warn })).files;
-    }
-    if (flags.db !== undefined && files.length > 0) {
+    });
+    if (flags.db !== undefined && result.files.length > 0) {
       const [{ lastValueFrom }, { buildPipeline }, { fromGymRollouts }, { toDuckDB }] = await Promise.all([
         import('rxjs'),
         import('../../pipeline/build-pipeline.js'),
@@ -98,7 +67,7 @@ async function aggregate(flags: AggregateFlags): Promise<void> {
         import('../../sinks/to-duckdb.js'),
       ]);
       const { runId, scored$ } = buildPipeline({
-        source: fromGymRollouts(files),
+        source: fromGymRollouts(result.files),
         sinks: [toDuckDB(flags.db, { metadata: { source: 'gym aggregate', input_glob: flags.inputGlob } })],
         onWarning: warn,
       });
