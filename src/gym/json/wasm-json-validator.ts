@@ -503,6 +503,13 @@ let compiled: object | null | undefined;
  */
 export class WasmJsonValidator {
   private constructor(
+    /**
+     * Held so that it lives as long as its exports are used: optimized code that calls them inline
+     * depends on the instance object, and when a garbage collection found it unreachable (its exports
+     * alone do not keep it) every scanning function was deoptimized and compiled again (~25 of them,
+     * tens of ms of compiling each, once or more a run; --trace-deopt: "weak objects").
+     */
+    readonly instance: object,
     /** `v(i, end, max, stack, wlen)`: the index after the value at `i`, or -1. */
     readonly skip: (i: number, end: number, max: number, stack: number, wlen: number) => number,
     /** Whether the last skip crossed whitespace between tokens. */
@@ -521,8 +528,10 @@ export class WasmJsonValidator {
       }
     }
     if (compiled === null || wasm === undefined) return null;
-    const e = new wasm.Instance(compiled, { e: { m: memory } }).exports;
+    const instance = new wasm.Instance(compiled, { e: { m: memory } });
+    const e = instance.exports;
     return new WasmJsonValidator(
+      instance,
       e['v'] as WasmJsonValidator['skip'],
       e['ws_seen'] as () => number,
       e['at'] as () => number,

@@ -77,7 +77,14 @@ function wasmModule(): object | null {
  * WasmStringScanner.finderOf(buf)?.(0, 4); // 3
  */
 export class WasmStringScanner {
-  private static readonly finders = new WeakMap<ArrayBufferLike, (i: number, end: number) => number>();
+  /**
+   * The scan of each buffer from {@link allocate}, with its instance and memory objects, held for as
+   * long as the buffer lives (see `WasmJsonValidator.instance`).
+   */
+  private static readonly finders = new WeakMap<
+    ArrayBufferLike,
+    { find: (i: number, end: number) => number; instance: object; memory: object }
+  >();
   private static readonly validators = new WeakMap<ArrayBufferLike, Omit<BufferValidator, 'base'>>();
 
   /** The longest member name {@link validatorOf}'s validator can watch for. */
@@ -89,7 +96,11 @@ export class WasmStringScanner {
     if (module === null || wasm === undefined) return Buffer.allocUnsafe(size);
     const memory = new wasm.Memory({ initial: Math.ceil((size + SLACK + STACK + WATCH_MAX) / PAGE) });
     const instance = new wasm.Instance(module, { e: { m: memory } });
-    WasmStringScanner.finders.set(memory.buffer, instance.exports['s'] as (i: number, end: number) => number);
+    WasmStringScanner.finders.set(memory.buffer, {
+      find: instance.exports['s'] as (i: number, end: number) => number,
+      instance,
+      memory,
+    });
     const validator = WasmJsonValidator.over(memory);
     if (validator !== null) {
       WasmStringScanner.validators.set(memory.buffer, {
@@ -113,7 +124,7 @@ export class WasmStringScanner {
    * relative to the view (`end` must be within the view); null for any other array.
    */
   static finderOf(view: Uint8Array): ((i: number, end: number) => number) | null {
-    const find = WasmStringScanner.finders.get(view.buffer);
+    const find = WasmStringScanner.finders.get(view.buffer)?.find;
     if (find === undefined) return null;
     const base = view.byteOffset;
     return base === 0 ? find : (i, end) => find(i + base, end + base) - base;
