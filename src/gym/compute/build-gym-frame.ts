@@ -46,7 +46,7 @@ export function buildGymFrame(
   maxValues: number = defaultFrameMaxValues(),
 ): GymFrame {
   const n = rows.length;
-  const frame: GymFrame & { intCount: number[] } = {
+  const frame: GymFrame = {
     n,
     rows,
     task: new Float64Array(n),
@@ -54,7 +54,6 @@ export function buildGymFrame(
     names: [],
     columns: [],
     intColumn: [],
-    intCount: [],
   };
   // one pass over the rows (each row's values are read once, in frame order): a column is made when
   // its field is first seen. When the table's keys could make more columns than allowed, the rows'
@@ -64,20 +63,24 @@ export function buildGymFrame(
     const fields = countFields(table, rows);
     if (fields * n > maxValues) throw tooWide(fields, n, maxValues);
   }
-  fillFrame(table, rows, frame, colOf);
-  const { intCount, ...out } = frame;
-  out.intColumn = intCount.map((count) => count === n);
-  return out;
+  const intCount: number[] = [];
+  fillFrame(table, rows, frame, intCount, colOf);
+  frame.intColumn = intCount.map((count) => count === n);
+  return frame;
 }
 
-/** Fills `frame` from the rows (a loop of its own: see `squaredDeviations` in pandas-std.ts). */
+/**
+ * Fills `frame` from the rows, counting each column's int values in `intCount` (a loop of its own:
+ * see `range-extremes.ts`).
+ */
 function fillFrame(
   table: RolloutTable,
   rows: Int32Array,
-  frame: GymFrame & { intCount: number[] },
+  frame: GymFrame,
+  intCount: number[],
   colOf: Int32Array,
 ): void {
-  const { task, rollout, columns, intCount } = frame;
+  const { task, rollout, columns } = frame;
   const { statStart, statLen, statKey, statVal, statKind } = table;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
@@ -88,7 +91,7 @@ function fillFrame(
     for (let k = s; k < e; k++) {
       const key = statKey[k] as number;
       let c = colOf[key] as number;
-      if (c < 0) c = addColumn(table, frame, colOf, key);
+      if (c < 0) c = addColumn(table, frame, intCount, colOf, key);
       (columns[c] as Float64Array)[i] = statVal[k] as number;
       if (statKind[k] === VALUE_KIND.int) intCount[c] = (intCount[c] as number) + 1;
     }
@@ -98,7 +101,8 @@ function fillFrame(
 /** A new all-NaN column for field `key`. */
 function addColumn(
   table: RolloutTable,
-  frame: GymFrame & { intCount: number[] },
+  frame: GymFrame,
+  intCount: number[],
   colOf: Int32Array,
   key: number,
 ): number {
@@ -106,7 +110,7 @@ function addColumn(
   colOf[key] = c;
   frame.names.push(table.keys.names[key] as string);
   frame.columns.push(new Float64Array(frame.n).fill(NaN));
-  frame.intCount.push(0);
+  intCount.push(0);
   return c;
 }
 

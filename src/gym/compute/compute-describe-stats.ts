@@ -1,6 +1,7 @@
 import { pandasMeanOfCount } from '../stats/pandas-mean.js';
 import { pandasMedian } from '../stats/pandas-median.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
+import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 
 /** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
 export interface DescribeStats {
@@ -12,28 +13,13 @@ export interface DescribeStats {
 }
 
 /**
- * Count, smallest and largest of the non-NaN values of `v[start, end)` (Infinity / -Infinity for
- * none), one function and one pass each. Each loop is a function of its own that ends by returning a
- * local: code after a loop that has not run when the loop is compiled on the stack (in the first,
- * largest call) deoptimizes on every later call that enters the loop's compiled code (hundreds of
- * times a run, measured with --trace-deopt), and a store to a shared array after the loop did that too.
+ * The number of non-NaN values of `v[start, end)`. (The loops of the statistics are functions of their
+ * own: see `range-extremes.ts`.)
  */
 function countNonNaN(v: Float64Array, start: number, end: number): number {
   let count = 0;
   for (let i = start; i < end; i++) if (v[i] === v[i]) count++;
   return count;
-}
-
-function minOf(v: Float64Array, start: number, end: number): number {
-  let lo = Infinity;
-  for (let i = start; i < end; i++) if ((v[i] as number) < lo) lo = v[i] as number;
-  return lo;
-}
-
-function maxOf(v: Float64Array, start: number, end: number): number {
-  let hi = -Infinity;
-  for (let i = start; i < end; i++) if ((v[i] as number) > hi) hi = v[i] as number;
-  return hi;
 }
 
 function hasNoNaN(v: Float64Array, start: number, end: number): boolean {
@@ -77,8 +63,8 @@ export function computeDescribeStats(
     // the mean is also pandasStd's first pass: computed once
     const avg = pandasMeanOfCount(v, start, end, count);
     mean[c] = avg;
-    max[c] = maxOf(v, start, end);
-    min[c] = minOf(v, start, end);
+    max[c] = rangeMax(v, start, end);
+    min[c] = rangeMin(v, start, end);
     median[c] = pandasMedian(v, start, end);
     std[c] = count > 1 ? pandasStdAbout(v, start, n, avg, count - 1) : NaN;
     if (std[c] === std[c]) allStdNaN = false;

@@ -4,6 +4,7 @@ import { comparePyStrings } from '../stats/compare-py-strings.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
+import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';
@@ -18,28 +19,14 @@ function orderStat(values: Float64Array, q: number): number {
     const mid = n >> 1;
     selectKth(values, mid);
     if (n % 2 === 1) return values[mid] as number;
-    return (maxOfFirst(values, mid) + (values[mid] as number)) / 2;
+    return (rangeMax(values, 0, mid) + (values[mid] as number)) / 2;
   }
   const h = n * q + (1 + q * (1 - 1 - 1)) - 1;
   const i = Math.min(Math.max(Math.floor(h), 0), n - 1);
   selectKth(values, i);
   const a = values[i] as number;
-  const b = i + 1 < n ? minFrom(values, i + 1) : a;
+  const b = i + 1 < n ? rangeMin(values, i + 1, n) : a;
   return lerp(a, b, h - Math.floor(h));
-}
-
-/** The largest of `values[0, k)`. (Loops are functions of their own here: see `assignRepeatSlots`.) */
-function maxOfFirst(values: Float64Array, k: number): number {
-  let hi = -Infinity;
-  for (let i = 0; i < k; i++) if ((values[i] as number) > hi) hi = values[i] as number;
-  return hi;
-}
-
-/** The smallest of `values[k, length)`. */
-function minFrom(values: Float64Array, k: number): number {
-  let lo = Infinity;
-  for (let j = k; j < values.length; j++) if ((values[j] as number) < lo) lo = values[j] as number;
-  return lo;
 }
 
 /** numpy's `_lerp` of two neighbours (as in `numpyQuantileLinear`). */
@@ -64,9 +51,8 @@ interface RepeatSlots {
 
 /**
  * Gives each position its repeat slot. Positions ascend and the frame is sorted by task, so equal
- * tasks are adjacent, within a slot too. (One loop per function, here and below: a hot loop inside a
- * large function is compiled on the stack before the code after it has run, and that code then
- * deoptimizes; this work runs once per process.)
+ * tasks are adjacent, within a slot too. (One loop per function, here and below: see
+ * `range-extremes.ts`.)
  */
 function assignRepeatSlots(frame: GymFrame, positions: Int32Array): RepeatSlots {
   const slotOfRollout = new Map<number, number>();
@@ -149,23 +135,11 @@ function repeatStats(xs: Float64Array, scratch: { sorted: Float64Array }, out: R
   out.mean = mean;
   out.std = std;
   out.sem = std / Math.sqrt(n);
-  out.min = minOf(ss);
-  out.max = maxOf(ss);
+  out.min = rangeMin(ss, 0, n);
+  out.max = rangeMax(ss, 0, n);
   out.median = orderStat(ss, 0.5);
   out.p25 = orderStat(ss, 0.25);
   out.p75 = orderStat(ss, 0.75);
-}
-
-function minOf(a: Float64Array): number {
-  let lo = Infinity;
-  for (let i = 0; i < a.length; i++) if ((a[i] as number) < lo) lo = a[i] as number;
-  return lo;
-}
-
-function maxOf(a: Float64Array): number {
-  let hi = -Infinity;
-  for (let i = 0; i < a.length; i++) if ((a[i] as number) > hi) hi = a[i] as number;
-  return hi;
 }
 
 /** One agent's rows of a frame (frame row positions, in frame order). */

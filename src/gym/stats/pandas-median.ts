@@ -1,4 +1,5 @@
 import { scratchBuffer } from './scratch-buffer.js';
+import { rangeMax } from './range-extremes.js';
 import { selectKth } from './select-kth.js';
 
 /**
@@ -9,7 +10,7 @@ import { selectKth } from './select-kth.js';
  * pandasMedian(Float64Array.of(3, NaN, 1, 2, 10)); // 2.5
  */
 export function pandasMedian(values: ArrayLike<number>, start = 0, end: number = values.length): number {
-  // (each loop is a function of its own: see `squaredDeviations` in pandas-std.ts)
+  // (each loop is a function of its own: see range-extremes.ts)
   const buf = scratchBuffer(end - start);
   const n = copyNonNaN(values, start, end, buf);
   if (n === 0) return NaN;
@@ -24,7 +25,7 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
   selectKth(buf, mid, 0, n - 1);
   let hi = buf[mid] as number;
   if (n % 2 === 1) return hi === 0 ? zeroAt(buf, n, mid) : hi;
-  let lo = maxOfFirst(buf, mid);
+  let lo = rangeMax(buf, 0, mid);
   if (lo === 0) lo = zeroAt(buf, n, mid - 1);
   if (hi === 0) hi = zeroAt(buf, n, mid);
   return (lo + hi) / 2;
@@ -51,13 +52,6 @@ function insertionSort(buf: Float64Array, n: number): void {
     }
     buf[j + 1] = x;
   }
-}
-
-/** The largest of `buf[0, k)` (-Infinity for none). */
-function maxOfFirst(buf: Float64Array, k: number): number {
-  let lo = -Infinity;
-  for (let i = 0; i < k; i++) if ((buf[i] as number) > lo) lo = buf[i] as number;
-  return lo;
 }
 
 /**

@@ -42,9 +42,8 @@ export function pandasStdAbout(
 }
 
 /**
- * `sqr[i] = (avg - values[start + i])²`, 0 for NaN. A function of its own: its loop is compiled on
- * the stack during the first (largest) call, and code after a loop that had not run yet then
- * deoptimized on every later call that entered the loop's compiled code (hundreds of times a run).
+ * `sqr[i] = (avg - values[start + i])²`, 0 for NaN. A function of its own: with the code after it
+ * in the same function, this loop deoptimized 1,563 times a run (see `range-extremes.ts`).
  */
 function squaredDeviations(
   values: ArrayLike<number>,

@@ -1,0 +1,28 @@
+/**
+ * The smallest and the largest of `v[start, end)`, NaN skipped (Infinity / -Infinity for none; of
+ * equal values, the first is kept, so -0 and 0 come out as the first of them). Shared by the
+ * statistics that need an extreme of a range (describe, the median's lower middle, the repeat-level
+ * quantiles).
+ *
+ * Each is a loop alone in its function, ending by returning a local, as every hot loop of the
+ * statistics is: a run calls these first on the largest range (200k values) and then on many small
+ * ones, and V8 compiles a loop on the stack during the first call; code after the loop that had not
+ * run yet was then compiled as a deoptimization, which every later call entering the compiled loop
+ * hit (254 to 1,563 deoptimizations a run for the functions that had such code, --trace-deopt;
+ * `test/gym/deopt-loops.test.ts` guards against it).
+ *
+ * @example
+ * rangeMin(Float64Array.of(3, NaN, 1), 0, 3); // 1
+ */
+export function rangeMin(v: Float64Array, start: number, end: number): number {
+  let lo = Infinity;
+  for (let i = start; i < end; i++) if ((v[i] as number) < lo) lo = v[i] as number;
+  return lo;
+}
+
+/** The largest of `v[start, end)`, as {@link rangeMin}. */
+export function rangeMax(v: Float64Array, start: number, end: number): number {
+  let hi = -Infinity;
+  for (let i = start; i < end; i++) if ((v[i] as number) > hi) hi = v[i] as number;
+  return hi;
+}
