@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
-import { formatPyFloat } from './format-py-float.js';
 import type { PyJson } from './py-json.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from './py-number-bytes.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
 
 /**
@@ -18,12 +18,12 @@ export class PyJsonFileWriter {
   private used = 0;
   private readonly keyBytes = new Map<string, Uint8Array>();
   private readonly pads: Uint8Array[] = [];
-  private readonly digits = new Uint8Array(24);
 
   constructor(
     private readonly fd: number,
     readonly indent: number,
-    private readonly floats: 'orjson' | 'repr',
+    /** How floats are written (see `formatPyFloat`). */
+    readonly floats: 'orjson' | 'repr',
     private readonly ensureAscii: boolean,
   ) {}
 
@@ -69,36 +69,35 @@ export class PyJsonFileWriter {
 
   /** A non-negative safe integer, in decimal. */
   uint(n: number): void {
-    const d = this.digits;
-    let k = 0;
-    if (n < 0x80000000) {
-      // small integers (the usual case) in int32 arithmetic
-      let i = n | 0;
-      do {
-        const q = (i / 10) | 0;
-        d[k++] = 0x30 + (i - q * 10);
-        i = q;
-      } while (i > 0);
-    } else
-      do {
-        const q = Math.floor(n / 10);
-        d[k++] = 0x30 + (n - q * 10);
-        n = q;
-      } while (n > 0);
-    this.room(k);
-    const buf = this.buf;
-    let u = this.used;
-    while (k > 0) buf[u++] = d[--k] as number;
-    this.used = u;
+    this.room(MAX_NUMBER_BYTES);
+    this.used = putUint(this.buf, this.used, n);
   }
 
   /** An integer-valued double, written as the Python int `BigInt(x)` would be. */
   int(x: number): void {
-    if (x >= 0 && x <= 9007199254740991) this.uint(x);
-    else if (x < 0 && x >= -9007199254740991) {
-      this.byte(0x2d);
-      this.uint(-x);
+    if (x >= -9007199254740991 && x <= 9007199254740991) {
+      this.room(MAX_NUMBER_BYTES);
+      this.used = putSafeInt(this.buf, this.used, x);
     } else this.ascii(BigInt(x).toString());
+  }
+
+  /**
+   * Makes room for `n` bytes and returns the buffer to write them into, from {@link position} on;
+   * the caller sets {@link position} after them. For long regular runs of tokens (the functions of
+   * `py-number-bytes.ts` write numbers into it).
+   */
+  reserve(n: number): Buffer {
+    this.room(n);
+    return this.buf;
+  }
+
+  /** Where the next byte goes in the buffer {@link reserve} returned. */
+  get position(): number {
+    return this.used;
+  }
+
+  set position(at: number) {
+    this.used = at;
   }
 
   string(s: string): void {
@@ -158,61 +157,8 @@ export class PyJsonFileWriter {
   }
 
   float(x: number): void {
-    if (Number.isInteger(x) && x > -1e15 && x < 1e15 && !Object.is(x, -0)) {
-      if (x < 0) {
-        this.byte(0x2d);
-        this.uint(-x);
-      } else this.uint(x);
-      this.room(2);
-      this.buf[this.used++] = 0x2e;
-      this.buf[this.used++] = 0x30;
-      return;
-    }
-    if (!this.shortFixed(x)) this.ascii(formatPyFloat(x, this.floats));
-  }
-
-  /**
-   * Writes a non-integer `x` with 1e-4 <= |x| < 1e7 and at most 8 decimals as its shortest round-trip
-   * digits in fixed notation (what `String(x)` gives) without building a string; returns false (and
-   * writes nothing) for other values. With m = round(|x|·10^8) and m / 10^8 exactly |x|, dropping m's
-   * t trailing decimal zeros gives the integer of k = 8 − t decimals that round-trips with the fewest
-   * digits (a k-decimal string that round-trips has m = its integer · 10^(8−k)), and since 10^-k is
-   * larger than x's ulp there, no other k-decimal string round-trips, so it is also the closest one.
-   */
-  private shortFixed(x: number): boolean {
-    const a = x < 0 ? -x : x;
-    if (!(a >= 1e-4 && a < 1e7)) return false;
-    // if some k <= 8 decimals round-trip, 8 do (the scaled value is then an integer within 0.5 of
-    // a·10^8, and dividing it back rounds to a): one test rejects the full-precision values
-    let m = Math.round(a * 1e8);
-    if (m / 1e8 !== a) return false;
-    let k = 8;
-    // m < 10^15 < 2^53: exact integer arithmetic on doubles; m is not a multiple of 10^8 (x is not
-    // an integer), so k stays >= 1
-    for (let q = Math.floor(m / 10); q * 10 === m; q = Math.floor(m / 10)) {
-      m = q;
-      k--;
-    }
-    this.room(32);
-    const buf = this.buf;
-    let u = this.used;
-    if (x < 0) buf[u++] = 0x2d;
-    // digits of m right to left into the scratch, then the integer part, the point and k decimals
-    const d = this.digits;
-    let n = 0;
-    do {
-      const q = Math.floor(m / 10);
-      d[n++] = 0x30 + (m - q * 10);
-      m = q;
-    } while (m > 0);
-    // n digits hold the k decimals (zero-padded on the left when n <= k)
-    if (n <= k) buf[u++] = 0x30;
-    else while (n > k) buf[u++] = d[--n] as number;
-    buf[u++] = 0x2e;
-    for (let z = k - n; z > 0; z--) buf[u++] = 0x30;
-    while (n > 0) buf[u++] = d[--n] as number;
-    this.used = u;
-    return true;
+    this.room(MAX_NUMBER_BYTES);
+    this.used = putPyFloat(this.buf, this.used, x, this.floats);
   }
 
   value(v: PyJson, depth: number): void {

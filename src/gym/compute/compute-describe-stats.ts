@@ -1,5 +1,6 @@
 import { pandasMeanOfCount } from '../stats/pandas-mean.js';
-import { pandasMedian } from '../stats/pandas-median.js';
+import { copyNonNaN, insertionSort, pandasMedian, SORT_MAX } from '../stats/pandas-median.js';
+import { scratchBuffer } from '../stats/scratch-buffer.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
 import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 
@@ -44,32 +45,75 @@ export function computeDescribeStats(
   out: DescribeStats,
 ): void {
   const m = columns.length;
-  const { mean, max, min, median, std } = out;
+  const std = out.std;
+  const n = end - start;
   let allStdNaN = true;
   let anyComplete = false;
   for (let c = 0; c < m; c++) {
     const v = columns[c] as Float64Array;
-    const count = countNonNaN(v, start, end);
-    const n = end - start;
+    const count = n <= SORT_MAX ? describeSmall(v, start, end, c, out) : describeLarge(v, start, end, c, out);
     if (count === n) anyComplete = true;
-    if (count === 0) {
-      mean[c] = NaN;
-      max[c] = NaN;
-      min[c] = NaN;
-      median[c] = NaN;
-      std[c] = NaN;
-      continue;
-    }
-    // the mean is also pandasStd's first pass: computed once
-    const avg = pandasMeanOfCount(v, start, end, count);
-    mean[c] = avg;
-    max[c] = rangeMax(v, start, end);
-    min[c] = rangeMin(v, start, end);
-    median[c] = pandasMedian(v, start, end);
-    std[c] = count > 1 ? pandasStdAbout(v, start, n, avg, count - 1) : NaN;
     if (std[c] === std[c]) allStdNaN = false;
   }
   if (allStdNaN && anyComplete) {
     for (let c = 0; c < m; c++) if (hasNoNaN(columns[c] as Float64Array, start, end)) std[c] = 0;
   }
+}
+
+/** Writes the statistics of all NaN values (or none). */
+function describeNothing(c: number, out: DescribeStats): void {
+  out.mean[c] = NaN;
+  out.max[c] = NaN;
+  out.min[c] = NaN;
+  out.median[c] = NaN;
+  out.std[c] = NaN;
+}
+
+/**
+ * Column `c` over a long range: each statistic in a pass of its own (the median by selection).
+ * Returns the count of non-NaN values.
+ */
+function describeLarge(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
+  const count = countNonNaN(v, start, end);
+  if (count === 0) {
+    describeNothing(c, out);
+    return 0;
+  }
+  // the mean is also pandasStd's first pass: computed once
+  const avg = pandasMeanOfCount(v, start, end, count);
+  out.mean[c] = avg;
+  out.max[c] = rangeMax(v, start, end);
+  out.min[c] = rangeMin(v, start, end);
+  out.median[c] = pandasMedian(v, start, end);
+  out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
+  return count;
+}
+
+/**
+ * Column `c` over a range of at most {@link SORT_MAX} values (a group: a task's rollouts): the
+ * non-NaN values are copied and sorted once, which gives the count, the min, the max and the median
+ * (the same values as the separate passes, also for -0 and 0: the sort is stable, and of equal
+ * extremes the first in the range is kept); the mean and std sum the range as it is. Returns the count.
+ */
+function describeSmall(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
+  const sorted = scratchBuffer(SORT_MAX);
+  const count = copyNonNaN(v, start, end, sorted);
+  if (count === 0) {
+    describeNothing(c, out);
+    return 0;
+  }
+  insertionSort(sorted, count);
+  const avg = pandasMeanOfCount(v, start, end, count);
+  out.mean[c] = avg;
+  const top = sorted[count - 1] as number;
+  // the first of equal largest values in range order: the start of the sorted run equal to the top
+  let first = count - 1;
+  while (first > 0 && sorted[first - 1] === top) first--;
+  out.max[c] = sorted[first] as number;
+  out.min[c] = sorted[0] as number;
+  const mid = count >> 1;
+  out.median[c] =
+    count % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
+  return count;
 }

@@ -1,6 +1,7 @@
 import { pyInt } from '../py-int.js';
 import type { PyJson, PyJsonObject } from '../py-json.js';
 import type { PyJsonFileWriter } from '../py-json-file-writer.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../py-number-bytes.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
@@ -152,8 +153,15 @@ export class GymGroupLevels {
       names.map((k) => member(k, d2)),
     );
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
+    let statRoom = 0;
+    for (const sk of statKeys) for (const kb of sk) statRoom += kb.length + MAX_NUMBER_BYTES;
     const names = table.keys.names;
     const infoKeys: (Uint8Array | undefined)[] = [];
+    // room for one item member: the comma, newline and indent, the key (at most 6 bytes a UTF-16
+    // unit, `\u0000`), its quotes, `: ` and the number
+    let longestName = 0;
+    for (const n of names) if (n.length > longestName) longestName = n.length;
+    const memberRoom = w.padBytes(d4).length + 6 * longestName + 5 + MAX_NUMBER_BYTES;
     const kGroupTask = member('_ng_task_index', d2, true);
     const kTask = member('_ng_task_index', d4);
     const kRollout = member('_ng_rollout_index', d4);
@@ -165,7 +173,9 @@ export class GymGroupLevels {
     const kPct = member('reward_profile_completion_pct', d2);
     const kInfos = member('rollout_infos', d2);
     const indented = w.indent > 0;
+    const floats = w.floats;
     const anyBig = table.infoBig.size > 0;
+    const { infoKey, infoKind, infoVal, infoStart, infoLen } = table;
     // the fixed bytes around an item's numbers, each copied at once
     const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
       Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
@@ -173,6 +183,8 @@ export class GymGroupLevels {
     const itemOpenNext = cat(',', itemOpen);
     const itemTask = cat('"', kTask);
     const itemClose = cat(w.padBytes(d3), '}');
+    const itemRoom =
+      itemOpenNext.length + itemTask.length + kRollout.length + itemClose.length + 1 + 4 * MAX_NUMBER_BYTES;
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {
       const [a, b] = this.ranges[g] as [number, number];
@@ -182,6 +194,9 @@ export class GymGroupLevels {
       w.bytes(kGroupTask);
       w.int(frame.task[a] as number);
       computeDescribeStats(frame.columns, a, b, stats);
+      // the statistics: room for all of them at once, numbers written in place
+      let buf = w.reserve(statRoom);
+      let u = w.position;
       for (let s = 0; s < 5; s++) {
         const values = statValues[s] as Float64Array;
         const sk = statKeys[s] as Uint8Array[];
@@ -189,11 +204,21 @@ export class GymGroupLevels {
         for (let c = 0; c < m; c++) {
           const x = values[c] as number;
           if (x !== x) continue;
-          w.bytes(sk[c] as Uint8Array);
-          if (asInt) w.int(x);
-          else w.float(x);
+          const kb = sk[c] as Uint8Array;
+          buf.set(kb, u);
+          u += kb.length;
+          if (!asInt) u = putPyFloat(buf, u, x, floats);
+          else if (x >= -9007199254740991 && x <= 9007199254740991) u = putSafeInt(buf, u, x);
+          else {
+            // an int beyond 2^53 (its exact digits are long): through the writer
+            w.position = u;
+            w.int(x);
+            buf = w.reserve(statRoom);
+            u = w.position;
+          }
         }
       }
+      w.position = u;
       w.bytes(kSample);
       w.value(SAMPLE, d2);
       w.bytes(kNum);
@@ -210,33 +235,54 @@ export class GymGroupLevels {
         const row = rows[i] as number;
         const t = table.task[row] as number;
         const r = table.rollout[row] as number;
-        w.bytes(i > a ? itemOpenNext : itemOpen);
-        w.int(t);
-        w.byte(0x3a);
-        w.int(r);
-        w.bytes(itemTask);
-        w.int(t);
-        w.bytes(kRollout);
-        w.int(r);
-        const s = table.infoStart[row] as number;
-        const e = s + (table.infoLen[row] as number);
+        const s = infoStart[row] as number;
+        const e = s + (infoLen[row] as number);
+        // one item: room for all of it, then every token written in place (the indices are safe
+        // ints: larger ones are refused when the row is read)
+        buf = w.reserve(itemRoom + (e - s) * memberRoom);
+        u = w.position;
+        const open = i > a ? itemOpenNext : itemOpen;
+        buf.set(open, u);
+        u = putSafeInt(buf, u + open.length, t);
+        buf[u++] = 0x3a;
+        u = putSafeInt(buf, u, r);
+        buf.set(itemTask, u);
+        u = putSafeInt(buf, u + itemTask.length, t);
+        buf.set(kRollout, u);
+        u = putSafeInt(buf, u + kRollout.length, r);
         for (let k = s; k < e; k++) {
-          const key = table.infoKey[k] as number;
+          const key = infoKey[k] as number;
           let kb = infoKeys[key];
           if (kb === undefined) {
             kb = member(names[key] as string, d4);
             infoKeys[key] = kb;
           }
-          w.bytes(kb);
-          const kind = table.infoKind[k] as number;
-          if (kind === VALUE_KIND.int) {
-            const big = anyBig ? table.infoBig.get(k) : undefined;
+          buf.set(kb, u);
+          u += kb.length;
+          const kind = infoKind[k] as number;
+          const x = infoVal[k] as number;
+          if (kind === VALUE_KIND.float) u = putPyFloat(buf, u, x, floats);
+          else if (
+            kind === VALUE_KIND.int &&
+            x >= -9007199254740991 &&
+            x <= 9007199254740991 &&
+            !(anyBig && table.infoBig.has(k))
+          )
+            u = putSafeInt(buf, u, x);
+          else {
+            // a big int or a raw reward: through the writer, then room for the rest again
+            w.position = u;
+            const big = kind === VALUE_KIND.int ? table.infoBig.get(k) : undefined;
             if (big !== undefined) w.ascii(big.toString());
-            else w.int(table.infoVal[k] as number);
-          } else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, d4);
-          else w.float(table.infoVal[k] as number);
+            else if (kind === VALUE_KIND.int) w.int(x);
+            else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, d4);
+            else w.float(x);
+            buf = w.reserve(itemRoom + (e - k) * memberRoom);
+            u = w.position;
+          }
         }
-        w.bytes(itemClose);
+        buf.set(itemClose, u);
+        w.position = u + itemClose.length;
       }
       if (indented) w.pad(d2);
       w.byte(0x5d);

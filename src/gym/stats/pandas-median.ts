@@ -2,6 +2,9 @@ import { scratchBuffer } from './scratch-buffer.js';
 import { rangeMax } from './range-extremes.js';
 import { selectKth } from './select-kth.js';
 
+/** Up to this many values the median is taken from a sort (insertion sort), above by selection. */
+export const SORT_MAX = 32;
+
 /**
  * pandas/numpy `median()` ignoring NaN over `values[start, end)`: the middle value of the sorted
  * values, or `(a + b) / 2` of the two middle values for an even count. NaN when there is no value.
@@ -14,7 +17,7 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
   const buf = scratchBuffer(end - start);
   const n = copyNonNaN(values, start, end, buf);
   if (n === 0) return NaN;
-  if (n <= 32) {
+  if (n <= SORT_MAX) {
     insertionSort(buf, n);
     const mid = n >> 1;
     if (n % 2 === 1) return buf[mid] as number;
@@ -32,7 +35,7 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
 }
 
 /** Copies the non-NaN values of `values[start, end)` to the front of `buf`; returns their count. */
-function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: Float64Array): number {
+export function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: Float64Array): number {
   let n = 0;
   for (let i = start; i < end; i++) {
     const x = values[i] as number;
@@ -41,8 +44,11 @@ function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: 
   return n;
 }
 
-/** Sorts `buf[0, n)` ascending (n small). */
-function insertionSort(buf: Float64Array, n: number): void {
+/**
+ * Sorts `buf[0, n)` ascending (n small), stably: equal values (-0 and 0) keep their order, so a
+ * range's first minimum is `buf[0]`.
+ */
+export function insertionSort(buf: Float64Array, n: number): void {
   for (let i = 1; i < n; i++) {
     const x = buf[i] as number;
     let j = i - 1;
