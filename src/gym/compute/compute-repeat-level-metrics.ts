@@ -10,22 +10,32 @@ import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';
 
 /**
- * The median (q = 0.5: middle value or `(a + b) / 2`) or numpy linear quantile of `values`, found by
- * selecting the one or two order statistics it needs instead of sorting (reorders `values`).
+ * The median of `values` (the middle value or `(a + b) / 2`), found by selecting the order
+ * statistics it needs instead of sorting. Reorders `values`: afterwards position `n >> 1` holds its
+ * order statistic, with no larger value before it and no smaller one after it.
  */
-function orderStat(values: Float64Array, q: number): number {
+function medianOf(values: Float64Array): number {
   const n = values.length;
-  if (q === 0.5) {
-    const mid = n >> 1;
-    selectKth(values, mid);
-    if (n % 2 === 1) return values[mid] as number;
-    return (rangeMax(values, 0, mid) + (values[mid] as number)) / 2;
-  }
+  const mid = n >> 1;
+  selectKth(values, mid);
+  if (n % 2 === 1) return values[mid] as number;
+  return (rangeMax(values, 0, mid) + (values[mid] as number)) / 2;
+}
+
+/**
+ * numpy's linear quantile `q` of `values` after {@link medianOf} (which split them at `mid = n >> 1`):
+ * the order statistic it needs is selected only on its side of `mid`, and the next one is the
+ * smallest value after it on that side (up to and including `mid`).
+ */
+function quantileAfterMedian(values: Float64Array, q: number): number {
+  const n = values.length;
+  const mid = n >> 1;
   const h = n * q + (1 + q * (1 - 1 - 1)) - 1;
   const i = Math.min(Math.max(Math.floor(h), 0), n - 1);
-  selectKth(values, i);
+  if (i < mid) selectKth(values, i, 0, mid - 1);
+  else if (i > mid) selectKth(values, i, mid + 1, n - 1);
   const a = values[i] as number;
-  const b = i + 1 < n ? rangeMin(values, i + 1, n) : a;
+  const b = i + 1 < n ? rangeMin(values, i + 1, i < mid ? mid + 1 : n) : a;
   return lerp(a, b, h - Math.floor(h));
 }
 
@@ -137,9 +147,9 @@ function repeatStats(xs: Float64Array, scratch: { sorted: Float64Array }, out: R
   out.sem = std / Math.sqrt(n);
   out.min = rangeMin(ss, 0, n);
   out.max = rangeMax(ss, 0, n);
-  out.median = orderStat(ss, 0.5);
-  out.p25 = orderStat(ss, 0.25);
-  out.p75 = orderStat(ss, 0.75);
+  out.median = medianOf(ss);
+  out.p25 = quantileAfterMedian(ss, 0.25);
+  out.p75 = quantileAfterMedian(ss, 0.75);
 }
 
 /** One agent's rows of a frame (frame row positions, in frame order). */
