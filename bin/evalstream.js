@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { dropOutputOnClosedPipe } from '../dist/src/cli/drop-output-on-closed-pipe.js';
 import { relaunchServe } from '../dist/src/cli/relaunch-serve.js';
+
+dropOutputOnClosedPipe(process.stdout);
 
 const argv = process.argv.slice(2);
 // `serve` starts again in a child with the Node options it needs (src/cli/relaunch-serve.ts)
