@@ -116,11 +116,7 @@ export function putShortFixed(buf: Uint8Array, at: number, x: number): number {
  */
 export function putPyFloat(buf: Uint8Array, at: number, x: number, style: 'orjson' | 'repr'): number {
   if (Number.isInteger(x) && x > -1e15 && x < 1e15 && !Object.is(x, -0)) {
-    let u = at;
-    if (x < 0) {
-      buf[u++] = 0x2d;
-      u = putUint(buf, u, -x);
-    } else u = putUint(buf, u, x);
+    const u = putSafeInt(buf, at, x);
     buf[u] = 0x2e;
     buf[u + 1] = 0x30;
     return u + 2;

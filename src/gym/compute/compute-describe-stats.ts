@@ -1,5 +1,5 @@
 import { pandasMeanOfCount } from '../stats/pandas-mean.js';
-import { copyNonNaN, insertionSort, pandasMedian, SORT_MAX } from '../stats/pandas-median.js';
+import { copyNonNaN, insertionSort, pandasMedian, SORT_MAX, sortedMedian } from '../stats/pandas-median.js';
 import { scratchBuffer } from '../stats/scratch-buffer.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
 import { rangeMax, rangeMin } from '../stats/range-extremes.js';
@@ -111,9 +111,7 @@ function describeSmall(v: Float64Array, start: number, end: number, c: number, o
   while (first > 0 && sorted[first - 1] === top) first--;
   out.max[c] = sorted[first] as number;
   out.min[c] = sorted[0] as number;
-  const mid = count >> 1;
-  out.median[c] =
-    count % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  out.median[c] = sortedMedian(sorted, count);
   out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
   return count;
 }

@@ -19,9 +19,7 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
   if (n === 0) return NaN;
   if (n <= SORT_MAX) {
     insertionSort(buf, n);
-    const mid = n >> 1;
-    if (n % 2 === 1) return buf[mid] as number;
-    return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
+    return sortedMedian(buf, n);
   }
   // the one or two middle order statistics by selection (linear) instead of a sort
   const mid = n >> 1;
@@ -32,6 +30,13 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
   if (lo === 0) lo = zeroAt(buf, n, mid - 1);
   if (hi === 0) hi = zeroAt(buf, n, mid);
   return (lo + hi) / 2;
+}
+
+/** The median of the sorted values `buf[0, n)` (n > 0): the middle one, or the mean of the two. */
+export function sortedMedian(buf: Float64Array, n: number): number {
+  const mid = n >> 1;
+  if (n % 2 === 1) return buf[mid] as number;
+  return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
 }
 
 /** Copies the non-NaN values of `values[start, end)` to the front of `buf`; returns their count. */
