@@ -116,7 +116,17 @@ export class WasmStringScanner {
   /** For a view of a buffer from {@link allocate}: its JSON validator (see {@link BufferValidator}); null otherwise. */
   static validatorOf(view: Uint8Array): BufferValidator | null {
     const v = WasmStringScanner.validators.get(view.buffer);
-    return v === undefined ? null : { ...v, base: view.byteOffset };
+    // a literal, not `{ ...v, base }`: a spread gave every result a map of its own, and each new
+    // one deoptimized the JSON cursor's fast skip that reads it (once per scanned range)
+    return v === undefined
+      ? null
+      : {
+          validator: v.validator,
+          stack: v.stack,
+          memory: v.memory,
+          watching: v.watching,
+          base: view.byteOffset,
+        };
   }
 
   /**
