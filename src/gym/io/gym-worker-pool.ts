@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../util/start-module-worker.js';
+import { giveUpDetachProtector } from './give-up-detach-protector.js';
 import type { LoadRolloutFileOptions } from './load-rollout-file.js';
 import type { ScanRange, ScanRangeResult } from './scan-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';
@@ -38,6 +39,8 @@ export class GymWorkerPool {
   private closed = false;
 
   constructor(count: number) {
+    // the merge job transfers columns from this thread: settle that before its hot code is optimized
+    giveUpDetachProtector();
     for (let i = 0; i < count; i++) {
       const worker = startModuleWorker(import.meta.url, 'gym-worker');
       const slot: Slot = {

@@ -10,6 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SharedScanJob } from './gym-worker-pool.js';
 import { RangeScanner } from './scan-range.js';
 import { claimRange, markFailed } from './range-claims.js';
+import { giveUpDetachProtector } from './give-up-detach-protector.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {
@@ -19,6 +20,8 @@ interface Job {
 
 const port = parentPort;
 if (port !== null) {
+  // this thread transfers every range's columns: settle that before the scan code is optimized
+  giveUpDetachProtector();
   port.on('message', (job: Job) => {
     void (async () => {
       if (job.merge !== undefined) {
