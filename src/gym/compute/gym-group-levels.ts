@@ -137,154 +137,34 @@ export class GymGroupLevels {
 
   /** Writes the entries as the array value at `depth` (as `w.value(materialize(), depth)` would). */
   write(w: PyJsonFileWriter, depth: number): void {
-    const { frame, keys, table, rows, intMaxMin } = this;
+    const { frame, table, rows } = this;
     if (this.ranges.length === 0) {
       w.ascii('[]');
       return;
     }
-    const m = frame.columns.length;
+    // A loop over the groups that calls a function per group, not one function holding every loop:
+    // the per-group functions turn hot after a few calls and V8 optimizes them as usual, where one
+    // function called once would run slow until its loop was compiled on the stack (the largest
+    // compile of the run, while the run waits).
+    const layout = new GroupLayout(w, depth, this.keys, table, this.intMaxMin);
     const stats = this.newStats();
-    const member = (k: string, d: number, first = false): Uint8Array => w.memberPrefix(k, d, first);
-    const d1 = depth + 1;
-    const d2 = depth + 2;
-    const d3 = depth + 3;
-    const d4 = depth + 4;
-    const statKeys = [keys.mean, keys.max, keys.min, keys.median, keys.std].map((names) =>
-      names.map((k) => member(k, d2)),
-    );
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
-    let statRoom = 0;
-    for (const sk of statKeys) for (const kb of sk) statRoom += kb.length + MAX_NUMBER_BYTES;
-    const names = table.keys.names;
-    const infoKeys: (Uint8Array | undefined)[] = [];
-    // room for one item member: the comma, newline and indent, the key (at most 6 bytes a UTF-16
-    // unit, `\u0000`), its quotes, `: ` and the number
-    let longestName = 0;
-    for (const n of names) if (n.length > longestName) longestName = n.length;
-    const memberRoom = w.padBytes(d4).length + 6 * longestName + 5 + MAX_NUMBER_BYTES;
-    const kGroupTask = member('_ng_task_index', d2, true);
-    const kTask = member('_ng_task_index', d4);
-    const kRollout = member('_ng_rollout_index', d4);
-    const kId = member('rollout_id', d4, true);
-    const kSample = member('sample', d2);
-    const kNum = member('num_rollouts', d2);
-    const kExpected = member('expected_num_rollouts', d2);
-    const kMissing = member('missing_num_rollouts', d2);
-    const kPct = member('reward_profile_completion_pct', d2);
-    const kInfos = member('rollout_infos', d2);
+    const d1 = depth + 1;
     const indented = w.indent > 0;
-    const floats = w.floats;
-    const anyBig = table.infoBig.size > 0;
-    const { infoKey, infoKind, infoVal, infoStart, infoLen } = table;
-    // the fixed bytes around an item's numbers, each copied at once
-    const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
-      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-    const itemOpen = cat(w.padBytes(d3), '{', kId, '"');
-    const itemOpenNext = cat(',', itemOpen);
-    const itemTask = cat('"', kTask);
-    const itemClose = cat(w.padBytes(d3), '}');
-    const itemRoom =
-      itemOpenNext.length + itemTask.length + kRollout.length + itemClose.length + 1 + 4 * MAX_NUMBER_BYTES;
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {
       const [a, b] = this.ranges[g] as [number, number];
       if (g > 0) w.byte(0x2c);
       if (indented) w.pad(d1);
       w.byte(0x7b);
-      w.bytes(kGroupTask);
+      w.bytes(layout.kGroupTask);
       w.int(frame.task[a] as number);
       computeDescribeStats(frame.columns, a, b, stats);
-      // the statistics: room for all of them at once, numbers written in place
-      let buf = w.reserve(statRoom);
-      let u = w.position;
-      for (let s = 0; s < 5; s++) {
-        const values = statValues[s] as Float64Array;
-        const sk = statKeys[s] as Uint8Array[];
-        const asInt = intMaxMin && (s === 1 || s === 2);
-        for (let c = 0; c < m; c++) {
-          const x = values[c] as number;
-          if (x !== x) continue;
-          const kb = sk[c] as Uint8Array;
-          buf.set(kb, u);
-          u += kb.length;
-          if (!asInt) u = putPyFloat(buf, u, x, floats);
-          else if (x >= -9007199254740991 && x <= 9007199254740991) u = putSafeInt(buf, u, x);
-          else {
-            // an int beyond 2^53 (its exact digits are long): through the writer
-            w.position = u;
-            w.int(x);
-            buf = w.reserve(statRoom);
-            u = w.position;
-          }
-        }
-      }
-      w.position = u;
-      w.bytes(kSample);
-      w.value(SAMPLE, d2);
-      w.bytes(kNum);
-      w.uint(b - a);
-      w.bytes(kExpected);
-      w.uint(b - a);
-      w.bytes(kMissing);
-      w.uint(0);
-      w.bytes(kPct);
-      w.float(100.0);
-      w.bytes(kInfos);
+      writeGroupStats(w, layout, statValues);
+      writeGroupCounts(w, layout, b - a);
       w.byte(0x5b);
-      for (let i = a; i < b; i++) {
-        const row = rows[i] as number;
-        const t = table.task[row] as number;
-        const r = table.rollout[row] as number;
-        const s = infoStart[row] as number;
-        const e = s + (infoLen[row] as number);
-        // one item: room for all of it, then every token written in place (the indices are safe
-        // ints: larger ones are refused when the row is read)
-        buf = w.reserve(itemRoom + (e - s) * memberRoom);
-        u = w.position;
-        const open = i > a ? itemOpenNext : itemOpen;
-        buf.set(open, u);
-        u = putSafeInt(buf, u + open.length, t);
-        buf[u++] = 0x3a;
-        u = putSafeInt(buf, u, r);
-        buf.set(itemTask, u);
-        u = putSafeInt(buf, u + itemTask.length, t);
-        buf.set(kRollout, u);
-        u = putSafeInt(buf, u + kRollout.length, r);
-        for (let k = s; k < e; k++) {
-          const key = infoKey[k] as number;
-          let kb = infoKeys[key];
-          if (kb === undefined) {
-            kb = member(names[key] as string, d4);
-            infoKeys[key] = kb;
-          }
-          buf.set(kb, u);
-          u += kb.length;
-          const kind = infoKind[k] as number;
-          const x = infoVal[k] as number;
-          if (kind === VALUE_KIND.float) u = putPyFloat(buf, u, x, floats);
-          else if (
-            kind === VALUE_KIND.int &&
-            x >= -9007199254740991 &&
-            x <= 9007199254740991 &&
-            !(anyBig && table.infoBig.has(k))
-          )
-            u = putSafeInt(buf, u, x);
-          else {
-            // a big int or a raw reward: through the writer, then room for the rest again
-            w.position = u;
-            const big = kind === VALUE_KIND.int ? table.infoBig.get(k) : undefined;
-            if (big !== undefined) w.ascii(big.toString());
-            else if (kind === VALUE_KIND.int) w.int(x);
-            else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, d4);
-            else w.float(x);
-            buf = w.reserve(itemRoom + (e - k) * memberRoom);
-            u = w.position;
-          }
-        }
-        buf.set(itemClose, u);
-        w.position = u + itemClose.length;
-      }
-      if (indented) w.pad(d2);
+      for (let i = a; i < b; i++) writeRolloutInfo(w, layout, rows[i] as number, i > a);
+      if (indented) w.pad(depth + 2);
       w.byte(0x5d);
       if (indented) w.pad(d1);
       w.byte(0x7d);
@@ -292,4 +172,200 @@ export class GymGroupLevels {
     if (indented) w.pad(depth);
     w.byte(0x5d);
   }
+}
+
+/**
+ * The fixed bytes of one agent's group entries at a depth (keys with their indents, the text around
+ * an item's numbers) and the room each part needs, made once per {@link GymGroupLevels.write}.
+ */
+class GroupLayout {
+  readonly floats: 'orjson' | 'repr';
+  readonly d2: number;
+  readonly d4: number;
+  readonly kGroupTask: Uint8Array;
+  readonly statKeys: Uint8Array[][];
+  readonly statRoom: number;
+  readonly kSample: Uint8Array;
+  readonly kNum: Uint8Array;
+  readonly kExpected: Uint8Array;
+  readonly kMissing: Uint8Array;
+  readonly kPct: Uint8Array;
+  readonly kInfos: Uint8Array;
+  readonly kRollout: Uint8Array;
+  readonly itemOpen: Uint8Array;
+  readonly itemOpenNext: Uint8Array;
+  readonly itemTask: Uint8Array;
+  readonly itemClose: Uint8Array;
+  readonly itemRoom: number;
+  readonly memberRoom: number;
+  readonly anyBig: boolean;
+  /** Member prefixes of `rollout_infos` keys, by key id, made when first needed. */
+  private readonly infoKeys: (Uint8Array | undefined)[] = [];
+
+  constructor(
+    private readonly w: PyJsonFileWriter,
+    depth: number,
+    keys: DescribeKeys,
+    readonly table: RolloutTable,
+    readonly intMaxMin: boolean,
+  ) {
+    const member = (k: string, d: number, first = false): Uint8Array => w.memberPrefix(k, d, first);
+    this.floats = w.floats;
+    const d2 = depth + 2;
+    const d3 = depth + 3;
+    const d4 = depth + 4;
+    this.d2 = d2;
+    this.d4 = d4;
+    this.statKeys = [keys.mean, keys.max, keys.min, keys.median, keys.std].map((names) =>
+      names.map((k) => member(k, d2)),
+    );
+    let statRoom = 0;
+    for (const sk of this.statKeys) for (const kb of sk) statRoom += kb.length + MAX_NUMBER_BYTES;
+    this.statRoom = statRoom;
+    // room for one item member: the comma, newline and indent, the key (at most 6 bytes a UTF-16
+    // unit, `\u0000`), its quotes, `: ` and the number
+    let longestName = 0;
+    for (const n of table.keys.names) if (n.length > longestName) longestName = n.length;
+    this.memberRoom = w.padBytes(d4).length + 6 * longestName + 5 + MAX_NUMBER_BYTES;
+    this.kGroupTask = member('_ng_task_index', d2, true);
+    const kTask = member('_ng_task_index', d4);
+    this.kRollout = member('_ng_rollout_index', d4);
+    const kId = member('rollout_id', d4, true);
+    this.kSample = member('sample', d2);
+    this.kNum = member('num_rollouts', d2);
+    this.kExpected = member('expected_num_rollouts', d2);
+    this.kMissing = member('missing_num_rollouts', d2);
+    this.kPct = member('reward_profile_completion_pct', d2);
+    this.kInfos = member('rollout_infos', d2);
+    this.anyBig = table.infoBig.size > 0;
+    // the fixed bytes around an item's numbers, each copied at once
+    const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    this.itemOpen = cat(w.padBytes(d3), '{', kId, '"');
+    this.itemOpenNext = cat(',', this.itemOpen);
+    this.itemTask = cat('"', kTask);
+    this.itemClose = cat(w.padBytes(d3), '}');
+    this.itemRoom =
+      this.itemOpenNext.length +
+      this.itemTask.length +
+      this.kRollout.length +
+      this.itemClose.length +
+      1 +
+      4 * MAX_NUMBER_BYTES;
+  }
+
+  /** The member prefix (`,\n` + indent + quoted key + `: `) of `rollout_infos` key `key`. */
+  infoKey(key: number): Uint8Array {
+    let kb = this.infoKeys[key];
+    if (kb === undefined) {
+      kb = this.w.memberPrefix(this.table.keys.names[key] as string, this.d4, false);
+      this.infoKeys[key] = kb;
+    }
+    return kb;
+  }
+}
+
+/**
+ * A group's describe statistics: `statValues` holds the mean, max, min, median and std of each
+ * column (NaN left out).
+ */
+function writeGroupStats(w: PyJsonFileWriter, layout: GroupLayout, statValues: Float64Array[]): void {
+  const { statKeys, statRoom, floats, intMaxMin } = layout;
+  // room for all of them at once, numbers written in place
+  let buf = w.reserve(statRoom);
+  let u = w.position;
+  for (let s = 0; s < 5; s++) {
+    const values = statValues[s] as Float64Array;
+    const sk = statKeys[s] as Uint8Array[];
+    const asInt = intMaxMin && (s === 1 || s === 2);
+    const m = sk.length;
+    for (let c = 0; c < m; c++) {
+      const x = values[c] as number;
+      if (x !== x) continue;
+      const kb = sk[c] as Uint8Array;
+      buf.set(kb, u);
+      u += kb.length;
+      if (!asInt) u = putPyFloat(buf, u, x, floats);
+      else if (x >= -9007199254740991 && x <= 9007199254740991) u = putSafeInt(buf, u, x);
+      else {
+        // an int beyond 2^53 (its exact digits are long): through the writer
+        w.position = u;
+        w.int(x);
+        buf = w.reserve(statRoom);
+        u = w.position;
+      }
+    }
+  }
+  w.position = u;
+}
+
+/** A group's `sample`, its rollout counts and the `rollout_infos` key, up to the list's `[`. */
+function writeGroupCounts(w: PyJsonFileWriter, layout: GroupLayout, n: number): void {
+  w.bytes(layout.kSample);
+  w.value(SAMPLE, layout.d2);
+  w.bytes(layout.kNum);
+  w.uint(n);
+  w.bytes(layout.kExpected);
+  w.uint(n);
+  w.bytes(layout.kMissing);
+  w.uint(0);
+  w.bytes(layout.kPct);
+  w.float(100.0);
+  w.bytes(layout.kInfos);
+}
+
+/**
+ * One `rollout_infos` item of table row `row` (after a comma unless `first`): room for all of it,
+ * then every token written in place. The indices are safe ints (larger ones are refused when the
+ * row is read); big ints and raw rewards go through the writer.
+ */
+function writeRolloutInfo(w: PyJsonFileWriter, layout: GroupLayout, row: number, notFirst: boolean): void {
+  const { table, itemRoom, memberRoom, floats, anyBig } = layout;
+  const t = table.task[row] as number;
+  const r = table.rollout[row] as number;
+  const s = table.infoStart[row] as number;
+  const e = s + (table.infoLen[row] as number);
+  const { infoKind, infoVal, infoKey } = table;
+  let buf = w.reserve(itemRoom + (e - s) * memberRoom);
+  let u = w.position;
+  const open = notFirst ? layout.itemOpenNext : layout.itemOpen;
+  buf.set(open, u);
+  u = putSafeInt(buf, u + open.length, t);
+  buf[u++] = 0x3a;
+  u = putSafeInt(buf, u, r);
+  const itemTask = layout.itemTask;
+  buf.set(itemTask, u);
+  u = putSafeInt(buf, u + itemTask.length, t);
+  const kRollout = layout.kRollout;
+  buf.set(kRollout, u);
+  u = putSafeInt(buf, u + kRollout.length, r);
+  for (let k = s; k < e; k++) {
+    const kb = layout.infoKey(infoKey[k] as number);
+    buf.set(kb, u);
+    u += kb.length;
+    const kind = infoKind[k] as number;
+    const x = infoVal[k] as number;
+    if (kind === VALUE_KIND.float) u = putPyFloat(buf, u, x, floats);
+    else if (
+      kind === VALUE_KIND.int &&
+      x >= -9007199254740991 &&
+      x <= 9007199254740991 &&
+      !(anyBig && table.infoBig.has(k))
+    )
+      u = putSafeInt(buf, u, x);
+    else {
+      // a big int or a raw reward: through the writer, then room for the rest again
+      w.position = u;
+      const big = kind === VALUE_KIND.int ? table.infoBig.get(k) : undefined;
+      if (big !== undefined) w.ascii(big.toString());
+      else if (kind === VALUE_KIND.int) w.int(x);
+      else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, layout.d4);
+      else w.float(x);
+      buf = w.reserve(itemRoom + (e - k) * memberRoom);
+      u = w.position;
+    }
+  }
+  const itemClose = layout.itemClose;
+  buf.set(itemClose, u);
+  w.position = u + itemClose.length;
 }
