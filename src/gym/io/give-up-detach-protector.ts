@@ -1,6 +1,7 @@
 /**
- * Detaches one empty `ArrayBuffer` (by transferring it), once per thread, so that V8's
- * "array buffer detaching" protector is already given up before any hot code is optimized.
+ * Detaches one empty `ArrayBuffer` (by transferring it), so that V8's "array buffer detaching"
+ * protector is already given up before any hot code is optimized. Once per thread is enough (the
+ * protector is per isolate and never comes back); calling it again only detaches another buffer.
  *
  * Optimized code that reads typed arrays leaves out the "is this buffer detached?" check for as long
  * as no buffer in the isolate has ever been detached, and depends on that. The first real transfer
@@ -13,9 +14,5 @@
  * giveUpDetachProtector(); // at the start of a worker that will post transferred buffers
  */
 export function giveUpDetachProtector(): void {
-  if (done) return;
-  done = true;
   structuredClone(null, { transfer: [new ArrayBuffer(0)] });
 }
-
-let done = false;
