@@ -164,7 +164,7 @@ export class GymGroupLevels {
       writeGroupCounts(w, layout, b - a);
       w.byte(0x5b);
       for (let i = a; i < b; i++) writeRolloutInfo(w, layout, rows[i] as number, i > a);
-      if (indented) w.pad(depth + 2);
+      if (indented) w.pad(layout.d2);
       w.byte(0x5d);
       if (indented) w.pad(d1);
       w.byte(0x7d);
@@ -315,7 +315,7 @@ function writeGroupCounts(w: PyJsonFileWriter, layout: GroupLayout, n: number): 
 }
 
 /**
- * One `rollout_infos` item of table row `row` (after a comma unless `first`): room for all of it,
+ * One `rollout_infos` item of table row `row` (after a comma when `notFirst`): room for all of it,
  * then every token written in place. The indices are safe ints (larger ones are refused when the
  * row is read); big ints and raw rewards go through the writer.
  */

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../util/start-module-worker.js';
-import { giveUpDetachProtector } from './give-up-detach-protector.js';
+import { giveUpDetachProtector } from '../../util/give-up-detach-protector.js';
 import type { LoadRolloutFileOptions } from './load-rollout-file.js';
 import type { ScanRange, ScanRangeResult } from './scan-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';

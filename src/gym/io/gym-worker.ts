@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SharedScanJob } from './gym-worker-pool.js';
 import { RangeScanner } from './scan-range.js';
 import { claimRange, markFailed } from './range-claims.js';
-import { giveUpDetachProtector } from './give-up-detach-protector.js';
+import { giveUpDetachProtector } from '../../util/give-up-detach-protector.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {

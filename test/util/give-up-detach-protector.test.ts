@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../gym-test-helpers.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * In a fresh process (this one may have detached buffers already): a function reading a typed array
@@ -13,9 +13,9 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
  * optimized) whether the function's code survived the transfer.
  */
 function optimizedAcrossTransfer(giveUpFirst: boolean): { before: boolean; after: boolean } {
-  const dir = tempDir();
+  const dir = mkdtempSync(join(tmpdir(), 'detach-protector-'));
   const script = join(dir, 'child.mjs');
-  const module = pathToFileURL(join(ROOT, 'src', 'gym', 'io', 'give-up-detach-protector.ts')).href;
+  const module = pathToFileURL(join(ROOT, 'src', 'util', 'give-up-detach-protector.ts')).href;
   writeFileSync(
     script,
     `import { giveUpDetachProtector } from ${JSON.stringify(module)};\n` +
