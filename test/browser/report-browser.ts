@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -6,7 +6,17 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 /** Where browser tests put reports and screenshots (gitignored). */
 export const OUTPUT_DIR = resolve('test-output/report');
 
-const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The Chromium the tests drive: `EVALSTREAM_CHROMIUM` when set (any Chromium build), else the one
+ * `@sparticuz/chromium` ships inside its npm package (unpacked once into the temp directory), so
+ * `npm ci && npm test` needs no system browser.
+ */
+export async function chromiumExecutable(): Promise<string> {
+  const fromEnv = process.env['EVALSTREAM_CHROMIUM'];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return packaged.executablePath();
+}
 
 /** Creates the directory the browser tests write their reports and screenshots to; returns it. */
 export function ensureOutputDir(): string {
@@ -15,19 +25,15 @@ export function ensureOutputDir(): string {
 }
 
 /**
- * Launches Debian's Chromium headless with a fresh profile (no network services, no sandbox).
+ * Launches Chromium headless with a fresh profile (no network services, no sandbox).
  * `bypassCSP` turns the report's Content-Security-Policy off, to test what the page's own DOM code
  * does without that second line of defence.
  */
 export async function launchChromium(options: { bypassCSP?: boolean } = {}): Promise<BrowserContext> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (as .ci/run does)`,
-    );
-  }
+  const executablePath = await chromiumExecutable();
   ensureOutputDir();
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'evalstream-chromium-')), {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--headless',
