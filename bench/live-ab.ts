@@ -121,7 +121,7 @@ try {
   );
   const show = (r: LiveRun): string =>
     `${r.spansPerSec} spans/s, p99 ${r.p99} ms, engine ${r.engineUsPerSpan} µs/span, ` +
-    `${Number.isNaN(r.waits) ? 'waits not counted (a build before stop 14)' : `${r.waits} waits`}${r.equal ? '' : ', ACCEPTED ≠ STORED'}`;
+    `${Number.isNaN(r.waits) ? 'waits not counted (a build without the counter)' : `${r.waits} waits`}${r.equal ? '' : ', ACCEPTED ≠ STORED'}`;
   for (let p = 0; p < pairs; p++) {
     const order = p % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const);
     const line: string[] = [];

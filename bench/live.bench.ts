@@ -10,7 +10,7 @@
  * to its 200, retries after 429 included), server and sender CPU, and spans accepted vs
  * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8),
  * LIVE_BENCH_TRIALS_PER_REQUEST (default 1) and LIVE_BENCH_REPEATS (trials per task, default 8; 0:
- * every trial of one task, the workload of the figures before stop 5) tune it. First, for
+ * every trial of one task) tune it. First, for
  * LIVE_BENCH_BASELINE_SECONDS (default 10), the same senders load a bare node:http server: the
  * baseline of the same run that serve's spans/s and CPU per span are compared with. The run's
  * directory is removed at the end unless LIVE_BENCH_KEEP=1.
@@ -38,7 +38,7 @@ const perRequest = Math.max(1, Number(process.env['LIVE_BENCH_TRIALS_PER_REQUEST
 /**
  * LIVE_BENCH_REPEATS=r gives each task r trials (consecutive trials share a task), as an evaluation
  * with r repeats does; 0 puts every trial in one task, so pass@k runs up to k = all trials and the
- * summary written at shutdown grows with the run (tens of MB): that was the workload before stop 5.
+ * summary written at shutdown grows with the run (tens of MB).
  */
 const repeats = Math.max(0, Number(process.env['LIVE_BENCH_REPEATS'] ?? 8));
 /** LIVE_BENCH_KEEP=1 keeps the run's directory (bundle, DuckDB file) and prints where it is. */
@@ -48,12 +48,11 @@ const withDb = process.env['LIVE_BENCH_DB'] !== '0';
 /**
  * LIVE_BENCH_WATCH=1 adds a reader that does what the live page does: one SSE stream, and the summary
  * without `task_metric_values` read at most once a second and once per 20 build times (the server's
- * `Server-Timing`). LIVE_BENCH_WATCH=full reads the whole summary once a second instead (the page
- * before stop 10).
+ * `Server-Timing`). LIVE_BENCH_WATCH=full reads the whole summary once a second instead.
  */
 const watchMode = process.env['LIVE_BENCH_WATCH'];
 const watch = watchMode === '1' || watchMode === 'full';
-/** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+/** Extra node flags for the server process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
 const serverNodeArgs = (process.env['LIVE_BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 /** Extra `evalstream serve` options, e.g. `--retain-ms 10000`. */
 const serveArgs = (process.env['LIVE_BENCH_SERVE_ARGS'] ?? '').split(' ').filter(Boolean);

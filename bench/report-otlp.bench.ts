@@ -2,8 +2,7 @@
  * bench/report-otlp: `evalstream report` on a run scored from one large OTLP dump, and `score` of
  * that run's bundle: every trial's trace evidence is a ref into the same file (with the trial's
  * trace ids), and both read each trial's trace. They must read the dump once, not once per trial
- * (before stop 13 they did: a 100 MB dump of 2,585 trials took 443 s for `score` with its report,
- * and scoring its bundle again over a minute).
+ * (once per trial, a 100 MB dump of 2,585 trials takes minutes).
  *   baseline (same run): reading and decoding the dump once (`readOtlpFileSync`).
  * REPORT_OTLP_BENCH_MB (default 100) sets the dump's size; the built CLI is used when `dist/` exists.
  */

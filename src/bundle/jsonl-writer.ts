@@ -11,7 +11,7 @@ const DEFAULT_BUFFER_BYTES = 1 << 20;
  * reused once its write is done; a line longer than a buffer is written on its own.
  *
  * @example
- * const w = await JsonlWriter.create('/tmp/x.jsonl');
+ * const w = await JsonlWriter.create('runs/r1/scores.jsonl');
  * await w.writeLine('{"a": 1}');
  * await w.close();
  */

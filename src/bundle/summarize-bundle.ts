@@ -74,7 +74,7 @@ export interface SummarizeBundleResult {
  * old summary are carried over. Bad input throws `BundleReadError`.
  *
  * @example
- * const result = await summarizeBundle('examples/sparse-run', { outDir: '/tmp/out' });
+ * const result = await summarizeBundle('examples/sparse-run', { outDir: 'runs/sparse-copy' });
  * result.summary.score_count;
  */
 export async function summarizeBundle(

@@ -48,7 +48,7 @@ export interface WrittenBundle {
  *
  * @example
  * const bundle = await readBundle('examples/sparse-run');
- * await writeBundle('/tmp/copy', bundle);
+ * await writeBundle('runs/sparse-copy', bundle);
  */
 export async function writeBundle(
   dir: string,

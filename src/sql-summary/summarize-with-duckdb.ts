@@ -24,7 +24,7 @@ export interface SummarizeWithDuckDBInput {
   extraScores?: readonly AggregateScore[] | undefined;
   /** Run metadata stored on the `runs` row. */
   metadata?: JsonObject | null | undefined;
-  /** DuckDB settings, e.g. `{ memoryLimit: '4GB', tempDirectory: '/tmp/es-spill' }` for big runs. */
+  /** DuckDB settings, e.g. `{ memoryLimit: '4GB', tempDirectory: 'runs/spill' }` for big runs. */
   duckdb?: Omit<DuckDBOpenOptions, 'readOnly'> | undefined;
 }
 

@@ -101,7 +101,7 @@ describe('evalstream report', () => {
     const r = await run(['report', '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Examples:');
-    expect(r.out).toContain('evalstream report runs/r1 --out /tmp/r1.html --trajectories none');
+    expect(r.out).toContain('evalstream report runs/r1 --out r1-report.html --trajectories none');
   });
 });
 

@@ -30,7 +30,7 @@ function formatBytes(bytes: number): string {
  * written, 2 bad usage or an unreadable bundle.
  *
  * @example
- * await main(['report', 'examples/sparse-run', '--out', '/tmp/sparse-report.html']);
+ * await main(['report', 'examples/sparse-run', '--out', 'runs/sparse-report.html']);
  */
 export function reportCommand(): Command {
   return new Command('report')
@@ -54,7 +54,7 @@ export function reportCommand(): Command {
         '',
         'Examples:',
         '  $ evalstream report runs/r1                      # writes runs/r1/report.html',
-        '  $ evalstream report runs/r1 --out /tmp/r1.html --trajectories none',
+        '  $ evalstream report runs/r1 --out r1-report.html --trajectories none',
         '',
         'The report is one HTML file with the run embedded; it loads nothing from the network.',
         'Exit codes: 0 written, 1 the file could not be written, 2 bad usage or an unreadable bundle.',

@@ -31,7 +31,7 @@ interface SummarizeFlags {
  * usage or input.
  *
  * @example
- * await main(['summarize', 'examples/sparse-run', '--out', '/tmp/evalstream-example']);
+ * await main(['summarize', 'examples/sparse-run', '--out', 'runs/sparse-copy']);
  */
 export function summarizeCommand(): Command {
   return new Command('summarize')
