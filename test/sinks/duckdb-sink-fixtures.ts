@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { CandidateEvidence } from '../../src/evidence/candidate-evidence.js';
 import type { JsonValue } from '../../src/model/json-value.js';
 import type { ScoreRecord, ScoreStatus } from '../../src/model/score-record.js';
@@ -5,7 +6,11 @@ import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import type { Trial, TrialError } from '../../src/model/trial.js';
 
-export const SAMPLES = '/work/shared/reference/samples';
+/** The sample traces copied into `test/fixtures` (each folder's README names their source). */
+const SAMPLE_DIRS = {
+  atif: fileURLToPath(new URL('../fixtures/atif/', import.meta.url)),
+  otlp: fileURLToPath(new URL('../fixtures/otlp/samples/', import.meta.url)),
+};
 
 /** Task A: metric `judge` (reward continuous, ok boolean optional, note label optional) + `usage`. */
 export const TASK_A: TaskSpec = {
@@ -87,7 +92,7 @@ export function sampleEvidence(format: 'atif' | 'otlp', file: string): Candidate
       },
       metadata: {},
     },
-    { baseDir: `${SAMPLES}/${format}` },
+    { baseDir: SAMPLE_DIRS[format] },
   );
 }
 
