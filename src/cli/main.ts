@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { CliError, EXIT_BAD_INPUT } from './cli-error.js';
 import { registerCommands } from './register-commands.js';
 
@@ -10,7 +11,8 @@ import { registerCommands } from './register-commands.js';
  */
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('evalstream')
-    .description('Score AI-agent trials from trace evidence and aggregate the scores.')
+    .description('score AI-agent trials from trace evidence and aggregate the scores')
+    .version(evalstreamVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
   await registerCommands(program, argv);

@@ -4,29 +4,50 @@ import { registerCommands } from '../../src/cli/register-commands.js';
 
 const ALL = ['inspect', 'summarize', 'report', 'serve', 'query', 'export', 'score', 'init', 'gym'];
 
+async function program(argv: string[]): Promise<Command> {
+  const p = new Command('evalstream');
+  await registerCommands(p, argv);
+  return p;
+}
+
 async function registered(argv: string[]): Promise<string[]> {
-  const program = new Command('evalstream');
-  await registerCommands(program, argv);
-  return program.commands.map((c) => c.name());
+  return (await program(argv)).commands.map((c) => c.name());
+}
+
+/** The program with every command loaded from its module, in listing order. */
+async function loadedProgram(): Promise<Command> {
+  const loaded = new Command('evalstream');
+  for (const name of await registered([])) {
+    const [command] = (await program([name])).commands;
+    loaded.addCommand(command as Command);
+  }
+  return loaded;
 }
 
 describe('registerCommands', () => {
-  it('loads only the command the arguments name', async () => {
+  it('loads only the command the arguments name, also after help', async () => {
     expect(await registered(['gym', 'aggregate', '-i', 'r.jsonl', '-o', 'm.jsonl'])).toEqual(['gym']);
     expect(await registered(['score', 'examples/harbor-job'])).toEqual(['score']);
+    expect(await registered(['help', 'score'])).toEqual(['score']);
+    const [score] = (await program(['help', 'score'])).commands;
+    expect(score?.options.map((o) => o.long)).toContain('--config');
   });
 
-  it('loads every command, in help order, for help, no command or a mistyped one', async () => {
-    expect(await registered([])).toEqual(ALL);
-    expect(await registered(['--help'])).toEqual(ALL);
-    expect(await registered(['help', 'score'])).toEqual(ALL);
-    expect(await registered(['scroe'])).toEqual(ALL);
+  it('lists every command, in help order, for help, no command or a mistyped one, without loading them', async () => {
+    for (const argv of [[], ['--help'], ['--version'], ['help'], ['scroe']]) {
+      const p = await program(argv);
+      expect(p.commands.map((c) => c.name())).toEqual(ALL);
+      // a listing carries no options: the command's module was not loaded
+      expect(p.commands.every((c) => c.options.length === 0)).toBe(true);
+    }
+  });
+
+  it('lists each command exactly as its own module describes it', async () => {
+    expect((await program(['--help'])).helpInformation()).toBe((await loadedProgram()).helpInformation());
   });
 
   it('makes usage errors of every (sub)command throw instead of exiting', async () => {
-    const program = new Command('evalstream');
-    await registerCommands(program, ['gym']);
-    const gym = program.commands[0] as Command;
+    const gym = (await program(['gym'])).commands[0] as Command;
     expect(() => gym.parse(['node', 'gym', 'aggregate'])).toThrow(/required option/);
   });
 });

@@ -91,7 +91,7 @@ function formatText(r: InspectRecord, file: string): string {
 export function inspectCommand(): Command {
   return new Command('inspect')
     .description(
-      'Show, per trial, what evalstream reads from the inputs: ids, spans, tool calls, tokens, final text.',
+      'show, per trial, what evalstream reads from the inputs: ids, spans, tool calls, tokens, final text',
     )
     .argument(
       '<inputs...>',

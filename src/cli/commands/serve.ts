@@ -55,7 +55,7 @@ interface ServeOptions {
  */
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('Receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates.')
+    .description('receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates')
     .option('--http <host:port>', 'OTLP/HTTP receiver and live API address', '127.0.0.1:4318')
     .option('--grpc <host:port>', 'OTLP/gRPC receiver address', '127.0.0.1:4317')
     .option('--no-grpc', 'do not start the gRPC receiver')
