@@ -1,9 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config/load-config.js';
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const ENTRY = join(import.meta.dirname, 'fixtures', 'cli-entry.ts');
 
 let dir: string;
 beforeAll(() => {
@@ -25,17 +31,16 @@ async function run(args: string[]): Promise<{ code: number; err: string }> {
   }
 }
 
+/** The CLI on the sources, run in `cwd` (a directory with no evalstream package anywhere above it). */
+function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', TSX, ENTRY, ...args], { cwd, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 describe('evalstream init', () => {
   it('writes a starter config that loads and validates', async () => {
-    const file = join(dir, 'evalstream.config.ts');
+    const file = join(dir, 'evalstream.config.mjs');
     expect((await run(['init', '--out', file])).code).toBe(0);
-    const text = readFileSync(file, 'utf8');
-    expect(text).toContain("import { defineConfig } from 'evalstream';");
-    // Point the package import at the source tree (the package is not built in tests), then load it.
-    writeFileSync(
-      file,
-      text.replace("from 'evalstream'", `from '${resolve('src/config/define-config.js')}'`),
-    );
     const config = await loadConfig(file);
     expect(config.metrics.default?.map((m) => m.type)).toEqual([
       'trajectory_stats',
@@ -46,6 +51,28 @@ describe('evalstream init', () => {
     expect(config.labels).toEqual({ benchmark: 'demo' });
   });
 
+  it('writes ./evalstream.config.mjs, which a later score in the same directory picks up', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'es-init-cwd-'));
+    try {
+      const init = cli(['init'], cwd);
+      expect(init.status, init.stderr).toBe(0);
+      expect(init.stdout).toBe('wrote evalstream.config.mjs\n');
+      expect(readFileSync(join(cwd, 'evalstream.config.mjs'), 'utf8')).not.toMatch(/^\s*import\b/m);
+      const score = cli(
+        ['score', resolve('examples/harbor-job'), '--out', 'run', '--json', '--no-report'],
+        cwd,
+      );
+      expect(score.status, score.stderr).toBe(0);
+      // the config's labels reach metadata.json: the config was loaded
+      const metadata = JSON.parse(readFileSync(join(cwd, 'run', 'metadata.json'), 'utf8')) as {
+        labels: unknown;
+      };
+      expect(metadata.labels).toEqual({ benchmark: 'demo' });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('refuses to overwrite without --force', async () => {
     const file = join(dir, 'keep.ts');
     writeFileSync(file, 'mine');
@@ -55,6 +82,6 @@ describe('evalstream init', () => {
     });
     expect(readFileSync(file, 'utf8')).toBe('mine');
     expect((await run(['init', '--out', file, '--force'])).code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toContain('defineConfig');
+    expect(readFileSync(file, 'utf8')).toContain('export default {');
   });
 });

@@ -3,14 +3,18 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
 
-/** The commented starter config `evalstream init` writes. */
+/**
+ * The commented starter config `evalstream init` writes: plain JavaScript that imports nothing, so it
+ * loads wherever the CLI runs (with or without the evalstream package next to it) and without a
+ * TypeScript transform on every run.
+ */
 const STARTER = `// evalstream configuration: \`evalstream score <inputs...>\` picks this file up from the current
 // directory (or pass --config). Every key is optional. Reference: docs/config.md, docs/metrics.md.
-import { defineConfig } from 'evalstream';
 // A custom metric is a plain module exporting an object with type, outputSpec() and computeScores():
 // import { answerLength } from './metrics/answer-length.js';
 
-export default defineConfig({
+/** @type {import('evalstream').EvalstreamConfigInput} */
+export default {
   // runId: 'my-run', // default: agent-eval-<UTC time>-<8 hex>
   labels: { benchmark: 'demo' }, // recorded verbatim in metadata.json
 
@@ -44,7 +48,7 @@ export default defineConfig({
     timeoutMs: 60_000, // per metric; null = no limit
     failFast: false, // true: abort on the first metric error instead of recording a failed score
   },
-});
+};
 `;
 
 interface InitFlags {
@@ -53,22 +57,22 @@ interface InitFlags {
 }
 
 /**
- * `evalstream init [--out FILE] [--force]`: writes a commented starter `evalstream.config.ts`
+ * `evalstream init [--out FILE] [--force]`: writes a commented starter `evalstream.config.mjs`
  * (refuses to overwrite an existing file without `--force`; exit 2).
  *
  * @example
- * await main(['init']); // ./evalstream.config.ts
+ * await main(['init']); // ./evalstream.config.mjs
  */
 export function initCommand(): Command {
   return new Command('init')
-    .description('write a commented starter evalstream.config.ts')
-    .option('--out <file>', 'where to write it', 'evalstream.config.ts')
+    .description('write a commented starter evalstream.config.mjs')
+    .option('--out <file>', 'where to write it', 'evalstream.config.mjs')
     .option('--force', 'overwrite an existing file')
     .addHelpText(
       'after',
       `
 Example:
-  evalstream init && evalstream score examples/harbor-job --config evalstream.config.ts --out runs/r1`,
+  evalstream init && evalstream score examples/harbor-job --out runs/r1   # score picks up ./evalstream.config.mjs`,
     )
     .exitOverride()
     .action(async (flags: InitFlags) => {
