@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
+import { tap, type TapObserver } from 'rxjs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
@@ -11,6 +12,7 @@ import { findConfigFile } from '../../config/find-config-file.js';
 import { loadConfig } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
+import type { TrialItem } from '../../model/trial-item.js';
 import { buildPipeline } from '../../pipeline/build-pipeline.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
@@ -21,6 +23,7 @@ import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { formatAggregateTable, type AggregateTableInput } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { describeScoreProgress } from '../describe-score-progress.js';
 import { appendAll } from '../../util/append-all.js';
 
 interface ScoreFlags {
@@ -51,7 +54,7 @@ function positiveInt(value: string): number {
  * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`). `summary.json` is
  * computed in memory, or with `--engine duckdb` in DuckDB SQL (the written `scores.jsonl` streamed
  * into a temporary DuckDB file that spills to disk; same bytes). `--db F` also fills a DuckDB store
- * (either engine); `--engine duckdb` without `--db` stores in `<out>/evalstream.duckdb`. A progress bar (bytes, trials, trials/s, ETA) is drawn on a terminal.
+ * (either engine); `--engine duckdb` without `--db` stores in `<out>/evalstream.duckdb`. A progress bar (trials scored of trials read, bytes read, trials/s, ETA) is drawn on a terminal.
  * Exit 0 ok; 1 run failed or incomplete (results written cover the trials before the problem);
  * 2 bad usage, config or input.
  *
@@ -145,10 +148,11 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
     else warnings.push(message);
   };
-  const source = openInputs(inputs, {
+  const opened = openInputs(inputs, {
     format: flags.format,
     ...(progress === null ? {} : { onProgress: progress.onInput }),
   });
+  const source = progress === null ? opened : opened.pipe(tap(progress.onRead));
   const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
   const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial);
   progress?.stop();
@@ -230,57 +234,58 @@ async function describeRun(
 
 interface Progress {
   onInput: (p: { file: string; bytesRead?: number; trials?: number }) => void;
+  onRead: Partial<TapObserver<TrialItem>>;
   onTrial: (stats: PipelineStats) => void;
   stop: () => void;
 }
 
-/** A cli-progress bar over input bytes (when known) with trials, trials/s and ETA. */
+/** A cli-progress bar over the work done (input read, trials scored; see `describeScoreProgress`). */
 async function startProgress(inputs: string[]): Promise<Progress> {
+  const STEPS = 1000;
   const totalBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
   const bytesByFile = new Map<string, number>();
   const started = Date.now();
-  let bytes = 0;
-  let trials = 0;
+  const counts = { bytesRead: 0, totalBytes, readDone: false, trialsRead: 0, trialsScored: 0, elapsedSec: 0 };
   const bar = new SingleBar({
-    format: ' {bar} {percentage}% | {bytesText} | {trials} trials | {rate} trials/s | ETA {etaText}',
+    format: ' {bar} {percentage}% | {text}',
     barsize: 24,
     hideCursor: true,
     clearOnComplete: false,
     stream: process.stderr,
   });
-  const payload = () => {
-    const elapsed = Math.max((Date.now() - started) / 1000, 0.001);
-    // ETA from the byte rate; unknown until some bytes were reported.
-    const eta = bytes > 0 && totalBytes > 0 ? Math.max(0, ((totalBytes - bytes) * elapsed) / bytes) : null;
-    return {
-      bytesText: `${mib(bytes)}/${mib(totalBytes)} MiB`,
-      trials,
-      rate: (trials / elapsed).toFixed(1),
-      etaText: eta === null ? '?' : `${Math.round(eta)}s`,
-    };
+  const update = (done = false): void => {
+    counts.elapsedSec = (Date.now() - started) / 1000;
+    const { fraction, text } = describeScoreProgress(counts);
+    bar.update(done ? STEPS : Math.floor(fraction * STEPS), { text });
   };
-  bar.start(Math.max(totalBytes, 1), 0, payload());
+  bar.start(STEPS, 0, { text: describeScoreProgress(counts).text });
   return {
     onInput: (p) => {
       if (p.bytesRead !== undefined) {
-        bytes += p.bytesRead - (bytesByFile.get(p.file) ?? 0);
+        counts.bytesRead += p.bytesRead - (bytesByFile.get(p.file) ?? 0);
         bytesByFile.set(p.file, p.bytesRead);
-        bar.update(Math.min(bytes, totalBytes), payload());
+        update();
       }
     },
+    onRead: {
+      next: () => {
+        counts.trialsRead += 1;
+        update();
+      },
+      complete: () => {
+        counts.readDone = true;
+        update();
+      },
+    },
     onTrial: (stats) => {
-      trials = stats.trials;
-      bar.update(Math.min(bytes, totalBytes), payload());
+      counts.trialsScored = stats.trials;
+      update();
     },
     stop: () => {
-      bar.update(Math.max(totalBytes, 1), payload());
+      update(true);
       bar.stop();
     },
   };
-}
-
-function mib(n: number): string {
-  return (n / 1048576).toFixed(1);
 }
 
 async function sizeOf(path: string): Promise<number> {
