@@ -79,13 +79,13 @@ export function serveCommand(): Command {
     .option('--end-marker <attribute>', 'an attribute marking a trial’s last span')
     .option(
       '--max-body-bytes <n>',
-      'largest request body on the wire',
+      'largest OTLP/HTTP request body on the wire',
       positiveInt('--max-body-bytes'),
       16 * 1024 * 1024,
     )
     .option(
       '--max-decompressed-bytes <n>',
-      'largest body after gzip',
+      'largest OTLP/HTTP body after gzip, and largest OTLP/gRPC message',
       positiveInt('--max-decompressed-bytes'),
       64 * 1024 * 1024,
     )
