@@ -1,16 +1,16 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { newRunId } from '../../bundle/new-run-id.js';
-import { parsePythonJson } from '../../bundle/parse-python-json.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { EvalstreamConfig } from '../../config/evalstream-config.js';
 import { findConfigFile } from '../../config/find-config-file.js';
 import { loadConfig } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
+import type { Summary } from '../../model/summary.js';
 import { buildPipeline } from '../../pipeline/build-pipeline.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
@@ -19,7 +19,7 @@ import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
-import { formatAggregateTable, type AggregateTableInput } from '../../summary/format-aggregate-table.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { appendAll } from '../../util/append-all.js';
 
@@ -120,9 +120,13 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
       bundleInputs.push(input);
   }
+  let summary: Summary | null = null;
   const sinks: Sink<ScoredTrial>[] = [
     toRunBundle(out, {
       runId,
+      onSummary: (written) => {
+        summary = written;
+      },
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
@@ -171,7 +175,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     );
     return;
   }
-  process.stdout.write(await describeRun(runId, stats, out, db));
+  process.stdout.write(describeRun(runId, stats, out, db, summary));
 }
 
 /** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
@@ -206,21 +210,20 @@ function toCliError(error: unknown, stats: PipelineStats, out: string): CliError
   return new CliError(`run failed after ${stats.trials} trials: ${message}`, EXIT_RUN_FAILED);
 }
 
-async function describeRun(
+function describeRun(
   runId: string,
   stats: PipelineStats,
   out: string,
   db: string | null,
-): Promise<string> {
+  summary: Summary | null,
+): string {
   const lines = [
     `run ${runId}: ${stats.trials} trials, ${stats.scores} scores` +
       (stats.trialFailures + stats.metricFailures > 0
         ? ` (${stats.trialFailures} on failed trials, ${stats.metricFailures} metric failures)`
         : ''),
   ];
-  const parsed = parsePythonJson(await readFile(join(out, 'summary.json'), 'utf8').catch(() => 'null'));
-  const summary = parsed.ok ? (parsed.value as AggregateTableInput | null) : null;
-  if (summary !== null && typeof summary === 'object' && Array.isArray(summary.scores?.scores)) {
+  if (summary !== null) {
     lines.push('');
     appendAll(lines, formatAggregateTable(summary));
   }
