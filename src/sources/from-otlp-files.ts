@@ -4,6 +4,7 @@ import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batch
 import type { TrialItem } from '../model/trial-item.js';
 import { decodeOtlpItem } from '../operators/decode-otlp-item.js';
 import { PullSource } from '../pipeline/pull-source.js';
+import { InputError } from './input-error.js';
 
 /** Options of `fromOtlpFiles`: the grouping rule plus how files are read. */
 export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
@@ -13,6 +14,13 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
   chunkBytes?: number;
   /** Called after each request is read, with the file and its uncompressed bytes read so far. */
   onProgress?: (progress: { file: string; bytesRead: number }) => void;
+  /**
+   * Receives each payload that does not decode though its bounds are known (a bad JSON line, a
+   * protobuf frame whose body is corrupt behind an intact length prefix), as an `InputError` naming
+   * the file and the line or byte offset: the payload is skipped and reading goes on. Without it such
+   * a payload ends the stream like any other bad input.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 /**
@@ -23,7 +31,8 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
  * `PullSource`: memory stays bounded by the grouping window, not the file size), spans grouped into
  * trials across files (see `groupIntoTrials`).
  * A truncated or corrupt file emits every trial read before the problem, then errors with an
- * `InputError` naming the file and the byte offset or line.
+ * `InputError` naming the file and the byte offset or line; with `onIssue`, a bad payload whose
+ * bounds are known is reported there and skipped instead (a cut-off file still ends the stream).
  *
  * @example
  * fromOtlpFiles(['traces/relay.jsonl']).subscribe((item) => console.log(item.trial.id, item.trial.output?.output_text));
@@ -49,7 +58,14 @@ async function* readOtlpTrials(
       // one async step per chunk read (a batch of payloads), not one per payload
       for await (const batch of readOtlpPayloadBatches(path, readOptions)) {
         for (const payload of batch) {
-          const request = decodeOtlpItem(payload);
+          let request;
+          try {
+            request = decodeOtlpItem(payload);
+          } catch (error) {
+            if (options.onIssue === undefined || !(error instanceof InputError)) throw error;
+            options.onIssue(error);
+            continue;
+          }
           options.onProgress?.({ file: request.file, bytesRead: request.bytesRead });
           yield* grouper.push(request);
         }

@@ -16,6 +16,8 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   format?: 'auto' | InputFormat;
   /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
   onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
+  /** OTLP payloads skipped as bad (see `FromOtlpFilesOptions.onIssue`); without it they end the stream. */
+  onIssue?: (issue: InputError) => void;
 }
 
 const FORMAT_NAMES = 'bundle, harbor, atif, otlp, gym';
@@ -52,7 +54,7 @@ export function openInputs(
 }
 
 function open(p: Plan, options: OpenInputsOptions): PullSource<TrialItem> {
-  const { format: _format, onProgress, ...grouping } = options;
+  const { format: _format, onProgress, onIssue, ...grouping } = options;
   const progress = onProgress === undefined ? {} : { onProgress };
   switch (p.kind) {
     case 'bundle':
@@ -64,7 +66,11 @@ function open(p: Plan, options: OpenInputsOptions): PullSource<TrialItem> {
     case 'gym':
       return fromGymRollouts(p.files, progress);
     case 'otlp':
-      return fromOtlpFiles(p.files, { ...grouping, ...progress });
+      return fromOtlpFiles(p.files, {
+        ...grouping,
+        ...progress,
+        ...(onIssue === undefined ? {} : { onIssue }),
+      });
   }
 }
 

@@ -151,6 +151,8 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   };
   const source = openInputs(inputs, {
     format: flags.format,
+    // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
+    onIssue: (issue) => warn(`${issue.message}; skipped`),
     ...(progress === null ? {} : { onProgress: progress.onInput }),
   });
   const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
