@@ -19,12 +19,19 @@
  *   metric, + the default metrics, against what the 1.5× target leaves per trial; and the lower bound
  *   of any redesign: bench/columnar-floor.ts (a single-purpose columnar scan computing only the default
  *   metrics, checked to give the pipeline's totals), timed like (c).
- * Memory: scoring the ~100 MB and the ~1 GB dump, each in its own child; max RSS of each.
+ * Whole processes (`process`), on the built CLI (`npm run build`), over the ~100 MB dump: `evalstream
+ *   score --no-report` against a process that only reads the file and decodes its frames with protobufjs
+ *   reflection (bench/whole-process-child.mjs), alternated ROUNDS times; wall time from process start.
+ *   target: score no slower than the decode-only process (ratio ≤ 1).
+ * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
+ *   each a process of its own; max RSS of each.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
- *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100)
+ *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100,
+ *                               EVALSTREAM_BENCH_INGEST_PARTS=speed,process,memory: the parts to run)
  */
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
 import { recordTrialPool, writeAgentTraceDump } from './generate-agent-traces.js';
@@ -35,6 +42,7 @@ const LARGE_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_LARGE_MB'] ?? 1000)
 const POOL = Number(process.env['EVALSTREAM_BENCH_INGEST_POOL'] ?? 1500);
 const ROUNDS = Number(process.env['EVALSTREAM_BENCH_INGEST_ROUNDS'] ?? 3);
 const PASSES = Number(process.env['EVALSTREAM_BENCH_INGEST_PASSES'] ?? 5);
+const PARTS = new Set((process.env['EVALSTREAM_BENCH_INGEST_PARTS'] ?? 'speed,process,memory').split(','));
 const out = join(import.meta.dirname, 'out');
 const child = join(import.meta.dirname, 'ingest-child.ts');
 
@@ -68,113 +76,175 @@ const pool = (): ReturnType<typeof recordTrialPool> => {
   return poolCache;
 };
 const small = await dump(SMALL_MB, pool);
-const large = await dump(LARGE_MB, pool);
+const large = PARTS.has('memory') ? await dump(LARGE_MB, pool) : null;
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const decoders = (await runChild('decoders', small)) as {
-  reflection: number;
-  decode: number;
-  decodeTouched: number;
-};
-const b = decoders.decode / decoders.reflection;
-interface ReflectRun {
-  frames: number;
-  fileSpans: number;
-  fileBytes: number;
-  coldSpansPerSec: number;
-  warmSpansPerSec: number;
-}
-interface PipelineRun {
-  trials: number;
-  scores: number;
-  error: string | null;
-  coldSeconds: number;
-  warmSeconds: number;
-}
-// (a) and (c) each in fresh processes, alternated ROUNDS times, so load from other processes and the
-// machine's drift hit both sides alike; the figures are the medians
-const reflects: ReflectRun[] = [];
-const pipelines: PipelineRun[] = [];
-for (let round = 0; round < ROUNDS; round += 1) {
-  reflects.push((await runChild('reflect', small)) as unknown as ReflectRun);
-  pipelines.push((await runChild('pipeline', small)) as unknown as PipelineRun);
-}
-const first = reflects[0] as ReflectRun;
-const spans = first.fileSpans;
-const aWarm = median(reflects.map((r) => r.warmSpansPerSec));
-const aCold = median(reflects.map((r) => r.coldSpansPerSec));
-const cWarm = spans / median(pipelines.map((r) => r.warmSeconds));
-const cCold = spans / median(pipelines.map((r) => r.coldSeconds));
-const c = cWarm / aWarm;
-console.log(
-  `ingest: speed on ${small} (${first.frames} frames, ${fmt(spans)} spans, ${(first.fileBytes / spans).toFixed(0)} B/span)${pinnedToOneCore ? ', one core (taskset -c 0)' : ''}`,
-);
-console.log(`  (a) protobufjs reflection decode   ${fmt(decoders.reflection)} spans/s`);
-console.log(
-  `  (b) evalstream decode stage        ${fmt(decoders.decode)} spans/s   = ${b.toFixed(2)}x (a)  target >= 3x   ${b >= 3 ? 'OK' : 'MISSED'}`,
-);
-console.log(
-  `      decode + ids/name/times read   ${fmt(decoders.decodeTouched)} spans/s   = ${(decoders.decodeTouched / decoders.reflection).toFixed(2)}x (a)`,
-);
-console.log(`      ((a) and (b) interleaved in blocks of 50 frames in one process)`);
-const p0 = pipelines[0] as PipelineRun;
-console.log(
-  `  (c) full score pipeline, warm      ${fmt(cWarm)} spans/s   = ${c.toFixed(2)}x (a) warm ${fmt(aWarm)}  target >= 1.5x ${c >= 1.5 ? 'OK' : 'MISSED'}` +
-    `  (${p0.trials} trials, ${p0.scores} scores${p0.error === null ? '' : `, error ${p0.error}`})`,
-);
-console.log(
-  `      full score pipeline, cold      ${fmt(cCold)} spans/s   = ${(cCold / aCold).toFixed(2)}x (a) cold ${fmt(aCold)}  (first run in a fresh process)`,
-);
-console.log(
-  `      (a) and (c) each in ${ROUNDS} fresh processes, alternated; per process ${PASSES} passes: the first cold, the median of the rest warm; medians over processes`,
-);
-console.log(
-  `      (c) warm per process: ${pipelines.map((r) => fmt(spans / r.warmSeconds)).join(', ')} spans/s; (a) warm: ${reflects.map((r) => fmt(r.warmSpansPerSec)).join(', ')}`,
-);
-
-// where (c)'s time goes: each layer run from the file, cumulative; CPU per trial, warm
-const layers = (await runChild('layers', small)) as Record<string, number>;
-const perTrial = (sec: number): string => `${((sec / p0.trials) * 1e6).toFixed(0)} µs`;
-const budget = spans / (1.5 * aWarm);
-console.log(
-  `  (c) by layer (CPU per trial, warm, one process; the 1.5x target leaves ${perTrial(budget)} per trial for all of them):`,
-);
-const layerNames: [string, string][] = [
-  ['read', 'read the file, cut frames'],
-  ['decode', '+ decode stage'],
-  ['group', '+ group into trials, build trial records'],
-  ['score1', '+ score with one constant metric (protocol)'],
-  ['default', '+ the default metrics instead'],
-];
-let before = 0;
-for (const [key, label] of layerNames) {
-  const sec = layers[key] as number;
+if (PARTS.has('speed')) {
+  const decoders = (await runChild('decoders', small)) as {
+    reflection: number;
+    decode: number;
+    decodeTouched: number;
+  };
+  const b = decoders.decode / decoders.reflection;
+  interface ReflectRun {
+    frames: number;
+    fileSpans: number;
+    fileBytes: number;
+    coldSpansPerSec: number;
+    warmSpansPerSec: number;
+  }
+  interface PipelineRun {
+    trials: number;
+    scores: number;
+    error: string | null;
+    coldSeconds: number;
+    warmSeconds: number;
+  }
+  // (a) and (c) each in fresh processes, alternated ROUNDS times, so load from other processes and the
+  // machine's drift hit both sides alike; the figures are the medians
+  const reflects: ReflectRun[] = [];
+  const pipelines: PipelineRun[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    reflects.push((await runChild('reflect', small)) as unknown as ReflectRun);
+    pipelines.push((await runChild('pipeline', small)) as unknown as PipelineRun);
+  }
+  const first = reflects[0] as ReflectRun;
+  const spans = first.fileSpans;
+  const aWarm = median(reflects.map((r) => r.warmSpansPerSec));
+  const aCold = median(reflects.map((r) => r.coldSpansPerSec));
+  const cWarm = spans / median(pipelines.map((r) => r.warmSeconds));
+  const cCold = spans / median(pipelines.map((r) => r.coldSeconds));
+  const c = cWarm / aWarm;
   console.log(
-    `      ${label.padEnd(44)} ${perTrial(sec).padStart(7)}  (+${perTrial(Math.max(0, sec - before))})`,
+    `ingest: speed on ${small} (${first.frames} frames, ${fmt(spans)} spans, ${(first.fileBytes / spans).toFixed(0)} B/span)${pinnedToOneCore ? ', one core (taskset -c 0)' : ''}`,
   );
-  before = sec;
+  console.log(`  (a) protobufjs reflection decode   ${fmt(decoders.reflection)} spans/s`);
+  console.log(
+    `  (b) evalstream decode stage        ${fmt(decoders.decode)} spans/s   = ${b.toFixed(2)}x (a)  target >= 3x   ${b >= 3 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `      decode + ids/name/times read   ${fmt(decoders.decodeTouched)} spans/s   = ${(decoders.decodeTouched / decoders.reflection).toFixed(2)}x (a)`,
+  );
+  console.log(`      ((a) and (b) interleaved in blocks of 50 frames in one process)`);
+  const p0 = pipelines[0] as PipelineRun;
+  console.log(
+    `  (c) full score pipeline, warm      ${fmt(cWarm)} spans/s   = ${c.toFixed(2)}x (a) warm ${fmt(aWarm)}  target >= 1.5x ${c >= 1.5 ? 'OK' : 'MISSED'}` +
+      `  (${p0.trials} trials, ${p0.scores} scores${p0.error === null ? '' : `, error ${p0.error}`})`,
+  );
+  console.log(
+    `      full score pipeline, cold      ${fmt(cCold)} spans/s   = ${(cCold / aCold).toFixed(2)}x (a) cold ${fmt(aCold)}  (first run in a fresh process)`,
+  );
+  console.log(
+    `      (a) and (c) each in ${ROUNDS} fresh processes, alternated; per process ${PASSES} passes: the first cold, the median of the rest warm; medians over processes`,
+  );
+  console.log(
+    `      (c) warm per process: ${pipelines.map((r) => fmt(spans / r.warmSeconds)).join(', ')} spans/s; (a) warm: ${reflects.map((r) => fmt(r.warmSpansPerSec)).join(', ')}`,
+  );
+
+  // where (c)'s time goes: each layer run from the file, cumulative; CPU per trial, warm
+  const layers = (await runChild('layers', small)) as Record<string, number>;
+  const perTrial = (sec: number): string => `${((sec / p0.trials) * 1e6).toFixed(0)} µs`;
+  const budget = spans / (1.5 * aWarm);
+  console.log(
+    `  (c) by layer (CPU per trial, warm, one process; the 1.5x target leaves ${perTrial(budget)} per trial for all of them):`,
+  );
+  const layerNames: [string, string][] = [
+    ['read', 'read the file, cut frames'],
+    ['decode', '+ decode stage'],
+    ['group', '+ group into trials, build trial records'],
+    ['score1', '+ score with one constant metric (protocol)'],
+    ['default', '+ the default metrics instead'],
+  ];
+  let before = 0;
+  for (const [key, label] of layerNames) {
+    const sec = layers[key] as number;
+    console.log(
+      `      ${label.padEnd(44)} ${perTrial(sec).padStart(7)}  (+${perTrial(Math.max(0, sec - before))})`,
+    );
+    before = sec;
+  }
+
+  // how far any redesign could go: the columnar lower bound (columnar-floor.ts), same file, same way
+  const floors: { warmSeconds: number; coldSeconds: number; same: boolean }[] = [];
+  for (let round = 0; round < ROUNDS; round += 1)
+    floors.push((await runChild('floor', small)) as unknown as (typeof floors)[number]);
+  const floorWarm = spans / median(floors.map((f) => f.warmSeconds));
+  console.log(
+    `  (c) lower bound: a single-purpose columnar scan (bench/columnar-floor.ts) ${fmt(floorWarm)} spans/s warm = ${(floorWarm / aWarm).toFixed(2)}x (a) warm` +
+      `; same default-metric totals as the pipeline: ${floors.every((f) => f.same) ? 'yes' : 'NO'}`,
+  );
 }
 
-// how far any redesign could go: the columnar lower bound (columnar-floor.ts), same file, same way
-const floors: { warmSeconds: number; coldSeconds: number; same: boolean }[] = [];
-for (let round = 0; round < ROUNDS; round += 1)
-  floors.push((await runChild('floor', small)) as unknown as (typeof floors)[number]);
-const floorWarm = spans / median(floors.map((f) => f.warmSeconds));
-console.log(
-  `  (c) lower bound: a single-purpose columnar scan (bench/columnar-floor.ts) ${fmt(floorWarm)} spans/s warm = ${(floorWarm / aWarm).toFixed(2)}x (a) warm` +
-    `; same default-metric totals as the pipeline: ${floors.every((f) => f.same) ? 'yes' : 'NO'}`,
-);
-
-const memSmall = (await runChild('score', small)) as { maxRssBytes: number; trials: number; seconds: number };
-const memLarge = (await runChild('score', large)) as { maxRssBytes: number; trials: number; seconds: number };
+const wholeProcess = join(import.meta.dirname, 'whole-process-child.mjs');
+if (
+  (PARTS.has('process') || PARTS.has('memory')) &&
+  !existsSync(join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js'))
+) {
+  throw new Error('ingest: the process and memory parts run the built CLI: npm run build first');
+}
+interface ProcessRun {
+  seconds: number;
+  maxRssBytes: number;
+  code?: number;
+  trials?: number;
+  spans?: number;
+}
+const scoreProcess = async (file: string, ...flags: string[]): Promise<ProcessRun> => {
+  const dir = join(out, `ingest-score-${process.pid}`);
+  try {
+    const r = await runPinnedChild<ProcessRun>(
+      [wholeProcess, 'score', file, dir, ...flags],
+      'evalstream score',
+    );
+    if (r.code !== 0) throw new Error(`evalstream score exited ${r.code}`);
+    return r;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
 const mb = (n: number): string => `${(n / 1048576).toFixed(0)} MB`;
-const ratio = memLarge.maxRssBytes / memSmall.maxRssBytes;
-console.log(`ingest: memory of the full score pipeline (max RSS)`);
-console.log(
-  `  ${SMALL_MB} MB dump: ${mb(memSmall.maxRssBytes)} (${memSmall.trials} trials in ${memSmall.seconds.toFixed(0)} s)`,
-);
-console.log(
-  `  ${LARGE_MB} MB dump: ${mb(memLarge.maxRssBytes)} (${memLarge.trials} trials in ${memLarge.seconds.toFixed(0)} s)` +
-    `  target < 400 MB ${memLarge.maxRssBytes < 400 * 1048576 ? 'OK' : 'MISSED'}`,
-);
-console.log(`  ratio ${ratio.toFixed(2)}x  target <= 1.2x ${ratio <= 1.2 ? 'OK' : 'MISSED'}`);
+
+if (PARTS.has('process')) {
+  // whole processes, as a user runs them, alternated so load from elsewhere hits both alike
+  const decodeOnly: ProcessRun[] = [];
+  const scores: ProcessRun[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    decodeOnly.push(
+      await runPinnedChild<ProcessRun>([wholeProcess, 'reflect', small], 'decode-only process'),
+    );
+    scores.push(await scoreProcess(small, '--no-report'));
+  }
+  const a = median(decodeOnly.map((r) => r.seconds));
+  const c = median(scores.map((r) => r.seconds));
+  console.log(
+    `ingest: whole processes on ${small} (${scores[0]?.trials} trials, ${fmt(decodeOnly[0]?.spans ?? 0)} spans)`,
+  );
+  console.log(
+    `  decode only (read + protobufjs reflection)  ${a.toFixed(2)} s  (${decodeOnly.map((r) => r.seconds.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  evalstream score --no-report                ${c.toFixed(2)} s  (${scores.map((r) => r.seconds.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  ratio ${(c / a).toFixed(2)}x the decode-only process  target <= 1x ${c <= a ? 'OK' : 'MISSED'}  (medians of ${ROUNDS} alternated rounds)`,
+  );
+}
+
+if (PARTS.has('memory')) {
+  console.log(`ingest: max RSS of evalstream score, one process each`);
+  const peaks: Record<string, number> = {};
+  for (const [label, flags] of [
+    ['without the report', ['--no-report']],
+    ['with the report', []],
+  ] as const) {
+    const small1 = await scoreProcess(small, ...flags);
+    const large1 = await scoreProcess(large as string, ...flags);
+    const ratio = large1.maxRssBytes / small1.maxRssBytes;
+    peaks[label] = large1.maxRssBytes;
+    console.log(
+      `  ${label}: ${SMALL_MB} MB dump ${mb(small1.maxRssBytes)} (${small1.trials} trials, ${small1.seconds.toFixed(0)} s); ` +
+        `${LARGE_MB} MB dump ${mb(large1.maxRssBytes)} (${large1.trials} trials, ${large1.seconds.toFixed(0)} s)` +
+        `  target < 400 MB ${large1.maxRssBytes < 400 * 1048576 ? 'OK' : 'MISSED'}; ratio ${ratio.toFixed(2)}x target <= 1.2x ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
+    );
+  }
+}

@@ -47,6 +47,7 @@ export { scoreTrials } from './operators/score-trials.js';
 export { buildPipeline } from './pipeline/build-pipeline.js';
 export { runPipeline } from './pipeline/run-pipeline.js';
 export { writeToSinks } from './pipeline/write-to-sinks.js';
+export { PullSource } from './pipeline/pull-source.js';
 export type { ScoredTrial } from './model/scored-trial.js';
 export type { Metric, MetricInput, MetricResult } from './model/metric.js';
 export { SummaryBuilder } from './summary/summary-builder.js';

@@ -22,6 +22,9 @@ export class EvidencePlacer {
   readonly #dir: string;
   readonly #roots: string[];
   readonly #copied = new Set<string>();
+  /** The last ref mapped and its mapping: consecutive trials often point into one file (an OTLP dump). */
+  #lastRef: string | null = null;
+  #lastMapped: string | null = null;
 
   constructor(bundleDir: string, roots: readonly string[] = []) {
     this.#dir = resolve(bundleDir);
@@ -34,11 +37,19 @@ export class EvidencePlacer {
     if (descriptors !== undefined && this.#roots.length > 0) {
       for (const d of Object.values(descriptors)) await this.#copyIfUnderRoot(d.ref);
     }
-    return (ref) => this.#map(ref);
+    return (ref) => this.#mapCached(ref);
   }
 
-  #map(ref: string | null): string | null {
+  #mapCached(ref: string | null): string | null {
     if (ref === null || ref === '') return ref;
+    if (ref !== this.#lastRef) {
+      this.#lastMapped = this.#map(ref);
+      this.#lastRef = ref;
+    }
+    return this.#lastMapped;
+  }
+
+  #map(ref: string): string | null {
     const local = localPath(ref);
     if (local !== null) {
       for (const root of this.#roots) {

@@ -53,6 +53,8 @@ export interface SummarizeBundleResult {
   inPlace: boolean;
   runId: string;
   summary: Summary;
+  /** The bytes of the new `summary.json`, from memory (the file is not read back). */
+  summaryBytes: () => Iterable<Buffer>;
   /** Path of the new `summary.json`. */
   summaryPath: string;
   /** Whether `tasks.jsonl` was present (the summary is computed without task specs otherwise). */
@@ -236,6 +238,7 @@ export async function summarizeBundle(
     inPlace,
     runId: runManifest.run_id,
     summary,
+    summaryBytes: summaryChunks,
     summaryPath: join(outDir, BUNDLE_FILES.summary),
     withTaskSpecs: tasks !== null,
     unchanged,

@@ -62,6 +62,16 @@ export class SummaryAccumulator {
     this.#builder.addScore(score, this.#inMemory);
   }
 
+  /**
+   * Declares a task first met in the stream, after those given to the constructor (which must have
+   * been a list, maybe empty): a sink that learns its tasks from the trials it is handed calls this
+   * before the task's first score, so the summary keeps first-seen task order.
+   */
+  addTaskSpec(spec: TaskSpec): void {
+    this.#builder.addTaskSpec(spec);
+    this.#tasks?.set(spec.id, spec);
+  }
+
   /** Adds one trial for the error rollup. */
   addTrial(trial: Pick<Trial, 'id' | 'error'>): void {
     this.#builder.addTrial(trial);

@@ -3,6 +3,7 @@ import { scoreTrial } from '../metrics/score-trial.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TrialItem } from '../model/trial-item.js';
+import { PullSource } from '../pipeline/pull-source.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
 
 /** Options of {@link scoreTrials}. */
@@ -21,10 +22,16 @@ export interface ScoreTrialsOptions {
 /**
  * Scores each trial with its planned metrics (see `scoreTrial`): one `ScoredTrial` per input item, in
  * input order, so runs are deterministic whatever the metric timings. Up to `concurrency` trials are in
- * flight; a finished trial keeps its slot until every earlier one is emitted (memory stays bounded by
- * `concurrency`). A failing or slow metric is a failed score and never stops the others; the stream
- * errors only with `failFast`, when `plan` throws, or when the source errors: that error is passed
- * through unchanged after the trials read before it have been scored and emitted.
+ * flight; a finished trial keeps its slot until every earlier one is emitted. A failing or slow metric
+ * is a failed score and never stops the others; the stream errors only with `failFast`, when `plan`
+ * throws, or when the source errors: that error is passed through unchanged after the trials read
+ * before it have been scored and emitted.
+ *
+ * Backpressure: when the source is a `PullSource` (every file source is), the result is one too, and
+ * the next trial is pulled from the source only when fewer than `concurrency` trials are in flight and
+ * the consumer has asked for the next result: a slow metric or a slow sink slows the reading, and at
+ * most `concurrency` trials are held. A plain Observable cannot be paused: what it pushes beyond
+ * `concurrency` waits in a queue.
  *
  * @example
  * items$.pipe(scoreTrials({ runId, plan, concurrency: 8, timeoutMs: 60_000 })).subscribe(write);
@@ -34,8 +41,12 @@ export function scoreTrials(options: ScoreTrialsOptions): OperatorFunction<Trial
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
   }
-  return (source) =>
-    new Observable<ScoredTrial>((subscriber) => {
+  return (source) => {
+    if (source instanceof PullSource) {
+      const items = source as PullSource<TrialItem>;
+      return new PullSource(() => scorePulled(items, options, concurrency));
+    }
+    return new Observable<ScoredTrial>((subscriber) => {
       const scoring = new OrderedScoring(options, concurrency, subscriber);
       const subscription = source.subscribe({
         next: (item) => scoring.push(item),
@@ -49,6 +60,68 @@ export function scoreTrials(options: ScoreTrialsOptions): OperatorFunction<Trial
         subscription.unsubscribe();
       };
     });
+  };
+}
+
+/** Starts scoring one trial (`plan` and `scoreTrial` may throw: that stops the run). */
+function startScoring(item: TrialItem, plan: TrialPlan, options: ScoreTrialsOptions): Promise<ScoreRecord[]> {
+  return scoreTrial(item, plan.task, plan.metrics, {
+    runId: options.runId,
+    rowIndex: plan.rowIndex,
+    timeoutMs: options.timeoutMs ?? null,
+    failFast: options.failFast ?? false,
+  });
+}
+
+/**
+ * The pull side of `scoreTrials`: reads the next item only while fewer than `concurrency` are in
+ * flight, and yields the oldest once it is scored (the generator is suspended, reading nothing, while
+ * the consumer works on it).
+ */
+async function* scorePulled(
+  source: AsyncIterable<TrialItem>,
+  options: ScoreTrialsOptions,
+  concurrency: number,
+): AsyncGenerator<ScoredTrial> {
+  const iterator = source[Symbol.asyncIterator]();
+  const inFlight: Promise<ScoredTrial>[] = [];
+  let sourceError: { error: unknown } | null = null;
+  let ended = false;
+  try {
+    for (;;) {
+      while (!ended && inFlight.length < concurrency) {
+        let next: IteratorResult<TrialItem>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          // held back until the trials already read are scored and emitted
+          sourceError = { error };
+          ended = true;
+          break;
+        }
+        if (next.done === true) {
+          ended = true;
+          break;
+        }
+        const item = next.value;
+        const plan = options.plan(item);
+        const scored = startScoring(item, plan, options).then((scores) => ({
+          item,
+          scores,
+          task: plan.task,
+        }));
+        // observed now, awaited in order below: a failFast rejection behind an earlier error is not lost
+        scored.catch(() => undefined);
+        inFlight.push(scored);
+      }
+      const head = inFlight.shift();
+      if (head === undefined) break;
+      yield await head;
+    }
+  } finally {
+    if (!ended) await iterator.return?.();
+  }
+  if (sourceError !== null) throw sourceError.error;
 }
 
 interface Slot {
@@ -122,12 +195,7 @@ class OrderedScoring {
       this.#active += 1;
       let run: Promise<ScoreRecord[]>;
       try {
-        run = scoreTrial(slot.item, slot.plan.task, slot.plan.metrics, {
-          runId: this.#options.runId,
-          rowIndex: slot.plan.rowIndex,
-          timeoutMs: this.#options.timeoutMs ?? null,
-          failFast: this.#options.failFast ?? false,
-        });
+        run = startScoring(slot.item, slot.plan, this.#options);
       } catch (error) {
         this.#error(error);
         return;

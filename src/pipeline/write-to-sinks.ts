@@ -10,6 +10,7 @@ import {
   type MonoTypeOperatorFunction,
 } from 'rxjs';
 import type { Sink } from '../sinks/sink.js';
+import { PullSource } from './pull-source.js';
 
 /**
  * The pipeline's one fan-out point: each value is written to every sink (in parallel across sinks,
@@ -17,18 +18,23 @@ import type { Sink } from '../sinks/sink.js';
  * completion every sink is flushed and shut down before the stream completes. An upstream error waits
  * until the values before it are written; then (as on a failed write) the sinks are shut down without
  * a flush and the original error is passed on. Unsubscribing early shuts them down in the background.
+ * When the source is a `PullSource`, so is the result, and the next value is pulled only after every
+ * sink wrote the current one: a slow sink slows the whole road down to the source.
  *
  * @example
  * scored$.pipe(writeToSinks([toRunBundle('out'), toDuckDB('runs.duckdb')])).subscribe();
  */
 export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    defer(() => {
+  return (source) => {
+    if (source instanceof PullSource) {
+      const values = source as PullSource<T>;
+      return new PullSource(() => writePulled(values, sinks));
+    }
+    return defer(() => {
       let closed = false;
       const close = async (): Promise<void> => {
         closed = true;
-        await Promise.all(sinks.map((s) => s.flush()));
-        await Promise.all(sinks.map((s) => s.shutdown()));
+        await flushAndShutdown(sinks);
       };
       // An upstream error waits until the values before it are written.
       let upstreamError: { error: unknown } | null = null;
@@ -56,7 +62,7 @@ export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunc
           defer(async () => {
             if (!closed) {
               closed = true;
-              await Promise.allSettled(sinks.map((s) => s.shutdown()));
+              await shutdownAll(sinks);
             }
             throw error;
           }),
@@ -64,9 +70,41 @@ export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunc
         finalize(() => {
           if (!closed) {
             closed = true;
-            void Promise.allSettled(sinks.map((s) => s.shutdown()));
+            void shutdownAll(sinks);
           }
         }),
       );
     });
+  };
+}
+
+/** The pull side of `writeToSinks`: same order, flush and shutdown rules, one value at a time. */
+async function* writePulled<T>(source: AsyncIterable<T>, sinks: readonly Sink<T>[]): AsyncGenerator<T> {
+  let closed = false;
+  try {
+    for await (const value of source) {
+      await Promise.all(sinks.map((s) => s.write(value)));
+      yield value;
+    }
+    closed = true;
+    await flushAndShutdown(sinks);
+  } catch (error) {
+    if (!closed) {
+      closed = true;
+      await shutdownAll(sinks);
+    }
+    throw error;
+  } finally {
+    // the consumer stopped early
+    if (!closed) void shutdownAll(sinks);
+  }
+}
+
+async function flushAndShutdown<T>(sinks: readonly Sink<T>[]): Promise<void> {
+  await Promise.all(sinks.map((s) => s.flush()));
+  await Promise.all(sinks.map((s) => s.shutdown()));
+}
+
+async function shutdownAll<T>(sinks: readonly Sink<T>[]): Promise<void> {
+  await Promise.allSettled(sinks.map((s) => s.shutdown()));
 }

@@ -1,6 +1,5 @@
-import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
-import type { AggregateScore } from '../model/summary.js';
+import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
@@ -32,10 +31,9 @@ export interface ToRunBundleOptions {
   /** Run id for `run.json`; default: the `run_id` of the first score, else a new `agent-eval-…` id. */
   runId?: string;
   /**
-   * The task list, when known up front: the summary is then built while trials stream (no second pass)
-   * and `tasks.jsonl` lists exactly these; a trial of another task is an error. Without it, tasks are
-   * the first `ScoredTrial.task` seen per id, in arrival order, and the summary is computed at shutdown
-   * by streaming the written `scores.jsonl` once more.
+   * The task list, when known up front: `tasks.jsonl` lists exactly these, in this order, and a trial
+   * of another task is an error. Without it, tasks are the first `ScoredTrial.task` seen per id, in
+   * arrival order. Either way the in-memory summary takes each score as it is written.
    */
   tasks?: readonly TaskSpec[];
   /** `metadata.json` labels (recorded verbatim). */
@@ -55,6 +53,8 @@ export interface ToRunBundleOptions {
    * engine (e.g. DuckDB SQL, `score --engine duckdb`); omit or null for memory.
    */
   summaryEngine?: BundleSummaryEngine | null;
+  /** Receives the summary once `summary.json` is written (e.g. to print it without reading it back). */
+  onSummary?: (summary: Summary) => void;
 }
 
 interface OpenState {
@@ -66,8 +66,8 @@ interface OpenState {
 
 /**
  * A sink that writes a run bundle (spec §8) to `dir`, byte-compatible with the SDK's `persist_run`:
- * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`;
- * `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
+ * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`, and
+ * each score goes into the summary as it passes (nothing written is read back); `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
  * into place (`run.json` last) and then runs the report writer. Evidence refs inside `dir` are stored
  * bundle-relative. A failure before `shutdown` leaves any earlier bundle in `dir` untouched.
  *
@@ -101,7 +101,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     this.#startedAt = this.#clock();
     this.#runId = options.runId ?? null;
     this.#fixedTasks = options.tasks ? new Map(options.tasks.map((t) => [t.id, t])) : null;
-    this.#live = options.tasks && !options.summaryEngine ? new SummaryAccumulator(options.tasks) : null;
+    this.#live = options.summaryEngine ? null : new SummaryAccumulator(options.tasks ?? []);
   }
 
   write(scored: ScoredTrial): Promise<void> {
@@ -123,6 +123,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
       task = fixed;
     } else if (!this.#seenTasks.has(task.id)) {
       this.#seenTasks.set(task.id, task);
+      this.#live?.addTaskSpec(task);
     }
     const mapRef = await state.placer.place(trial);
     await state.trials.writeLine(
@@ -177,7 +178,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
         this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];
       const extras = this.#options.extraScores ?? [];
       let finished;
-      if (this.#options.summaryEngine) {
+      if (this.#live !== null) {
+        finished = this.#live.finish(extras);
+      } else if (this.#options.summaryEngine) {
+        // the engine's contract is the bundle's score file (see `BundleSummaryEngine`)
         const file = staged.file(BUNDLE_FILES.scores);
         const scoreBatches = async function* () {
           const rows = readJsonlRows(file, rowSchemas.score, {
@@ -198,28 +202,14 @@ class RunBundleSink implements Sink<ScoredTrial> {
           })(),
           extraScores: extras,
         });
-      } else if (this.#live !== null) {
-        finished = this.#live.finish(extras);
       } else {
-        const acc = new SummaryAccumulator(tasks);
-        const file = staged.file(BUNDLE_FILES.scores);
-        const rows = readJsonlRows(file, rowSchemas.score, {
-          displayName: BUNDLE_FILES.scores,
-          fastCheck: rowFastChecks.score,
-          register: false,
-        });
-        for await (const batch of rows) {
-          const texts = batch.texts as string[];
-          for (let i = 0; i < batch.rows.length; i++)
-            acc.addScore(batch.rows[i] as ScoreRecord, null, texts[i]);
-        }
-        for (const trial of this.#errorTrials) acc.addTrial(trial);
-        finished = acc.finish(extras);
+        throw new Error('toRunBundle: no summary engine');
       }
       await staged.writeChunks(
         BUNDLE_FILES.summary,
         summaryJsonChunks(finished.summary, finished.isFloat, { newline: true }),
       );
+      this.#options.onSummary?.(finished.summary);
 
       const tasksOut = await JsonlWriter.create(staged.file(BUNDLE_FILES.tasks));
       for (const task of tasks)

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { defer, from, type Observable } from 'rxjs';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
@@ -9,6 +8,7 @@ import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
+import { PullSource } from '../pipeline/pull-source.js';
 
 /** Options of `fromAtifFiles`. */
 export interface FromAtifFilesOptions {
@@ -35,8 +35,8 @@ export interface FromAtifFilesOptions {
 export function fromAtifFiles(
   paths: readonly string[],
   options: FromAtifFilesOptions = {},
-): Observable<TrialItem> {
-  return defer(() => from(readAtifFiles(paths, options)));
+): PullSource<TrialItem> {
+  return new PullSource(() => readAtifFiles(paths, options));
 }
 
 async function* readAtifFiles(

@@ -1,6 +1,5 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { defer, from, type Observable } from 'rxjs';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import type { BundleIssue } from '../bundle/bundle-issue.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
@@ -11,6 +10,7 @@ import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { Trial } from '../model/trial.js';
+import { PullSource } from '../pipeline/pull-source.js';
 
 /** Options of {@link fromBundle}. */
 export interface FromBundleOptions {
@@ -29,8 +29,8 @@ export interface FromBundleOptions {
  * @example
  * fromBundle('examples/sparse-run').subscribe((item) => console.log(item.trial.id, item.task?.id));
  */
-export function fromBundle(dir: string, options: FromBundleOptions = {}): Observable<TrialItem> {
-  return defer(() => from(iterateTrialItems(resolve(dir), options)));
+export function fromBundle(dir: string, options: FromBundleOptions = {}): PullSource<TrialItem> {
+  return new PullSource(() => iterateTrialItems(resolve(dir), options));
 }
 
 async function* iterateTrialItems(dir: string, options: FromBundleOptions): AsyncGenerator<TrialItem> {

@@ -2,12 +2,12 @@ import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { defer, from, type Observable } from 'rxjs';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { Trial, TrialMeasurements } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
+import { PullSource } from '../pipeline/pull-source.js';
 
 /** Options of `fromGymRollouts`. */
 export interface FromGymRolloutsOptions {
@@ -41,8 +41,8 @@ function num(v: JsonValue | undefined): number | null {
 export function fromGymRollouts(
   paths: readonly string[],
   options: FromGymRolloutsOptions = {},
-): Observable<TrialItem> {
-  return defer(() => from(readGymRollouts(paths, options)));
+): PullSource<TrialItem> {
+  return new PullSource(() => readGymRollouts(paths, options));
 }
 
 async function* readGymRollouts(

@@ -1,6 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { defer, from, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
@@ -12,6 +11,7 @@ import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
+import { PullSource } from '../pipeline/pull-source.js';
 
 const count = z.number().nullish();
 const agentContext = z.looseObject({
@@ -69,8 +69,8 @@ export interface FromHarborJobOptions {
  * @example
  * fromHarborJob('jobs/2026-01-05__12-00-00').subscribe((item) => console.log(item.trial.task_id, item.trial.metadata));
  */
-export function fromHarborJob(dir: string, options: FromHarborJobOptions = {}): Observable<TrialItem> {
-  return defer(() => from(readHarborJob(resolve(dir), options)));
+export function fromHarborJob(dir: string, options: FromHarborJobOptions = {}): PullSource<TrialItem> {
+  return new PullSource(() => readHarborJob(resolve(dir), options));
 }
 
 async function* readHarborJob(dir: string, options: FromHarborJobOptions): AsyncGenerator<TrialItem> {

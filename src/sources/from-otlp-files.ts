@@ -1,10 +1,10 @@
-import { concat, concatMap, defer, from, tap, type Observable } from 'rxjs';
 import type { OtlpFileLayout } from '../evidence/otlp/otlp-payload-splitter.js';
-import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
+import { OtlpTrialGrouper, type OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batches.js';
 import type { TrialItem } from '../model/trial-item.js';
-import { decodeOtlp } from '../operators/decode-otlp.js';
-import { groupIntoTrials } from '../operators/group-into-trials.js';
+import { decodeOtlpItem } from '../operators/decode-otlp-item.js';
+import { PullSource } from '../pipeline/pull-source.js';
+import { InputError } from './input-error.js';
 
 /** Options of `fromOtlpFiles`: the grouping rule plus how files are read. */
 export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
@@ -14,16 +14,25 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
   chunkBytes?: number;
   /** Called after each request is read, with the file and its uncompressed bytes read so far. */
   onProgress?: (progress: { file: string; bytesRead: number }) => void;
+  /**
+   * Receives each payload that does not decode though its bounds are known (a bad JSON line, a
+   * protobuf frame whose body is corrupt behind an intact length prefix), as an `InputError` naming
+   * the file and the line or byte offset: the payload is skipped and reading goes on. Without it such
+   * a payload ends the stream like any other bad input.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 /**
  * Trials from OTLP trace files: `.json` (one ExportTraceServiceRequest, or JSON lines under a `.json`
  * name), `.jsonl` (the Collector file exporter, one request per line), `.pb`/`.binpb` (one request,
  * or the Collector's 4-byte big-endian length-prefixed frames), each optionally gzip-compressed.
- * Files are read lazily one after another, chunk by chunk (memory stays bounded by the grouping
- * window, not the file size), spans grouped into trials across files (see `groupIntoTrials`).
+ * Files are read lazily one after another, chunk by chunk, and only as fast as trials are taken (a
+ * `PullSource`: memory stays bounded by the grouping window, not the file size), spans grouped into
+ * trials across files (see `groupIntoTrials`).
  * A truncated or corrupt file emits every trial read before the problem, then errors with an
- * `InputError` naming the file and the byte offset or line.
+ * `InputError` naming the file and the byte offset or line; with `onIssue`, a bad payload whose
+ * bounds are known is reported there and skipped instead (a cut-off file still ends the stream).
  *
  * @example
  * fromOtlpFiles(['traces/relay.jsonl']).subscribe((item) => console.log(item.trial.id, item.trial.output?.output_text));
@@ -31,18 +40,41 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
 export function fromOtlpFiles(
   paths: readonly string[],
   options: FromOtlpFilesOptions = {},
-): Observable<TrialItem> {
+): PullSource<TrialItem> {
+  return new PullSource(() => readOtlpTrials(paths, options));
+}
+
+async function* readOtlpTrials(
+  paths: readonly string[],
+  options: FromOtlpFilesOptions,
+): AsyncGenerator<TrialItem> {
   const readOptions = {
     ...(options.layout === undefined ? {} : { layout: options.layout }),
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
   };
-  // one async step per chunk read (a batch of payloads), not one per payload
-  const payloads = concat(
-    ...paths.map((path) => defer(() => from(readOtlpPayloadBatches(path, readOptions)))),
-  ).pipe(concatMap((batch) => batch));
-  return payloads.pipe(
-    decodeOtlp(),
-    tap((r) => options.onProgress?.({ file: r.file, bytesRead: r.bytesRead })),
-    groupIntoTrials(options),
-  );
+  const grouper = new OtlpTrialGrouper(options);
+  try {
+    for (const path of paths) {
+      // one async step per chunk read (a batch of payloads), not one per payload
+      for await (const batch of readOtlpPayloadBatches(path, readOptions)) {
+        for (const payload of batch) {
+          let request;
+          try {
+            request = decodeOtlpItem(payload);
+          } catch (error) {
+            if (options.onIssue === undefined || !(error instanceof InputError)) throw error;
+            options.onIssue(error);
+            continue;
+          }
+          options.onProgress?.({ file: request.file, bytesRead: request.bytesRead });
+          yield* grouper.push(request);
+        }
+      }
+    }
+  } catch (error) {
+    // the trials still open were read before the problem: they are kept
+    yield* grouper.flush();
+    throw error;
+  }
+  yield* grouper.flush();
 }

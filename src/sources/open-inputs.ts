@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { concat, defer, from, mergeMap, type Observable } from 'rxjs';
 import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import type { TrialItem } from '../model/trial-item.js';
+import { PullSource } from '../pipeline/pull-source.js';
 import { detectFormat, type InputFormat } from './detect-format.js';
 import { fromAtifFiles } from './from-atif-files.js';
 import { fromBundle } from './from-bundle.js';
@@ -16,6 +16,8 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   format?: 'auto' | InputFormat;
   /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
   onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
+  /** OTLP payloads skipped as bad (see `FromOtlpFilesOptions.onIssue`); without it they end the stream. */
+  onIssue?: (issue: InputError) => void;
 }
 
 const FORMAT_NAMES = 'bundle, harbor, atif, otlp, gym';
@@ -34,8 +36,9 @@ type Plan = { kind: 'bundle' | 'harbor'; dir: string } | { kind: 'atif' | 'otlp'
  * (`fromGymRollouts`). The format is detected per input (`detectFormat`) unless `format` forces one;
  * a directory that is neither a bundle nor a Harbor job is expanded to its files (recursively, in
  * name order; undetectable files skipped). Bundles and Harbor jobs come in input order; the ATIF, OTLP
- * and Gym files each form one source, placed where the first of their files was named. An input
- * whose format cannot be told errors with an `InputError` before anything is read.
+ * and Gym files each form one source, placed where the first of their files was named. Read on demand
+ * (a `PullSource`, like each source it chains). An input whose format cannot be told errors with an
+ * `InputError` before anything is read.
  *
  * @example
  * openInputs(['jobs/2026-01-05', 'extra/run.atif.json']).subscribe((i) => console.log(i.trial.id));
@@ -44,14 +47,14 @@ type Plan = { kind: 'bundle' | 'harbor'; dir: string } | { kind: 'atif' | 'otlp'
 export function openInputs(
   inputs: readonly string[],
   options: OpenInputsOptions = {},
-): Observable<TrialItem> {
-  return defer(() => from(plan(inputs, options.format ?? 'auto'))).pipe(
-    mergeMap((plans) => concat(...plans.map((p) => open(p, options)))),
-  );
+): PullSource<TrialItem> {
+  return new PullSource(async function* () {
+    for (const p of await plan(inputs, options.format ?? 'auto')) yield* open(p, options);
+  });
 }
 
-function open(p: Plan, options: OpenInputsOptions): Observable<TrialItem> {
-  const { format: _format, onProgress, ...grouping } = options;
+function open(p: Plan, options: OpenInputsOptions): PullSource<TrialItem> {
+  const { format: _format, onProgress, onIssue, ...grouping } = options;
   const progress = onProgress === undefined ? {} : { onProgress };
   switch (p.kind) {
     case 'bundle':
@@ -63,7 +66,11 @@ function open(p: Plan, options: OpenInputsOptions): Observable<TrialItem> {
     case 'gym':
       return fromGymRollouts(p.files, progress);
     case 'otlp':
-      return fromOtlpFiles(p.files, { ...grouping, ...progress });
+      return fromOtlpFiles(p.files, {
+        ...grouping,
+        ...progress,
+        ...(onIssue === undefined ? {} : { onIssue }),
+      });
   }
 }
 

@@ -3,6 +3,11 @@ import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundle } from '../../src/bundle/read-bundle.js';
+import { summarizeBundle } from '../../src/bundle/summarize-bundle.js';
+import type { Summary } from '../../src/model/summary.js';
+import { buildPipeline } from '../../src/pipeline/build-pipeline.js';
+import { runPipeline } from '../../src/pipeline/run-pipeline.js';
+import { openInputs } from '../../src/sources/open-inputs.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import { toRunBundle } from '../../src/sinks/to-run-bundle.js';
@@ -127,5 +132,29 @@ describe('toRunBundle', () => {
     expect(line).toContain(`"ref": ${JSON.stringify(outside)}`);
     expect(line).toContain('"ref": "logs"');
     expect(existsSync(join(dir, 'evidence'))).toBe(false);
+  });
+
+  it('builds summary.json as the scores pass, the bytes a recomputation from the written files gives', async () => {
+    // several tasks met in a mixed order, recorded rewards, int and float values: Gym rollouts and a Harbor job
+    for (const [i, input] of [
+      'test/fixtures/gym/rollouts.jsonl',
+      'test/fixtures/harbor/job-2026-01-05',
+    ].entries()) {
+      const out = join(await tempDir(), `live-${i}`);
+      let handed: Summary | null = null;
+      const sink = toRunBundle(out, {
+        runId: 'R',
+        onSummary: (summary) => {
+          handed = summary;
+        },
+      });
+      const { error } = await runPipeline(
+        buildPipeline({ source: openInputs([input]), sinks: [sink], runId: 'R' }),
+      );
+      expect(error).toBeNull();
+      const again = await summarizeBundle(out, { outDir: join(await tempDir(), `again-${i}`) });
+      expect(again.unchanged, input).toBe(true);
+      expect(handed).toEqual(again.summary);
+    }
   });
 });

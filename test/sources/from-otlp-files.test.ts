@@ -245,6 +245,45 @@ describe('fromOtlpFiles', () => {
       expect((error as Error).message).toMatch(/bad\.jsonl: line 3: invalid JSON/);
     });
 
+    it('with onIssue, a corrupt frame in the middle is reported and skipped; the frames after it are read', async () => {
+      const first = protobufRequest(trialB);
+      const second = Buffer.from(protobufRequest(trialA1));
+      second[1] = 0xff;
+      const file = join(dir, 'corrupt-middle.binpb');
+      writeFileSync(file, framed([first, second, protobufRequest(trialA2)]));
+      const issues: InputError[] = [];
+      const { items, error } = await drain(fromOtlpFiles([file], { onIssue: (i) => issues.push(i) }));
+      expect(error).toBeNull();
+      // conv-A's first turn is gone with its frame; its second turn still makes the trial
+      expect(items.map((i) => [i.trial.id, i.trial.metadata['otlp_span_count']])).toEqual([
+        ['run:conv-B', 2],
+        ['run:conv-A', 6],
+      ]);
+      expect(issues).toHaveLength(1);
+      const offset = issues[0]?.offset as number;
+      expect(offset).toBeGreaterThanOrEqual(4 + first.length + 4);
+      expect(offset).toBeLessThan(4 + first.length + 4 + second.length);
+      expect(issues[0]?.file).toBe(file);
+    });
+
+    it('with onIssue, a bad JSON line is reported with its line and skipped; a cut-off file still ends the stream', async () => {
+      const file = join(dir, 'bad-middle.jsonl');
+      const text = jsonLine(trialA1);
+      writeFileSync(file, `${jsonLine(trialB)}\n${text.slice(0, 50)}\n${text}\n`);
+      const issues: InputError[] = [];
+      const { items, error } = await drain(fromOtlpFiles([file], { onIssue: (i) => issues.push(i) }));
+      expect(error).toBeNull();
+      expect(items.map((i) => i.trial.id)).toEqual(['run:conv-B', 'run:conv-A']);
+      expect(issues.map((i) => [i.file, i.line])).toEqual([[file, 2]]);
+
+      const cut = join(dir, 'cut-middle.binpb');
+      const bytes = framed([protobufRequest(trialB), protobufRequest(trialA1)]);
+      writeFileSync(cut, bytes.subarray(0, bytes.length - 10));
+      const ended = await drain(fromOtlpFiles([cut], { onIssue: (i) => issues.push(i) }));
+      expect(ended.error).toBeInstanceOf(InputError);
+      expect(ended.items.map((i) => i.trial.id)).toEqual(['run:conv-B']);
+    });
+
     it('a truncated gzip stream is an InputError too', async () => {
       const file = join(dir, 'cut.jsonl.gz');
       const gz = gzipSync(`${jsonLine(trialB)}\n${jsonLine(trialA1)}\n`);

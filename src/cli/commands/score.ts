@@ -1,19 +1,18 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { tap, type TapObserver } from 'rxjs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { newRunId } from '../../bundle/new-run-id.js';
-import { parsePythonJson } from '../../bundle/parse-python-json.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { EvalstreamConfig } from '../../config/evalstream-config.js';
 import { findConfigFile } from '../../config/find-config-file.js';
 import { loadConfig } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
-import type { TrialItem } from '../../model/trial-item.js';
+import type { Summary } from '../../model/summary.js';
 import { buildPipeline } from '../../pipeline/build-pipeline.js';
+import { PullSource } from '../../pipeline/pull-source.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
 import type { Sink } from '../../sinks/sink.js';
@@ -21,7 +20,7 @@ import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
-import { formatAggregateTable, type AggregateTableInput } from '../../summary/format-aggregate-table.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { describeScoreProgress } from '../describe-score-progress.js';
 import { appendAll } from '../../util/append-all.js';
@@ -123,9 +122,13 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
       bundleInputs.push(input);
   }
+  let summary: Summary | null = null;
   const sinks: Sink<ScoredTrial>[] = [
     toRunBundle(out, {
       runId,
+      onSummary: (written) => {
+        summary = written;
+      },
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
@@ -150,9 +153,21 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   };
   const opened = openInputs(inputs, {
     format: flags.format,
+    // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
+    onIssue: (issue) => warn(`${issue.message}; skipped`),
     ...(progress === null ? {} : { onProgress: progress.onInput }),
   });
-  const source = progress === null ? opened : opened.pipe(tap(progress.onRead));
+  // counted as the scoring stage pulls them, so the source stays pull-driven
+  const source =
+    progress === null
+      ? opened
+      : new PullSource(async function* () {
+          for await (const item of opened) {
+            progress.onRead.next();
+            yield item;
+          }
+          progress.onRead.complete();
+        });
   const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
   const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial);
   progress?.stop();
@@ -175,7 +190,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     );
     return;
   }
-  process.stdout.write(await describeRun(runId, stats, out, db));
+  process.stdout.write(describeRun(runId, stats, out, db, summary));
 }
 
 /** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
@@ -210,21 +225,20 @@ function toCliError(error: unknown, stats: PipelineStats, out: string): CliError
   return new CliError(`run failed after ${stats.trials} trials: ${message}`, EXIT_RUN_FAILED);
 }
 
-async function describeRun(
+function describeRun(
   runId: string,
   stats: PipelineStats,
   out: string,
   db: string | null,
-): Promise<string> {
+  summary: Summary | null,
+): string {
   const lines = [
     `run ${runId}: ${stats.trials} trials, ${stats.scores} scores` +
       (stats.trialFailures + stats.metricFailures > 0
         ? ` (${stats.trialFailures} on failed trials, ${stats.metricFailures} metric failures)`
         : ''),
   ];
-  const parsed = parsePythonJson(await readFile(join(out, 'summary.json'), 'utf8').catch(() => 'null'));
-  const summary = parsed.ok ? (parsed.value as AggregateTableInput | null) : null;
-  if (summary !== null && typeof summary === 'object' && Array.isArray(summary.scores?.scores)) {
+  if (summary !== null) {
     lines.push('');
     appendAll(lines, formatAggregateTable(summary));
   }
@@ -234,7 +248,7 @@ async function describeRun(
 
 interface Progress {
   onInput: (p: { file: string; bytesRead?: number; trials?: number }) => void;
-  onRead: Partial<TapObserver<TrialItem>>;
+  onRead: { next: () => void; complete: () => void };
   onTrial: (stats: PipelineStats) => void;
   stop: () => void;
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { createReadStream } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
@@ -99,9 +98,7 @@ file cannot be written; 2 bad usage or input.`,
       for (const warning of result.warnings)
         process.stderr.write(`evalstream: warning: ${formatBundleIssue(warning)}\n`);
       if (flags.json) {
-        for await (const chunk of createReadStream(result.summaryPath, { encoding: 'utf8' })) {
-          process.stdout.write(chunk as string);
-        }
+        for (const chunk of result.summaryBytes()) process.stdout.write(chunk);
       } else {
         process.stdout.write(describeResult(result, flags.db ?? null));
       }
