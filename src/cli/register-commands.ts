@@ -16,6 +16,7 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
   ['score', async () => (await import('./commands/score.js')).scoreCommand()],
   ['init', async () => (await import('./commands/init.js')).initCommand()],
   ['gym', async () => (await import('./commands/gym.js')).gymCommand()],
+  ['compare', async () => (await import('./commands/compare.js')).compareCommand()],
 ];
 
 /**
