@@ -17,6 +17,7 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
   ['init', async () => (await import('./commands/init.js')).initCommand()],
   ['gym', async () => (await import('./commands/gym.js')).gymCommand()],
   ['compare', async () => (await import('./commands/compare.js')).compareCommand()],
+  ['merge', async () => (await import('./commands/merge.js')).mergeCommand()],
 ];
 
 /**
