@@ -5,7 +5,6 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { forEachLine } from '../bundle/for-each-line.js';
-import { pythonJson } from '../bundle/python-json.js';
 import type { ReportWriter } from '../bundle/report-writer.js';
 import { STAGING_PREFIX } from '../bundle/staged-bundle-dir.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../bundle/summarize-bundle.js';
@@ -92,18 +91,9 @@ export async function mergeBundles(
     }
     const first = shards[0] as string;
     await copyFile(join(first, BUNDLE_FILES.metadata), join(tmp, BUNDLE_FILES.metadata));
+    // the first shard's manifest: its run id and artifact names
+    await copyFile(join(first, BUNDLE_FILES.run), join(tmp, BUNDLE_FILES.run));
     const runId = (scans[0] as ShardScan).runId;
-    const manifest = {
-      run_id: runId,
-      artifacts: {
-        metadata: BUNDLE_FILES.metadata,
-        tasks: BUNDLE_FILES.tasks,
-        trials: BUNDLE_FILES.trials,
-        scores: BUNDLE_FILES.scores,
-        summary: BUNDLE_FILES.summary,
-      },
-    };
-    await writeFile(join(tmp, BUNDLE_FILES.run), pythonJson(manifest, { indent: 2 }) + '\n');
     for (const shard of shards) await copyEvidence(shard, shard, tmp);
     const summary = await summarizeBundle(tmp, { reportWriter: null });
     await rm(out, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { ascendingPValues } from './ascending-p-values.js';
+
 /**
  * Benjamini–Hochberg adjustment of p-values (false discovery rate): sorted ascending, the i-th smallest
  * (1-based) becomes `min over j ≥ i of min(1, m·p_(j)/j)`; returned in the input order (R's
@@ -8,10 +10,7 @@
  * benjaminiHochbergAdjust([0.01, 0.04, 0.03]); // [0.03, 0.04, 0.04]
  */
 export function benjaminiHochbergAdjust(pValues: readonly number[]): number[] {
-  const order = pValues
-    .map((p, i) => [p, i] as const)
-    .filter(([p]) => !Number.isNaN(p))
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const order = ascendingPValues(pValues);
   const m = order.length;
   const adjusted = pValues.map(() => NaN);
   let running = 1;

@@ -1,5 +1,5 @@
-import { studentTQuantile } from '../gym/stats/student-t-quantile.js';
 import type { StatsInterval } from './stats-interval.js';
+import { tIntervalFromSe } from './t-interval-from-se.js';
 
 /**
  * Interval for the mean of values grouped in clusters (trials nested in tasks), with the clustered
@@ -49,15 +49,5 @@ export function clusteredMeanInterval(
   }
   const variance = squares / (n * (n - 1)) + cross / (n * n);
   const se = Math.sqrt(Math.max(0, variance));
-  const half = studentTQuantile(1 - (1 - confidence) / 2, groups - 1) * se;
-  return {
-    method: 'clustered_t',
-    estimate: mean,
-    low: mean - half,
-    high: mean + half,
-    confidence,
-    se,
-    df: groups - 1,
-    n,
-  };
+  return tIntervalFromSe('clustered_t', mean, se, groups - 1, n, confidence);
 }

@@ -1,3 +1,5 @@
+import { ascendingPValues } from './ascending-p-values.js';
+
 /**
  * Holm's step-down adjustment of p-values (family-wise error): sorted ascending, the i-th smallest
  * (0-based) becomes `max over j ≤ i of min(1, (m − j)·p_(j))`; returned in the input order. Reject
@@ -7,10 +9,7 @@
  * holmAdjust([0.01, 0.04, 0.03]); // [0.03, 0.06, 0.06]
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
-  const order = pValues
-    .map((p, i) => [p, i] as const)
-    .filter(([p]) => !Number.isNaN(p))
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const order = ascendingPValues(pValues);
   const m = order.length;
   const adjusted = pValues.map(() => NaN);
   let running = 0;

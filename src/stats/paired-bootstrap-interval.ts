@@ -26,22 +26,9 @@ export function pairedBootstrapInterval(
 ): StatsInterval | null {
   const confidence = options.confidence ?? 0.95;
   const resamples = options.resamples ?? 2_000;
-  const sums: number[] = [];
-  const sizes: number[] = [];
-  for (const cluster of clusters) {
-    let sum = 0;
-    let size = 0;
-    for (const v of cluster) {
-      if (Number.isFinite(v)) {
-        sum += v;
-        size += 1;
-      }
-    }
-    if (size > 0) {
-      sums.push(sum);
-      sizes.push(size);
-    }
-  }
+  const kept = clusters.map((c) => c.filter((v) => Number.isFinite(v))).filter((c) => c.length > 0);
+  const sums = kept.map((c) => c.reduce((a, b) => a + b, 0));
+  const sizes = kept.map((c) => c.length);
   const g = sums.length;
   if (g < 2) return null;
   const n = sizes.reduce((a, b) => a + b, 0);

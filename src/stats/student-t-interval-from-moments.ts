@@ -1,5 +1,5 @@
-import { studentTQuantile } from '../gym/stats/student-t-quantile.js';
 import type { StatsInterval } from './stats-interval.js';
+import { tIntervalFromSe } from './t-interval-from-se.js';
 
 /**
  * `studentTInterval` from a mean, a sample standard deviation and a count (as in `summary.json`).
@@ -15,16 +15,5 @@ export function studentTIntervalFromMoments(
   confidence = 0.95,
 ): StatsInterval | null {
   if (!(n >= 2) || !Number.isFinite(mean) || !Number.isFinite(sampleStdDev)) return null;
-  const se = sampleStdDev / Math.sqrt(n);
-  const half = studentTQuantile(1 - (1 - confidence) / 2, n - 1) * se;
-  return {
-    method: 'student_t',
-    estimate: mean,
-    low: mean - half,
-    high: half + mean,
-    confidence,
-    se,
-    df: n - 1,
-    n,
-  };
+  return tIntervalFromSe('student_t', mean, sampleStdDev / Math.sqrt(n), n - 1, n, confidence);
 }
