@@ -1,18 +1,11 @@
+import { seededRandom } from '../src/stats/seeded-random.js';
+
 /**
  * mulberry32: a small deterministic PRNG (uniform in [0, 1)), shared by the benchmark data
- * generators and tests that need reproducible random inputs.
+ * generators and tests that need reproducible random inputs; the statistics' `seededRandom`.
  *
  * @example
  * const random = mulberry32(42);
  * const x = random(); // same sequence for the same seed
  */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const mulberry32: (seed: number) => () => number = seededRandom;

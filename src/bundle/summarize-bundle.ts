@@ -26,6 +26,7 @@ import { SummaryAccumulator } from './summary-accumulator.js';
 import { summaryJsonBytes } from './summary-json-bytes.js';
 import { rowSources } from './row-sources.js';
 import type { WireObject } from './wire-value.js';
+import { writeStatsJson } from '../stats/write-stats-json.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of {@link summarizeBundle}. */
@@ -224,6 +225,7 @@ export async function summarizeBundle(
     }
   }
 
+  await writeStatsJson(outDir, summary);
   const report = options.reportWriter ? await options.reportWriter(outDir) : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };

@@ -82,6 +82,22 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>, CommandListi
     async () => (await import('./commands/gym.js')).gymCommand(),
     { term: 'gym', description: 'NeMo Gym aggregate metrics and reward profiles, with Gym’s numbers' },
   ],
+  [
+    'compare',
+    async () => (await import('./commands/compare.js')).compareCommand(),
+    {
+      term: 'compare [options] <runA> <runB>',
+      description: 'compare two runs output by output: paired differences, intervals, tests and a verdict',
+    },
+  ],
+  [
+    'merge',
+    async () => (await import('./commands/merge.js')).mergeCommand(),
+    {
+      term: 'merge [options] <bundles...>',
+      description: 'merge run bundles scored in shards (disjoint trials of one run) into one bundle',
+    },
+  ],
 ];
 
 /**

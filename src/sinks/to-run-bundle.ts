@@ -24,6 +24,8 @@ import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import { taskToWire } from '../bundle/task-to-wire.js';
 import { rowSources } from '../bundle/row-sources.js';
 import { trialToWire } from '../bundle/trial-to-wire.js';
+import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
+import { statsJsonText } from '../stats/stats-json-text.js';
 import type { Sink } from './sink.js';
 
 /** Options of {@link toRunBundle}. */
@@ -239,12 +241,14 @@ class RunBundleSink implements Sink<ScoredTrial> {
         },
       };
       await staged.writeText(BUNDLE_FILES.run, pythonJson(manifest, { indent: 2 }) + '\n');
+      await staged.writeText(STATS_FILE_NAME, statsJsonText(finished.summary));
       await staged.commit([
         BUNDLE_FILES.metadata,
         BUNDLE_FILES.tasks,
         BUNDLE_FILES.trials,
         BUNDLE_FILES.scores,
         BUNDLE_FILES.summary,
+        STATS_FILE_NAME,
         BUNDLE_FILES.run,
       ]);
     } catch (error) {

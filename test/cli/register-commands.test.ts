@@ -2,7 +2,19 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerCommands } from '../../src/cli/register-commands.js';
 
-const ALL = ['inspect', 'summarize', 'report', 'serve', 'query', 'export', 'score', 'init', 'gym'];
+const ALL = [
+  'inspect',
+  'summarize',
+  'report',
+  'serve',
+  'query',
+  'export',
+  'score',
+  'init',
+  'gym',
+  'compare',
+  'merge',
+];
 
 async function program(argv: string[]): Promise<Command> {
   const p = new Command('evalstream');

@@ -1,0 +1,116 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
+import { compareRuns } from '../../compare/compare-runs.js';
+import { formatComparisonText } from '../../compare/format-comparison-text.js';
+import { readRunValues } from '../../compare/read-run-values.js';
+import { renderComparisonHtml } from '../../compare/render-comparison-html.js';
+import type { RunValues } from '../../compare/run-values.js';
+import { InputError } from '../../sources/input-error.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+
+interface CompareFlags {
+  metric?: string[];
+  lowerIsBetter?: string[];
+  json?: boolean;
+  html?: string;
+  failOn?: 'regression';
+  seed: number;
+  alpha: number;
+  resamples: number;
+}
+
+function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('must be an integer >= 0');
+  return Number(value);
+}
+
+function level(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('must be a number between 0 and 1');
+  return n;
+}
+
+/**
+ * `evalstream compare <runA> <runB> [--metric NAME...] [--lower-is-better NAME...] [--json]
+ * [--html FILE] [--fail-on regression] [--seed N] [--alpha A] [--resamples N]`: compares run B with
+ * run A (run bundles, or NeMo Gym rollouts files) output by output — paired by task, and by repeat
+ * where both runs have repeats — and prints means, the paired difference with clustered and seeded
+ * bootstrap intervals, exact McNemar and flips for binary outputs, sign and permutation tests, Holm
+ * and Benjamini–Hochberg adjustment, the minimum detectable effect and a verdict per output, with the
+ * rule. Exit 0; 1 with `--fail-on regression` when an output regressed; 2 bad usage or input.
+ *
+ * @example
+ * await main(['compare', 'runs/base', 'runs/candidate', '--fail-on', 'regression']);
+ */
+export function compareCommand(): Command {
+  return new Command('compare')
+    .description('compare two runs output by output: paired differences, intervals, tests and a verdict')
+    .argument('<runA>', 'the baseline: a run bundle directory or a Gym rollouts .jsonl file')
+    .argument('<runB>', 'the candidate, compared with A (differences are B − A)')
+    .option(
+      '--metric <name...>',
+      'outputs to compare (e.g. verifier_reward.reward); default: all in both runs',
+    )
+    .option('--lower-is-better <name...>', 'outputs where lower is better (tokens, cost, latency)')
+    .option('--json', 'print the comparison as JSON')
+    .option('--html <file>', 'also write the comparison as a self-contained HTML page')
+    .addOption(
+      new Option('--fail-on <what>', 'exit 1 when any output compared regressed (a CI gate)').choices([
+        'regression',
+      ]),
+    )
+    .option('--seed <n>', 'seed of the bootstrap and permutation resampling', nonNegativeInt, 0)
+    .option('--alpha <a>', 'significance level of the verdicts (Holm-adjusted)', level, 0.05)
+    .option('--resamples <n>', 'bootstrap resamples', nonNegativeInt, 2000)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream compare runs/base runs/candidate
+  evalstream compare runs/base runs/candidate --metric verifier_reward.reward --fail-on regression
+  evalstream compare runs/base runs/candidate --lower-is-better token_usage.total_tokens --html compare.html
+  evalstream compare base/rollouts.jsonl candidate/rollouts.jsonl --json | jq '.outputs[0].verdict'
+
+Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an output regressed;
+2 bad usage or input.`,
+    )
+    .exitOverride()
+    .action(async (pathA: string, pathB: string, flags: CompareFlags) => {
+      const a = await read(pathA);
+      const b = await read(pathB);
+      const shared = [...a.outputs.keys()].filter((name) => b.outputs.has(name));
+      for (const name of [...(flags.metric ?? []), ...(flags.lowerIsBetter ?? [])]) {
+        if (!shared.includes(name)) {
+          throw new CliError(
+            `no output '${name}' in both runs; outputs in both: ${shared.sort().join(', ') || '(none)'}`,
+            EXIT_BAD_INPUT,
+          );
+        }
+      }
+      const comparison = compareRuns(a, b, {
+        ...(flags.metric === undefined ? {} : { outputs: flags.metric }),
+        lowerIsBetter: flags.lowerIsBetter ?? [],
+        alpha: flags.alpha,
+        seed: flags.seed,
+        bootstrapResamples: flags.resamples,
+      });
+      if (flags.html !== undefined) await writeFile(flags.html, renderComparisonHtml(comparison), 'utf8');
+      process.stdout.write(
+        flags.json ? JSON.stringify(comparison, null, 2) + '\n' : formatComparisonText(comparison),
+      );
+      const regressed = comparison.outputs.filter((o) => o.verdict === 'regressed').map((o) => o.name);
+      if (flags.failOn === 'regression' && regressed.length > 0)
+        throw new CliError(`regressed: ${regressed.join(', ')}`, EXIT_RUN_FAILED);
+    });
+}
+
+async function read(path: string): Promise<RunValues> {
+  try {
+    return await readRunValues(path);
+  } catch (error) {
+    if (error instanceof BundleReadError || error instanceof InputError)
+      throw new CliError(error.message, EXIT_BAD_INPUT);
+    throw error;
+  }
+}

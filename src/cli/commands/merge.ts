@@ -1,0 +1,69 @@
+import { Command } from 'commander';
+import { relative } from 'node:path';
+import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
+import { mergeBundles } from '../../merge/merge-bundles.js';
+import { MergeError } from '../../merge/merge-error.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
+import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
+
+interface MergeFlags {
+  out: string;
+  report: boolean;
+}
+
+/**
+ * `evalstream merge <bundle...> --out DIR [--no-report]`: merges run bundles scored in shards
+ * (disjoint trials of one run, given in input order) into one bundle whose `summary.json` is the one
+ * scoring everything in one process would write. Exit 0 ok; 2 bad usage or input (overlapping trials,
+ * conflicting tasks or evidence, a cut-off shard, an output directory that is not empty).
+ *
+ * @example
+ * await main(['merge', 'runs/s1', 'runs/s2', 'runs/s3', '--out', 'runs/all']);
+ */
+export function mergeCommand(): Command {
+  return new Command('merge')
+    .description('merge run bundles scored in shards (disjoint trials of one run) into one bundle')
+    .argument('<bundles...>', 'shard bundles, in the order of the input they were scored from')
+    .requiredOption('--out <dir>', 'the merged bundle (must not exist or be empty)')
+    .option('--no-report', 'do not write report.html')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  evalstream score part-1.jsonl --run-id R --out runs/s1   # on three machines
+  evalstream score part-2.jsonl --run-id R --out runs/s2
+  evalstream score part-3.jsonl --run-id R --out runs/s3
+  evalstream merge runs/s1 runs/s2 runs/s3 --out runs/R   # summary.json as if scored at once
+
+Exit codes: 0 ok; 2 bad usage or input (a trial in two shards is named).`,
+    )
+    .exitOverride()
+    .action(async (shards: string[], flags: MergeFlags) => {
+      let result;
+      try {
+        result = await mergeBundles(shards, flags.out, {
+          reportWriter: flags.report ? bundleReportWriter : null,
+        });
+      } catch (error) {
+        if (error instanceof MergeError || error instanceof BundleReadError)
+          throw new CliError(error.message, EXIT_BAD_INPUT);
+        throw error;
+      }
+      if (result.runIds.length > 0)
+        process.stderr.write(
+          `evalstream: warning: the shards have different run ids (${result.runIds.join(', ')}); kept ${result.runId}\n`,
+        );
+      const s = result.summary.summary;
+      const where = relative(process.cwd(), result.dir) || '.';
+      process.stdout.write(
+        [
+          `run ${result.runId}: ${result.shards} shards merged, ${s.task_count} tasks, ${s.trial_count} trials, ${s.score_count} scores`,
+          '',
+          ...formatAggregateTable(s),
+          '',
+          `wrote ${where.startsWith('..') ? result.dir : where}: summary.json, stats.json${flags.report ? ', report.html' : ''}`,
+        ].join('\n') + '\n',
+      );
+    });
+}

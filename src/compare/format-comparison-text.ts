@@ -1,0 +1,77 @@
+import { formatInterval } from './format-interval.js';
+import { formatPValue } from './format-p-value.js';
+import { formatStat } from './format-stat.js';
+import type { Flip, OutputComparison } from './output-comparison.js';
+import type { RunComparison } from './run-comparison.js';
+
+/** At most this many flips or one-sided tasks are named per line; the JSON and HTML forms name all. */
+const LISTED = 12;
+
+/**
+ * The comparison as text for a terminal: one block per output (means, difference and intervals,
+ * tests, adjusted p-values, MDE, flips, one-sided tasks, verdict), then the rule and a one-line tally.
+ *
+ * @example
+ * process.stdout.write(formatComparisonText(compareRuns(a, b)));
+ */
+export function formatComparisonText(c: RunComparison): string {
+  const pct = `${Math.round(c.confidence * 100)}%`;
+  const lines = [
+    `A: ${c.a.source}${c.a.runId === null ? '' : ` (run ${c.a.runId})`}`,
+    `B: ${c.b.source}${c.b.runId === null ? '' : ` (run ${c.b.runId})`}`,
+    `differences are B − A; α ${c.alpha}; seed ${c.seed}`,
+    '',
+  ];
+  for (const o of c.outputs) lines.push(...outputLines(o, pct), '');
+  if (c.outputs.length === 0) lines.push('no output in common to compare', '');
+  if (c.outputsOnlyInA.length > 0) lines.push(`outputs only in A: ${c.outputsOnlyInA.join(', ')}`);
+  if (c.outputsOnlyInB.length > 0) lines.push(`outputs only in B: ${c.outputsOnlyInB.join(', ')}`);
+  if (c.outputsWithoutValues.length > 0)
+    lines.push(`outputs without values in a run (not compared): ${c.outputsWithoutValues.join(', ')}`);
+  lines.push(`rule: ${c.rule}`);
+  const count = (v: string): number => c.outputs.filter((o) => o.verdict === v).length;
+  lines.push(
+    `${c.outputs.length} outputs compared: ${count('improved')} improved, ${count('regressed')} regressed, ${count('inconclusive')} inconclusive`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+function outputLines(o: OutputComparison, pct: string): string[] {
+  const lines = [
+    `${o.name}  [${o.binary ? 'binary' : 'numeric'}, ${o.higherIsBetter ? 'higher' : 'lower'} is better]  verdict: ${o.verdict.toUpperCase()}`,
+    `  mean A ${formatStat(o.meanA)} (${o.nA} values)   mean B ${formatStat(o.meanB)} (${o.nB} values)   ${o.tasks} tasks paired, ${o.pairs} pairs`,
+    `  difference ${formatStat(o.difference, true)}   clustered ${pct} ${formatInterval(o.clustered)}   bootstrap ${pct} ${formatInterval(o.bootstrap)}`,
+  ];
+  const tests = [
+    o.mcnemar === null
+      ? null
+      : `exact McNemar p ${formatPValue(o.mcnemar.pValue)} (pass→fail ${o.mcnemar.passToFail}, fail→pass ${o.mcnemar.failToPass})`,
+    `sign p ${formatPValue(o.sign.pValue)} (+${o.sign.positive} −${o.sign.negative} =${o.sign.ties})`,
+    `permutation p ${formatPValue(o.permutation.pValue)}${o.permutation.exact ? ' (exact)' : ''}`,
+  ].filter((t) => t !== null);
+  lines.push(`  ${tests.join('   ')}`);
+  lines.push(
+    `  ${o.test === 'mcnemar_exact' ? 'McNemar' : 'permutation'} p adjusted: Holm ${formatPValue(o.holm)}, Benjamini–Hochberg ${formatPValue(o.benjaminiHochberg)}   MDE at 80% power ${formatStat(o.minimumDetectableEffect)}`,
+  );
+  if (o.flips !== null) {
+    lines.push(`  pass→fail ${o.flips.passToFail.length}: ${flipList(o.flips.passToFail)}`);
+    lines.push(`  fail→pass ${o.flips.failToPass.length}: ${flipList(o.flips.failToPass)}`);
+  }
+  if (o.onlyInA.length > 0) lines.push(`  tasks only in A (${o.onlyInA.length}): ${list(o.onlyInA)}`);
+  if (o.onlyInB.length > 0) lines.push(`  tasks only in B (${o.onlyInB.length}): ${list(o.onlyInB)}`);
+  return lines;
+}
+
+function flipList(flips: readonly Flip[]): string {
+  if (flips.length === 0) return '—';
+  return list(
+    flips.map((f) =>
+      f.trialA === f.trialB ? `${f.task} (${f.trialA})` : `${f.task} (${f.trialA} → ${f.trialB})`,
+    ),
+  );
+}
+
+function list(items: readonly string[]): string {
+  const shown = items.slice(0, LISTED).join(', ');
+  return items.length > LISTED ? `${shown}, … ${items.length - LISTED} more` : shown;
+}

@@ -1,0 +1,142 @@
+import type { AggregateScore, Summary } from '../model/summary.js';
+import { clusteredMeanInterval } from './clustered-mean-interval.js';
+import type { StatsInterval } from './stats-interval.js';
+import { studentTInterval } from './student-t-interval.js';
+import { studentTIntervalFromMoments } from './student-t-interval-from-moments.js';
+import { wilsonInterval } from './wilson-interval.js';
+
+/** What an aggregate of `summary.json` is, as far as its intervals go. */
+export type AggregateKind = 'output' | 'pass_at_k' | 'view' | 'extra';
+
+/** Intervals of one aggregate (one entry of `stats.json`'s `aggregates`). */
+export interface AggregateStats {
+  name: string;
+  kind: AggregateKind;
+  /**
+   * What the intervals are about: the aggregate's finite numbers (`numbers`), or, for an output whose
+   * values are all booleans (the summary aggregates none of them), the share of `true` (`booleans`).
+   */
+  values: 'numbers' | 'booleans';
+  /** Values used (trials for outputs, tasks for pass@k). */
+  n: number;
+  /** Tasks with at least one value (null where per-task values are not in the summary). */
+  tasks: number | null;
+  mean: number | null;
+  /** Every interval that applies, each naming its method; empty when none does (the reason in `note`). */
+  intervals: StatsInterval[];
+  note: string | null;
+}
+
+/** The content of `stats.json`. */
+export interface BundleStats {
+  stats_version: 1;
+  confidence: number;
+  aggregates: AggregateStats[];
+}
+
+/**
+ * The intervals of every aggregate of a summary (pure: reads only `summary.scores` and
+ * `summary.task_metric_values`):
+ * - outputs: Student-t over the trial values; the clustered interval (Miller 2024) when some task has
+ *   several values and there are two tasks or more; Wilson when every value is 0/1 or a boolean;
+ * - pass@k: Student-t over the per-task estimates (tasks are independent);
+ * - views and runner extras: Student-t from the summary's mean, sample standard deviation and count.
+ *
+ * @example
+ * bundleStats(summary).aggregates.find((a) => a.name === 'verifier_reward.reward')?.intervals;
+ */
+export function bundleStats(summary: Summary, confidence = 0.95): BundleStats {
+  const perTask = taskValuesByOutput(summary);
+  const aggregates = summary.scores.scores.map((aggregate): AggregateStats => {
+    const tasks = perTask.get(aggregate.name);
+    if (tasks !== undefined) return outputStats(aggregate, tasks, confidence);
+    const kind: AggregateKind = /\.pass@\d+$/.test(aggregate.name)
+      ? 'pass_at_k'
+      : aggregate.name.startsWith('view.')
+        ? 'view'
+        : 'extra';
+    return momentStats(aggregate, kind, confidence);
+  });
+  return { stats_version: 1, confidence, aggregates };
+}
+
+interface TaskValues {
+  numbers: number[];
+  booleans: number[];
+}
+
+function taskValuesByOutput(summary: Summary): Map<string, TaskValues[]> {
+  const byOutput = new Map<string, TaskValues[]>();
+  for (const task of Object.keys(summary.task_metric_values)) {
+    const outputs = summary.task_metric_values[task] ?? {};
+    for (const [name, records] of Object.entries(outputs)) {
+      const values: TaskValues = { numbers: [], booleans: [] };
+      for (const record of records) {
+        if (record.value_type !== 'number') continue;
+        if (typeof record.value === 'boolean') values.booleans.push(record.value ? 1 : 0);
+        else if (typeof record.value === 'number' && Number.isFinite(record.value))
+          values.numbers.push(record.value);
+      }
+      let list = byOutput.get(name);
+      if (list === undefined) byOutput.set(name, (list = []));
+      list.push(values);
+    }
+  }
+  return byOutput;
+}
+
+function outputStats(
+  aggregate: AggregateScore,
+  tasks: readonly TaskValues[],
+  confidence: number,
+): AggregateStats {
+  const useNumbers = tasks.some((t) => t.numbers.length > 0) || !tasks.some((t) => t.booleans.length > 0);
+  const groups = tasks.map((t) => (useNumbers ? t.numbers : t.booleans)).filter((g) => g.length > 0);
+  const all = groups.flat();
+  const n = all.length;
+  const intervals: StatsInterval[] = [];
+  const t = studentTInterval(all, confidence);
+  if (t !== null) intervals.push(t);
+  if (groups.some((g) => g.length > 1)) {
+    const clustered = clusteredMeanInterval(groups, confidence);
+    if (clustered !== null) intervals.push(clustered);
+  }
+  const sum = all.reduce((a, b) => a + b, 0);
+  if (n > 0 && all.every((v) => v === 0 || v === 1)) {
+    const wilson = wilsonInterval(sum, n, confidence);
+    if (wilson !== null) intervals.push(wilson);
+  }
+  return {
+    name: aggregate.name,
+    kind: 'output',
+    values: useNumbers ? 'numbers' : 'booleans',
+    n,
+    tasks: groups.length,
+    // the summary's own mean where it has one (its sum is Python's, to the last bit)
+    mean: n === 0 ? null : useNumbers ? aggregate.mean : sum / n,
+    intervals,
+    note: intervals.length === 0 ? (n === 0 ? 'no values' : 'one value: no interval') : null,
+  };
+}
+
+function momentStats(aggregate: AggregateScore, kind: AggregateKind, confidence: number): AggregateStats {
+  const n = aggregate.count ?? 0;
+  const mean = aggregate.mean;
+  const interval =
+    mean !== null && aggregate.sample_std_dev !== null
+      ? studentTIntervalFromMoments(mean, aggregate.sample_std_dev, n, confidence)
+      : null;
+  const intervals: StatsInterval[] =
+    interval === null ? [] : [kind === 'pass_at_k' ? { ...interval, method: 'pass_at_k_t' } : interval];
+  return {
+    name: aggregate.name,
+    kind,
+    values: 'numbers',
+    n,
+    tasks: kind === 'pass_at_k' ? n : null,
+    mean,
+    intervals,
+    note:
+      intervals.length > 0 ? null : aggregate.count === null ? 'sample size unknown' : 'fewer than 2 values',
+  };
+}
