@@ -18,6 +18,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readScoreRows } from '../src/bundle/read-score-rows.js';
+import type { ScoreRecord } from '../src/model/score-record.js';
+import { ensureStoreSchema } from '../src/sinks/duckdb/ensure-store-schema.js';
+import { openDuckDB } from '../src/sinks/duckdb/open-duckdb.js';
+import { StoreRows } from '../src/sinks/duckdb/store-rows.js';
+import { appendAll } from '../src/util/append-all.js';
 import { generateScoreBundle } from './generate-score-bundle.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -106,11 +112,12 @@ for (let round = 1; round <= RUNS; round++) {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const base = rows['baseline']!;
-console.log(
-  `baseline (read_ndjson + GROUP BY, whole process): median ${median(base.map((m) => m.wall)).toFixed(2)} s wall, ` +
-    `${median(base.map((m) => m.cpu)).toFixed(2)} s CPU, peak RSS ${mb(median(base.map((m) => m.rss)))}`,
-);
-for (const e of ENGINES) {
+if (RUNS > 0)
+  console.log(
+    `baseline (read_ndjson + GROUP BY, whole process): median ${median(base.map((m) => m.wall)).toFixed(2)} s wall, ` +
+      `${median(base.map((m) => m.cpu)).toFixed(2)} s CPU, peak RSS ${mb(median(base.map((m) => m.rss)))}`,
+  );
+for (const e of RUNS > 0 ? ENGINES : []) {
   const ms = rows[e]!;
   const ratios = ms.map((m, i) => m.wall / (base[i] as Measure).wall);
   const cpuRatios = ms.map((m, i) => m.cpu / (base[i] as Measure).cpu);
@@ -121,7 +128,7 @@ for (const e of ENGINES) {
       (e === 'duckdb' ? ` — target ≤ 3×: ${median(ratios) <= 3 ? 'met' : 'missed'}` : ''),
   );
 }
-if (ENGINES.includes('duckdb') && ENGINES.includes('memory')) {
+if (RUNS > 0 && ENGINES.includes('duckdb') && ENGINES.includes('memory')) {
   const a = readFileSync(join(dir, '..', 'duckdb-summary-duckdb', 'summary.json'));
   const b = readFileSync(join(dir, '..', 'duckdb-summary-memory', 'summary.json'));
   console.log(`same summary.json bytes from both engines: ${a.equals(b) ? 'yes' : 'NO'}`);
@@ -133,4 +140,39 @@ function fmt(m: Measure): string {
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(0)} MB`;
+}
+
+/*
+ * The store sink's append path (`StoreRows` → chunked appender, as `toDuckDB` and `writeRun` write):
+ * the bundle's score rows, already parsed, buffered and appended in batches of 50,000 rows into a
+ * DuckDB file; rows/s counts scores + their outputs.
+ */
+{
+  const parsed: ScoreRecord[] = [];
+  for await (const batch of readScoreRows(dir, { onTruncatedLine: () => undefined, register: false }))
+    appendAll(parsed, batch.rows);
+  const file = join(dir, '..', 'duckdb-append.duckdb');
+  rmSync(file, { force: true });
+  const db = await openDuckDB(file, {});
+  try {
+    await ensureStoreSchema(db.connection);
+    const started = performance.now();
+    await db.connection.run('BEGIN TRANSACTION');
+    const store = new StoreRows('bench');
+    let rows = 0;
+    for (let i = 0; i < parsed.length; i++) {
+      store.addScore(i, parsed[i] as ScoreRecord, 1);
+      if (store.scoreRowCount >= 50_000) rows += await store.appendTo(db.connection);
+    }
+    rows += await store.appendTo(db.connection);
+    await db.connection.run('COMMIT');
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `store sink append: ${rows.toLocaleString('en')} rows (scores + outputs) in ${seconds.toFixed(2)} s = ` +
+        `${Math.round(rows / seconds).toLocaleString('en')} rows/s`,
+    );
+  } finally {
+    db.close();
+    rmSync(file, { force: true });
+  }
 }
