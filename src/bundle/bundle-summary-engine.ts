@@ -16,6 +16,12 @@ export interface BundleSummaryInput {
   scoreBatches: AsyncIterable<{ rows: readonly ScoreRecord[]; texts: readonly string[] }>;
   /** Trials in file order (full rows, or just id + error for the error rollup). */
   trials: AsyncIterable<Pick<Trial, 'id' | 'error'> & Partial<Trial>>;
+  /**
+   * The JSONL files behind `scoreBatches` / `trials` (`trials: null` = trials come from `trials`
+   * only), for engines that read the files themselves (DuckDB's JSON reader); absent = use the
+   * iterables.
+   */
+  files?: { scores: string; trials: string | null } | undefined;
   /** Runner-contributed aggregates, appended unchanged. */
   extraScores: readonly AggregateScore[];
 }
@@ -27,6 +33,9 @@ export interface BundleSummaryInput {
  * @example
  * await summarizeBundle(dir, { summaryEngine: async (input) => mySummary(input) });
  */
-export type BundleSummaryEngine = (
-  input: BundleSummaryInput,
-) => Promise<{ summary: Summary; isFloat: TaskValueFloatLookup }>;
+export type BundleSummaryEngine = (input: BundleSummaryInput) => Promise<{
+  summary: Summary;
+  isFloat: TaskValueFloatLookup;
+  /** The run id the engine stored the run under (names the run when `run.json` does not). */
+  runId?: string | undefined;
+}>;

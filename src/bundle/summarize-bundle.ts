@@ -129,8 +129,13 @@ export async function summarizeBundle(
       tasks,
       scoreBatches: scoreBatches(),
       trials: trials(),
+      files: {
+        scores: join(src, BUNDLE_FILES.scores),
+        trials: hasTrials ? join(src, BUNDLE_FILES.trials) : null,
+      },
       extraScores: previous.runnerScores,
     });
+    firstRunId ??= finished.runId ?? null;
   } else {
     const accumulator = new SummaryAccumulator(tasks);
     const inWorker =

@@ -199,6 +199,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
           runId: this.#runId,
           tasks,
           scoreBatches: scoreBatches(),
+          files: { scores: file, trials: null },
           trials: (async function* () {
             yield* errorTrials;
           })(),

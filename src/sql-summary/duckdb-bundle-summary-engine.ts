@@ -1,15 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { BundleSummaryEngine } from '../bundle/bundle-summary-engine.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { BundleSummaryEngine, BundleSummaryInput } from '../bundle/bundle-summary-engine.js';
 import { TaskValueFloatness } from '../bundle/task-value-floatness.js';
 import type { JsonObject } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
+import { appendTrials } from '../sinks/duckdb/append-trials.js';
+import { bulkLoadBundle } from '../sinks/duckdb/bulk-load-bundle.js';
 import { bundleEvidenceOf } from '../sinks/duckdb/bundle-evidence-of.js';
 import type { DuckDBOpenOptions } from '../sinks/duckdb/duckdb-open-options.js';
 import { openDuckDB } from '../sinks/duckdb/open-duckdb.js';
 import { writeRun } from '../sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from './summarize-store-run.js';
+import { TaskValueFloatFlags } from './task-value-float-flags.js';
 
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
@@ -27,33 +31,19 @@ export interface DuckDBBundleSummaryOptions {
 }
 
 /**
- * The SQL summary engine for run bundles (`--engine duckdb`): streams the bundle's scores and trials
- * into DuckDB through the chunked appender (`writeRun`; JavaScript holds one batch of rows at a time),
- * computes the summary with `summarizeStoreRun`, and records from each score line whether its
- * numeric outputs were written as floats (`1.0`) or ints, so `summary.json` comes out byte-identical
- * to the in-memory engine's.
+ * The SQL summary engine for run bundles (`--engine duckdb`). `scores.jsonl` (and, without `db`,
+ * `trials.jsonl`) reach DuckDB through its own JSON reader (`bulkLoadBundle`: no row passes through
+ * JavaScript), `summarizeStoreRun` computes the summary, and the float literals the loader lists
+ * make `summary.json` byte-identical to the in-memory engine's. With `db`, trials are stored through
+ * JavaScript with the spans and tool calls of their evidence. A bundle the bulk loader does not take
+ * (a cut-off last line, a malformed row) is streamed through the validating JavaScript reader
+ * instead, which reports the problem (or the cut-off line) as the in-memory engine does.
  *
  * @example
  * await summarizeBundle('runs/r1', { summaryEngine: duckdbBundleSummaryEngine({ db: 'runs.duckdb' }) });
  */
 export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = {}): BundleSummaryEngine {
   return async (input) => {
-    const floats = new TaskValueFloatness();
-    // The first batch decides the run id when run.json did not (as `summarizeBundle` names the run).
-    const batches = input.scoreBatches[Symbol.asyncIterator]();
-    const first = await batches.next();
-    const runId =
-      input.runId ?? (first.done === true ? null : first.value.rows[0]?.run_id) ?? basename(input.dir);
-    const scores = async function* (): AsyncGenerator<ScoreRecord> {
-      for (let b = first; b.done !== true; b = await batches.next()) {
-        const { rows, texts } = b.value;
-        for (let i = 0; i < rows.length; i++) {
-          const score = rows[i] as ScoreRecord;
-          floats.addScore(score, undefined, texts[i]);
-          yield score;
-        }
-      }
-    };
     const temp =
       options.db === undefined ? await mkdtemp(join(options.tmpDir ?? tmpdir(), 'evalstream-duckdb-')) : null;
     try {
@@ -61,16 +51,37 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
       if (temp !== null) duckdb.tempDirectory ??= join(temp, 'spill');
       const db = await openDuckDB(options.db ?? join(temp as string, 'run.duckdb'), duckdb);
       try {
-        await writeRun(db.connection, {
-          runId,
-          tasks: input.tasks,
-          trials: input.trials,
-          scores: scores(),
-          metadata: options.metadata ?? null,
-          ...(options.db === undefined ? {} : { evidenceOf: bundleEvidenceOf(input.dir) }),
-        });
-        const summary = await summarizeStoreRun(db.connection, runId, { extraScores: input.extraScores });
-        return { summary, isFloat: floats.lookupFor(summary.task_metric_values) };
+        const connection = db.connection;
+        const store = options.db !== undefined;
+        const metadata = options.metadata ?? null;
+        const flags = new TaskValueFloatFlags();
+        // trials through JavaScript when the store keeps their evidence's spans and tool calls, or
+        // when they come as rows only (a run being written)
+        const trialsFile = store ? null : (input.files?.trials ?? null);
+        const loaded =
+          input.files === undefined
+            ? null
+            : await bulkLoadBundle(connection, {
+                scoresFile: input.files.scores,
+                trialsFile,
+                runId: input.runId,
+                tasks: input.tasks,
+                metadata,
+                keepJson: store,
+                beforeCommit: async (runId: string) => {
+                  if (trialsFile !== null) return;
+                  const evidenceOf = store ? bundleEvidenceOf(input.dir) : undefined;
+                  await appendTrials(connection, runId, input.trials, evidenceOf);
+                },
+              });
+        if (loaded !== null) {
+          const summary = await summarizeStoreRun(connection, loaded.runId, {
+            extraScores: input.extraScores,
+            floatFlags: flags,
+          });
+          return { summary, isFloat: flags.lookupFor(summary.task_metric_values), runId: loaded.runId };
+        }
+        return await streamed(connection, input, metadata, store);
       } finally {
         db.close();
       }
@@ -78,4 +89,39 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
       if (temp !== null) await rm(temp, { recursive: true, force: true });
     }
   };
+}
+
+/** The JavaScript path: rows parsed and validated by the bundle readers, appended in chunks. */
+async function streamed(
+  connection: DuckDBConnection,
+  input: BundleSummaryInput,
+  metadata: JsonObject | null,
+  store: boolean,
+): Promise<Awaited<ReturnType<BundleSummaryEngine>>> {
+  const floats = new TaskValueFloatness();
+  // The first batch decides the run id when run.json did not (as `summarizeBundle` names the run).
+  const batches = input.scoreBatches[Symbol.asyncIterator]();
+  const first = await batches.next();
+  const runId =
+    input.runId ?? (first.done === true ? null : first.value.rows[0]?.run_id) ?? basename(input.dir);
+  const scores = async function* (): AsyncGenerator<ScoreRecord> {
+    for (let b = first; b.done !== true; b = await batches.next()) {
+      const { rows, texts } = b.value;
+      for (let i = 0; i < rows.length; i++) {
+        const score = rows[i] as ScoreRecord;
+        floats.addScore(score, undefined, texts[i]);
+        yield score;
+      }
+    }
+  };
+  await writeRun(connection, {
+    runId,
+    tasks: input.tasks,
+    trials: input.trials,
+    scores: scores(),
+    metadata,
+    ...(store ? { evidenceOf: bundleEvidenceOf(input.dir) } : {}),
+  });
+  const summary = await summarizeStoreRun(connection, runId, { extraScores: input.extraScores });
+  return { summary, isFloat: floats.lookupFor(summary.task_metric_values), runId };
 }

@@ -10,12 +10,18 @@ import {
 } from '../model/summary.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
 import { SUMMARY_SQL } from './summary-sql.js';
+import type { TaskValueFloatFlags } from './task-value-float-flags.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of `summarizeStoreRun`. */
 export interface SummarizeStoreRunOptions {
   /** Runner-contributed aggregates appended unchanged (the store does not keep them). */
   extraScores?: readonly AggregateScore[] | undefined;
+  /**
+   * Marks the task values written as float literals, from the temp table `_es_float_lit` that
+   * `bulkLoadBundle` leaves on the connection.
+   */
+  floatFlags?: TaskValueFloatFlags | undefined;
 }
 
 /**
@@ -79,7 +85,7 @@ export async function summarizeStoreRun(
       lists[num(keyId)] = list;
       keyTask[num(keyId)] = task as string;
     }
-    await streamRecords(connection, lists, keyTask);
+    await streamRecords(connection, lists, keyTask, options.floatFlags);
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
     const errors: Record<string, string[]> = {};
@@ -109,8 +115,15 @@ export async function summarizeStoreRun(
 type Vector = ReturnType<DuckDBDataChunk['getColumnVector']>;
 
 /** Streams the task value records chunk by chunk into their key's list. */
-async function streamRecords(connection: DuckDBConnection, lists: TaskValueRecord[][], keyTask: string[]) {
-  const result = await connection.stream(SUMMARY_SQL.selectRecords);
+async function streamRecords(
+  connection: DuckDBConnection,
+  lists: TaskValueRecord[][],
+  keyTask: string[],
+  floatFlags: TaskValueFloatFlags | undefined,
+) {
+  const result = await connection.stream(
+    floatFlags === undefined ? SUMMARY_SQL.selectRecords : SUMMARY_SQL.selectRecordsWithFloats,
+  );
   let lastKey = -1;
   let lastTask: string | undefined;
   let list: TaskValueRecord[] | undefined;
@@ -120,6 +133,7 @@ async function streamRecords(connection: DuckDBConnection, lists: TaskValueRecor
     const [keyV, trialV, codeV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5].map((i) =>
       chunk.getColumnVector(i),
     ) as [Vector, Vector, Vector, Vector, Vector, Vector];
+    const floatV = floatFlags === undefined ? null : chunk.getColumnVector(6);
     for (let r = 0; r < chunk.rowCount; r++) {
       const key = num(keyV.getItem(r));
       if (key !== lastKey) {
@@ -145,6 +159,7 @@ async function streamRecords(connection: DuckDBConnection, lists: TaskValueRecor
         list.push({ trial_id: trialId, value_type: 'label', value: labelV.getItem(r) as string });
       } else {
         const v = numV.getItem(r) as number;
+        if (floatV !== null && floatV.getItem(r) === true) floatFlags?.mark(list, list.length);
         list.push({
           trial_id: trialId,
           value_type: 'number',

@@ -52,6 +52,15 @@ export const SUMMARY_SQL = {
     SELECT key_id, trial_id, record_code, num_value, is_bool, label_value
     FROM _es_rec
     ORDER BY key_id, score_ordinal`,
+  /**
+   * `selectRecords` plus `is_float`: the value was written as a float literal (`1.0`), as listed by
+   * the bulk loader's temp table `_es_float_lit`.
+   */
+  selectRecordsWithFloats: `
+    SELECT r.key_id, r.trial_id, r.record_code, r.num_value, r.is_bool, r.label_value,
+      f.score_ordinal IS NOT NULL AS is_float
+    FROM _es_rec r LEFT JOIN _es_float_lit f USING (score_ordinal, output_name)
+    ORDER BY r.key_id, r.score_ordinal`,
   /** Counts (§7.8). */
   selectCounts(withSpecs: boolean): string {
     return `
@@ -326,6 +335,8 @@ const PASS_AT_K_EMPTY = [
      NULL::BIGINT AS task_rank, NULL::DOUBLE AS v WHERE false`,
 ];
 
+const NEG_ZERO = `CAST('-0.0' AS DOUBLE)`;
+
 // Aggregate rows (§7.7 order) and their values, then the statistics (§7.2).
 const AGGREGATE_STEPS = [
   `CREATE OR REPLACE TEMP TABLE _es_cov AS
@@ -360,9 +371,15 @@ const AGGREGATE_STEPS = [
    SELECT a.agg_id, p.task_rank, 0, 0, p.v
    FROM _es_pk_val p JOIN _es_agg a ON a.section = 3 AND a.k1 = p.metric_type AND a.k2 = p.output_name
      AND a.k = p.k`,
-  `CREATE OR REPLACE TEMP TABLE _es_fin AS SELECT agg_id, o1, o2, o3, v FROM _es_val WHERE isfinite(v)`,
+  // DuckDB's sorts and arg_min/arg_max give -0.0 back as 0.0: nz keeps the sign of zeros
+  `CREATE OR REPLACE TEMP TABLE _es_fin AS
+   SELECT agg_id, o1, o2, o3, v, CASE WHEN v = 0::DOUBLE THEN starts_with(v::VARCHAR, '-') ELSE false END AS nz
+   FROM _es_val WHERE isfinite(v)`,
   `CREATE OR REPLACE TEMP TABLE _es_st AS
-   SELECT agg_id, count(*) AS n, py_sum(list(v ORDER BY o1, o2, o3)) AS s, min(v) AS mn, max(v) AS mx
+   SELECT agg_id, count(*) AS n, py_sum(list(v ORDER BY o1, o2, o3)) AS s,
+     -- first-wins like Python's min()/max() (-0.0 and 0.0 compare equal)
+     CASE WHEN arg_min(nz, (v, o1, o2, o3)) THEN ${NEG_ZERO} ELSE min(v) END AS mn,
+     CASE WHEN arg_max(nz, (v, -o1, -o2, -o3)) THEN ${NEG_ZERO} ELSE max(v) END AS mx
    FROM _es_fin GROUP BY agg_id`,
   `CREATE OR REPLACE TEMP TABLE _es_ss AS
    SELECT f.agg_id,
@@ -380,8 +397,9 @@ const AGGREGATE_STEPS = [
      FROM pos),
    wanted AS (SELECT DISTINCT agg_id, lo AS i FROM idx UNION SELECT agg_id, lo + 1 FROM idx WHERE interior),
    ranked AS (
-     SELECT r.agg_id, r.i, r.v FROM (
-       SELECT agg_id, v, row_number() OVER (PARTITION BY agg_id ORDER BY v) - 1 AS i FROM _es_fin) r
+     SELECT r.agg_id, r.i, CASE WHEN r.nz THEN ${NEG_ZERO} ELSE r.v END AS v FROM (
+       -- a stable sort like Python's: equal values (-0.0 and 0.0) keep their order
+       SELECT agg_id, v, nz, row_number() OVER (PARTITION BY agg_id ORDER BY v, o1, o2, o3) - 1 AS i FROM _es_fin) r
      SEMI JOIN wanted w ON w.agg_id = r.agg_id AND w.i = r.i)
    SELECT x.agg_id, x.p,
      CASE WHEN x.interior THEN a.v + (x.pos - x.lo::DOUBLE) * (b.v - a.v) ELSE a.v END AS value

@@ -21,6 +21,7 @@ import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
+import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { describeScoreProgress } from '../describe-score-progress.js';
 import { appendAll } from '../../util/append-all.js';
@@ -29,7 +30,7 @@ interface ScoreFlags {
   config?: string;
   out?: string;
   format: 'auto' | InputFormat;
-  engine: 'memory' | 'duckdb';
+  engine: 'auto' | 'memory' | 'duckdb';
   db?: string;
   report: boolean;
   concurrency?: number;
@@ -47,13 +48,15 @@ function positiveInt(value: string): number {
 }
 
 /**
- * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine memory|duckdb]
+ * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine auto|memory|duckdb]
  * [--db F] [--no-report] [--concurrency N] [--run-id ID]`: reads the trials of the inputs (run
  * bundles, Harbor jobs, ATIF/OTLP/Gym files), scores them with the config's metrics (or the built-ins
  * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`). `summary.json` is
- * computed in memory, or with `--engine duckdb` in DuckDB SQL (the written `scores.jsonl` streamed
- * into a temporary DuckDB file that spills to disk; same bytes). `--db F` also fills a DuckDB store
- * (either engine); `--engine duckdb` without `--db` stores in `<out>/evalstream.duckdb`. A progress bar (trials scored of trials read, bytes read, trials/s, ETA) is drawn on a terminal.
+ * computed in memory, or with `--engine duckdb` in DuckDB SQL (DuckDB reads the written `scores.jsonl`
+ * into a temporary database that spills to disk; same bytes); `auto` (the default) picks by the
+ * inputs' size. `--db F` also fills a DuckDB store (either engine); `--engine duckdb` without `--db`
+ * stores in `<out>/evalstream.duckdb`. A progress bar (trials scored of trials read, bytes read,
+ * trials/s, ETA) is drawn on a terminal.
  * Exit 0 ok; 1 run failed or incomplete (results written cover the trials before the problem);
  * 2 bad usage, config or input.
  *
@@ -74,10 +77,10 @@ export function scoreCommand(): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        'memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json), and a store',
+        "auto: memory for small inputs, else duckdb (from the inputs' size); memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json), and a store",
       )
-        .choices(['memory', 'duckdb'])
-        .default('memory'),
+        .choices(['auto', 'memory', 'duckdb'])
+        .default('auto'),
     )
     .option(
       '--db <file>',
@@ -117,6 +120,9 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   const runId = flags.runId ?? config.runId ?? newRunId();
   const out = flags.out ?? join('runs', runId);
 
+  // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
+  const inputBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
+  const engine = chooseSummaryEngine(flags.engine, inputBytes);
   const bundleInputs: string[] = [];
   for (const input of inputs) {
     if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
@@ -134,7 +140,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
       evidenceRoots: bundleInputs,
       // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up)
       summaryEngine:
-        flags.engine === 'duckdb'
+        engine === 'duckdb'
           ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
           : null,
     }),

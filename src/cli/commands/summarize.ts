@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
@@ -8,6 +9,7 @@ import { readBundleJson } from '../../bundle/read-bundle-json.js';
 import { rowSchemas } from '../../bundle/row-schemas.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../../bundle/summarize-bundle.js';
 import type { JsonObject } from '../../model/json-value.js';
+import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 
@@ -15,15 +17,16 @@ interface SummarizeFlags {
   out?: string;
   report: boolean;
   json?: boolean;
-  engine: 'memory' | 'duckdb';
+  engine: 'auto' | 'memory' | 'duckdb';
   db?: string;
 }
 
 /**
- * `evalstream summarize <bundle-dir> [--out DIR] [--engine memory|duckdb] [--db FILE] [--no-report]
+ * `evalstream summarize <bundle-dir> [--out DIR] [--engine auto|memory|duckdb] [--db FILE] [--no-report]
  * [--json]`: recomputes `summary.json` from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl`) — in
- * memory, or in DuckDB SQL with `--engine duckdb` (same bytes; the scores stream into a temporary
- * DuckDB file that spills to disk, or into `--db`) — writes the bundle (in place, or a complete copy
+ * memory, or in DuckDB SQL with `--engine duckdb` (same bytes; DuckDB reads the files into a
+ * temporary database that spills to disk, or into `--db`); `auto` (the default) picks by the size of
+ * `scores.jsonl` (`chooseSummaryEngine`) — writes the bundle (in place, or a complete copy
  * to `--out`), stores the run in `--db` when given (either engine; rows of the run replaced), and
  * prints the aggregates (or, with `--json`, the summary as written). Exit 0 ok, 1 run failed (e.g. a
  * cut-off last line: results written but incomplete; a DuckDB file that cannot be written), 2 bad
@@ -40,10 +43,10 @@ export function summarizeCommand(): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        'memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json)',
+        'auto: memory for a small run, else duckdb (from the size of scores.jsonl); memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json)',
       )
-        .choices(['memory', 'duckdb'])
-        .default('memory'),
+        .choices(['auto', 'memory', 'duckdb'])
+        .default('auto'),
     )
     .option('--db <file>', 'also store the run in this DuckDB file (either engine; its rows are replaced)')
     .option('--no-report', 'do not write report.html')
@@ -64,9 +67,11 @@ file cannot be written; 2 bad usage or input.`,
     .exitOverride()
     .action(async (dir: string, flags: SummarizeFlags) => {
       let result: SummarizeBundleResult;
+      const scoresBytes = (await stat(join(resolve(dir), BUNDLE_FILES.scores)).catch(() => null))?.size ?? 0;
+      const engine = chooseSummaryEngine(flags.engine, scoresBytes);
       try {
         const metadata =
-          flags.engine === 'duckdb' && flags.db !== undefined
+          engine === 'duckdb' && flags.db !== undefined
             ? await readBundleJson(resolve(dir), BUNDLE_FILES.metadata, rowSchemas.metadata)
             : null;
         result = await summarizeBundle(dir, {
@@ -74,7 +79,7 @@ file cannot be written; 2 bad usage or input.`,
           reportWriter: flags.report ? bundleReportWriter : null,
           // DuckDB is loaded only when used (it costs most of the CLI's start-up)
           summaryEngine:
-            flags.engine === 'duckdb'
+            engine === 'duckdb'
               ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine(
                   {
                     db: flags.db,
@@ -84,7 +89,7 @@ file cannot be written; 2 bad usage or input.`,
               : null,
         });
         // The memory engine leaves the store to a second pass over the written bundle.
-        if (flags.db !== undefined && flags.engine === 'memory') {
+        if (flags.db !== undefined && engine === 'memory') {
           const { writeBundleRun } = await import('../../sinks/duckdb/write-bundle-run.js');
           await writeBundleRun(flags.db, result.dir, { runId: result.runId });
         }

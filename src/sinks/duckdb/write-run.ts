@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { appendTrials } from './append-trials.js';
 import { deleteRunRows } from './delete-run-rows.js';
 import { ensureStoreSchema } from './ensure-store-schema.js';
 import type { StoreRunInput } from './store-run-input.js';
 import { StoreRows } from './store-rows.js';
-import { traceEvidenceOf } from './trace-evidence-of.js';
 
 /** Options of `writeRun`. */
 export interface WriteRunOptions {
@@ -42,20 +42,15 @@ export async function writeRun(
     rows.addRun(input.tasks !== null, input.metadata ?? null, (options.now?.() ?? new Date()).toISOString());
     let taskOrdinal = 0;
     for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task);
-    let trialOrdinal = 0;
-    for await (const trial of input.trials ?? []) {
-      rows.addTrial(trialOrdinal, trial);
-      const evidence = input.evidenceOf?.(trial) ?? null;
-      if (evidence !== null) {
-        const trace = await traceEvidenceOf(evidence);
-        if (trace !== null) {
-          rows.addToolCalls(trialOrdinal, trial, trace.toolCalls);
-          rows.addSpans(trialOrdinal, trial, trace.spans);
-        }
-      }
-      trialOrdinal++;
-      if (rows.rowCount >= batchRows) await rows.appendTo(connection);
-    }
+    await rows.appendTo(connection);
+    const trialCount = await appendTrials(
+      connection,
+      input.runId,
+      input.trials ?? [],
+      input.evidenceOf,
+      batchRows,
+      rows,
+    );
     const occurrences = new Map<string, number>();
     let scoreOrdinal = 0;
     for await (const score of input.scores) {
@@ -67,7 +62,7 @@ export async function writeRun(
     }
     await rows.appendTo(connection);
     if (own) await connection.run('COMMIT');
-    return { tasks: taskOrdinal, trials: trialOrdinal, scores: scoreOrdinal };
+    return { tasks: taskOrdinal, trials: trialCount, scores: scoreOrdinal };
   } catch (error) {
     if (own) await connection.run('ROLLBACK').catch(() => undefined);
     throw error;

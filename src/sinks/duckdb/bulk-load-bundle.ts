@@ -1,0 +1,271 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { open } from 'node:fs/promises';
+import type { JsonObject } from '../../model/json-value.js';
+import type { TaskSpec } from '../../model/task.js';
+import { deleteRunRows } from './delete-run-rows.js';
+import { ensureStoreSchema } from './ensure-store-schema.js';
+import { StoreRows } from './store-rows.js';
+
+/** What {@link bulkLoadBundle} loads besides the scores. */
+export interface BulkLoadBundleInput {
+  /** The score rows (`scores.jsonl`). */
+  scoresFile: string;
+  /** The trial rows (`trials.jsonl`) to load too; null = none (e.g. the caller stores trials itself). */
+  trialsFile: string | null;
+  /** Run id to store under; null = the first score's `run_id`. */
+  runId: string | null;
+  /** Task specs in task-list order (already read and validated); null = no `tasks.jsonl`. */
+  tasks: readonly TaskSpec[] | null;
+  /** Run metadata for the `runs` row. */
+  metadata?: JsonObject | null | undefined;
+  /** Keep `scores.diagnostics`/`scores.metadata` (a store); false leaves them NULL (a summary only). */
+  keepJson: boolean;
+  /** Clock for `runs.written_at`. */
+  now?: (() => Date) | undefined;
+  /** Runs inside the load's transaction before it commits (e.g. to store the trials). */
+  beforeCommit?: ((runId: string) => Promise<void>) | undefined;
+}
+
+/** What {@link bulkLoadBundle} loaded. */
+export interface BulkLoadBundleResult {
+  runId: string;
+  tasks: number;
+  trials: number;
+  scores: number;
+  outputs: number;
+}
+
+const STATUSES = `('completed', 'failed', 'partial')`;
+
+/** The columns read from `scores.jsonl`: a store keeps diagnostics and metadata as JSON. */
+function scoreColumns(keepJson: boolean): string {
+  const extra = keepJson
+    ? `diagnostics: 'JSON', metadata: 'JSON'`
+    : `diagnostics: 'STRUCT(details STRUCT(trial_status JSON))[]'`;
+  return `{id: 'VARCHAR', run_id: 'VARCHAR', task_id: 'VARCHAR', trial_id: 'VARCHAR', metric_type: 'VARCHAR',
+    status: 'VARCHAR', outputs: 'STRUCT(name VARCHAR, value JSON)[]', ${extra}}`;
+}
+
+/** The columns read from `trials.jsonl` (a summary needs ids, status and error only). */
+function trialColumns(keepJson: boolean): string {
+  return keepJson
+    ? `{id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', output: 'JSON', evidence: 'JSON', error: 'JSON',
+        measurements: 'JSON', metadata: 'JSON'}`
+    : `{id: 'VARCHAR', task_id: 'VARCHAR', status: 'VARCHAR', output: 'STRUCT(output_text VARCHAR)', error: 'JSON'}`;
+}
+
+/**
+ * Loads a run bundle's `scores.jsonl` (and `trials.jsonl`) into the store with DuckDB's own JSON
+ * reader (`read_ndjson` with explicit columns): no row passes through JavaScript. Numbers keep what
+ * exactness needs: the value is cast from its literal (`NaN`, `Infinity`, `-Infinity` as the SDK
+ * writes them), and the temp table `_es_float_lit (score_ordinal, output_name)` lists the first
+ * outputs whose integral value was written as a float literal (`1.0`: JSON number type is kept),
+ * so `summary.json` writes them back as the in-memory engine does. Replaces every row the run had.
+ *
+ * Returns null, having changed nothing, when the files are not plain well-formed SDK rows: a file
+ * ending in a cut-off line, a line DuckDB cannot read, a missing or mistyped field the summary reads,
+ * an unknown status. The caller then loads through the validating JavaScript reader, which reports
+ * the problem with file, line and field. The files are staged in temp tables first (committed, so
+ * that `rowid` is each row's position in its file), then the run is replaced in one transaction.
+ *
+ * @example
+ * const loaded = await bulkLoadBundle(connection, {
+ *   scoresFile: 'runs/r1/scores.jsonl', trialsFile: 'runs/r1/trials.jsonl', runId: null, tasks, keepJson: false,
+ * });
+ * // → { runId: 'r1', tasks: 3, trials: 12, scores: 48, outputs: 90 } or null
+ */
+export async function bulkLoadBundle(
+  connection: DuckDBConnection,
+  input: BulkLoadBundleInput,
+): Promise<BulkLoadBundleResult | null> {
+  const { scoresFile, trialsFile } = input;
+  if (!(await endsInNewline(scoresFile)) || (trialsFile !== null && !(await endsInNewline(trialsFile))))
+    return null;
+  await ensureStoreSchema(connection);
+  try {
+    return await load(connection, input, scoresFile, trialsFile);
+  } catch (error) {
+    // DuckDB cannot read a line (malformed JSON, a mistyped column): the JavaScript reader says where
+    if (error instanceof Error && /^(Invalid Input|Conversion) Error:/.test(error.message)) return null;
+    throw error;
+  } finally {
+    await connection.run('DROP TABLE IF EXISTS _es_load_scores');
+    await connection.run('DROP TABLE IF EXISTS _es_load_trials');
+    await connection.run('DROP TABLE IF EXISTS _es_load_out');
+  }
+}
+
+async function load(
+  connection: DuckDBConnection,
+  input: BulkLoadBundleInput,
+  scoresFile: string,
+  trialsFile: string | null,
+): Promise<BulkLoadBundleResult | null> {
+  const one = async (sql: string): Promise<unknown> =>
+    (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+  // rowid of a freshly created table is the line's position among the file's rows (insertion order
+  // is preserved), i.e. the SDK score order
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE _es_load_scores AS
+     SELECT * FROM read_ndjson(${sqlString(scoresFile)}, columns = ${scoreColumns(input.keepJson)})`,
+  );
+  const bad = await one(`SELECT count(*) FROM _es_load_scores WHERE
+      id IS NULL OR run_id IS NULL OR task_id IS NULL OR trial_id IS NULL OR metric_type IS NULL
+      OR status IS NULL OR status NOT IN ${STATUSES} OR outputs IS NULL
+      OR len(list_filter(outputs, o -> o.name IS NULL)) > 0
+      OR diagnostics IS NULL ${
+        input.keepJson
+          ? `OR json_type(diagnostics) <> 'ARRAY' OR metadata IS NULL OR json_type(metadata) <> 'OBJECT'`
+          : ''
+      }`);
+  if (Number(bad) > 0) return null;
+  if (trialsFile !== null) {
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE _es_load_trials AS
+       SELECT * FROM read_ndjson(${sqlString(trialsFile)}, columns = ${trialColumns(input.keepJson)})`,
+    );
+    const badTrials = await one(`SELECT count(*) FROM _es_load_trials WHERE
+        id IS NULL OR id = '' OR task_id IS NULL OR task_id = '' OR status IS NULL OR status NOT IN ${STATUSES}
+        OR (error IS NOT NULL AND (json_type(error) <> 'OBJECT' OR json_type(error, '$.type') IS DISTINCT FROM 'VARCHAR'
+                                   OR trim(error->>'$.type') = ''))
+        OR (status = 'completed' AND output IS NULL)`);
+    if (Number(badTrials) > 0) return null;
+  }
+  const runId =
+    input.runId ?? ((await one('SELECT run_id FROM _es_load_scores WHERE rowid = 0')) as string | undefined);
+  if (runId === undefined) return null;
+
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await replaceRun(connection, input, runId, trialsFile !== null);
+    await input.beforeCommit?.(runId);
+    await connection.run('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Replaces the run's rows with the staged ones (inside the caller's transaction). */
+async function replaceRun(
+  connection: DuckDBConnection,
+  input: BulkLoadBundleInput,
+  runId: string,
+  withTrials: boolean,
+): Promise<BulkLoadBundleResult> {
+  const one = async (sql: string): Promise<unknown> =>
+    (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+  const run = { run: runId };
+  await deleteRunRows(connection, runId);
+  const rows = new StoreRows(runId);
+  rows.addRun(input.tasks !== null, input.metadata ?? null, (input.now?.() ?? new Date()).toISOString());
+  let taskOrdinal = 0;
+  for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task);
+  await rows.appendTo(connection);
+
+  const json = (column: string): string => (input.keepJson ? column : 'NULL');
+  await connection.run(
+    `INSERT INTO scores
+     SELECT $run, rowid, id, task_id, trial_id, metric_type,
+       row_number() OVER (PARTITION BY task_id, trial_id, metric_type ORDER BY rowid),
+       status,
+       status = 'failed' AND ${
+         input.keepJson
+           ? `list_contains(json_extract_string(diagnostics, '$[*].details.trial_status'), 'failed')`
+           : `list_contains(list_transform(diagnostics, d -> d.details.trial_status::VARCHAR), '"failed"')`
+       },
+       len(outputs), ${json('diagnostics')}, ${json('metadata')}
+     FROM _es_load_scores`,
+    run,
+  );
+  // the declared kind of an output: the last spec of a task id, the first declaration within it
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE _es_load_out AS
+     WITH kinds AS (
+       SELECT o.task_id, o.metric_type, o.output_name, arg_min(o.kind, (o.metric_ordinal, o.output_ordinal)) AS kind
+       FROM task_outputs o
+       WHERE o.run_id = $run AND o.task_ordinal = (
+         SELECT max(t.task_ordinal) FROM tasks t WHERE t.run_id = $run AND t.task_id = o.task_id)
+       GROUP BY ALL),
+     x AS (
+       SELECT s.score_ordinal, s.task_id, s.trial_id, s.occurrence, s.metric_type, s.status,
+         list_transform(l.outputs, o -> o.name) AS names,
+         unnest(l.outputs) AS o, generate_subscripts(l.outputs, 1) AS i
+       FROM scores s JOIN _es_load_scores l ON l.rowid = s.score_ordinal
+       WHERE s.run_id = $run),
+     y AS (SELECT *, json_type(o.value) AS jt FROM x)
+     SELECT y.score_ordinal, y.task_id, y.trial_id, y.occurrence, y.metric_type, (y.i - 1)::INTEGER AS output_ordinal,
+       y.o.name AS output_name, list_position(y.names, y.o.name) = y.i AS is_first, k.kind AS declared_kind,
+       CASE WHEN y.jt IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT') THEN 'number' WHEN y.jt = 'BOOLEAN' THEN 'boolean'
+            WHEN y.jt = 'VARCHAR' THEN 'string' WHEN y.jt = 'ARRAY' THEN 'array' WHEN y.jt = 'OBJECT' THEN 'object'
+            ELSE 'null' END AS value_type,
+       CASE WHEN y.jt IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT') THEN CAST(y.o.value::VARCHAR AS DOUBLE)
+            WHEN y.jt = 'BOOLEAN' THEN CASE WHEN y.o.value::VARCHAR = 'true' THEN 1::DOUBLE ELSE 0::DOUBLE END
+       END AS num_value,
+       CASE WHEN y.jt = 'VARCHAR' THEN y.o.value->>'$' END AS label_value,
+       CASE WHEN y.jt IN ('ARRAY', 'OBJECT') THEN y.o.value END AS json_value,
+       y.jt = 'DOUBLE' AND y.status <> 'failed' AND regexp_matches(y.o.value::VARCHAR, '[.eE]') AS float_literal
+     FROM y LEFT JOIN kinds k
+       ON k.task_id = y.task_id AND k.metric_type = y.metric_type AND k.output_name = y.o.name`,
+    run,
+  );
+  await connection.run(
+    `INSERT INTO score_outputs
+     SELECT $run, score_ordinal, task_id, trial_id, occurrence, metric_type, output_ordinal, output_name, is_first,
+       declared_kind, value_type, num_value, label_value, json_value
+     FROM _es_load_out`,
+    run,
+  );
+  // integral values written as float literals (`1.0`, `1e2`): the only ones whose JSON type the
+  // double cannot tell
+  await connection.run(
+    `CREATE OR REPLACE TEMP TABLE _es_float_lit AS
+     SELECT score_ordinal, output_name FROM _es_load_out
+     WHERE float_literal AND is_first AND isfinite(num_value) AND num_value = trunc(num_value)`,
+  );
+  let trials = 0;
+  if (withTrials) {
+    await connection.run(
+      input.keepJson
+        ? `INSERT INTO trials
+           SELECT $run, rowid, id, task_id, status, output->>'$.output_text', coalesce(output, 'null'),
+             coalesce(evidence, 'null'), error->>'$.type', coalesce(error, 'null'),
+             TRY_CAST(measurements->>'$.prompt_tokens' AS BIGINT),
+             TRY_CAST(measurements->>'$.completion_tokens' AS BIGINT),
+             TRY_CAST(measurements->>'$.total_tokens' AS BIGINT),
+             TRY_CAST(measurements->>'$.cache_creation_tokens' AS BIGINT),
+             TRY_CAST(measurements->>'$.cache_read_tokens' AS BIGINT),
+             TRY_CAST(measurements->>'$.runtime_sec' AS DOUBLE), TRY_CAST(measurements->>'$.cost_usd' AS DOUBLE),
+             coalesce(metadata, '{}')
+           FROM _es_load_trials`
+        : `INSERT INTO trials (run_id, trial_ordinal, trial_id, task_id, status, output_text, error_type, error)
+           SELECT $run, rowid, id, task_id, status, output.output_text, error->>'$.type', error
+           FROM _es_load_trials`,
+      run,
+    );
+    trials = Number(await one('SELECT count(*) FROM _es_load_trials'));
+  }
+  const scores = Number(await one('SELECT count(*) FROM _es_load_scores'));
+  const outputs = Number(await one('SELECT count(*) FROM _es_load_out'));
+  return { runId, tasks: taskOrdinal, trials, scores, outputs };
+}
+
+/** Whether a file is empty or ends in a newline (else its last line may be cut off). */
+async function endsInNewline(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A SQL string literal. */
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
