@@ -54,6 +54,8 @@ export class OtlpGrpcServer {
 
   /** Binds the port; resolves with the bound port (0 picks a free one). */
   async start(): Promise<number> {
+    // grpc-js would print its own line for a port it cannot bind; the rejection below says it once
+    grpc.setLogVerbosity(grpc.logVerbosity.NONE);
     const server = new grpc.Server({
       'grpc.max_receive_message_length': this.config.maxMessageBytes,
       'grpc.max_send_message_length': 4 * 1024 * 1024,

@@ -194,7 +194,12 @@ export class OtlpHttpServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'GET' && path === '/healthz') {
-      sendJson(res, this.api.healthy() ? 200 : 503, { status: this.api.healthy() ? 'ok' : 'unhealthy' });
+      const problem = this.api.problem();
+      sendJson(
+        res,
+        problem === null ? 200 : 503,
+        problem === null ? { status: 'ok' } : { status: 'unhealthy', problem },
+      );
       return;
     }
     const queryToken = url.searchParams.get('token');

@@ -123,7 +123,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     unsubscribe();
     expect(engine.healthy()).toBe(true);
 
-    expect(await engine.finish()).toBe(4);
+    expect(await engine.finish()).toEqual({ trials: 4, problem: null });
     const bundled = JSON.parse(await readFile(join(dir, 'bundle', 'summary.json'), 'utf8')) as Summary;
     expect(bundled).toEqual(threadSummary);
     await local.shutdown();
@@ -139,7 +139,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     expect((outcome as Undecodable).undecodable).toMatch(/at byte 1 /);
     const json = await engine.acceptBody(Buffer.from('{"resourceSpans": ['), 'json');
     expect(json).toHaveProperty('undecodable');
-    expect(await engine.finish()).toBe(0);
+    expect(await engine.finish()).toEqual({ trials: 0, problem: null });
   });
 
   it('a body let in while the queues filled waits for room (waitMs) instead of being refused at once', async () => {
@@ -159,7 +159,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     expect(both.every(isAccepted)).toBe(true);
     // the wait on the engine thread is counted (the watcher of the mirrored state is not)
     expect(await waiting.metricsText()).toMatch(/^evalstream_export_waits_total 1$/m);
-    expect(await waiting.finish()).toBe(2);
+    expect(await waiting.finish()).toEqual({ trials: 2, problem: null });
 
     const refusing = await EngineThread.start(opts);
     const outcomes = await Promise.all([
@@ -168,7 +168,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     ]);
     expect(outcomes.filter(isAccepted).length).toBe(1);
     expect(outcomes.find((o) => 'saturated' in o)).toMatchObject({ saturated: true, retryAfterSec: 1 });
-    expect(await refusing.finish()).toBe(1);
+    expect(await refusing.finish()).toEqual({ trials: 1, problem: null });
   });
 
   it('fails to start with badInput when the config is invalid', async () => {

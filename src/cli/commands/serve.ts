@@ -4,11 +4,12 @@ import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { decodeExportRequest } from '../../serve/decode-export-request.js';
 import { EngineThread, EngineThreadStartError } from '../../serve/engine-thread.js';
-import { openLiveRun, type LiveRunOptions } from '../../serve/open-live-run.js';
+import { LateLive } from '../../serve/late-live.js';
+import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
 import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
-import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { parseHostPort } from '../parse-host-port.js';
 
 function positiveInt(flag: string) {
@@ -170,7 +171,8 @@ async function runServe(options: ServeOptions): Promise<void> {
     taskKeys: options.taskKey,
     report: options.report,
   };
-  const live = await openLive(runOptions, options.engineThread);
+  // the ports first: a busy port fails before the store or the bundle is touched
+  const late = new LateLive();
   const httpServer = new OtlpHttpServer(
     {
       ...http,
@@ -180,8 +182,8 @@ async function runServe(options: ServeOptions): Promise<void> {
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
     },
-    live.bodies,
-    live.api,
+    late,
+    late,
   );
   const grpcServer =
     grpcAddress === null
@@ -193,10 +195,26 @@ async function runServe(options: ServeOptions): Promise<void> {
             maxMessageBytes: options.maxDecompressedBytes,
             saturationWaitMs: options.saturationWaitMs,
           },
-          live.bodies,
+          late,
         );
-  const bound = await httpServer.start();
-  const grpcPort = grpcServer === null ? null : await grpcServer.start();
+  const bound = await listenOrExit(() => httpServer.start(), `--http ${options.http}`);
+  let grpcPort: number | null = null;
+  try {
+    if (grpcServer !== null)
+      grpcPort = await listenOrExit(() => grpcServer.start(), `--grpc ${options.grpc}`);
+  } catch (error) {
+    await httpServer.shutdown();
+    throw error;
+  }
+  let live: OpenLive;
+  try {
+    live = await openLive(runOptions, options.engineThread);
+  } catch (error) {
+    await grpcServer?.shutdown();
+    await httpServer.shutdown();
+    throw error;
+  }
+  late.set(live.bodies, live.api);
   process.stderr.write(
     `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
@@ -218,14 +236,29 @@ async function runServe(options: ServeOptions): Promise<void> {
   });
   httpServer.stopAccepting();
   grpcServer?.stopAccepting();
-  const trials = await live.finish();
+  const end = await live.finish();
   await grpcServer?.shutdown();
   await httpServer.shutdown();
   process.stderr.write(
-    `evalstream serve: ${trials} trials scored` +
+    `evalstream serve: ${end.trials} trials scored` +
       (options.out === undefined ? '' : `; bundle in ${options.out}`) +
       '\n',
   );
+  if (end.problem !== null)
+    throw new CliError(`serve: the run is incomplete: ${end.problem}`, EXIT_RUN_FAILED);
+}
+
+/** Binds a receiver's port; a port that cannot be bound is bad input (exit 2), said in one line. */
+async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const details = (error as Error).message.split('\n')[0];
+    if (code === 'EADDRINUSE' || /address already in use|No address added/i.test(details ?? ''))
+      throw new CliError(`${flag}: the address is in use (another process listens there)`);
+    throw new CliError(`${flag}: cannot listen there: ${details}`);
+  }
 }
 
 /** The live run as the receivers use it, on its own thread or on this one. */
@@ -233,7 +266,7 @@ interface OpenLive {
   runId: string;
   bodies: BodyHandler;
   api: LiveReadApi;
-  finish(): Promise<number>;
+  finish(): Promise<LiveRunEnd>;
 }
 
 async function openLive(options: LiveRunOptions, onThread: boolean): Promise<OpenLive> {
@@ -242,7 +275,11 @@ async function openLive(options: LiveRunOptions, onThread: boolean): Promise<Ope
       const engine = await EngineThread.start(options);
       return { runId: engine.runId, bodies: engine, api: engine, finish: () => engine.finish() };
     }
-    const run = await openLiveRun(options, (m) => process.stderr.write(`evalstream: warning: ${m}\n`));
+    const run = await openLiveRun(
+      options,
+      (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
+      (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
+    );
     run.engine.start();
     return {
       runId: run.runId,
