@@ -4,6 +4,7 @@ import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { decodeExportRequest } from '../../serve/decode-export-request.js';
 import { EngineThread, EngineThreadStartError } from '../../serve/engine-thread.js';
+import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
 import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
@@ -34,6 +35,8 @@ interface ServeOptions {
   endMarker?: string;
   maxBodyBytes: number;
   maxDecompressedBytes: number;
+  maxBodyMemory: number;
+  requestTimeoutMs: number;
   maxQueuedSpans: number;
   maxPendingTrials: number;
   saturationWaitMs: number;
@@ -89,6 +92,18 @@ export function serveCommand(): Command {
       'largest body after gzip',
       positiveInt('--max-decompressed-bytes'),
       64 * 1024 * 1024,
+    )
+    .option(
+      '--max-body-memory <n>',
+      'bytes of request bodies all requests together may hold while they are read and inflated (past it: 429 / RESOURCE_EXHAUSTED)',
+      positiveInt('--max-body-memory'),
+      128 * 1024 * 1024,
+    )
+    .option(
+      '--request-timeout-ms <ms>',
+      'longest time a request may take to arrive in full (past it: 408, connection closed)',
+      positiveInt('--request-timeout-ms'),
+      30_000,
     )
     .option(
       '--max-queued-spans <n>',
@@ -171,6 +186,11 @@ async function runServe(options: ServeOptions): Promise<void> {
     taskKeys: options.taskKey,
     report: options.report,
   };
+  if (options.maxBodyMemory < options.maxDecompressedBytes)
+    throw new CliError(
+      `--max-body-memory (${options.maxBodyMemory}) must be at least --max-decompressed-bytes (${options.maxDecompressedBytes})`,
+    );
+  const budget = new BodyBudget(options.maxBodyMemory);
   // the ports first: a busy port fails before the store or the bundle is touched
   const late = new LateLive();
   const httpServer = new OtlpHttpServer(
@@ -181,6 +201,8 @@ async function runServe(options: ServeOptions): Promise<void> {
       saturationWaitMs: options.saturationWaitMs,
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
+      budget,
+      requestTimeoutMs: options.requestTimeoutMs,
     },
     late,
     late,
@@ -194,6 +216,7 @@ async function runServe(options: ServeOptions): Promise<void> {
             token,
             maxMessageBytes: options.maxDecompressedBytes,
             saturationWaitMs: options.saturationWaitMs,
+            budget,
           },
           late,
         );
