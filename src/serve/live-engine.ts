@@ -23,6 +23,7 @@ import {
 import type { RetainedBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { KeptTrials } from './kept-trials.js';
+import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
 import { tooDeepAttribute } from './too-deep-attribute.js';
@@ -61,6 +62,11 @@ export interface LiveEngineConfig {
    * scored), as it happens: the receivers go on, and the problem is reported by `/healthz`.
    */
   onProblem?: ((message: string) => void) | undefined;
+  /**
+   * `--stop-when-width`: the live summary says when every output's confidence sequence is narrower
+   * than this (null or absent: no stop width).
+   */
+  stopWhenWidth?: number | null | undefined;
 }
 
 interface ScoringJob {
@@ -144,6 +150,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * rebuilds it from the kept trials).
    */
   #summaryBuilder: SummaryBuilder | null = null;
+  /** Each output's values for the live intervals; stale after a re-scoring (rebuilt on the next read). */
+  readonly #intervals = new LiveIntervals(0.05);
+  #intervalsStale = false;
+  #intervalsCache: LiveIntervalsJson | null = null;
   /** Sinks that failed: written to no more (the others, the live state and the bundle go on). */
   readonly #failedSinks = new Set<Sink<ScoredTrial>>();
   /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
@@ -419,10 +429,27 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     builder.addTrial(trial.item.trial);
   }
 
+  /**
+   * The live summary (`GET /v1/summary`): {@link summary}, plus `intervals`: per output bounded in
+   * [0, 1], the fixed-n interval next to an anytime-valid confidence sequence, and the stop width.
+   */
   summaryJson(options: { omitTaskValues?: boolean } = {}): unknown {
-    if (!options.omitTaskValues) return this.summary();
+    const intervals = this.intervalsJson();
+    if (!options.omitTaskValues) return { ...this.summary(), intervals };
     const { task_metric_values: _omitted, ...rest } = this.summaryWithoutTaskValues();
-    return rest;
+    return { ...rest, intervals };
+  }
+
+  /** The `intervals` of {@link summaryJson}. */
+  intervalsJson(): LiveIntervalsJson {
+    if (this.#intervalsCache !== null) return this.#intervalsCache;
+    if (this.#intervalsStale) {
+      this.#intervals.clear();
+      for (const trial of this.eachFinalTrial()) this.#intervals.add(trial);
+      this.#intervalsStale = false;
+    }
+    this.#intervalsCache = this.#intervals.json(this.config.stopWhenWidth ?? null);
+    return this.#intervalsCache;
   }
 
   trialJson(trialId: string): unknown | undefined {
@@ -648,6 +675,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       if (replaced === null) this.#addToSummary(this.#summaryBuilder, kept);
       else this.#summaryBuilder = null;
     }
+    if (replaced === null) this.#intervals.add(kept);
+    else this.#intervalsStale = true;
+    this.#intervalsCache = null;
     this.#results.set(job.key, slot);
     // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
     if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);

@@ -31,6 +31,8 @@ export interface LiveRunOptions {
   trialKeys: string[];
   taskKeys: string[];
   report: boolean;
+  /** `--stop-when-width`, or null. */
+  stopWhenWidth: number | null;
 }
 
 /** How a live run ended: the trials scored, and what makes its outputs incomplete (or null). */
@@ -103,6 +105,7 @@ export async function openLiveRun(
       retainMaxTrials: options.retainMaxTrials,
       tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
       onProblem,
+      stopWhenWidth: options.stopWhenWidth,
     },
     planner,
     sinks,

@@ -22,6 +22,15 @@ function positiveInt(flag: string) {
   };
 }
 
+function positiveNumber(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new CliError(`${flag} expects a positive number, got '${value}'`);
+    return n;
+  };
+}
+
 interface ServeOptions {
   http: string;
   grpc: string | false;
@@ -48,6 +57,7 @@ interface ServeOptions {
   taskKey: string[];
   report: boolean;
   engineThread: boolean;
+  stopWhenWidth?: number;
 }
 
 /**
@@ -148,6 +158,11 @@ export function serveCommand(): Command {
     .addOption(
       new Option('--task-key <attr...>', 'attributes naming the task').default(['nemo.test_case.name']),
     )
+    .option(
+      '--stop-when-width <w>',
+      '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
+      positiveNumber('--stop-when-width'),
+    )
     .option('--no-report', 'do not write report.html into the bundle')
     .option(
       '--no-engine-thread',
@@ -185,6 +200,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     trialKeys: options.trialKey,
     taskKeys: options.taskKey,
     report: options.report,
+    stopWhenWidth: options.stopWhenWidth ?? null,
   };
   if (options.maxBodyMemory < options.maxDecompressedBytes)
     throw new CliError(
