@@ -7,15 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
-import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { LiveDuckDBStore } from '../../src/serve/live-duckdb-store.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
-import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { tooDeepAttribute } from '../../src/serve/too-deep-attribute.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
 import { deepAttributeJson, deepAttributeRequest } from './deep-attribute-request.js';
 import { fakeAgent } from './fake-agent.js';
 import { liveEngineConfig } from './live-engine-config.js';
+import { startEngineServer } from './start-engine-server.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
 
@@ -39,20 +38,7 @@ describe('serve under hostile input', () => {
       createTrialPlanner({ config: parseConfig({}, 'defaults') }),
       [store],
     );
-    const http = new OtlpHttpServer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        token: null,
-        tracesPath: '/v1/traces',
-        maxBodyBytes: 4 << 20,
-        maxDecompressedBytes: 16 << 20,
-      },
-      decodingBodyHandler(engine, decodeExportRequest),
-      engine,
-    );
-    const url = `http://127.0.0.1:${(await http.start()).port}`;
-    engine.start();
+    const { http, url } = await startEngineServer(engine);
     try {
       const first = agentSpans('victim');
       const traceId = first[0]!.spanContext().traceId;

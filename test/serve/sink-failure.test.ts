@@ -4,13 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
-import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
-import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
-import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import type { Sink } from '../../src/sinks/sink.js';
 import { fakeAgent } from './fake-agent.js';
 import { liveEngineConfig } from './live-engine-config.js';
+import { startEngineServer } from './start-engine-server.js';
 
 function request(trial: string): Uint8Array {
   const agent = fakeAgent(new InMemorySpanExporter());
@@ -43,20 +41,7 @@ describe('serve with a failing sink', () => {
       createTrialPlanner({ config: parseConfig({}, 'defaults') }),
       [sink],
     );
-    const http = new OtlpHttpServer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        token: null,
-        tracesPath: '/v1/traces',
-        maxBodyBytes: 1 << 20,
-        maxDecompressedBytes: 1 << 20,
-      },
-      decodingBodyHandler(engine, decodeExportRequest),
-      engine,
-    );
-    const url = `http://127.0.0.1:${(await http.start()).port}`;
-    engine.start();
+    const { http, url } = await startEngineServer(engine);
     try {
       for (const trial of ['a', 'b', 'c', 'd']) {
         const res = await fetch(`${url}/v1/traces`, {

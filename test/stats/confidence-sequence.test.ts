@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../bench/mulberry32.js';
 import { confidenceSequence } from '../../src/stats/confidence-sequence.js';
-
-/** mulberry32: a small seeded generator, so that the simulation is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs in which the sequence missed `mean` at some n ≤ `length` (checked at every n). */
 function missedRuns(draw: () => number, mean: number, runs: number, length: number): number {
@@ -32,7 +21,7 @@ function missedRuns(draw: () => number, mean: number, runs: number, length: numb
 
 describe('confidenceSequence (empirical-Bernstein, Waudby-Smith & Ramdas 2023)', () => {
   it('covers the mean at every n at once in at least 95% of simulated runs (fixed seed)', () => {
-    const random = seeded(20230101);
+    const random = mulberry32(20230101);
     // Bernoulli(0.3) and a skewed continuous law on [0, 1] (U², mean 1/3); 200 runs of 300 each
     const bernoulli = missedRuns(() => (random() < 0.3 ? 1 : 0), 0.3, 200, 300);
     const skewed = missedRuns(() => random() ** 2, 1 / 3, 200, 300);
@@ -41,7 +30,7 @@ describe('confidenceSequence (empirical-Bernstein, Waudby-Smith & Ramdas 2023)',
   });
 
   it('narrows as observations come in, each interval inside the one before', () => {
-    const random = seeded(7);
+    const random = mulberry32(7);
     const values: number[] = [];
     let previous = { lower: 0, upper: 1 };
     for (let n = 1; n <= 4000; n++) {
