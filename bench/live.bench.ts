@@ -19,13 +19,12 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 import { newestTs } from './newest-ts.js';
-import { serveNodeArgs } from '../src/cli/serve-node-args.js';
 
 const seconds = Number(process.env['LIVE_BENCH_SECONDS'] ?? 60);
 const senders = Number(process.env['LIVE_BENCH_SENDERS'] ?? 8);
@@ -95,15 +94,10 @@ const serverEntry =
 
 const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-bench-'));
 const port = 20000 + Math.floor(Math.random() * 20000);
-// the Node options the CLI re-launches `serve` with (src/cli/relaunch-serve.ts), given here at once so
-// that the server's pid is the process serving (its CPU is read from /proc); LIVE_BENCH_NODE_ARGS
-// with a --v8-pool-size of its own replaces the default (e.g. =4 for Node's own)
-const serverNodeOptions =
-  serveNodeArgs(serverNodeArgs, process.env['NODE_OPTIONS'] ?? '', availableParallelism()) ?? serverNodeArgs;
 const server = spawn(
   process.execPath,
   [
-    ...serverNodeOptions,
+    ...serverNodeArgs,
     '--import',
     pathToFileURL(join(import.meta.dirname, 'server-probe.mjs')).href,
     ...serverEntry,
@@ -428,7 +422,7 @@ const bundleScores = await countLines(join(dir, 'bundle', 'scores.jsonl'));
 const bundleTasks = await countLines(join(dir, 'bundle', 'tasks.jsonl'));
 const requests = (warmupAccepted + accepted) / template.spans; // trials sent, warm-up included
 if (serveArgs.length > 0) console.log(`  serve options: ${serveArgs.join(' ')}`);
-console.log(`  server node options: ${serverNodeOptions.filter((a) => !a.includes('cpu-prof')).join(' ')}`);
+console.log(`  server node options: ${serverNodeArgs.filter((a) => !a.includes('cpu-prof')).join(' ')}`);
 console.log(
   `live (${mode === 'cli' ? 'built CLI' : 'sources through tsx'}): ${senders} senders, ${elapsed.toFixed(1)} s, ${template.spans * perRequest} spans/request (${perRequest} trial${perRequest === 1 ? '' : 's'}, ${template.bytes.length * perRequest} bytes), ${repeats === 0 ? 'one task for all trials' : `${repeats} trials per task`}, ${withDb ? 'with --db' : 'without --db (bundle only)'}`,
 );

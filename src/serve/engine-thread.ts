@@ -3,7 +3,7 @@ import { startModuleWorker } from '../util/start-module-worker.js';
 import type { ExportOutcome } from './export-response.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { JsonText } from './json-text.js';
-import type { LiveRunOptions } from './open-live-run.js';
+import type { LiveRunEnd, LiveRunOptions } from './open-live-run.js';
 import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
 
 /** Messages to the engine thread (`engine-worker.ts`). */
@@ -20,7 +20,7 @@ export type EngineThreadRequest =
 /** The engine's state as the receiving thread mirrors it: sent with every answer. */
 interface MirroredState {
   saturated: boolean;
-  /** The message of the sink failure that makes the engine refuse everything, or null. */
+  /** What makes the run's outputs incomplete so far (`LiveEngine.problem`), or null. */
   failure: string | null;
 }
 
@@ -114,10 +114,8 @@ export class EngineThread implements BodyHandler, LiveReadApi {
   }
 
   saturation(): Saturated | null {
-    const { saturated, failure } = this.#state;
     if (this.#dead !== null) return { saturated: true, retryAfterSec: 1, message: this.#dead.message };
-    if (failure !== null) return { saturated: true, retryAfterSec: 1, message: failure };
-    if (!saturated) return null;
+    if (!this.#state.saturated) return null;
     this.#post({ t: 'throttled' });
     return {
       saturated: true,
@@ -127,7 +125,7 @@ export class EngineThread implements BodyHandler, LiveReadApi {
   }
 
   isSaturated(): boolean {
-    return this.#dead === null && this.#state.failure === null && this.#state.saturated;
+    return this.#dead === null && this.#state.saturated;
   }
 
   waitForCapacity(timeoutMs: number): Promise<void> {
@@ -178,19 +176,23 @@ export class EngineThread implements BodyHandler, LiveReadApi {
   }
 
   healthy(): boolean {
-    return this.#dead === null && this.#state.failure === null;
+    return this.problem() === null;
+  }
+
+  problem(): string | null {
+    return this.#dead?.message ?? this.#state.failure;
   }
 
   /**
    * Ends the run on the engine thread (scores what is left, flushes open trials, closes the store,
-   * writes the bundle) and waits for the thread to end; resolves with the number of trials scored.
+   * writes the bundle) and waits for the thread to end; resolves as `LiveRun.finish`.
    */
-  async finish(): Promise<number> {
+  async finish(): Promise<LiveRunEnd> {
     this.#waiters.releaseAll();
     const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
-    const trials = (await this.#call({ t: 'finish', id: 0 })) as number;
+    const end = (await this.#call({ t: 'finish', id: 0 })) as LiveRunEnd;
     await exited;
-    return trials;
+    return end;
   }
 
   #call(request: EngineThreadRequest & { id: number }, transfer: ArrayBuffer[] = []): Promise<unknown> {

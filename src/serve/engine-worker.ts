@@ -13,8 +13,10 @@ import type { EngineThreadRequest } from './engine-thread.js';
 const port = parentPort!;
 let run: LiveRun;
 try {
-  run = await openLiveRun((workerData as { options: LiveRunOptions }).options, (m) =>
-    process.stderr.write(`evalstream: warning: ${m}\n`),
+  run = await openLiveRun(
+    (workerData as { options: LiveRunOptions }).options,
+    (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
+    (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
   );
 } catch (error) {
   port.postMessage({
@@ -32,8 +34,7 @@ let watching = false;
 
 /** The state the receiving thread mirrors, sent with every answer. */
 function state(): { saturated: boolean; failure: string | null } {
-  const refusal = engine.healthy() ? null : engine.saturation();
-  return { saturated: engine.isSaturated(), failure: refusal === null ? null : refusal.message };
+  return { saturated: engine.isSaturated(), failure: engine.problem() };
 }
 
 function reply(id: number, value: unknown): void {
@@ -87,8 +88,8 @@ port.on('message', (message: EngineThreadRequest) => {
       break;
     case 'finish':
       run.finish().then(
-        (trials) => {
-          port.postMessage({ t: 'reply', id: message.id, value: trials, ...state() });
+        (end) => {
+          port.postMessage({ t: 'reply', id: message.id, value: end, ...state() });
           port.close();
         },
         (error: unknown) => {

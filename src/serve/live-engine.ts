@@ -23,8 +23,10 @@ import {
 import type { RetainedBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { KeptTrials } from './kept-trials.js';
+import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
+import { tooDeepAttribute } from './too-deep-attribute.js';
 
 /** Configuration of the live engine (validated by the `serve` command). */
 export interface LiveEngineConfig {
@@ -55,6 +57,16 @@ export interface LiveEngineConfig {
    * unlimited (only `retainMs` applies).
    */
   retainMaxTrials?: number | undefined;
+  /**
+   * Told once per problem that makes the run's outputs incomplete (a sink failed; a trial could not be
+   * scored), as it happens: the receivers go on, and the problem is reported by `/healthz`.
+   */
+  onProblem?: ((message: string) => void) | undefined;
+  /**
+   * `--stop-when-width`: the live summary says when every output's confidence sequence is narrower
+   * than this (null or absent: no stop width).
+   */
+  stopWhenWidth?: number | null | undefined;
 }
 
 interface ScoringJob {
@@ -67,8 +79,7 @@ interface ScoringJob {
 const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
 /**
  * Longest stretch (ms) of one event-loop turn spent starting scorings before receiving again. A large
- * export arrives in ~64 kB reads, one per turn, so shorter slices answer it sooner: 4 ms against 10
- * halved the median export latency with 50-trial exports (p99 −15–20 %), at the same spans/s.
+ * export arrives in ~64 kB reads, one per turn, so shorter slices answer it sooner.
  */
 const SCORING_SLICE_MS = 4;
 
@@ -138,7 +149,15 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * rebuilds it from the kept trials).
    */
   #summaryBuilder: SummaryBuilder | null = null;
-  #failure: Error | null = null;
+  /** Each output's values for the live intervals; stale after a re-scoring (rebuilt on the next read). */
+  readonly #intervals = new LiveIntervals(0.05);
+  #intervalsStale = false;
+  #intervalsCache: LiveIntervalsJson | null = null;
+  /** Sinks that failed: written to no more (the others, the live state and the bundle go on). */
+  readonly #failedSinks = new Set<Sink<ScoredTrial>>();
+  /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
+  readonly #problems: string[] = [];
+  #unscoredTrials = 0;
 
   constructor(
     private readonly config: LiveEngineConfig,
@@ -182,6 +201,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const spans: OtlpSpan[] = [];
     let rejected = 0;
     let late = 0;
+    let deep = 0;
+    let firstDeep = '';
     // a trace's spans mostly come one after another: its sealed state is looked up once
     let lastTrace = '';
     let lastSealed = false;
@@ -190,6 +211,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         for (const span of ss.spans) {
           if (!hasValidIds(span)) {
             rejected += 1;
+            continue;
+          }
+          const tooDeep = tooDeepAttribute(span);
+          if (tooDeep !== null) {
+            if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
+            deep += 1;
             continue;
           }
           const traceId = span.traceId;
@@ -202,7 +229,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         }
       }
     }
-    if (this.#failure !== null) return this.#sinkFailed(this.#failure);
     if (
       spans.length > 0 &&
       (this.#queuedSpans + spans.length > this.config.maxQueuedSpans ||
@@ -210,7 +236,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     ) {
       return this.#throttle();
     }
-    this.metrics.spansRejected += rejected + late;
+    this.metrics.spansRejected += rejected + late + deep;
     if (spans.length > 0) {
       const source = reload === undefined ? null : () => spansWithValidIds(reload());
       if (source !== null && body !== undefined) {
@@ -225,9 +251,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       this.metrics.queueDepthSpans = this.#queuedSpans;
       this.#scheduleDrain();
     }
-    if (rejected === 0 && late === 0) return EMPTY_OUTCOME;
+    if (rejected === 0 && late === 0 && deep === 0) return EMPTY_OUTCOME;
     const messages: string[] = [];
     if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
+    if (deep > 0)
+      messages.push(`${deep} span(s) with attributes nested too deeply were rejected (${firstDeep})`);
     if (late > 0) {
       messages.push(
         `${late} span(s) arrived for trials already sealed (scored ${this.config.retainMs} ms ago or more` +
@@ -237,22 +265,21 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           ') and were rejected',
       );
     }
-    return { rejectedSpans: rejected + late, errorMessage: messages.join('; ') };
+    return { rejectedSpans: rejected + late + deep, errorMessage: messages.join('; ') };
   }
 
   /**
-   * The answer to any request with spans while the queues are full or a sink has failed, or null:
+   * The answer to any request with spans while the queues are full, or null:
    * the receivers ask before reading a body, so a saturated receiver refuses exports without reading,
    * decoding or copying them (a request that would bring no acceptable span is refused too then; its
    * retry is harmless). Counted as a throttled export like a refusal by {@link accept}.
    */
   saturation(): Saturated | null {
-    if (this.#failure !== null) return this.#sinkFailed(this.#failure);
     return this.#queuesFull() ? this.#throttle() : null;
   }
 
   isSaturated(): boolean {
-    return this.#failure === null && this.#queuesFull();
+    return this.#queuesFull();
   }
 
   #queuesFull(): boolean {
@@ -282,14 +309,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Lets the oldest waiting request in when the queues have room (called as they shrink). */
   #admitWaiter(): void {
     if (this.#capacityWaiters.size > 0 && !this.isSaturated()) this.#capacityWaiters.admitOldest();
-  }
-
-  #sinkFailed(failure: Error): Saturated {
-    return {
-      saturated: true,
-      retryAfterSec: this.config.retryAfterSec,
-      message: `a sink failed: ${failure.message}`,
-    };
   }
 
   #throttle(): Saturated {
@@ -344,10 +363,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const [trace, reason] of this.#assembler.flush()) this.#enqueue(trace, reason);
     this.#pump();
     await this.whenIdle();
-    if (this.#failure !== null) throw this.#failure;
     // Nothing arrives any more (the receivers stop accepting first): the stream's state (spans,
-    // request bodies, trace maps) goes before the bundle is written; collecting it while the bundle
-    // was written cost ~30 % of the shutdown's CPU.
+    // request bodies, trace maps) goes before the bundle is written, not collected while it is.
     this.#assembler.clear();
     this.#tracesByKey.clear();
     this.#scoredAt.clear();
@@ -367,8 +384,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /**
    * {@link finalTrials} one at a time: each trial is rebuilt from the packed records when it is
-   * reached, so a caller that writes them out never holds more than one (a run of 350,000 trials
-   * rebuilt at once took over 1.5 GB of heap).
+   * reached, so a caller that writes them out never holds more than one.
    */
   *eachFinalTrial(): Generator<ScoredTrial> {
     for (let slot = 0; slot < this.#kept.size; slot++) yield this.#kept.get(slot).scored;
@@ -410,10 +426,27 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     builder.addTrial(trial.item.trial);
   }
 
+  /**
+   * The live summary (`GET /v1/summary`): {@link summary}, plus `intervals`: per output bounded in
+   * [0, 1], the fixed-n interval next to an anytime-valid confidence sequence, and the stop width.
+   */
   summaryJson(options: { omitTaskValues?: boolean } = {}): unknown {
-    if (!options.omitTaskValues) return this.summary();
+    const intervals = this.intervalsJson();
+    if (!options.omitTaskValues) return { ...this.summary(), intervals };
     const { task_metric_values: _omitted, ...rest } = this.summaryWithoutTaskValues();
-    return rest;
+    return { ...rest, intervals };
+  }
+
+  /** The `intervals` of {@link summaryJson}. */
+  intervalsJson(): LiveIntervalsJson {
+    if (this.#intervalsCache !== null) return this.#intervalsCache;
+    if (this.#intervalsStale) {
+      this.#intervals.clear();
+      for (const trial of this.eachFinalTrial()) this.#intervals.add(trial);
+      this.#intervalsStale = false;
+    }
+    this.#intervalsCache = this.#intervals.json(this.config.stopWhenWidth ?? null);
+    return this.#intervalsCache;
   }
 
   trialJson(trialId: string): unknown | undefined {
@@ -440,7 +473,24 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   healthy(): boolean {
-    return this.#failure === null;
+    return this.#problems.length === 0;
+  }
+
+  /**
+   * What makes this run's outputs incomplete so far (a failed sink, trials that could not be
+   * scored), as one line, or null. The run goes on regardless; `serve` reports it at `/healthz`
+   * and exits non-zero with it.
+   */
+  problem(): string | null {
+    if (this.#problems.length === 0) return null;
+    const unscored =
+      this.#unscoredTrials > 1 ? ` (${this.#unscoredTrials} trials could not be scored in all)` : '';
+    return this.#problems.join('; ') + unscored;
+  }
+
+  #report(message: string): void {
+    this.#problems.push(message);
+    this.config.onProblem?.(message);
   }
 
   #pendingTrials(): number {
@@ -541,7 +591,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#scoring.set(job.key, (this.#scoring.get(job.key) ?? 0) + 1);
     this.#score(job)
       .catch((error: unknown) => {
-        this.#failure ??= error instanceof Error ? error : new Error(String(error));
+        // one trial's evidence broke the scoring or the summary: that trial is reported, the run goes on
+        this.#unscoredTrials += 1;
+        if (this.#unscoredTrials === 1)
+          this.#report(`trial key '${printableKey(job.key)}' could not be scored: ${messageOf(error)}`);
       })
       .finally(() => {
         this.#running -= 1;
@@ -592,7 +645,15 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const scored: ScoredTrial = { item, scores: finalScores, task: plan.task };
     const previous = this.#results.get(job.key);
     const version = previous === undefined ? 1 : this.#kept.version(previous) + 1;
-    for (const sink of this.sinks) await sink.write(scored);
+    for (const sink of this.sinks) {
+      if (this.#failedSinks.has(sink)) continue;
+      try {
+        await sink.write(scored);
+      } catch (error) {
+        this.#failedSinks.add(sink);
+        this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+      }
+    }
     // Keep the records, not the trace: spans stay only with the assembler until the trial is sealed.
     // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
     // the slot is read again after the sinks: a scoring of the same trial that started meanwhile
@@ -611,6 +672,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       if (replaced === null) this.#addToSummary(this.#summaryBuilder, kept);
       else this.#summaryBuilder = null;
     }
+    if (replaced === null) this.#intervals.add(kept);
+    else this.#intervalsStale = true;
+    this.#intervalsCache = null;
     this.#results.set(job.key, slot);
     // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
     if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);
@@ -631,11 +695,12 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 }
 
-/** The spans of a request with valid ids, in request order (what `accept` can have taken from it). */
+/** The spans of a request `accept` can have taken from it (valid ids, not too deep), in request order. */
 function spansWithValidIds(resourceSpans: readonly OtlpResourceSpans[]): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
   for (const rs of resourceSpans) {
-    for (const ss of rs.scopeSpans) for (const span of ss.spans) if (hasValidIds(span)) spans.push(span);
+    for (const ss of rs.scopeSpans)
+      for (const span of ss.spans) if (hasValidIds(span) && tooDeepAttribute(span) === null) spans.push(span);
   }
   return spans;
 }
@@ -648,6 +713,15 @@ function hasValidIds(span: OtlpSpan): boolean {
 function isZeroId(id: string): boolean {
   for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) !== 48) return false;
   return true;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A trial key as `#enqueue` builds it (`key\u0000<id>` or `trace\u0000<trace id>`), for messages. */
+function printableKey(key: string): string {
+  return key.slice(key.indexOf('\u0000') + 1);
 }
 
 function worstReason(a: ReadyReason, b: ReadyReason): ReadyReason {

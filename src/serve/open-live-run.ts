@@ -31,6 +31,14 @@ export interface LiveRunOptions {
   trialKeys: string[];
   taskKeys: string[];
   report: boolean;
+  /** `--stop-when-width`, or null. */
+  stopWhenWidth: number | null;
+}
+
+/** How a live run ended: the trials scored, and what makes its outputs incomplete (or null). */
+export interface LiveRunEnd {
+  trials: number;
+  problem: string | null;
 }
 
 /** An open live run: its engine, and how to end it. */
@@ -39,9 +47,10 @@ export interface LiveRun {
   readonly engine: LiveEngine;
   /**
    * Scores what is left (open trials flushed as incomplete), closes the store and writes the run
-   * bundle to `out`; resolves with the number of trials scored. Call after the receivers stopped.
+   * bundle to `out`, each as far as it can (a failed store does not stop the bundle); resolves with
+   * the number of trials scored and what went wrong, if anything. Call after the receivers stopped.
    */
-  finish(): Promise<number>;
+  finish(): Promise<LiveRunEnd>;
 }
 
 /**
@@ -56,6 +65,7 @@ export interface LiveRun {
 export async function openLiveRun(
   options: LiveRunOptions,
   onWarning: (message: string) => void,
+  onProblem: (message: string) => void = onWarning,
 ): Promise<LiveRun> {
   const config =
     options.configFile === null ? parseConfig({}, 'defaults') : await loadConfig(options.configFile);
@@ -94,6 +104,8 @@ export async function openLiveRun(
       retainMs: options.retainMs,
       retainMaxTrials: options.retainMaxTrials,
       tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
+      onProblem,
+      stopWhenWidth: options.stopWhenWidth,
     },
     planner,
     sinks,
@@ -101,9 +113,16 @@ export async function openLiveRun(
   return {
     runId,
     engine,
-    async finish(): Promise<number> {
+    async finish(): Promise<LiveRunEnd> {
       const trials = await engine.shutdown();
-      for (const sink of sinks) await sink.shutdown();
+      const problems: string[] = [];
+      for (const sink of sinks) {
+        try {
+          await sink.shutdown();
+        } catch (error) {
+          problems.push(`the store could not be closed cleanly: ${(error as Error).message}`);
+        }
+      }
       if (options.out !== null) {
         const bundle = toRunBundle(options.out, {
           runId,
@@ -113,7 +132,8 @@ export async function openLiveRun(
         for (const trial of engine.eachFinalTrial()) await bundle.write(trial);
         await bundle.shutdown();
       }
-      return trials;
+      const problem = [engine.problem(), ...problems].filter((p) => p !== null).join('; ');
+      return { trials, problem: problem === '' ? null : problem };
     },
   };
 }

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import type { BodyBudget } from './body-budget.js';
 import { checkBearerToken } from './check-bearer-token.js';
 import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
 import type { BodyHandler, Saturated, Undecodable } from './serve-types.js';
@@ -16,6 +17,8 @@ export interface OtlpGrpcServerConfig {
    * the message by then.
    */
   saturationWaitMs?: number | undefined;
+  /** The bytes of bodies all receivers may hold at once (shared with OTLP/HTTP); absent: no bound. */
+  budget?: BodyBudget | undefined;
 }
 
 const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
@@ -54,6 +57,8 @@ export class OtlpGrpcServer {
 
   /** Binds the port; resolves with the bound port (0 picks a free one). */
   async start(): Promise<number> {
+    // grpc-js would print its own line for a port it cannot bind; the rejection below says it once
+    grpc.setLogVerbosity(grpc.logVerbosity.NONE);
     const server = new grpc.Server({
       'grpc.max_receive_message_length': this.config.maxMessageBytes,
       'grpc.max_send_message_length': 4 * 1024 * 1024,
@@ -125,12 +130,34 @@ export class OtlpGrpcServer {
       } else if ('saturated' in outcome) exhausted(callback, outcome);
       else callback(null, outcome);
     };
-    const outcome = this.handler.acceptBody(request, 'protobuf', waitMs);
+    // grpc-js has read (and inflated) the message already: it is counted while it is handed over
+    const budget = this.config.budget;
+    const held = request.length;
+    if (budget !== undefined && !budget.take(held)) {
+      exhausted(callback, {
+        saturated: true,
+        retryAfterSec: 1,
+        message: `the receiver holds ${budget.usedBytes} bytes of request bodies already (limit ${budget.maxBytes}); retry later`,
+      });
+      return;
+    }
+    let outcome;
+    try {
+      outcome = this.handler.acceptBody(request, 'protobuf', waitMs);
+    } catch (error) {
+      budget?.give(held);
+      throw error;
+    }
     if (outcome instanceof Promise) {
-      outcome.then(answer, (error: unknown) =>
-        callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
-      );
-    } else answer(outcome);
+      outcome
+        .finally(() => budget?.give(held))
+        .then(answer, (error: unknown) =>
+          callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
+        );
+    } else {
+      budget?.give(held);
+      answer(outcome);
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import {
   encodeRpcStatusProto,
   type ExportOutcome,
 } from './export-response.js';
+import type { BodyBudget } from './body-budget.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
 import type { BodyHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { JsonText } from './json-text.js';
@@ -26,6 +27,14 @@ export interface OtlpHttpServerConfig extends BodyLimits {
    * sender back instead of the body crossing the wire to be thrown away.
    */
   saturationWaitMs?: number | undefined;
+  /** The bytes of bodies all receivers may hold at once (shared with gRPC); absent: no such bound. */
+  budget?: BodyBudget | undefined;
+  /**
+   * Longest time (ms) a request may take to arrive in full, headers and body; past it the request is
+   * answered 408 and its connection closed (a sender that trickles its body cannot hold memory for
+   * long). Default 30 s.
+   */
+  requestTimeoutMs?: number | undefined;
 }
 
 type Encoding = 'protobuf' | 'json';
@@ -69,6 +78,7 @@ function sendThrottled(res: ServerResponse, encoding: Encoding, saturated: Satur
 function grpcCodeForHttp(status: number): number {
   if (status === 400) return 3; // INVALID_ARGUMENT
   if (status === 401) return 16; // UNAUTHENTICATED
+  if (status === 408) return 4; // DEADLINE_EXCEEDED
   if (status === 413 || status === 429) return 8; // RESOURCE_EXHAUSTED
   if (status === 503) return 14; // UNAVAILABLE
   return 2; // UNKNOWN
@@ -145,7 +155,14 @@ export class OtlpHttpServer {
 
   /** Binds the port; resolves with the actual address (port 0 picks a free one). */
   async start(): Promise<AddressInfo> {
-    const server = createServer((req, res) => {
+    const requestTimeout = this.config.requestTimeoutMs ?? 30_000;
+    const options = {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // how often Node checks the timeouts above (its default, 30 s, would let them run late)
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 4))),
+    };
+    const server = createServer(options, (req, res) => {
       this.#route(req, res).catch((error: unknown) => {
         if (!res.headersSent) sendFailure(res, null, 500, `internal error: ${(error as Error).message}`);
         else res.destroy();
@@ -194,7 +211,12 @@ export class OtlpHttpServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'GET' && path === '/healthz') {
-      sendJson(res, this.api.healthy() ? 200 : 503, { status: this.api.healthy() ? 'ok' : 'unhealthy' });
+      const problem = this.api.problem();
+      sendJson(
+        res,
+        problem === null ? 200 : 503,
+        problem === null ? { status: 'ok' } : { status: 'unhealthy', problem },
+      );
       return;
     }
     const queryToken = url.searchParams.get('token');
@@ -294,16 +316,24 @@ export class OtlpHttpServer {
       return;
     }
     let body: Buffer;
+    const budget = this.config.budget;
     try {
-      body = await readLimitedBody(req, this.config);
+      body = await readLimitedBody(req, this.config, budget);
     } catch (error) {
       if (error instanceof BodyReadError) {
+        if (error.status === 429) res.setHeader('retry-after', '1');
         sendFailure(res, encoding, error.status, error.message);
         return;
       }
       throw error;
     }
-    const outcome = await this.handler.acceptBody(body, encoding, waitMs);
+    const held = body.length;
+    let outcome;
+    try {
+      outcome = await this.handler.acceptBody(body, encoding, waitMs);
+    } finally {
+      budget?.give(held);
+    }
     if ('undecodable' in outcome) {
       sendFailure(
         res,

@@ -1,14 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { gunzip } from 'node:zlib';
-import { promisify } from 'node:util';
-
-const gunzipAsync = promisify(gunzip);
+import { createGunzip } from 'node:zlib';
+import { BodyBudget } from './body-budget.js';
 
 /** Why a request body could not be read; `status` is the HTTP status to answer with. */
 export class BodyReadError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 413 | 415 | 429,
   ) {
     super(message);
     this.name = 'BodyReadError';
@@ -22,14 +20,24 @@ export interface BodyLimits {
   maxDecompressedBytes: number;
 }
 
+const UNLIMITED = new BodyBudget(Number.MAX_SAFE_INTEGER);
+
 /**
  * Reads a request body up to `maxBodyBytes` (413 past it, without buffering the rest) and inflates
- * `Content-Encoding: gzip` bodies up to `maxDecompressedBytes` (413 past it: inflation stops there).
+ * `Content-Encoding: gzip` bodies, as they arrive, up to `maxDecompressedBytes` (413 past it:
+ * inflation stops there). Every byte held is taken from `budget` as it comes (the raw bytes are
+ * given back once inflated); when the budget has no room the body is refused with 429. On success
+ * exactly the returned body's length stays taken: the caller gives it back when it is done with it.
  *
  * @example
- * const body = await readLimitedBody(req, { maxBodyBytes: 8 << 20, maxDecompressedBytes: 64 << 20 });
+ * const body = await readLimitedBody(req, { maxBodyBytes: 8 << 20, maxDecompressedBytes: 64 << 20 }, budget);
+ * try { handle(body); } finally { budget.give(body.length); }
  */
-export async function readLimitedBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+export async function readLimitedBody(
+  req: IncomingMessage,
+  limits: BodyLimits,
+  budget: BodyBudget = UNLIMITED,
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
     req.resume();
@@ -38,48 +46,99 @@ export async function readLimitedBody(req: IncomingMessage, limits: BodyLimits):
       413,
     );
   }
-  const raw = await readRaw(req, limits.maxBodyBytes, Number.isSafeInteger(declared) ? declared : -1);
   const encoding = String(req.headers['content-encoding'] ?? 'identity')
     .toLowerCase()
     .trim();
-  if (encoding === 'identity' || encoding === '') return raw;
-  if (encoding !== 'gzip') throw new BodyReadError(`unsupported Content-Encoding '${encoding}'`, 415);
+  if (encoding !== 'identity' && encoding !== '' && encoding !== 'gzip') {
+    req.resume();
+    throw new BodyReadError(`unsupported Content-Encoding '${encoding}'`, 415);
+  }
+  const raw = await readRaw(req, limits.maxBodyBytes, Number.isSafeInteger(declared) ? declared : -1, budget);
+  if (encoding !== 'gzip') return raw;
   try {
-    return await gunzipAsync(raw, { maxOutputLength: limits.maxDecompressedBytes });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new BodyReadError(
-        `decompressed request body exceeds the limit of ${limits.maxDecompressedBytes} bytes`,
-        413,
-      );
-    }
-    throw new BodyReadError(`gzip body does not decompress: ${(error as Error).message}`, 400);
+    return await inflate(raw, limits.maxDecompressedBytes, budget);
+  } finally {
+    budget.give(raw.length);
   }
 }
 
+function budgetRefusal(budget: BodyBudget): BodyReadError {
+  return new BodyReadError(
+    `the receiver holds ${budget.usedBytes} bytes of request bodies already (limit ${budget.maxBytes}); retry later`,
+    429,
+  );
+}
+
+/** Inflates `raw` chunk by chunk, each chunk taken from `budget`; 413 past `max`, 429 past the budget. */
+function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const fail = (error: BodyReadError): void => {
+      failed = true;
+      budget.give(size);
+      chunks.length = 0;
+      gunzip.destroy();
+      reject(error);
+    };
+    gunzip.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      if (size + chunk.length > max) {
+        fail(new BodyReadError(`decompressed request body exceeds the limit of ${max} bytes`, 413));
+        return;
+      }
+      if (!budget.take(chunk.length)) {
+        fail(budgetRefusal(budget));
+        return;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    });
+    gunzip.on('error', (error) => {
+      if (!failed) fail(new BodyReadError(`gzip body does not decompress: ${error.message}`, 400));
+    });
+    gunzip.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    gunzip.end(raw);
+  });
+}
+
 /**
- * The body bytes, read with stream events (no async iterator): a body in one chunk is that chunk,
- * a longer one is copied into one buffer of its declared length (or concatenated without one);
- * 413 past `max`.
+ * The body bytes, read with stream events (no async iterator), each chunk taken from `budget`: a body
+ * in one chunk is that chunk, a longer one is copied into one buffer of its declared length (or
+ * concatenated without one); 413 past `max`, 429 when the budget has no room.
  */
-function readRaw(req: IncomingMessage, max: number, declared: number): Promise<Buffer> {
+function readRaw(req: IncomingMessage, max: number, declared: number, budget: BodyBudget): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     let whole: Buffer | null = null;
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    const refuse = (error: BodyReadError): void => {
+      failed = true;
+      budget.give(size);
+      chunks.length = 0;
+      whole = null;
+      reject(error);
+    };
     const onData = (chunk: Buffer): void => {
       if (failed) return;
-      size += chunk.length;
-      if (size > max || (declared >= 0 && size > declared)) {
-        failed = true;
-        reject(
-          size > max
-            ? new BodyReadError(`request body exceeds the limit of ${max} bytes`, 413)
-            : new BodyReadError(`request body is longer than its Content-Length ${declared}`, 400),
-        );
+      if (size + chunk.length > max) {
+        refuse(new BodyReadError(`request body exceeds the limit of ${max} bytes`, 413));
         return;
       }
+      if (declared >= 0 && size + chunk.length > declared) {
+        refuse(new BodyReadError(`request body is longer than its Content-Length ${declared}`, 400));
+        return;
+      }
+      if (!budget.take(chunk.length)) {
+        refuse(budgetRefusal(budget));
+        return;
+      }
+      size += chunk.length;
       // a body that comes in one chunk is used as it is; else copied into one buffer of its length
       if (chunks.length === 0 && whole === null) chunks.push(chunk);
       else {
@@ -104,15 +163,17 @@ function readRaw(req: IncomingMessage, max: number, declared: number): Promise<B
       cleanup();
       if (failed) return;
       if (declared >= 0 && size !== declared) {
-        reject(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
+        refuse(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
         return;
       }
       resolve(whole ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     };
     const onError = (error: Error): void => {
       cleanup();
-      if (!failed) reject(error);
+      if (failed) return;
       failed = true;
+      budget.give(size);
+      reject(error);
     };
     const onClose = (): void => onError(new Error('request closed before its body ended'));
     req.on('data', onData);

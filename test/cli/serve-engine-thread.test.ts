@@ -6,22 +6,20 @@ import type { Summary } from '../../src/model/summary.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
 import { fileSummary, normalizedSummary } from '../serve/file-summary.js';
 import { sendMixedExporterTrials } from '../serve/mixed-exporter-trials.js';
-import { startCliProcess } from './serve-process.js';
+import { boundPorts, startCliProcess } from './serve-process.js';
 
 const RUN = 'agent-eval-20260101000000-0000beef';
 
 describe('evalstream serve with its engine thread (the default)', () => {
   it('scores what the real OTel exporters send (proto, JSON, gRPC) as `score` scores the same spans; bundle and DuckDB agree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evalstream-serve-thread-'));
-    const httpPort = 20000 + Math.floor(Math.random() * 20000);
-    const grpcPort = httpPort + 1;
     const db = join(dir, 'live.duckdb');
     const serve = await startCliProcess([
       'serve',
       '--http',
-      `127.0.0.1:${httpPort}`,
+      '127.0.0.1:0',
       '--grpc',
-      `127.0.0.1:${grpcPort}`,
+      '127.0.0.1:0',
       '--out',
       join(dir, 'bundle'),
       '--db',
@@ -33,7 +31,8 @@ describe('evalstream serve with its engine thread (the default)', () => {
       '--run-id',
       RUN,
     ]);
-    expect(serve.log()).toContain(`http://127.0.0.1:${httpPort}`);
+    const { http: httpPort, grpc: grpcPort } = boundPorts(serve.log());
+    expect(httpPort, serve.log()).not.toBeNull();
 
     const url = `http://127.0.0.1:${httpPort}`;
     const sent = await sendMixedExporterTrials(url, `http://127.0.0.1:${grpcPort}`);

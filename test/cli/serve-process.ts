@@ -36,3 +36,16 @@ export async function startCliProcess(
   for (let i = 0; i < 300 && !log.includes(ready); i++) await new Promise((r) => setTimeout(r, 50));
   return { child, log: () => log, exited };
 }
+
+/**
+ * The ports a `serve` started with `127.0.0.1:0` bound, read from its start-up line (`http://host:port`,
+ * `OTLP/gRPC on host:port`); null for a receiver it did not start.
+ *
+ * @example
+ * const { http } = boundPorts(serve.log()); // 41234
+ */
+export function boundPorts(log: string): { http: number | null; grpc: number | null } {
+  const http = /OTLP\/HTTP \+ live API on http:\/\/[^\s:]+:(\d+)/.exec(log);
+  const grpc = /OTLP\/gRPC on [^\s:]+:(\d+)/.exec(log);
+  return { http: http === null ? null : Number(http[1]), grpc: grpc === null ? null : Number(grpc[1]) };
+}

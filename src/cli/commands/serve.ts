@@ -4,11 +4,13 @@ import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { decodeExportRequest } from '../../serve/decode-export-request.js';
 import { EngineThread, EngineThreadStartError } from '../../serve/engine-thread.js';
-import { openLiveRun, type LiveRunOptions } from '../../serve/open-live-run.js';
+import { BodyBudget } from '../../serve/body-budget.js';
+import { LateLive } from '../../serve/late-live.js';
+import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
 import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
-import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { parseHostPort } from '../parse-host-port.js';
 
 function positiveInt(flag: string) {
@@ -16,6 +18,15 @@ function positiveInt(flag: string) {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 0)
       throw new CliError(`${flag} expects a non-negative integer, got '${value}'`);
+    return n;
+  };
+}
+
+function positiveNumber(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new CliError(`${flag} expects a positive number, got '${value}'`);
     return n;
   };
 }
@@ -33,6 +44,8 @@ interface ServeOptions {
   endMarker?: string;
   maxBodyBytes: number;
   maxDecompressedBytes: number;
+  maxBodyMemory: number;
+  requestTimeoutMs: number;
   maxQueuedSpans: number;
   maxPendingTrials: number;
   saturationWaitMs: number;
@@ -44,6 +57,7 @@ interface ServeOptions {
   taskKey: string[];
   report: boolean;
   engineThread: boolean;
+  stopWhenWidth?: number;
 }
 
 /**
@@ -90,6 +104,18 @@ export function serveCommand(): Command {
       64 * 1024 * 1024,
     )
     .option(
+      '--max-body-memory <n>',
+      'bytes of request bodies all requests together may hold while they are read and inflated (past it: 429 / RESOURCE_EXHAUSTED)',
+      positiveInt('--max-body-memory'),
+      128 * 1024 * 1024,
+    )
+    .option(
+      '--request-timeout-ms <ms>',
+      'longest time a request may take to arrive in full (past it: 408, connection closed)',
+      positiveInt('--request-timeout-ms'),
+      30_000,
+    )
+    .option(
       '--max-queued-spans <n>',
       'spans accepted but not yet assembled before throttling',
       positiveInt('--max-queued-spans'),
@@ -132,6 +158,11 @@ export function serveCommand(): Command {
     .addOption(
       new Option('--task-key <attr...>', 'attributes naming the task').default(['nemo.test_case.name']),
     )
+    .option(
+      '--stop-when-width <w>',
+      '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
+      positiveNumber('--stop-when-width'),
+    )
     .option('--no-report', 'do not write report.html into the bundle')
     .option(
       '--no-engine-thread',
@@ -169,8 +200,15 @@ async function runServe(options: ServeOptions): Promise<void> {
     trialKeys: options.trialKey,
     taskKeys: options.taskKey,
     report: options.report,
+    stopWhenWidth: options.stopWhenWidth ?? null,
   };
-  const live = await openLive(runOptions, options.engineThread);
+  if (options.maxBodyMemory < options.maxDecompressedBytes)
+    throw new CliError(
+      `--max-body-memory (${options.maxBodyMemory}) must be at least --max-decompressed-bytes (${options.maxDecompressedBytes})`,
+    );
+  const budget = new BodyBudget(options.maxBodyMemory);
+  // the ports first: a busy port fails before the store or the bundle is touched
+  const late = new LateLive();
   const httpServer = new OtlpHttpServer(
     {
       ...http,
@@ -179,9 +217,11 @@ async function runServe(options: ServeOptions): Promise<void> {
       saturationWaitMs: options.saturationWaitMs,
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
+      budget,
+      requestTimeoutMs: options.requestTimeoutMs,
     },
-    live.bodies,
-    live.api,
+    late,
+    late,
   );
   const grpcServer =
     grpcAddress === null
@@ -192,11 +232,28 @@ async function runServe(options: ServeOptions): Promise<void> {
             token,
             maxMessageBytes: options.maxDecompressedBytes,
             saturationWaitMs: options.saturationWaitMs,
+            budget,
           },
-          live.bodies,
+          late,
         );
-  const bound = await httpServer.start();
-  const grpcPort = grpcServer === null ? null : await grpcServer.start();
+  const bound = await listenOrExit(() => httpServer.start(), `--http ${options.http}`);
+  let grpcPort: number | null = null;
+  try {
+    if (grpcServer !== null)
+      grpcPort = await listenOrExit(() => grpcServer.start(), `--grpc ${options.grpc}`);
+  } catch (error) {
+    await httpServer.shutdown();
+    throw error;
+  }
+  let live: OpenLive;
+  try {
+    live = await openLive(runOptions, options.engineThread);
+  } catch (error) {
+    await grpcServer?.shutdown();
+    await httpServer.shutdown();
+    throw error;
+  }
+  late.set(live.bodies, live.api);
   process.stderr.write(
     `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
@@ -218,14 +275,29 @@ async function runServe(options: ServeOptions): Promise<void> {
   });
   httpServer.stopAccepting();
   grpcServer?.stopAccepting();
-  const trials = await live.finish();
+  const end = await live.finish();
   await grpcServer?.shutdown();
   await httpServer.shutdown();
   process.stderr.write(
-    `evalstream serve: ${trials} trials scored` +
+    `evalstream serve: ${end.trials} trials scored` +
       (options.out === undefined ? '' : `; bundle in ${options.out}`) +
       '\n',
   );
+  if (end.problem !== null)
+    throw new CliError(`serve: the run is incomplete: ${end.problem}`, EXIT_RUN_FAILED);
+}
+
+/** Binds a receiver's port; a port that cannot be bound is bad input (exit 2), said in one line. */
+async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const details = (error as Error).message.split('\n')[0];
+    if (code === 'EADDRINUSE' || /address already in use|No address added/i.test(details ?? ''))
+      throw new CliError(`${flag}: the address is in use (another process listens there)`);
+    throw new CliError(`${flag}: cannot listen there: ${details}`);
+  }
 }
 
 /** The live run as the receivers use it, on its own thread or on this one. */
@@ -233,7 +305,7 @@ interface OpenLive {
   runId: string;
   bodies: BodyHandler;
   api: LiveReadApi;
-  finish(): Promise<number>;
+  finish(): Promise<LiveRunEnd>;
 }
 
 async function openLive(options: LiveRunOptions, onThread: boolean): Promise<OpenLive> {
@@ -242,7 +314,11 @@ async function openLive(options: LiveRunOptions, onThread: boolean): Promise<Ope
       const engine = await EngineThread.start(options);
       return { runId: engine.runId, bodies: engine, api: engine, finish: () => engine.finish() };
     }
-    const run = await openLiveRun(options, (m) => process.stderr.write(`evalstream: warning: ${m}\n`));
+    const run = await openLiveRun(
+      options,
+      (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
+      (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
+    );
     run.engine.start();
     return {
       runId: run.runId,

@@ -1,0 +1,134 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import type { Summary } from '../../src/model/summary.js';
+import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
+import { boundPorts, startCliProcess, type ServeProcess } from '../cli/serve-process.js';
+import { normalizedSummary } from '../serve/file-summary.js';
+import { fakeAgent } from '../serve/fake-agent.js';
+
+const RUN = 'agent-eval-20260101000000-0000dead';
+
+/** Nine trials over three tasks, each one export, the same bytes in every run. */
+const EXPORTS: Uint8Array[] = Array.from({ length: 9 }, (_, i) => {
+  const agent = fakeAgent(new InMemorySpanExporter());
+  agent.runTrial(`task-${i % 3}`, `trial-${i}`, { tools: i % 2 === 0 ? ['a'] : ['a', 'b'], fail: i === 4 });
+  return ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
+});
+
+async function startServe(dir: string): Promise<{ serve: ServeProcess; url: string }> {
+  const serve = await startCliProcess([
+    'serve',
+    '--http',
+    '127.0.0.1:0',
+    '--no-grpc',
+    '--db',
+    join(dir, 'live.duckdb'),
+    '--out',
+    join(dir, 'bundle'),
+    '--run-id',
+    RUN,
+    '--settle-ms',
+    '50',
+    '--flush-ms',
+    '20',
+    '--no-report',
+  ]);
+  // a loaded machine can take longer than the helper's wait to start: wait on for the line or the exit
+  let exited = false;
+  void serve.exited.then(() => (exited = true));
+  for (let i = 0; i < 1200 && !exited && boundPorts(serve.log()).http === null; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  const port = boundPorts(serve.log()).http;
+  expect(port, `exited: ${exited}; log: ${serve.log()}`).not.toBeNull();
+  return { serve, url: `http://127.0.0.1:${port}` };
+}
+
+async function send(url: string, bodies: Uint8Array[]): Promise<void> {
+  for (const body of bodies) {
+    const res = await fetch(`${url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body,
+    });
+    expect(res.status).toBe(200);
+  }
+}
+
+async function scored(url: string, trials: number): Promise<void> {
+  for (;;) {
+    const summary = (await (await fetch(`${url}/v1/summary?omit=task_metric_values`)).json()) as Summary;
+    if (summary.trial_count === trials) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function stop(serve: ServeProcess): Promise<void> {
+  serve.child.kill('SIGTERM');
+  expect(await serve.exited, serve.log()).toBe(0);
+}
+
+/** The store's content by trial: its spans, tool calls and every score output (no ordinals). */
+async function storeContent(file: string): Promise<unknown> {
+  const db = await openDuckDB(file, { readOnly: true });
+  const read = async (sql: string) =>
+    (await db.connection.runAndReadAll(sql)).getRows().map((r) => r.map((v) => String(v)).join('|'));
+  const content = {
+    trials: await read('SELECT trial_id, task_id FROM trials ORDER BY trial_id'),
+    spans: await read('SELECT trial_id, span_id, name FROM spans ORDER BY trial_id, span_id'),
+    toolCalls: await read('SELECT trial_id, count(*) FROM tool_calls GROUP BY trial_id ORDER BY trial_id'),
+    scores: await read(
+      'SELECT trial_id, metric_type, output_name, num_value FROM score_outputs ORDER BY trial_id, metric_type, output_name',
+    ),
+    runs: await read('SELECT count(*) FROM runs'),
+  };
+  db.close();
+  return content;
+}
+
+async function bundleSummary(dir: string): Promise<unknown> {
+  return normalizedSummary(
+    JSON.parse(await readFile(join(dir, 'bundle', 'summary.json'), 'utf8')) as Summary,
+  );
+}
+
+describe('serve --db killed with SIGKILL, then restarted', () => {
+  it('gives the store and bundle of an uninterrupted run once the unacknowledged-as-stored trials are sent again: nothing lost, nothing doubled', async () => {
+    const whole = await mkdtemp(join(tmpdir(), 'evalstream-kill9-whole-'));
+    {
+      const { serve, url } = await startServe(whole);
+      await send(url, EXPORTS);
+      await scored(url, EXPORTS.length);
+      await stop(serve);
+    }
+    const expectedStore = await storeContent(join(whole, 'live.duckdb'));
+    const expectedSummary = await bundleSummary(whole);
+    expect((expectedStore as { trials: string[] }).trials).toHaveLength(EXPORTS.length);
+
+    // killed: right after start, with half the exports taken (not all scored or committed), and
+    // with every trial scored (most of them committed)
+    for (const point of ['started', 'half sent', 'all scored'] as const) {
+      const dir = await mkdtemp(join(tmpdir(), 'evalstream-kill9-'));
+      const first = await startServe(dir);
+      if (point === 'half sent') await send(first.url, EXPORTS.slice(0, 5));
+      if (point === 'all scored') {
+        await send(first.url, EXPORTS);
+        await scored(first.url, EXPORTS.length);
+      }
+      first.serve.child.kill('SIGKILL');
+      expect(await first.serve.exited).toBeNull();
+
+      // serve acknowledges an export on receipt, not on commit: after a crash, the sender sends again
+      // what it cannot know to be stored (here: everything), and the store takes it without doubles
+      const second = await startServe(dir);
+      await send(second.url, EXPORTS);
+      await scored(second.url, EXPORTS.length);
+      await stop(second.serve);
+      expect(await storeContent(join(dir, 'live.duckdb')), point).toEqual(expectedStore);
+      expect(await bundleSummary(dir), point).toEqual(expectedSummary);
+    }
+  }, 300_000);
+});
