@@ -154,4 +154,4 @@ export { computeSubsetMetrics } from './gym/stats/compute-subset-metrics.js';
 export { highestKMetrics } from './gym/stats/highest-k-metrics.js';
 export { stringifyPyJson } from './gym/stringify-py-json.js';
 export { toPlainJson } from './gym/to-plain-json.js';
-export type { PyJson, PyJsonObject } from './gym/py-json.js';
+export type { PyJson, PyJsonObject } from './pycompat/py-json.js';

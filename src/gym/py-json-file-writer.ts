@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import type { PyJson } from './py-json.js';
+import type { PyJson } from '../pycompat/py-json.js';
 import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from './py-number-bytes.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
 

@@ -1,4 +1,4 @@
-import type { PyJson } from './py-json.js';
+import type { PyJson } from '../pycompat/py-json.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
 import { serializePyJson, type StringifyPyJsonOptions } from './serialize-py-json.js';
 

@@ -1,4 +1,4 @@
-import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { pyInt } from '../py-int.js';

@@ -1,5 +1,5 @@
 import { pyInt } from '../py-int.js';
-import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
 import type { PyJsonFileWriter } from '../py-json-file-writer.js';
 import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../py-number-bytes.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';

@@ -1,4 +1,4 @@
-import type { PyJson } from '../py-json.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { comparePyStrings } from './compare-py-strings.js';
 import { pySum, type PyNumber } from './py-sum.js';
 import { pyTrueDivide } from './py-true-divide.js';
