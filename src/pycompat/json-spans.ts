@@ -19,21 +19,41 @@ export class JsonSpans {
     this.sawWhitespace = false;
   }
 
+  /** The members of the nested object chosen by the last {@link members} call's `descend`, if any. */
+  nested: number[] | null = null;
+
   /**
    * The members of the object whose `{` is at `at`: four numbers per member, the key's span (quotes
-   * included) and the value's span.
+   * included) and the value's span. When `descend` answers true for a member whose value is an
+   * object, that object's members are read in the same pass into {@link nested} (the last such
+   * member wins).
    */
-  members(text: string, at: number): number[] {
+  members(text: string, at: number, descend?: (keyStart: number, keyEnd: number) => boolean): number[] {
+    this.nested = null;
     const out: number[] = [];
+    this.walkObject(text, at, out, descend);
+    return out;
+  }
+
+  private walkObject(
+    text: string,
+    at: number,
+    out: number[],
+    descend?: (keyStart: number, keyEnd: number) => boolean,
+  ): number {
     let i = this.space(text, at + 1);
-    if (text.charCodeAt(i) === 0x7d) return out;
+    if (text.charCodeAt(i) === 0x7d) return i + 1;
     for (;;) {
       const keyEnd = skipString(text, i);
       const valueStart = this.space(text, this.space(text, keyEnd) + 1);
-      const valueEnd = this.skipValue(text, valueStart);
+      let valueEnd: number;
+      if (descend !== undefined && text.charCodeAt(valueStart) === 0x7b && descend(i, keyEnd)) {
+        this.nested = [];
+        valueEnd = this.walkObject(text, valueStart, this.nested);
+      } else valueEnd = this.skipValue(text, valueStart);
       out.push(i, keyEnd, valueStart, valueEnd);
       i = this.space(text, valueEnd);
-      if (text.charCodeAt(i) === 0x7d) return out;
+      if (text.charCodeAt(i) === 0x7d) return i + 1;
       i = this.space(text, i + 1);
     }
   }

@@ -122,7 +122,7 @@ function readAgentRef(value: unknown, scratch: RolloutScratch): void {
 
 function readResponse(
   text: string,
-  start: number,
+  members: number[],
   value: unknown,
   keys: GymKeys,
   spans: JsonSpans,
@@ -145,7 +145,7 @@ function readResponse(
   scratch.responseIsObject = true;
   if (!objectOrFalsy(value['usage'], 'bad_usage', 'response.usage')) return;
   // the last "usage" member is the one a Python dict keeps
-  const m = spans.members(text, start);
+  const m = members;
   let usageAt = -1;
   for (let k = 0; k < m.length; k += 4) {
     if (keyAt(text, m[k] as number, m[k + 1] as number) === 'usage') usageAt = m[k + 2] as number;
@@ -194,7 +194,8 @@ export function readRolloutRow(
   const capture = options.capture;
   const readAgent = options.agent ?? true;
   spans.reset();
-  const m = spans.members(text, 0);
+  const m = spans.members(text, 0, (keyStart, keyEnd) => keyAt(text, keyStart, keyEnd) === 'response');
+  const responseMembers = spans.nested;
   let task = -1;
   let rollout = -1;
   let response = -1;
@@ -229,7 +230,10 @@ export function readRolloutRow(
     scratch.hasRollout = true;
   }
   if (readAgent && 'agent_ref' in row) readAgentRef(row['agent_ref'], scratch);
-  if (response >= 0)
-    readResponse(text, m[response + 2] as number, row['response'], keys, spans, scratch, options.cut);
+  if (response >= 0) {
+    // the last "response" is the one a Python dict keeps; its members were read with the row's
+    const members = text.charCodeAt(m[response + 2] as number) === 0x7b ? (responseMembers ?? []) : [];
+    readResponse(text, members, row['response'], keys, spans, scratch, options.cut);
+  }
   scratch.hasWhitespace = spans.sawWhitespace;
 }
