@@ -67,7 +67,7 @@ export { isTrialFailure } from './summary/is-trial-failure.js';
 export { describeValues } from './metrics/stats/describe-values.js';
 export type { ValueDescription } from './metrics/stats/describe-values.js';
 export { passAtK } from './metrics/stats/pass-at-k.js';
-export { pythonSum } from './metrics/stats/python-sum.js';
+export { pyFloatSum as pythonSum } from './pycompat/py-float-sum.js';
 export { writeReport } from './report/write-report.js';
 export { reportWriterFor } from './report/report-writer-for.js';
 export type { ReportWriterForOptions } from './report/report-writer-for.js';

@@ -1,4 +1,4 @@
-import { formatPyFloat } from './format-py-float.js';
+import { formatPyFloat } from '../pycompat/format-py-float.js';
 import type { PyJson } from '../pycompat/py-json.js';
 
 /** How a {@link PyJson} value is laid out as text. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPyFloat } from '../../src/gym/format-py-float.js';
+import { formatPyFloat } from '../../src/pycompat/format-py-float.js';
 import { stringifyPyJson } from '../../src/gym/stringify-py-json.js';
 
 describe('formatPyFloat', () => {
