@@ -152,6 +152,6 @@ export { computePassMajorityMetrics } from './gym/stats/compute-pass-majority-me
 export { addAvgSampleStdDev } from './gym/stats/add-avg-sample-std-dev.js';
 export { computeSubsetMetrics } from './gym/stats/compute-subset-metrics.js';
 export { highestKMetrics } from './gym/stats/highest-k-metrics.js';
-export { stringifyPyJson } from './gym/stringify-py-json.js';
-export { toPlainJson } from './gym/to-plain-json.js';
+export { stringifyPyJson } from './pycompat/stringify-py-json.js';
+export { toPlainJson } from './pycompat/to-plain-json.js';
 export type { PyJson, PyJsonObject } from './pycompat/py-json.js';

@@ -11,7 +11,7 @@ import { RolloutTable } from './rows/rollout-table.js';
 import { siblingPath } from './sibling-path.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 import { VALUE_KIND } from './rows/value-kind.js';
-import { stringifyPyJson } from './stringify-py-json.js';
+import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { writeAggregateMetricsFile } from './write-aggregate-metrics-file.js';
 
 /** Options of {@link aggregateRollouts} (`evalstream gym aggregate`). */

@@ -10,7 +10,7 @@ import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError } from './gym-input-error.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
 import { loadRolloutFile } from './io/load-rollout-file.js';
-import { pyInt } from './py-int.js';
+import { pyInt } from '../pycompat/py-int.js';
 import type { PyJson, PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutScratch } from './rows/rollout-scratch.js';
@@ -21,7 +21,7 @@ import { JsonSpans } from '../pycompat/json-spans.js';
 import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
 import { comparePyStrings } from './stats/compare-py-strings.js';
-import { stringifyPyJson } from './stringify-py-json.js';
+import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 
 /** Options of {@link profileRollouts} (`evalstream gym profile`). */

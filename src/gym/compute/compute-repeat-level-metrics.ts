@@ -1,4 +1,4 @@
-import { pyInt } from '../py-int.js';
+import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { comparePyStrings } from '../stats/compare-py-strings.js';
 import { selectKth } from '../stats/select-kth.js';

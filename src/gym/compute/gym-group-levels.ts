@@ -1,7 +1,7 @@
-import { pyInt } from '../py-int.js';
+import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
-import type { PyJsonFileWriter } from '../py-json-file-writer.js';
-import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../py-number-bytes.js';
+import type { PyJsonFileWriter } from '../../pycompat/py-json-file-writer.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../../pycompat/py-number-bytes.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';

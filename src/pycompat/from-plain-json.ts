@@ -1,4 +1,4 @@
-import type { PyJson } from '../pycompat/py-json.js';
+import type { PyJson } from './py-json.js';
 
 /**
  * Turns plain JavaScript data returned by a user hook into {@link PyJson}: integral numbers become

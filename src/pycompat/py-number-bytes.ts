@@ -1,4 +1,4 @@
-import { formatPyFloat } from '../pycompat/format-py-float.js';
+import { formatPyFloat } from './format-py-float.js';
 
 /**
  * Bytes a number written by {@link putSafeInt} or {@link putPyFloat} can take: 24 characters at most

@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
-import type { PyJson } from '../pycompat/py-json.js';
+import type { PyJson } from './py-json.js';
 import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from './py-number-bytes.js';
-import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
+import { quotePyJsonString } from './quote-py-json-string.js';
 
 /**
  * Writes Python-style JSON straight into a byte buffer flushed to a file descriptor: the same text as

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../model/json-value.js';
-import type { PyJson } from '../pycompat/py-json.js';
+import type { PyJson } from './py-json.js';
 
 /**
  * Turns a {@link PyJson} value into plain JSON data (`bigint` → `number`), e.g. to hand Gym results to

@@ -1,5 +1,5 @@
-import type { PyJson } from '../pycompat/py-json.js';
-import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
+import type { PyJson } from './py-json.js';
+import { quotePyJsonString } from './quote-py-json-string.js';
 import { serializePyJson, type StringifyPyJsonOptions } from './serialize-py-json.js';
 
 /**

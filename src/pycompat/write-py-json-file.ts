@@ -1,5 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
-import type { PyJson } from '../pycompat/py-json.js';
+import type { PyJson } from './py-json.js';
 import { PyJsonFileWriter } from './py-json-file-writer.js';
 import type { StringifyPyJsonOptions } from './serialize-py-json.js';
 
