@@ -142,10 +142,6 @@ export class GymGroupLevels {
       w.ascii('[]');
       return;
     }
-    // A loop over the groups that calls a function per group, not one function holding every loop:
-    // the per-group functions turn hot after a few calls and V8 optimizes them as usual, where one
-    // function called once would run slow until its loop was compiled on the stack (the largest
-    // compile of the run, while the run waits).
     const layout = new GroupLayout(w, depth, this.keys, table, this.intMaxMin);
     const stats = this.newStats();
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
