@@ -1,3 +1,5 @@
+import { StringIds } from './string-ids.js';
+
 /** Special keys, in id order. The last four are the heavy keys the collector cuts. */
 const GYM_KEY_NAMES = [
   '_ng_task_index',
@@ -35,22 +37,9 @@ export const GYM_KEY = {
  * const keys = new GymKeys(); keys.idOf('reward'); // GYM_KEY.reward
  * keys.names[keys.idOf('judge_score')]; // 'judge_score'
  */
-export class GymKeys {
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-
+export class GymKeys extends StringIds {
   constructor() {
+    super();
     for (const name of GYM_KEY_NAMES) this.idOf(name);
-  }
-
-  /** The id of `name`, given a new one when it is new. */
-  idOf(name: string): number {
-    let id = this.ids.get(name);
-    if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
-      this.ids.set(name, id);
-    }
-    return id;
   }
 }

@@ -1,5 +1,6 @@
 import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/grown-typed-array.js';
 import { GymKeys } from './gym-keys.js';
+import { StringIds } from './string-ids.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import { GYM_KEY } from './gym-keys.js';
 import { KeyPositions } from './key-positions.js';
@@ -42,8 +43,7 @@ function isIdentity(map: Int32Array): boolean {
  */
 export class RolloutTable {
   readonly files: string[] = [];
-  readonly agentNames: string[] = [];
-  private readonly agentIds = new Map<string, number>();
+  private readonly agents = new StringIds();
   count = 0;
   private cap = 1024;
   file = new Int32Array(this.cap);
@@ -84,15 +84,14 @@ export class RolloutTable {
 
   constructor(readonly keys: GymKeys = new GymKeys()) {}
 
-  /** The id of agent `name`, interning it. */
+  /** Agent names by id. */
+  get agentNames(): readonly string[] {
+    return this.agents.names;
+  }
+
+  /** The id of agent `name`, given a new one when it is new. */
   agentId(name: string): number {
-    let id = this.agentIds.get(name);
-    if (id === undefined) {
-      id = this.agentNames.length;
-      this.agentNames.push(name);
-      this.agentIds.set(name, id);
-    }
-    return id;
+    return this.agents.idOf(name);
   }
 
   private growRows(): void {
