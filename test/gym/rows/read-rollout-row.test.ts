@@ -90,7 +90,9 @@ describe('readRolloutRow: response and usage', () => {
   it('a repeated "usage": the last one is the one a Python dict keeps', () => {
     expect(usageOf('{"usage":{"a":1},"x":0,"usage":{"b":2}}')).toEqual([['b', 2]]);
     expect(usageOf('{"usage":5,"usage":{"b":2}}')).toEqual([['b', 2]]);
-    expect(errorOf('{"usage":{"b":2},"usage":5}')).toBe('"response.usage" must be an object, got the number 5');
+    expect(errorOf('{"usage":{"b":2},"usage":5}')).toBe(
+      '"response.usage" must be an object, got the number 5',
+    );
     expect(usageOf('{"usage":{"a":1},"us\\u0061ge":{"b":2}}')).toEqual([['b', 2]]);
   });
 
@@ -103,9 +105,17 @@ describe('readRolloutRow: response and usage', () => {
 
 describe('readRolloutRow: what JSON.parse alone would lose', () => {
   it('keeps int and float literals apart, booleans as ints', () => {
-    const { scratch } = scan('{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":1.0,"c":1e2,"d":-0,"e":true}');
+    const { scratch } = scan(
+      '{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":1.0,"c":1e2,"d":-0,"e":true}',
+    );
     const kinds = Array.from(scratch.top.kind.subarray(0, scratch.top.count));
-    expect(kinds).toEqual([VALUE_KIND.int, VALUE_KIND.float, VALUE_KIND.float, VALUE_KIND.int, VALUE_KIND.int]);
+    expect(kinds).toEqual([
+      VALUE_KIND.int,
+      VALUE_KIND.float,
+      VALUE_KIND.float,
+      VALUE_KIND.int,
+      VALUE_KIND.int,
+    ]);
   });
 
   it('keeps keys that look like array indices in written order', () => {
@@ -122,7 +132,9 @@ describe('readRolloutRow: what JSON.parse alone would lose', () => {
   });
 
   it('notes whitespace between tokens anywhere in the line (the merged file drops it)', () => {
-    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":{"a":[1, 2]}}').scratch.hasWhitespace).toBe(true);
+    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":{"a":[1, 2]}}').scratch.hasWhitespace).toBe(
+      true,
+    );
     expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":"a b"}').scratch.hasWhitespace).toBe(false);
   });
 });
