@@ -5,9 +5,9 @@
  * merge-write the sorted rows, statistics, metrics file) with and without `--no-merge`, and prints
  * wall and CPU time (user + system of all threads), peak RSS, throughput and the speed-up over Gym's
  * own code, which needs about 108 s for 200k rollouts on this kind of machine (the target is 50×,
- * about 2 s; Gym itself cannot run here, so that figure is the issue's), and the ratio to a baseline
- * measured in the same run: reading the input once and finding its line ends. On a loaded machine
- * compare CPU seconds. The outputs of an earlier run are deleted
+ * about 2 s; Gym itself cannot run here, so that figure is the issue's), and the ratios to two
+ * baselines measured in the same run: reading the input once and finding its line ends, and
+ * `JSON.parse` of every line in one thread. On a loaded machine compare CPU seconds. The outputs of an earlier run are deleted
  * before each timed run (freeing a 770 MB file is file-system work, not the aggregation's).
  *
  * What is timed is said in the output:
@@ -144,6 +144,41 @@ console.log(
   `baseline (this run): reading ${(bytes / 1e6).toFixed(0)} MB and finding its line ends, best of two: ${floor.toFixed(2)} s`,
 );
 
+/**
+ * The second baseline measured in this run: `JSON.parse` of every line, in this thread (what any
+ * reader built on `JSON.parse` pays before looking at a row; `gym aggregate` splits it over threads).
+ */
+function parseFloorSeconds(): number {
+  const t = performance.now();
+  const fd = openSync(input, 'r');
+  let buf = Buffer.allocUnsafe(1 << 20);
+  let end = 0;
+  let rows = 0;
+  try {
+    for (
+      let n = readSync(fd, buf, 0, buf.length, null);
+      n > 0;
+      n = readSync(fd, buf, end, buf.length - end, null)
+    ) {
+      end += n;
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl >= 0 && nl < end; nl = buf.indexOf(10, start)) {
+        if (nl > start) rows += JSON.parse(buf.toString('utf8', start, nl)) === null ? 0 : 1;
+        start = nl + 1;
+      }
+      buf.copy(buf, 0, start, end);
+      end -= start;
+      if (end === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (rows === 0) throw new Error(`${input} has no rows`);
+  return (performance.now() - t) / 1000;
+}
+const parseFloor = parseFloorSeconds();
+console.log(`baseline (this run): JSON.parse of every line in one thread: ${parseFloor.toFixed(2)} s`);
+
 interface Run {
   wall: number;
   cpu: number;
@@ -160,7 +195,7 @@ async function timeIt(label: string, merge: boolean): Promise<Run> {
     `${label}: ${t.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${t.wall.toFixed(2)} s wall, ` +
       `${t.cpu.toFixed(2)} s CPU, ${(bytes / 1e6 / t.wall).toFixed(0)} MB/s, ` +
       `metrics file ${(metrics / 1e6).toFixed(0)} MB, peak RSS ${t.rss.toFixed(0)} MB; ` +
-      `${(t.wall / floor).toFixed(1)}× the read baseline; ` +
+      `${(t.wall / floor).toFixed(1)}× the read baseline, ${(t.wall / parseFloor).toFixed(2)}× the JSON.parse one; ` +
       `${(gym / t.wall).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s`,
   );
   return t;
@@ -184,7 +219,8 @@ for (const m of modes) {
   console.log(
     `${m.label}, ${runs} run(s): median ${med.toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
       `median CPU ${pandasMedian(m.runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS up to ${Math.max(...m.runs.map((r) => r.rss)).toFixed(0)} MB; ` +
-      `${(med / floor).toFixed(1)}× the read baseline; ${(gym / med).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s ` +
+      `${(med / floor).toFixed(1)}× the read baseline, ${(med / parseFloor).toFixed(2)}× the JSON.parse one; ` +
+      `${(gym / med).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s ` +
       `(the issue's figure; target 50×, about ${(gym / 50).toFixed(1)} s)`,
   );
 }

@@ -68,7 +68,7 @@ export { isTrialFailure } from './summary/is-trial-failure.js';
 export { describeValues } from './metrics/stats/describe-values.js';
 export type { ValueDescription } from './metrics/stats/describe-values.js';
 export { passAtK } from './metrics/stats/pass-at-k.js';
-export { pythonSum } from './metrics/stats/python-sum.js';
+export { pyFloatSum as pythonSum } from './pycompat/py-float-sum.js';
 export { writeReport } from './report/write-report.js';
 export { reportWriterFor } from './report/report-writer-for.js';
 export type { ReportWriterForOptions } from './report/report-writer-for.js';
@@ -153,6 +153,6 @@ export { computePassMajorityMetrics } from './gym/stats/compute-pass-majority-me
 export { addAvgSampleStdDev } from './gym/stats/add-avg-sample-std-dev.js';
 export { computeSubsetMetrics } from './gym/stats/compute-subset-metrics.js';
 export { highestKMetrics } from './gym/stats/highest-k-metrics.js';
-export { stringifyPyJson } from './gym/stringify-py-json.js';
-export { toPlainJson } from './gym/to-plain-json.js';
-export type { PyJson, PyJsonObject } from './gym/py-json.js';
+export { stringifyPyJson } from './pycompat/stringify-py-json.js';
+export { toPlainJson } from './pycompat/to-plain-json.js';
+export type { PyJson, PyJsonObject } from './pycompat/py-json.js';

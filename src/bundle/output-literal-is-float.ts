@@ -1,7 +1,7 @@
 import { floatPathKey } from './float-path-key.js';
 import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 import { parsePythonJson } from './parse-python-json.js';
-import { pythonQuote } from './python-quote.js';
+import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
 
 const SDK_SCORE_START = '{"diagnostics": [';
 const prefixes = new Map<string, string>();
@@ -30,7 +30,7 @@ export function outputLiteralIsFloat(
   if (name !== undefined && text.startsWith(SDK_SCORE_START) && isFirstOfName(row.outputs, index, name)) {
     let prefix = prefixes.get(name);
     if (prefix === undefined) {
-      prefix = `{"name": ${pythonQuote(name)}, "value": `;
+      prefix = `{"name": ${quotePyJsonString(name, true)}, "value": `;
       if (prefixes.size < 10_000) prefixes.set(name, prefix);
     }
     const at = text.indexOf(prefix);

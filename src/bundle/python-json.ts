@@ -1,6 +1,6 @@
 import { PyFloat } from './py-float.js';
-import { pythonFloatRepr } from './python-float-repr.js';
-import { pythonQuote } from './python-quote.js';
+import { formatPyFloat } from '../pycompat/format-py-float.js';
+import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
 import { pythonSortKeys } from './python-sort-keys.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
@@ -45,13 +45,13 @@ function inline(value: WireValue): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return pythonQuote(value);
+      return quotePyJsonString(value, true);
     case 'number':
       return plainNumber(value, false);
     case 'boolean':
       return value ? 'true' : 'false';
   }
-  if (value instanceof PyFloat) return pythonFloatRepr(value.value);
+  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
   if (Array.isArray(value)) {
     const items = value as readonly WireValue[];
     if (items.length === 0) return '[]';
@@ -65,7 +65,7 @@ function inline(value: WireValue): string {
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    out += (i === 0 ? '' : ', ') + pythonQuote(key) + ': ' + inline(obj[key] as WireValue);
+    out += (i === 0 ? '' : ', ') + quotePyJsonString(key, true) + ': ' + inline(obj[key] as WireValue);
   }
   return out + '}';
 }
@@ -74,13 +74,13 @@ function inlineWithPaths(value: WireValue, floatPaths: ReadonlySet<string>, path
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return pythonQuote(value);
+      return quotePyJsonString(value, true);
     case 'number':
       return plainNumber(value, floatPaths.has(path));
     case 'boolean':
       return value ? 'true' : 'false';
   }
-  if (value instanceof PyFloat) return pythonFloatRepr(value.value);
+  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
   const prefix = path === '' ? '' : path + PATH_SEP;
   if (Array.isArray(value)) {
     const items = value as readonly WireValue[];
@@ -99,7 +99,7 @@ function inlineWithPaths(value: WireValue, floatPaths: ReadonlySet<string>, path
     const key = keys[i] as string;
     out +=
       (i === 0 ? '' : ', ') +
-      pythonQuote(key) +
+      quotePyJsonString(key, true) +
       ': ' +
       inlineWithPaths(obj[key] as WireValue, floatPaths, prefix + key);
   }
@@ -116,13 +116,13 @@ function indented(
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return pythonQuote(value);
+      return quotePyJsonString(value, true);
     case 'number':
       return plainNumber(value, floatPaths !== null && path !== null && floatPaths.has(path));
     case 'boolean':
       return value ? 'true' : 'false';
   }
-  if (value instanceof PyFloat) return pythonFloatRepr(value.value);
+  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
   const inner = newline + unit;
   const prefix = path === null ? null : path === '' ? '' : path + PATH_SEP;
   if (Array.isArray(value)) {
@@ -146,7 +146,7 @@ function indented(
     out +=
       (i === 0 ? '' : ',') +
       inner +
-      pythonQuote(key) +
+      quotePyJsonString(key, true) +
       ': ' +
       indented(obj[key] as WireValue, unit, inner, floatPaths, prefix === null ? null : prefix + key);
   }
@@ -163,5 +163,5 @@ function plainNumber(x: number, markedFloat: boolean): string {
     if (Object.is(x, -0)) return '0';
     return Math.abs(x) < 1e21 ? String(x) : BigInt(x).toString();
   }
-  return pythonFloatRepr(x);
+  return formatPyFloat(x, 'repr');
 }

@@ -2,9 +2,9 @@ import type { Summary, TaskValueRecord } from '../model/summary.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { floatPathKey } from './float-path-key.js';
-import { pythonFloatRepr } from './python-float-repr.js';
+import { formatPyFloat } from '../pycompat/format-py-float.js';
 import { pythonJson } from './python-json.js';
-import { pythonQuote } from './python-quote.js';
+import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
 import { pythonSortKeys } from './python-sort-keys.js';
 import { rowSources } from './row-sources.js';
 import { summaryToWire, type TaskValueFloatLookup } from './summary-to-wire.js';
@@ -38,7 +38,7 @@ class AsciiChunks {
     this.buf = bigger;
   }
 
-  /** ASCII text (all `pythonJson` / `pythonQuote` / number output is ASCII). */
+  /** ASCII text (all `pythonJson` / `quotePyJsonString` / number output is ASCII). */
   text(s: string): void {
     this.#room(s.length);
     this.pos += this.buf.write(s, this.pos, 'latin1');
@@ -68,7 +68,7 @@ export function* summaryJsonBytes(
   out.text('{');
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k] as string;
-    out.text(`${k === 0 ? '' : ','}\n  ${pythonQuote(key)}: `);
+    out.text(`${k === 0 ? '' : ','}\n  ${quotePyJsonString(key, true)}: `);
     if (key === 'task_metric_values') yield* taskValueChunks(out, summary.task_metric_values, lookup);
     else out.text(pythonJson(head[key] as WireValue, { indent: 2, level: 1 }));
     if (out.full) yield out.take();
@@ -104,7 +104,7 @@ function* taskValueChunks(
   const heads = new Map<string, string>();
   for (let t = 0; t < taskIds.length; t++) {
     const taskId = taskIds[t] as string;
-    out.text(`${t === 0 ? '' : ','}\n    ${pythonQuote(taskId)}: `);
+    out.text(`${t === 0 ? '' : ','}\n    ${quotePyJsonString(taskId, true)}: `);
     const columns = columnar ? columnarTaskValues.columns(values, taskId) : null;
     if (columns !== null) {
       yield* columnChunks(out, columns, useFloatKinds);
@@ -122,7 +122,7 @@ function* taskValueChunks(
       const key = keys[k] as string;
       const records = byKey[key] as TaskValueRecord[];
       // one string per list (a rope, flattened once by the write)
-      let text = `${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `;
+      let text = `${k === 0 ? '' : ','}\n      ${quotePyJsonString(key, true)}: `;
       if (records.length === 0) {
         out.text(text + '[]');
         continue;
@@ -132,7 +132,7 @@ function* taskValueChunks(
         const r = records[i] as TaskValueRecord;
         let head = heads.get(r.trial_id);
         if (head === undefined) {
-          head = `\n        {\n          "trial_id": ${pythonQuote(r.trial_id)},\n          "value": `;
+          head = `\n        {\n          "trial_id": ${quotePyJsonString(r.trial_id, true)},\n          "value": `;
           heads.set(r.trial_id, head);
         }
         const value = r.value;
@@ -173,7 +173,7 @@ function* columnChunks(
     const { codes, values, labels } = column;
     const ids = column.trialIds;
     const n = codes.length;
-    let text = `${k === 0 ? '' : ','}\n      ${pythonQuote(key)}: `;
+    let text = `${k === 0 ? '' : ','}\n      ${quotePyJsonString(key, true)}: `;
     if (n === 0) {
       out.text(text + '[]');
       continue;
@@ -185,7 +185,7 @@ function* columnChunks(
       const trial = (code - kind) / 8;
       let head = ids === trialIds ? heads[trial] : undefined;
       if (head === undefined) {
-        head = `\n        {\n          "trial_id": ${pythonQuote(ids[trial] as string)},\n          "value": `;
+        head = `\n        {\n          "trial_id": ${quotePyJsonString(ids[trial] as string, true)},\n          "value": `;
         if (ids === trialIds) heads[trial] = head;
       }
       let value: string;
@@ -195,7 +195,7 @@ function* columnChunks(
       else if (kind === TRUE) value = 'true';
       else if (kind === FALSE) value = 'false';
       else if (kind === LABEL) {
-        value = pythonQuote(labels[values[i] as number] as string);
+        value = quotePyJsonString(labels[values[i] as number] as string, true);
         tail = TAIL_LABEL;
       } else {
         value = 'null';
@@ -228,7 +228,7 @@ function recordTail(valueType: string): string {
   if (valueType === 'number') return TAIL_NUMBER;
   if (valueType === 'label') return TAIL_LABEL;
   if (valueType === 'missing') return TAIL_MISSING;
-  return `,\n          "value_type": ${pythonQuote(valueType)}\n        }`;
+  return `,\n          "value_type": ${quotePyJsonString(valueType, true)}\n        }`;
 }
 
 /** Only integral numbers need asking: any other number prints as a float. */
@@ -240,7 +240,7 @@ function isIntegral(value: TaskValueRecord['value']): value is number {
 function formatValue(value: TaskValueRecord['value'], float: boolean | undefined): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'string') return pythonQuote(value);
+  if (typeof value === 'string') return quotePyJsonString(value, true);
   return formatNumber(value, float === true);
 }
 
@@ -249,7 +249,7 @@ function formatNumber(value: number, float: boolean): string {
   if (Number.isNaN(value)) return '"NaN"';
   if (value === Infinity) return '"Infinity"';
   if (value === -Infinity) return '"-Infinity"';
-  if (float || !Number.isInteger(value)) return pythonFloatRepr(value);
+  if (float || !Number.isInteger(value)) return formatPyFloat(value, 'repr');
   if (Object.is(value, -0)) return '0';
   return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
 }

@@ -7,12 +7,11 @@ import { GymInputError } from './gym-input-error.js';
 import { expandInputGlob } from './io/expand-input-glob.js';
 import { loadRolloutFiles, type ParallelScanOptions } from './io/load-rollout-files.js';
 import { writeMergedRollouts } from './io/write-merged-rollouts.js';
-import { createGymKeys } from './rows/gym-keys.js';
 import { RolloutTable } from './rows/rollout-table.js';
 import { siblingPath } from './sibling-path.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 import { VALUE_KIND } from './rows/value-kind.js';
-import { stringifyPyJson } from './stringify-py-json.js';
+import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { writeAggregateMetricsFile } from './write-aggregate-metrics-file.js';
 
 /** Options of {@link aggregateRollouts} (`evalstream gym aggregate`). */
@@ -115,7 +114,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
   log(`Aggregating ${files.length} shard(s):`);
   for (const f of files) log(`  - ${f}`);
 
-  const table = new RolloutTable(createGymKeys());
+  const table = new RolloutTable();
   const hooks = options.hooks ?? {};
   for (const f of files) {
     const st = await stat(f).catch(() => null);

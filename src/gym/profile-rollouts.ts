@@ -10,18 +10,18 @@ import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError } from './gym-input-error.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
 import { loadRolloutFile } from './io/load-rollout-file.js';
-import { JsonCursor } from './json/json-cursor.js';
-import { JsonSyntaxError } from './json/json-syntax-error.js';
-import { pyInt } from './py-int.js';
-import type { PyJson, PyJsonObject } from './py-json.js';
-import { createGymKeys } from './rows/gym-keys.js';
+import { pyInt } from '../pycompat/py-int.js';
+import type { PyJson, PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutScratch } from './rows/rollout-scratch.js';
 import { RolloutTable } from './rows/rollout-table.js';
-import { scanRolloutLine } from './rows/scan-rollout-line.js';
+import { readRolloutRow } from './rows/read-rollout-row.js';
+import { GymKeys } from './rows/gym-keys.js';
+import { JsonSpans } from '../pycompat/json-spans.js';
+import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
 import { comparePyStrings } from './stats/compare-py-strings.js';
-import { stringifyPyJson } from './stringify-py-json.js';
+import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 
 /** Options of {@link profileRollouts} (`evalstream gym profile`). */
@@ -72,8 +72,8 @@ const keyText = (t: number, r: number): string => `(${t}, ${r})`;
 
 async function readInputs(path: string): Promise<InputRows> {
   const rows: InputRows = { task: [], rollout: [], agent: [], line: [], offset: [], length: [] };
-  const keys = createGymKeys();
-  const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
+  const keys = new GymKeys();
+  const spans = new JsonSpans();
   const scratch = new RolloutScratch();
   const where = (line: number): string => `'${path}' at line ${line}`;
   await forEachJsonlLine(
@@ -89,30 +89,17 @@ async function readInputs(path: string): Promise<InputRows> {
           },
         );
       }
-      cursor.reset(buf, s, e);
       try {
-        scanRolloutLine(cursor, keys, scratch, { cut: true });
+        readRolloutRow(buf.toString('utf8', s, e), keys, scratch, { cut: true }, spans);
       } catch (error) {
-        if (error instanceof JsonSyntaxError) {
-          throw new GymInputError(
-            'malformed_json',
-            `Malformed JSON in ${where(lineNo)}, column ${error.offset + 1}: ${error.message}`,
-            {
-              file: path,
-              line: lineNo,
-            },
-          );
-        }
         if (error instanceof GymRowError) {
-          throw new GymInputError(
-            error.code,
-            `Bad materialized input in ${where(lineNo)}: ${error.message}`,
-            {
-              file: path,
-              line: lineNo,
-              field: error.field,
-            },
-          );
+          const prefix = error.code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
+          const column = error.column === undefined ? '' : `, column ${error.column}`;
+          throw new GymInputError(error.code, `${prefix} in ${where(lineNo)}${column}: ${error.message}`, {
+            file: path,
+            line: lineNo,
+            field: error.field,
+          });
         }
         throw error;
       }
@@ -157,7 +144,7 @@ function readSample(path: string, offset: number, length: number): PyJsonObject 
       if (n === 0) break;
       got += n;
     }
-    const value = new JsonCursor(buf, 0, got).readValue(0) as PyJsonObject;
+    const value = readPyJson(buf.toString('utf8', 0, got)) as PyJsonObject;
     delete value['_ng_task_index'];
     delete value['_ng_rollout_index'];
     return value;
@@ -191,7 +178,7 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   const log = options.log ?? (() => {});
   const warnings = new GymWarnings(options.warn ?? (() => {}));
   const inputs = await readInputs(options.inputs);
-  const table = new RolloutTable(createGymKeys());
+  const table = new RolloutTable();
   table.files.push(options.rollouts);
   await loadRolloutFile(options.rollouts, 0, table, { cut: false, agent: false, blankLines: 'error' });
 

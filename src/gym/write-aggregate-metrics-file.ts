@@ -1,8 +1,8 @@
 import { closeSync, openSync } from 'node:fs';
 import type { GymAgentAggregate } from './compute/compute-agent-aggregate.js';
 import { GymGroupLevels } from './compute/gym-group-levels.js';
-import type { PyJson } from './py-json.js';
-import { PyJsonFileWriter } from './py-json-file-writer.js';
+import type { PyJson } from '../pycompat/py-json.js';
+import { PyJsonFileWriter } from '../pycompat/py-json-file-writer.js';
 import type { RolloutTable } from './rows/rollout-table.js';
 
 /**

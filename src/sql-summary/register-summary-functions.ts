@@ -1,5 +1,5 @@
 import { DOUBLE, DuckDBListValue, DuckDBScalarFunction, LIST, type DuckDBConnection } from '@duckdb/node-api';
-import { pythonSum } from '../metrics/stats/python-sum.js';
+import { pyFloatSum } from '../pycompat/py-float-sum.js';
 
 /**
  * Registers the SQL functions the summary needs on a connection:
@@ -37,7 +37,7 @@ export function registerSummaryFunctions(connection: DuckDBConnection): void {
               break;
             }
           }
-          output.setItem(row, hasNull ? null : pythonSum(items as number[]));
+          output.setItem(row, hasNull ? null : pyFloatSum(items as number[]));
         }
         output.flush();
       },

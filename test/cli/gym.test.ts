@@ -42,7 +42,7 @@ describe('evalstream gym aggregate', () => {
     const r = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'o.jsonl')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `evalstream: Malformed JSON in '${path}' at line 1, column 22: expected a string key, found end of line\n`,
+      `evalstream: Malformed JSON in '${path}' at line 1, column 22: expected double-quoted property name\n`,
     );
     expect(existsSync(join(dir, 'o.jsonl'))).toBe(false);
     const u = await runCli(['gym', 'aggregate', '-i', path, '-o', join(dir, 'o.jsonl'), '--answer-key', 'a']);

@@ -178,7 +178,7 @@ describe('gym aggregate: bad input, with exact messages', () => {
     expect(error).toBeInstanceOf(GymInputError);
     expect(error.code).toBe('malformed_json');
     expect(error.message).toBe(
-      `Malformed JSON in '${path}' at line 2, column 22: expected ',' or '}' in an object, found 'x'`,
+      `Malformed JSON in '${path}' at line 2, column 22: expected ',' or '}' after property value`,
     );
     expect([error.file, error.line]).toEqual([path, 2]);
   });
@@ -186,7 +186,7 @@ describe('gym aggregate: bad input, with exact messages', () => {
   it('a truncated line and invalid UTF-8', async () => {
     expect(
       (await failure(['{"_ng_task_index": 0, "response": {"usage": {"input_tokens": 1'])).error.message,
-    ).toMatch(/at line 1, column 63: expected ',' or '}' in an object, found end of line$/);
+    ).toMatch(/at line 1, column 63: expected ',' or '}' after property value$/);
     const dir = tempDir();
     const path = join(dir, 'latin1.jsonl');
     writeFileSync(path, Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xe9]), Buffer.from('"}\n')]));

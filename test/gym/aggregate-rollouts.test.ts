@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { studentTQuantile } from '../../src/gym/stats/student-t-quantile.js';
+import { studentTQuantile } from '../../src/pycompat/student-t-quantile.js';
 import { row, runAggregate, tempDir, writeJsonl } from './gym-test-helpers.js';
 
 type Json = Record<string, unknown>;

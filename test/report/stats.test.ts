@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusterTInterval95 } from '../../src/report/stats/cluster-t-interval-95.js';
 import { histogramBins } from '../../src/report/stats/histogram-bins.js';
-import { studentTQuantile } from '../../src/report/stats/student-t-quantile.js';
+import { studentTQuantile } from '../../src/pycompat/student-t-quantile.js';
 import { tInterval95 } from '../../src/report/stats/t-interval-95.js';
 
 // t(0.975, df) from standard tables (R: qt(0.975, df)).
@@ -16,12 +16,11 @@ const T975: [number, number][] = [
 
 describe('studentTQuantile', () => {
   it.each(T975)('t(0.975, %i) matches the table', (df, expected) => {
-    // jstat inverts the incomplete beta numerically: agreement to ~1e-8 is what it offers.
     expect(studentTQuantile(0.975, df)).toBeCloseTo(expected, 7);
   });
-  it('rejects nonsense arguments', () => {
-    expect(() => studentTQuantile(0.975, 0)).toThrow(RangeError);
-    expect(() => studentTQuantile(1, 3)).toThrow(RangeError);
+  it('is NaN for nonsense arguments', () => {
+    expect(studentTQuantile(0.975, 0)).toBeNaN();
+    expect(studentTQuantile(1, 3)).toBeNaN();
   });
 });
 

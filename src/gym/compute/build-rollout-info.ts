@@ -1,7 +1,7 @@
-import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
-import { pyInt } from '../py-int.js';
+import { pyInt } from '../../pycompat/py-int.js';
 
 /**
  * One `rollout_infos` item of table row `row`: `rollout_id` ("t:r"), the two indices, then `reward`

@@ -1,4 +1,4 @@
-import type { PyJsonObject } from '../py-json.js';
+import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasMedian } from '../stats/pandas-median.js';
 import { pandasStd } from '../stats/pandas-std.js';

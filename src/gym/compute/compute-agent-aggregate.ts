@@ -1,12 +1,12 @@
 import type { JsonObject } from '../../model/json-value.js';
-import { fromPlainJson } from '../from-plain-json.js';
+import { fromPlainJson } from '../../pycompat/from-plain-json.js';
 import { GymInputError } from '../gym-input-error.js';
 import type { RolloutExtra } from '../io/load-rollout-file.js';
-import type { PyJson, PyJsonObject } from '../py-json.js';
+import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { addAvgSampleStdDev } from '../stats/add-avg-sample-std-dev.js';
 import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-pass-majority-metrics.js';
-import { toPlainJson } from '../to-plain-json.js';
+import { toPlainJson } from '../../pycompat/to-plain-json.js';
 import { buildGymFrame } from './build-gym-frame.js';
 import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';

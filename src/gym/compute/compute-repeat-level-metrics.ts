@@ -1,5 +1,5 @@
-import { pyInt } from '../py-int.js';
-import type { PyJsonObject } from '../py-json.js';
+import { pyInt } from '../../pycompat/py-int.js';
+import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { comparePyStrings } from '../stats/compare-py-strings.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';

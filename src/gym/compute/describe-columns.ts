@@ -1,4 +1,4 @@
-import type { PyJsonObject } from '../py-json.js';
+import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { computeDescribeStats } from './compute-describe-stats.js';
 import type { DescribeKeys } from './describe-keys.js';
 

@@ -1,7 +1,7 @@
-import { pyInt } from '../py-int.js';
-import type { PyJson, PyJsonObject } from '../py-json.js';
-import type { PyJsonFileWriter } from '../py-json-file-writer.js';
-import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../py-number-bytes.js';
+import { pyInt } from '../../pycompat/py-int.js';
+import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
+import type { PyJsonFileWriter } from '../../pycompat/py-json-file-writer.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from '../../pycompat/py-number-bytes.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
@@ -142,10 +142,6 @@ export class GymGroupLevels {
       w.ascii('[]');
       return;
     }
-    // A loop over the groups that calls a function per group, not one function holding every loop:
-    // the per-group functions turn hot after a few calls and V8 optimizes them as usual, where one
-    // function called once would run slow until its loop was compiled on the stack (the largest
-    // compile of the run, while the run waits).
     const layout = new GroupLayout(w, depth, this.keys, table, this.intMaxMin);
     const stats = this.newStats();
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];

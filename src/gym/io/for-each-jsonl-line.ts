@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { WasmStringScanner } from '../json/wasm-string-scanner.js';
 
 /** Called for each line: bytes `buf[start, end)` with surrounding whitespace stripped (Python's `bytes.strip()`). */
 export type JsonlLineHandler = (
@@ -16,26 +15,11 @@ export type JsonlLineHandler = (
 export interface ForEachJsonlLineOptions {
   /** Also call the handler for blank lines (default false: they are skipped, as `gym eval aggregate` does). */
   blankLines?: boolean;
-  /**
-   * Read size in bytes (default 128 KiB: a buffer that stays in the CPU cache makes both the kernel's
-   * copy and the scan of the bytes several times cheaper than large reads; longer lines grow it).
-   */
+  /** Read size in bytes (default 1 MiB; longer lines grow it). */
   chunkSize?: number;
   /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
   start?: number;
   end?: number;
-  /**
-   * A read buffer kept between calls (e.g. one per thread scanning many ranges): used when it holds a
-   * buffer of at least `chunkSize` bytes from {@link WasmStringScanner.allocate}, and left holding the
-   * buffer this call read into (a larger one when a line did not fit), so that fresh memory is not
-   * touched again for every call.
-   */
-  reuse?: ReadBufferHolder;
-}
-
-/** See {@link ForEachJsonlLineOptions.reuse}. */
-export interface ReadBufferHolder {
-  buffer: Buffer | null;
 }
 
 /** Python's `bytes.strip()` whitespace: space, \t, \n, \r, \v, \f. */
@@ -60,10 +44,7 @@ export async function forEachJsonlLine(
   // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
   const fd = openSync(path, 'r');
   try {
-    const size = options.chunkSize ?? 128 << 10;
-    const kept = options.reuse?.buffer;
-    let buf = kept != null && kept.length >= size ? kept : WasmStringScanner.allocate(size);
-    if (options.reuse !== undefined) options.reuse.buffer = buf;
+    let buf = Buffer.allocUnsafe(options.chunkSize ?? 1 << 20);
     let start = 0;
     let end = 0;
     let bufFileOffset = options.start ?? 0; // file offset of buf[0]
@@ -89,10 +70,9 @@ export async function forEachJsonlLine(
         start = 0;
       }
       if (end === buf.length) {
-        const bigger = WasmStringScanner.allocate(buf.length * 2);
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, end);
         buf = bigger;
-        if (options.reuse !== undefined) options.reuse.buffer = buf;
       }
       const want = Math.min(buf.length - end, limit - (bufFileOffset + end));
       const bytesRead = want <= 0 ? 0 : readSync(fd, buf, end, want, bufFileOffset + end);

@@ -1,33 +1,28 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../util/start-module-worker.js';
-import { giveUpDetachProtector } from '../../util/give-up-detach-protector.js';
 import type { LoadRolloutFileOptions } from './load-rollout-file.js';
-import type { ScanRange, ScanRangeResult } from './scan-range.js';
+import type { ScanRange, ScanRangeResult } from './scan-rollout-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';
 
-/** Byte ranges of the inputs that the worker scans, claiming each through `claims` (`range-claims.ts`). */
-export interface SharedScanJob {
+/** Byte ranges of the inputs for one worker to read, in order. */
+export interface GymScanJob {
   files: string[];
   ranges: ScanRange[];
   options: LoadRolloutFileOptions;
-  /** The `SharedArrayBuffer` of the claim counter shared by every scanning thread. */
-  claims: SharedArrayBuffer;
 }
 
 interface Slot {
   worker: Worker;
   pending: ((m: unknown) => void) | null;
-  /** Receives a scan job's per-range results. */
-  onRange: ((id: number, result: ScanRangeResult) => void) | null;
   failed: ((e: Error) => void) | null;
   dead: Error | null;
 }
 
 /**
- * Worker threads for `gym aggregate`: they scan byte ranges of the inputs (in parallel with the main
- * thread, each claiming ranges itself) and then one writes the merged file while the main thread
- * computes the statistics. Each worker runs one job at a time; a worker that cannot start or dies
- * rejects its job (callers fall back to the main thread).
+ * Worker threads for `gym aggregate`: they read byte ranges of the inputs while the main thread reads
+ * its own, and then one writes the merged file while the main thread computes the statistics. Each
+ * worker runs one job at a time; a worker that cannot start or dies rejects its job (callers then do
+ * the work in the main thread).
  *
  * @example
  * const pool = new GymWorkerPool(1);
@@ -39,17 +34,9 @@ export class GymWorkerPool {
   private closed = false;
 
   constructor(count: number) {
-    // the merge job transfers columns from this thread: settle that before its hot code is optimized
-    giveUpDetachProtector();
     for (let i = 0; i < count; i++) {
       const worker = startModuleWorker(import.meta.url, 'gym-worker');
-      const slot: Slot = {
-        worker,
-        pending: null,
-        onRange: null,
-        failed: null,
-        dead: null,
-      };
+      const slot: Slot = { worker, pending: null, failed: null, dead: null };
       const die = (e: Error): void => {
         if (slot.dead === null) slot.dead = e;
         slot.failed?.(e);
@@ -59,11 +46,6 @@ export class GymWorkerPool {
       worker.on('error', die);
       worker.on('exit', (code) => die(new Error(`gym worker exited with code ${code}`)));
       worker.on('message', (m: unknown) => {
-        if (m !== null && typeof m === 'object' && 'range' in m) {
-          const { range, result } = m as { range: number; result: ScanRangeResult };
-          slot.onRange?.(range, result);
-          return;
-        }
         const done = slot.pending;
         slot.pending = null;
         slot.failed = null;
@@ -80,8 +62,6 @@ export class GymWorkerPool {
 
   private async run(index: number, message: object, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const slot = this.slots[index] as Slot;
-    // Posted at once: a starting worker's port queues it until the worker listens, so a scan job
-    // reaches the worker even while this thread scans synchronously.
     if (slot.dead !== null) throw slot.dead;
     return new Promise<unknown>((resolve, reject) => {
       slot.pending = resolve;
@@ -91,21 +71,12 @@ export class GymWorkerPool {
   }
 
   /**
-   * Lets worker `index` (which must be idle) scan ranges of a shared scan until none is left;
-   * `onRange` receives each range's result as it arrives. Resolves when the worker has stopped.
+   * Reads the job's ranges in worker `index` (which must be idle): one result per range, up to and
+   * including the first that failed. Rejects when the worker could not start or died.
    */
-  async scan(
-    index: number,
-    job: SharedScanJob,
-    onRange: (id: number, result: ScanRangeResult) => void,
-  ): Promise<void> {
-    const slot = this.slots[index] as Slot;
-    slot.onRange = onRange;
-    try {
-      await this.run(index, { scan: job });
-    } finally {
-      slot.onRange = null;
-    }
+  async scan(index: number, job: GymScanJob): Promise<ScanRangeResult[]> {
+    const m = (await this.run(index, { scan: job })) as { results: ScanRangeResult[] };
+    return m.results;
   }
 
   /**

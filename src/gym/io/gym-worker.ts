@@ -1,27 +1,21 @@
 /**
- * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs and a shared
- * claim counter: the worker claims the next unclaimed range (as the main thread does), scans it into
- * its table (kept between ranges, see `RangeScanner`) and posts `{ range, result }` (typed-array
- * buffers transferred) or the parts of the range's first line error, until no range is left or some
- * thread has failed; then it posts `{ scanned: true }`. A `merge` job writes the merged file
- * (`writeMergedRollouts`) and posts `{}` or `{ error }`.
+ * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs: the worker
+ * reads them one after the other (stopping at the first error) and posts `{ results }` with the
+ * tables' buffers transferred. A `merge` job writes the merged file (`writeMergedRollouts`) and posts
+ * `{}` or `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
-import type { SharedScanJob } from './gym-worker-pool.js';
-import { RangeScanner } from './scan-range.js';
-import { claimRange, markFailed } from './range-claims.js';
-import { giveUpDetachProtector } from '../../util/give-up-detach-protector.js';
+import type { GymScanJob } from './gym-worker-pool.js';
+import { scanRolloutRange, type ScanRangeResult } from './scan-rollout-range.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {
-  scan?: SharedScanJob;
+  scan?: GymScanJob;
   merge?: { source: MergeSource; order: Int32Array; outPath: string };
 }
 
 const port = parentPort;
 if (port !== null) {
-  // this thread transfers every range's columns: settle that before the scan code is optimized
-  giveUpDetachProtector();
   port.on('message', (job: Job) => {
     void (async () => {
       if (job.merge !== undefined) {
@@ -33,27 +27,17 @@ if (port !== null) {
         }
         return;
       }
-      const scan = job.scan as SharedScanJob;
-      const claims = new Int32Array(scan.claims);
-      const scanner = new RangeScanner();
-      for (
-        let id = claimRange(claims, scan.ranges.length);
-        id >= 0;
-        id = claimRange(claims, scan.ranges.length)
-      ) {
-        const r = scan.ranges[id]!;
-        const result = await scanner.scan(scan.files[r.file] as string, r, scan.options);
-        if ('table' in result) {
-          const buffers = Object.values(result.table)
-            .filter((v): v is ArrayBufferView => ArrayBuffer.isView(v))
-            .map((v) => v.buffer as ArrayBuffer);
-          port.postMessage({ range: id, result }, buffers);
-        } else {
-          markFailed(claims);
-          port.postMessage({ range: id, result });
-        }
+      const scan = job.scan as GymScanJob;
+      const results: ScanRangeResult[] = [];
+      const buffers: ArrayBuffer[] = [];
+      for (const r of scan.ranges) {
+        const result = await scanRolloutRange(scan.files[r.file] as string, r, scan.options);
+        results.push(result);
+        if (!('table' in result)) break;
+        for (const v of Object.values(result.table))
+          if (ArrayBuffer.isView(v)) buffers.push(v.buffer as ArrayBuffer);
       }
-      port.postMessage({ scanned: true });
+      port.postMessage({ results }, buffers);
     })();
   });
 }

@@ -1,14 +1,13 @@
-import { JsonCursor } from '../json/json-cursor.js';
-import { JsonSyntaxError } from '../json/json-syntax-error.js';
+import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { JsonObject } from '../../model/json-value.js';
-import type { PyJson } from '../py-json.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { GYM_KEY } from '../rows/gym-keys.js';
 import { GymRowError } from '../rows/gym-row-error.js';
 import { RolloutScratch } from '../rows/rollout-scratch.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
-import { scanRolloutLine } from '../rows/scan-rollout-line.js';
+import { readRolloutRow } from '../rows/read-rollout-row.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
-import { forEachJsonlLine, type ReadBufferHolder } from './for-each-jsonl-line.js';
+import { forEachJsonlLine } from './for-each-jsonl-line.js';
 import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 
 /** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
@@ -73,9 +72,9 @@ function topValue(s: RolloutScratch, key: number): PyJson | undefined {
 /**
  * Reads one rollout JSONL file (or the byte range `[range.start, range.end)` of it, which must start
  * at a line start) into `table` line by line: blank lines skipped (or rejected), each row validated
- * and reduced by {@link scanRolloutLine}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
- * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted
- * from `range.firstLine` (default 1). `reuse` keeps the read buffer between calls. Returns the number
+ * and reduced by {@link readRolloutRow}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
+ * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted from the start
+ * of the range. Returns the number
  * of rows read and of lines seen.
  *
  * @example
@@ -86,18 +85,16 @@ export async function loadRolloutFile(
   fileIndex: number,
   table: RolloutTable,
   options: LoadRolloutFileOptions,
-  range: { start: number; end: number; firstLine: number } | null = null,
-  reuse?: ReadBufferHolder,
+  range: { start: number; end: number } | null = null,
 ): Promise<{ rows: number; lines: number }> {
-  const cursor = new JsonCursor(new Uint8Array(0), 0, 0);
+  const spans = new JsonSpans();
   const scratch = new RolloutScratch();
   const keys = table.keys;
   const answerKey = options.passAtK?.answerKey;
-  const answerId = answerKey === undefined ? -1 : keys.idOfString(answerKey);
+  const answerId = answerKey === undefined ? -1 : keys.idOf(answerKey);
   const capture = answerId >= 0 ? new Set([answerId]) : undefined;
   const readAgent = options.agent ?? true;
   const blankIsError = options.blankLines === 'error';
-  const lineBase = (range?.firstLine ?? 1) - 1;
   let rows = 0;
   let lines = 0;
   const fail = (
@@ -105,10 +102,10 @@ export async function loadRolloutFile(
     code: RolloutLineErrorParts['code'],
     prefix: string,
     detail: string,
-    column?: number,
     field?: string,
+    column?: number,
   ): never => {
-    throw rolloutLineError({ code, prefix, path, line: lineBase + line, detail, column, field });
+    throw rolloutLineError({ code, prefix, path, line, detail, column, field });
   };
   lines = await forEachJsonlLine(
     path,
@@ -118,14 +115,15 @@ export async function loadRolloutFile(
         return;
       }
       if (!validUtf8) fail(lineNo, 'malformed_json', 'Malformed JSON', 'invalid UTF-8');
-      cursor.reset(buf, s, e);
+      const text = buf.toString('utf8', s, e);
       try {
-        scanRolloutLine(cursor, keys, scratch, { cut: options.cut, capture, agent: readAgent });
+        readRolloutRow(text, keys, scratch, { cut: options.cut, capture, agent: readAgent }, spans);
       } catch (error) {
-        if (error instanceof JsonSyntaxError)
-          fail(lineNo, 'malformed_json', 'Malformed JSON', error.message, error.offset + 1);
-        if (error instanceof GymRowError)
-          fail(lineNo, error.code, 'Bad rollout', error.message, undefined, error.field);
+        if (error instanceof GymRowError) {
+          if (error.code === 'malformed_json')
+            fail(lineNo, 'malformed_json', 'Malformed JSON', error.message, undefined, error.column);
+          fail(lineNo, error.code, 'Bad rollout', error.message, error.field);
+        }
         throw error;
       }
       if (!scratch.hasTask || !scratch.hasRollout) {
@@ -135,7 +133,6 @@ export async function loadRolloutFile(
           'missing_index',
           'Bad rollout',
           `missing "${name}" (every rollout needs "_ng_task_index" and "_ng_rollout_index")`,
-          undefined,
           name,
         );
       }
@@ -145,7 +142,6 @@ export async function loadRolloutFile(
           'bad_response',
           'Bad rollout',
           `missing "response" (Gym's profile reads "response.usage" of every rollout)`,
-          undefined,
           'response',
         );
       }
@@ -153,11 +149,11 @@ export async function loadRolloutFile(
         readAgent && scratch.agentName !== null && scratch.agentName !== ''
           ? table.agentId(scratch.agentName)
           : -1;
-      const r = table.addRow(scratch, fileIndex, lineBase + lineNo, fileOffset, e - s, agent);
+      const r = table.addRow(scratch, fileIndex, lineNo, fileOffset, e - s, agent);
       rows++;
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
-        if (options.keepRows) extra.row = cutDown(JSON.parse(buf.toString('utf8', s, e)) as JsonObject);
+        if (options.keepRows) extra.row = cutDown(JSON.parse(text) as JsonObject);
         if (options.passAtK) {
           extra.reward = topValue(scratch, GYM_KEY.reward);
           if (answerId >= 0) extra.answer = topValue(scratch, answerId);
@@ -168,7 +164,6 @@ export async function loadRolloutFile(
     {
       blankLines: blankIsError,
       ...(range === null ? {} : { start: range.start, end: range.end }),
-      ...(reuse === undefined ? {} : { reuse }),
     },
   );
   return { rows, lines };

@@ -3,22 +3,19 @@ import { open, stat } from 'node:fs/promises';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
-import { claimRange, markFailed, newRangeClaims } from './range-claims.js';
-import { InOrderRangeAppender } from './in-order-range-appender.js';
-import { RangeScanner, type ScanRange } from './scan-range.js';
+import { rolloutLineError } from './rollout-line-error.js';
+import { scanRolloutRange, type ScanRange, type ScanRangeResult } from './scan-rollout-range.js';
 import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
 export interface ParallelScanOptions {
   /**
-   * Threads that scan, this one included (default: available parallelism, at most 4); below 2 means
+   * Threads that read, this one included (default: available parallelism, at most 4); below 2 means
    * sequential, with no worker threads at all. `n` threads are this one and `n - 1` worker threads.
    */
   workers?: number;
   /** Inputs smaller than this many bytes in total are read in this thread (default 32 MiB). */
   minBytes?: number;
-  /** Bytes per range claimed by a thread (default: total / (8 × threads), at least 4 MiB). */
-  pieceBytes?: number;
 }
 
 /** What {@link loadRolloutFiles} did. */
@@ -58,14 +55,34 @@ async function nextLineStart(path: string, from: number, size: number): Promise<
   }
 }
 
+/** Splits the inputs into `shares` runs of line-aligned ranges of about equal bytes, in file order. */
+async function splitIntoShares(files: string[], sizes: number[], shares: number): Promise<ScanRange[][]> {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const out: ScanRange[][] = Array.from({ length: shares }, () => []);
+  let done = 0;
+  for (const [i, f] of files.entries()) {
+    const size = sizes[i] as number;
+    let start = 0;
+    while (start < size) {
+      const share = Math.min(shares - 1, Math.floor((done * shares) / total));
+      const shareEnd = Math.ceil(((share + 1) * total) / shares) - (done - start);
+      const end = shareEnd >= size ? size : await nextLineStart(f, Math.max(shareEnd, start + 1), size);
+      (out[share] as ScanRange[]).push({ file: i, start, end });
+      done += end - start;
+      start = end;
+    }
+  }
+  return out;
+}
+
 /**
- * Reads rollout files into `table` (files are `table.files[first + i]`), splitting large inputs into
- * line-aligned byte ranges that this thread and worker threads claim in turn from a shared counter;
- * the ranges' rows are appended in file order, so the table, line numbers, warnings and the first
- * error reported are the same as when reading sequentially. Small inputs, runs that keep per-row
- * extras (hooks, pass@k) and environments where a worker cannot start (e.g. TypeScript sources without
- * a loader) are read in this thread alone. With `keepWorkers`, a large input gets a worker even when
- * this thread scans alone, and the workers are returned running (to write the merged file).
+ * Reads rollout files into `table` (files are `table.files[first + i]`). Large inputs are split into
+ * line-aligned byte ranges, one run of them per thread (this one and worker threads); the ranges' rows
+ * are then appended in file order, so the table, line numbers, warnings and the first error reported
+ * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
+ * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
+ * large input gets a worker even when this thread reads alone, and the workers are returned running
+ * (to write the merged file).
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -82,32 +99,51 @@ export async function loadRolloutFiles(
   const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
   const total = sizes.reduce((a, b) => a + b, 0);
   const threads = parallel.workers ?? Math.min(4, availableParallelism());
-  const big = total >= (parallel.minBytes ?? 32 << 20);
+  const big = total > 0 && total >= (parallel.minBytes ?? 32 << 20);
   const scanThreads = options.keepRows || options.passAtK || !big ? 1 : threads;
   const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
-  const sequential = (): Promise<void> => loadSequentially(files, first, table, options);
   if (workerCount === 0) {
-    await sequential();
+    await loadSequentially(files, first, table, options);
     return { threads: 0, pool: null };
   }
-  // started before the ranges are cut, so that the workers load while this thread begins
+  // started first, so that the workers load their code while the ranges are cut
   const pool = new GymWorkerPool(workerCount);
   try {
     if (scanThreads < 2) {
-      await sequential();
+      await loadSequentially(files, first, table, options);
       return { threads: 0, pool };
     }
-    return await scanInParallel(
-      files,
-      first,
-      sizes,
-      table,
-      options,
-      parallel,
-      scanThreads,
-      pool,
-      keepWorkers,
-    );
+    const shares = await splitIntoShares(files, sizes, scanThreads);
+    const inWorkers = shares
+      .slice(1)
+      .map((ranges, w) => pool.scan(w, { files, ranges, options }).catch(() => null));
+    const own: ScanRangeResult[] = [];
+    for (const r of shares[0] as ScanRange[]) {
+      const result = await scanRolloutRange(files[r.file] as string, r, options, false);
+      own.push(result);
+      if (!('table' in result)) break;
+    }
+    const fromWorkers = await Promise.all(inWorkers);
+    let threadsUsed = 1;
+    const results: ScanRangeResult[][] = [own];
+    for (const [w, got] of fromWorkers.entries()) {
+      if (got !== null) {
+        threadsUsed++;
+        results.push(got);
+        continue;
+      }
+      // a worker that could not start or died: its ranges are read here
+      const again: ScanRangeResult[] = [];
+      for (const r of shares[w + 1] as ScanRange[]) {
+        const result = await scanRolloutRange(files[r.file] as string, r, options, false);
+        again.push(result);
+        if (!('table' in result)) break;
+      }
+      results.push(again);
+    }
+    appendInOrder(table, first, shares, results);
+    if (!keepWorkers) await pool.close();
+    return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
     // the workers would keep the process alive
     await pool.close();
@@ -115,68 +151,28 @@ export async function loadRolloutFiles(
   }
 }
 
-/** The parallel part of {@link loadRolloutFiles}: ranges claimed by this thread and `pool`'s workers. */
-async function scanInParallel(
-  files: string[],
-  first: number,
-  sizes: number[],
+/** Appends the ranges' rows in file order; throws the first error in file order, with its line in the file. */
+function appendInOrder(
   table: RolloutTable,
-  options: LoadRolloutFileOptions,
-  parallel: ParallelScanOptions,
-  scanThreads: number,
-  pool: GymWorkerPool,
-  keepWorkers: boolean,
-): Promise<LoadRolloutFilesResult> {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const piece = parallel.pieceBytes ?? Math.max(4 << 20, Math.ceil(total / (scanThreads * 32)));
-  const ranges: ScanRange[] = [];
-  for (const [i, f] of files.entries()) {
-    const size = sizes[i] as number;
-    let start = 0;
-    while (start < size) {
-      const end = start + piece >= size ? size : await nextLineStart(f, start + piece, size);
-      ranges.push({ file: i, start, end });
-      start = end;
+  first: number,
+  shares: ScanRange[][],
+  results: ScanRangeResult[][],
+): void {
+  let file = -1;
+  let lineOffset = 0;
+  for (const [s, ranges] of shares.entries()) {
+    for (const [k, r] of ranges.entries()) {
+      const result = (results[s] as ScanRangeResult[])[k] as ScanRangeResult;
+      if (r.file !== file) {
+        file = r.file;
+        lineOffset = 0;
+      }
+      if (!('table' in result)) {
+        if (result.parts === null) throw new Error(result.message);
+        throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
+      }
+      table.appendTransfer(result.table, first + r.file, lineOffset);
+      lineOffset += result.lines;
     }
   }
-  // Each range's rows are appended as soon as every range before it is in (this thread yields
-  // between its own ranges so that the workers' results arrive), so the appending is shared out
-  // with the scanning instead of waiting until the last range is done.
-  const appender = new InOrderRangeAppender(table, ranges, first, total);
-  const claims = newRangeClaims();
-  const job = { files, ranges, options, claims: claims.buffer as SharedArrayBuffer };
-  const scanned = new Array<boolean>(pool.size).fill(false);
-  const workerRuns = Array.from({ length: pool.size }, (_, w) =>
-    pool
-      .scan(w, job, (id, result) => {
-        scanned[w] = true;
-        appender.put(id, result);
-      })
-      // a worker that could not start or died: its claimed range, if any, stays missing
-      .catch(() => {}),
-  );
-  const scanner = new RangeScanner();
-  for (let id = claimRange(claims, ranges.length); id >= 0; id = claimRange(claims, ranges.length)) {
-    const r = ranges[id] as ScanRange;
-    const result = await scanner.scan(files[r.file] as string, r, options, false);
-    if (!('table' in result)) markFailed(claims);
-    appender.put(id, result);
-    // the result's views have been copied into the table unless a range before it is still missing
-    if (appender.appended > id) scanner.release();
-    // this thread's reads are synchronous: let the workers' results in
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  await Promise.all(workerRuns);
-  const error = appender.error(files);
-  if (error !== null) throw error;
-  if (!appender.complete) {
-    // a worker died holding a range: read everything again in this thread
-    await pool.close();
-    table.clearRows();
-    await loadSequentially(files, first, table, options);
-    return { threads: 0, pool: null };
-  }
-  if (!keepWorkers) await pool.close();
-  // a worker that could not start scanned nothing: this thread then read every range
-  return { threads: 1 + scanned.filter(Boolean).length, pool: keepWorkers ? pool : null };
 }

@@ -1,20 +1,7 @@
-import { KeyInterner } from '../json/key-interner.js';
-
-/**
- * Creates the key interner for rollout rows with the keys Gym treats specially at fixed ids
- * (`GYM_KEY` gives them), so the row scanner can switch on ids instead of strings.
- *
- * @example
- * const keys = createGymKeys(); keys.names[GYM_KEY.reward]; // 'reward'
- */
-export function createGymKeys(): KeyInterner {
-  const keys = new KeyInterner();
-  for (const name of GYM_KEY_NAMES) keys.idOfString(name);
-  return keys;
-}
+import { StringIds } from './string-ids.js';
 
 /** Special keys, in id order. The last four are the heavy keys the collector cuts. */
-export const GYM_KEY_NAMES = [
+const GYM_KEY_NAMES = [
   '_ng_task_index',
   '_ng_rollout_index',
   'agent_ref',
@@ -28,7 +15,7 @@ export const GYM_KEY_NAMES = [
   'ng_trajectory',
 ] as const;
 
-/** Fixed ids of {@link GYM_KEY_NAMES} in every interner made by {@link createGymKeys}. */
+/** Fixed ids of the keys Gym treats specially, in every {@link GymKeys}. */
 export const GYM_KEY = {
   task: 0,
   rollout: 1,
@@ -41,3 +28,18 @@ export const GYM_KEY = {
   firstHeavy: 7,
   lastHeavy: 10,
 } as const;
+
+/**
+ * Field names of rollout rows as small integer ids (so that per-row data fits typed arrays), with the
+ * keys Gym treats specially at the fixed ids of {@link GYM_KEY}.
+ *
+ * @example
+ * const keys = new GymKeys(); keys.idOf('reward'); // GYM_KEY.reward
+ * keys.names[keys.idOf('judge_score')]; // 'judge_score'
+ */
+export class GymKeys extends StringIds {
+  constructor() {
+    super();
+    for (const name of GYM_KEY_NAMES) this.idOf(name);
+  }
+}

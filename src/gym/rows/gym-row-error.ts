@@ -10,7 +10,8 @@ export type GymRowErrorCode =
 
 /**
  * A problem with one rollout row: `field` names the JSON field (empty for the whole line), `message`
- * says what is wrong. Loaders add the file and line.
+ * says what is wrong, `column` (1-based, in characters) where in the line, when known. Loaders add the
+ * file and line.
  *
  * @example
  * throw new GymRowError('bad_index', '_ng_task_index', '"_ng_task_index" must be an integer, got the string "3"');
@@ -20,6 +21,7 @@ export class GymRowError extends Error {
     readonly code: GymRowErrorCode,
     readonly field: string,
     message: string,
+    readonly column?: number,
   ) {
     super(message);
     this.name = 'GymRowError';

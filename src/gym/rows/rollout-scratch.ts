@@ -1,12 +1,12 @@
-import type { PyJson } from '../py-json.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { FieldList } from './field-list.js';
 
 /**
- * What {@link scanRolloutLine} extracted from one row, reused from row to row: the indices, the agent
+ * What {@link readRolloutRow} extracted from one row, reused from row to row: the indices, the agent
  * name, the top-level fields and the `response.usage` fields with their kinds, and captured raw values.
  *
  * @example
- * const s = new RolloutScratch(); scanRolloutLine(cursor, keys, s, { cut: true });
+ * const s = new RolloutScratch(); readRolloutRow(line, keys, s, { cut: true });
  */
 export class RolloutScratch {
   hasTask = false;

@@ -1,4 +1,4 @@
-import type { PyJson } from '../py-json.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import type { NonNumericField } from './rollout-table.js';
 
 /**

@@ -1,6 +1,7 @@
 import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/grown-typed-array.js';
-import type { KeyInterner } from '../json/key-interner.js';
-import type { PyJson } from '../py-json.js';
+import { GymKeys } from './gym-keys.js';
+import { StringIds } from './string-ids.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { GYM_KEY } from './gym-keys.js';
 import { KeyPositions } from './key-positions.js';
 import type { RolloutTableTransfer } from './rollout-table-transfer.js';
@@ -37,13 +38,12 @@ function isIdentity(map: Int32Array): boolean {
  * with rows × numeric fields, not with row size.
  *
  * @example
- * const table = new RolloutTable(createGymKeys());
+ * const table = new RolloutTable();
  * table.addRow(scratch, fileIndex, lineNo, offset, length);
  */
 export class RolloutTable {
   readonly files: string[] = [];
-  readonly agentNames: string[] = [];
-  private readonly agentIds = new Map<string, number>();
+  private readonly agents = new StringIds();
   count = 0;
   private cap = 1024;
   file = new Int32Array(this.cap);
@@ -82,17 +82,16 @@ export class RolloutTable {
   /** Optional per-row payload (hook rows, pass@k values), by row index. */
   readonly extra: unknown[] = [];
 
-  constructor(readonly keys: KeyInterner) {}
+  constructor(readonly keys: GymKeys = new GymKeys()) {}
 
-  /** The id of agent `name`, interning it. */
+  /** Agent names by id. */
+  get agentNames(): readonly string[] {
+    return this.agents.names;
+  }
+
+  /** The id of agent `name`, given a new one when it is new. */
   agentId(name: string): number {
-    let id = this.agentIds.get(name);
-    if (id === undefined) {
-      id = this.agentNames.length;
-      this.agentNames.push(name);
-      this.agentIds.set(name, id);
-    }
-    return id;
+    return this.agents.idOf(name);
   }
 
   private growRows(): void {
@@ -348,7 +347,7 @@ export class RolloutTable {
    * remapping its key and agent ids; `lineOffset` is added to its line numbers.
    */
   appendTransfer(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
-    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOfString(name));
+    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
     const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
     const rowBase = this.count;
     const statBase = this.statCount;

@@ -1,4 +1,4 @@
-import { pySum, type PyNumber } from './py-sum.js';
+import { pySum, type PyNumber } from '../../pycompat/py-sum.js';
 import { pyTrueDivide } from './py-true-divide.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { PyJson } from '../py-json.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { comparePyStrings } from './compare-py-strings.js';
-import { pySum, type PyNumber } from './py-sum.js';
+import { pySum, type PyNumber } from '../../pycompat/py-sum.js';
 import { pyTrueDivide } from './py-true-divide.js';
 
 /** One rollout as the pass@k helpers see it: field name → value (`bigint` = Python int). */

@@ -1,5 +1,5 @@
-import { formatPyFloat } from '../format-py-float.js';
-import type { PyJson } from '../py-json.js';
+import { formatPyFloat } from '../../pycompat/format-py-float.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import {
   computePassMajorityMetrics,
   type PassAtKRollout,

@@ -41,10 +41,7 @@ export function pandasStdAbout(
   return Math.sqrt((0 + pairwiseSum(sqr, 0, n)) / d);
 }
 
-/**
- * `sqr[i] = (avg - values[start + i])²`, 0 for NaN. A function of its own: with the code after it
- * in the same function, this loop deoptimized 1,563 times a run (see `range-extremes.ts`).
- */
+/** `sqr[i] = (avg - values[start + i])²`, 0 for NaN. */
 function squaredDeviations(
   values: ArrayLike<number>,
   start: number,

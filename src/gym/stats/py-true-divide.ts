@@ -1,4 +1,4 @@
-import type { PyNumber } from './py-sum.js';
+import type { PyNumber } from '../../pycompat/py-sum.js';
 
 function bitLength(x: bigint): number {
   return x === 0n ? 0 : x.toString(2).length;

@@ -4,13 +4,6 @@
  * statistics that need an extreme of a range (describe, the median's lower middle, the repeat-level
  * quantiles).
  *
- * Each is a loop alone in its function, ending by returning a local, as every hot loop of the
- * statistics is: a run calls these first on the largest range (200k values) and then on many small
- * ones, and V8 compiles a loop on the stack during the first call; code after the loop that had not
- * run yet was then compiled as a deoptimization, which every later call entering the compiled loop
- * hit (254 to 1,563 deoptimizations a run for the functions that had such code, --trace-deopt;
- * `test/gym/deopt-loops.test.ts` guards against it).
- *
  * @example
  * rangeMin(Float64Array.of(3, NaN, 1), 0, 3); // 1
  */

@@ -1,4 +1,4 @@
-import { studentTQuantile } from './student-t-quantile.js';
+import { studentTQuantile } from '../../pycompat/student-t-quantile.js';
 
 /** A 95% Student-t interval; `zeroSe` is set when it collapsed because the standard error is exactly 0. */
 export interface TConfidenceInterval {

@@ -1,6 +1,6 @@
 import type { Percentiles } from '../../model/summary.js';
 import { computePercentiles } from './compute-percentiles.js';
-import { pythonSum } from './python-sum.js';
+import { pyFloatSum } from '../../pycompat/py-float-sum.js';
 import { sortFloatsLikePython } from './sort-floats-like-python.js';
 
 /** The statistics of one aggregate row (spec §7.2); every statistic is null when `count` is 0. */
@@ -24,7 +24,7 @@ export interface ValueDescription {
 
 /**
  * Describe a list of values exactly as the SDK's `_aggregate_range_score` does: keep the finite values
- * (in input order), `sum` with Python's `sum()` (Neumaier, see `pythonSum`), `mean = sum/count`,
+ * (in input order), `sum` with Python's `sum()` (Neumaier, see `pyFloatSum`), `mean = sum/count`,
  * `min`/`max` first-wins like Python's `min()`/`max()`, population and sample variance from one
  * Python-summed Σ(v−mean)², and p10..p100 over a Python-stable sorted copy.
  *
@@ -61,7 +61,7 @@ export function describeValues(values: ArrayLike<number>): ValueDescription {
       median: null,
     };
   }
-  const sum = pythonSum(finite);
+  const sum = pyFloatSum(finite);
   const mean = sum / count;
   const squares = new Float64Array(count);
   let min = finite[0] as number;
@@ -73,7 +73,7 @@ export function describeValues(values: ArrayLike<number>): ValueDescription {
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const sumSqDev = pythonSum(squares);
+  const sumSqDev = pyFloatSum(squares);
   const variance = sumSqDev / count;
   const sampleVariance = count > 1 ? sumSqDev / (count - 1) : null;
   const percentiles = computePercentiles(sortFloatsLikePython(finite));

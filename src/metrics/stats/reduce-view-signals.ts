@@ -1,5 +1,5 @@
 import type { SemanticReducer } from '../../model/task.js';
-import { pythonSum } from './python-sum.js';
+import { pyFloatSum } from '../../pycompat/py-float-sum.js';
 
 /**
  * Reduce one view opportunity's signal values (spec §7.5), as the SDK's `_reduce_semantic_view`:
@@ -35,12 +35,12 @@ export function reduceViewSignals(
       return m;
     }
     case 'mean':
-      return pythonSum(values) / values.length;
+      return pyFloatSum(values) / values.length;
     case 'weighted_mean': {
       const w = values.map((_, i) => weights[i] ?? 1.0);
-      const denominator = pythonSum(w);
+      const denominator = pyFloatSum(w);
       if (denominator === 0) return null;
-      return pythonSum(values.map((v, i) => v * (w[i] as number))) / denominator;
+      return pyFloatSum(values.map((v, i) => v * (w[i] as number))) / denominator;
     }
   }
 }

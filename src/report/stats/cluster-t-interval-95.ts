@@ -1,4 +1,4 @@
-import { studentTQuantile } from './student-t-quantile.js';
+import { studentTQuantile } from '../../pycompat/student-t-quantile.js';
 
 /** The result of {@link clusterTInterval95}. */
 export interface ClusterIntervalResult {

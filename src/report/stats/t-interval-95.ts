@@ -1,4 +1,4 @@
-import { studentTQuantile } from './student-t-quantile.js';
+import { studentTQuantile } from '../../pycompat/student-t-quantile.js';
 
 /**
  * Two-sided 95% Student-t interval for a mean from its summary statistics:

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildGymFrame, defaultFrameMaxValues } from '../../../src/gym/compute/build-gym-frame.js';
 import { GymInputError } from '../../../src/gym/gym-input-error.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
-import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
 
 async function table(lines: string[]): Promise<RolloutTable> {
-  const t = new RolloutTable(createGymKeys());
+  const t = new RolloutTable();
   await loadRolloutFile(writeJsonl(tempDir(), 'in.jsonl', lines), 0, t, { cut: true });
   return t;
 }

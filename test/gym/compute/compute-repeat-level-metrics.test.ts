@@ -6,7 +6,7 @@ import {
   type AgentRows,
 } from '../../../src/gym/compute/compute-repeat-level-metrics.js';
 import { GymWarnings } from '../../../src/gym/compute/gym-warnings.js';
-import type { PyJsonObject } from '../../../src/gym/py-json.js';
+import type { PyJsonObject } from '../../../src/pycompat/py-json.js';
 import { numpyQuantileLinear } from '../../../src/gym/stats/numpy-quantile-linear.js';
 import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasStd } from '../../../src/gym/stats/pandas-std.js';

@@ -3,14 +3,13 @@ import { buildGymFrame } from '../../../src/gym/compute/build-gym-frame.js';
 import { describeKeys } from '../../../src/gym/compute/describe-keys.js';
 import { GymGroupLevels } from '../../../src/gym/compute/gym-group-levels.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
-import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
 
 describe('GymGroupLevels.canWrite', () => {
   it("depends on the table's items as they are when asked (a later array-index key changes it)", async () => {
     const dir = tempDir();
-    const t = new RolloutTable(createGymKeys());
+    const t = new RolloutTable();
     await loadRolloutFile(writeJsonl(dir, 'a.jsonl', [row(0, 0, { reward: 1, score: 2 })]), 0, t, {
       cut: true,
     });

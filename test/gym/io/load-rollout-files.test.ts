@@ -87,7 +87,7 @@ describe('loadRolloutFiles with worker threads', () => {
     lines[700] = 'not json';
     const input = writeJsonl(dir, 'bad.jsonl', lines);
     expect(runParallel(input, join(dir, 'o.jsonl'), 'pass-at-k').error).toBe(
-      `Malformed JSON in '${input}' at line 701, column 1: invalid literal, expected null`,
+      `Malformed JSON in '${input}' at line 701: unexpected token 'o', "not json" is not valid JSON`,
     );
   }, 60_000);
 
@@ -98,7 +98,7 @@ describe('loadRolloutFiles with worker threads', () => {
     lines[1900] = 'not json';
     const input = writeJsonl(dir, 'bad.jsonl', lines);
     expect(runParallel(input, join(dir, 'o.jsonl')).error).toBe(
-      `Malformed JSON in '${input}' at line 1501, column 23: expected a string key, found 'o'`,
+      `Malformed JSON in '${input}' at line 1501, column 23: expected double-quoted property name`,
     );
   }, 60_000);
 

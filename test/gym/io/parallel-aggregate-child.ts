@@ -9,7 +9,7 @@ try {
   const r = await aggregateRollouts({
     inputGlob: input,
     output,
-    parallel: { workers: 2, minBytes: 0, pieceBytes: 64 << 10 },
+    parallel: { workers: 2, minBytes: 0 },
     ...(mode === 'pass-at-k' ? { hooks: { passAtK: {} } } : {}),
   });
   process.stdout.write(

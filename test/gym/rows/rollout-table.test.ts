@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
-import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
 
@@ -24,9 +23,9 @@ describe('RolloutTable', () => {
       row(0, 0, { reward: 'pass', score: 2, big: 1 }).replace('"big":1', '"big":12345678901234567890'),
       row(0, 1, { reward: 1, score: 'n/a' }),
     ]);
-    const fresh = new RolloutTable(createGymKeys());
+    const fresh = new RolloutTable();
     await loadRolloutFile(path, 0, fresh, { cut: true });
-    const reused = new RolloutTable(createGymKeys());
+    const reused = new RolloutTable();
     await loadRolloutFile(path, 0, reused, { cut: true });
     reused.clearRows();
     expect(reused.count).toBe(0);
@@ -41,7 +40,7 @@ describe('RolloutTable', () => {
   it('reserve makes room without changing the rows', async () => {
     const dir = tempDir();
     const path = writeJsonl(dir, 'in.jsonl', [row(0, 0, { reward: 1, a: 2 }), row(1, 0, { reward: 0 })]);
-    const t = new RolloutTable(createGymKeys());
+    const t = new RolloutTable();
     await loadRolloutFile(path, 0, t, { cut: true });
     const before = snapshot(t);
     t.reserve(5000, 7000, 9000);
@@ -58,7 +57,7 @@ describe('RolloutTable', () => {
       row(0, 1, { b: 4 }),
       row(0, 2, { reward: 0, response: { usage: { a: 5 } } }),
     ]);
-    const t = new RolloutTable(createGymKeys());
+    const t = new RolloutTable();
     await loadRolloutFile(path, 0, t, { cut: true });
     const items = (r: number) => {
       const s = t.infoStart[r] as number;
@@ -87,7 +86,7 @@ describe('RolloutTable', () => {
       (fields['response'] as { usage: Record<string, number> }).usage[`f${i}`] = -i;
     const dir = tempDir();
     const path = writeJsonl(dir, 'wide.jsonl', [row(0, 0, fields)]);
-    const t = new RolloutTable(createGymKeys());
+    const t = new RolloutTable();
     await loadRolloutFile(path, 0, t, { cut: true });
     expect(t.infoLen[0]).toBe(1 + 200_000);
     expect(t.statLen[0]).toBe(1 + 200_000);

@@ -5,7 +5,7 @@ import { pairwiseSum } from '../../../src/gym/stats/pairwise-sum.js';
 import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';
 import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
-import { studentTQuantile } from '../../../src/gym/stats/student-t-quantile.js';
+import { studentTQuantile } from '../../../src/pycompat/student-t-quantile.js';
 
 interface OracleCase {
   n: number;

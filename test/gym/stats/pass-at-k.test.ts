@@ -6,7 +6,7 @@ import {
 } from '../../../src/gym/stats/compute-pass-majority-metrics.js';
 import { computeSubsetMetrics } from '../../../src/gym/stats/compute-subset-metrics.js';
 import { highestKMetrics } from '../../../src/gym/stats/highest-k-metrics.js';
-import { pySum } from '../../../src/gym/stats/py-sum.js';
+import { pySum } from '../../../src/pycompat/py-sum.js';
 import { pyTrueDivide } from '../../../src/gym/stats/py-true-divide.js';
 
 const r = (...rewards: (number | bigint | null)[]) => rewards.map((reward) => ({ reward }));

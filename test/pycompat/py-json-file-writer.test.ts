@@ -2,9 +2,9 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPyFloat } from '../../src/gym/format-py-float.js';
-import { PyJsonFileWriter } from '../../src/gym/py-json-file-writer.js';
-import { tempDir } from './gym-test-helpers.js';
+import { formatPyFloat } from '../../src/pycompat/format-py-float.js';
+import { PyJsonFileWriter } from '../../src/pycompat/py-json-file-writer.js';
+import { tempDir } from '../gym/gym-test-helpers.js';
 
 /** Writes each float on its own line through the writer and returns the lines. */
 function written(xs: number[], floats: 'orjson' | 'repr'): string[] {

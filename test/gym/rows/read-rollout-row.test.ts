@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { JsonCursor } from '../../../src/gym/json/json-cursor.js';
-import { createGymKeys } from '../../../src/gym/rows/gym-keys.js';
 import { RolloutScratch } from '../../../src/gym/rows/rollout-scratch.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
-import { scanRolloutLine } from '../../../src/gym/rows/scan-rollout-line.js';
+import { readRolloutRow } from '../../../src/gym/rows/read-rollout-row.js';
+import { VALUE_KIND } from '../../../src/gym/rows/value-kind.js';
 import { buildRolloutInfo } from '../../../src/gym/compute/build-rollout-info.js';
 
 function scan(line: string, cut = true) {
-  const keys = createGymKeys();
-  const table = new RolloutTable(keys);
+  const table = new RolloutTable();
+  const keys = table.keys;
   const scratch = new RolloutScratch();
-  const buf = Buffer.from(line);
-  scanRolloutLine(new JsonCursor(buf, 0, buf.length), keys, scratch, { cut });
-  const r = table.addRow(scratch, 0, 1, 0, buf.length, 0);
+  readRolloutRow(line, keys, scratch, { cut });
+  const r = table.addRow(scratch, 0, 1, 0, Buffer.byteLength(line), 0);
   const stats: [string, number][] = [];
   for (
     let k = table.statStart[r] as number;
@@ -24,7 +22,7 @@ function scan(line: string, cut = true) {
   return { scratch, stats, info: buildRolloutInfo(table, r) };
 }
 
-describe('scanRolloutLine + RolloutTable (§2 field map)', () => {
+describe('readRolloutRow + RolloutTable (§2 field map)', () => {
   it('duplicate keys: last value at the first position, at top level and in usage', () => {
     const { stats } = scan(
       '{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":2,"a":3,"response":{"usage":{"u":1,"u":5}}}',
@@ -68,7 +66,7 @@ describe('scanRolloutLine + RolloutTable (§2 field map)', () => {
   });
 });
 
-describe('scanRolloutLine: the one-pass "response" read gives what the member-by-member read gives', () => {
+describe('readRolloutRow: response and usage', () => {
   const head = '{"_ng_task_index":0,"_ng_rollout_index":0,"response":';
   const usageOf = (response: string) => scan(`${head}${response}}`).stats;
   const errorOf = (response: string): string => {
@@ -89,17 +87,54 @@ describe('scanRolloutLine: the one-pass "response" read gives what the member-by
     expect(usageOf('{"a":{"usage":{"x":1}},"usages":{"y":2}}')).toEqual([]);
   });
 
-  it('a repeated "usage": the last wins, but a bad first one is still an error', () => {
+  it('a repeated "usage": the last one is the one a Python dict keeps', () => {
     expect(usageOf('{"usage":{"a":1},"x":0,"usage":{"b":2}}')).toEqual([['b', 2]]);
-    expect(errorOf('{"usage":5,"usage":{"b":2}}')).toBe(
+    expect(usageOf('{"usage":5,"usage":{"b":2}}')).toEqual([['b', 2]]);
+    expect(errorOf('{"usage":{"b":2},"usage":5}')).toBe(
       '"response.usage" must be an object, got the number 5',
     );
     expect(usageOf('{"usage":{"a":1},"us\\u0061ge":{"b":2}}')).toEqual([['b', 2]]);
   });
 
-  it('a bad "usage" is reported before a syntax error after it, and a syntax error before it first', () => {
-    expect(errorOf('{"usage":"x","a":tru}')).toBe('"response.usage" must be an object, got the string "x"');
-    expect(errorOf('{"a":tru,"usage":"x"}')).toMatch(/invalid literal, expected true/);
-    expect(errorOf('{"usage":{"t":4},"a":[1,]}')).toMatch(/expected a value/);
+  it('malformed JSON anywhere in the line is reported before what the row means', () => {
+    expect(errorOf('{"usage":"x","a":tru}')).toMatch(/not valid JSON/);
+    expect(errorOf('{"usage":{"t":4},"a":[1,]}')).toMatch(/not valid JSON/);
+    expect(errorOf('{"usage":"x"}')).toBe('"response.usage" must be an object, got the string "x"');
+  });
+});
+
+describe('readRolloutRow: what JSON.parse alone would lose', () => {
+  it('keeps int and float literals apart, booleans as ints', () => {
+    const { scratch } = scan(
+      '{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":1.0,"c":1e2,"d":-0,"e":true}',
+    );
+    const kinds = Array.from(scratch.top.kind.subarray(0, scratch.top.count));
+    expect(kinds).toEqual([
+      VALUE_KIND.int,
+      VALUE_KIND.float,
+      VALUE_KIND.float,
+      VALUE_KIND.int,
+      VALUE_KIND.int,
+    ]);
+  });
+
+  it('keeps keys that look like array indices in written order', () => {
+    const { stats } = scan('{"_ng_task_index":0,"_ng_rollout_index":0,"b":1,"2":2,"a":3,"1":4}');
+    expect(stats.map(([k]) => k)).toEqual(['b', '2', 'a', '1']);
+  });
+
+  it('is not confused by quotes, brackets and keys inside strings', () => {
+    const { stats, scratch } = scan(
+      '{"s":"a \\\\\\" } ] \\"reward\\": 1.0","_ng_task_index":0,"_ng_rollout_index":0,"r":{"reward":[1,{"x":"}"}]},"reward":2}',
+    );
+    expect(stats).toEqual([['reward', 2]]);
+    expect(scratch.hasWhitespace).toBe(false);
+  });
+
+  it('notes whitespace between tokens anywhere in the line (the merged file drops it)', () => {
+    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":{"a":[1, 2]}}').scratch.hasWhitespace).toBe(
+      true,
+    );
+    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":"a b"}').scratch.hasWhitespace).toBe(false);
   });
 });

@@ -5,11 +5,11 @@
  * non-zero and finite. CPython ≤ 3.11 summed naively; see docs/semantics.md for why 3.12+ is matched.
  *
  * @example
- * pythonSum([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]); // 1 (naive addition gives 0.9999999999999999)
- * pythonSum([1e16, 1, -1e16]); // 1
- * pythonSum([]); // 0
+ * pyFloatSum([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]); // 1 (naive addition gives 0.9999999999999999)
+ * pyFloatSum([1e16, 1, -1e16]); // 1
+ * pyFloatSum([]); // 0
  */
-export function pythonSum(values: ArrayLike<number>, start = 0, end: number = values.length): number {
+export function pyFloatSum(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   if (end <= start) return 0;
   // `0 + x0`: adding a float to the int start value; 0.0 + -0.0 is +0.0.
   let hi = 0 + (values[start] as number);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { studentTQuantile } from '../../../src/gym/stats/student-t-quantile.js';
-import { tConfidenceInterval } from '../../../src/gym/stats/t-confidence-interval.js';
+import { studentTQuantile } from '../../src/pycompat/student-t-quantile.js';
+import { tConfidenceInterval } from '../../src/gym/stats/t-confidence-interval.js';
 
 // spec §7: t* = scipy 1.15.3 t.ppf(0.975, df); those carry up to ~4e-11 relative error of their own
 const SPEC_T: [number, number][] = [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPyFloat } from '../../src/gym/format-py-float.js';
-import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from '../../src/gym/py-number-bytes.js';
+import { formatPyFloat } from '../../src/pycompat/format-py-float.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from '../../src/pycompat/py-number-bytes.js';
 
 const buf = new Uint8Array(3 + MAX_NUMBER_BYTES);
 

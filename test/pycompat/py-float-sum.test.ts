@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { pythonSum } from '../../../src/metrics/stats/python-sum.js';
+import { pyFloatSum } from '../../src/pycompat/py-float-sum.js';
 
 // Expected values are what CPython 3.12.1's built-in sum() returns for the same lists.
-describe('pythonSum', () => {
+describe('pyFloatSum', () => {
   it.each([
     { values: [], expected: 0 },
     { values: [0.5], expected: 0.5 },
@@ -11,15 +11,15 @@ describe('pythonSum', () => {
     { values: [1.0, 1e100, 1.0, -1e100], expected: 2.0 },
     { values: [1e308, 1e308, -1e308], expected: Infinity }, // overflow: compensation not added
   ])('sum($values) = $expected', ({ values, expected }) => {
-    expect(pythonSum(values)).toBe(expected);
+    expect(pyFloatSum(values)).toBe(expected);
   });
 
   it('starts from the int 0, so a lone -0.0 sums to +0.0 (as sum([-0.0]) == 0.0)', () => {
-    expect(Object.is(pythonSum([-0]), 0)).toBe(true);
-    expect(Object.is(pythonSum([-0, -0]), 0)).toBe(true);
+    expect(Object.is(pyFloatSum([-0]), 0)).toBe(true);
+    expect(Object.is(pyFloatSum([-0, -0]), 0)).toBe(true);
   });
 
   it('sums a sub-range', () => {
-    expect(pythonSum([5, 0.1, 0.2, 9], 1, 3)).toBe(0.1 + 0.2);
+    expect(pyFloatSum([5, 0.1, 0.2, 9], 1, 3)).toBe(0.1 + 0.2);
   });
 });
