@@ -1,5 +1,5 @@
 import type { ScoredTrial } from '../model/scored-trial.js';
-import { studentTQuantile } from '../gym/stats/student-t-quantile.js';
+import { studentTQuantile } from '../pycompat/student-t-quantile.js';
 import { confidenceSequence } from '../stats/confidence-sequence.js';
 
 /** One output's intervals at `/v1/summary` (`intervals.outputs[]`). */

@@ -1,4 +1,4 @@
-import { studentTQuantile } from '../gym/stats/student-t-quantile.js';
+import { studentTQuantile } from '../pycompat/student-t-quantile.js';
 import type { IntervalMethod, StatsInterval } from './stats-interval.js';
 
 /**
