@@ -15,8 +15,8 @@ import type { Sink } from '../sinks/sink.js';
  * The pipeline's one fan-out point: each value is written to every sink (in parallel across sinks,
  * one value at a time, so each sink sees input order) and re-emitted once all writes resolved. On
  * completion every sink is flushed and shut down before the stream completes. An upstream error waits
- * until the values before it are written; then (as on a failed write) the sinks are shut down without
- * a flush and the original error is passed on. Unsubscribing early shuts them down in the background.
+ * until the values before it are written; then (as on a failed write) the sinks are aborted (`abort`,
+ * else `shutdown`) without a flush and the original error is passed on. Unsubscribing early shuts them down in the background.
  *
  * @example
  * scored$.pipe(writeToSinks([toRunBundle('out'), toDuckDB('runs.duckdb')])).subscribe();
@@ -56,7 +56,7 @@ export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunc
           defer(async () => {
             if (!closed) {
               closed = true;
-              await Promise.allSettled(sinks.map((s) => s.shutdown()));
+              await Promise.allSettled(sinks.map((s) => (s.abort ? s.abort(error) : s.shutdown())));
             }
             throw error;
           }),

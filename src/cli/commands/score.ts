@@ -2,7 +2,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
 import { newRunId } from '../../bundle/new-run-id.js';
 import { parsePythonJson } from '../../bundle/parse-python-json.js';
 import { ConfigError } from '../../config/config-error.js';
@@ -115,6 +118,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   const runId = flags.runId ?? config.runId ?? newRunId();
   const out = flags.out ?? join('runs', runId);
 
+  const partialOut = existsSync(join(out, BUNDLE_FILES.run)) ? incompleteBundleDir(out) : out;
   const bundleInputs: string[] = [];
   for (const input of inputs) {
     if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
@@ -155,7 +159,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   for (const message of warnings) process.stderr.write(`evalstream: warning: ${message}\n`);
 
   const { stats, error } = result;
-  if (error !== null) throw toCliError(error, stats, out);
+  if (error !== null) throw toCliError(error, stats, out, partialOut);
   if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
   if (flags.json === true) {
     process.stdout.write(
@@ -192,18 +196,21 @@ async function readConfig(
   }
 }
 
-function toCliError(error: unknown, stats: PipelineStats, out: string): CliError {
+/** `partialOut`: where a failed run's trials went (`out`, or beside the bundle `out` already held). */
+function toCliError(error: unknown, stats: PipelineStats, out: string, partialOut: string): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof ConfigError) return new CliError(error.message, EXIT_BAD_INPUT);
   const message = error instanceof Error ? error.message : String(error);
+  const where =
+    stats.trials === 0
+      ? ''
+      : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
+        (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
   if (error instanceof InputError) {
     if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
-    return new CliError(
-      `${message}\nincomplete: ${out} holds the ${stats.trials} trials read before this point`,
-      EXIT_RUN_FAILED,
-    );
+    return new CliError(`${message}${where}`, EXIT_RUN_FAILED);
   }
-  return new CliError(`run failed after ${stats.trials} trials: ${message}`, EXIT_RUN_FAILED);
+  return new CliError(`run failed after ${stats.trials} trials: ${message}${where}`, EXIT_RUN_FAILED);
 }
 
 async function describeRun(
