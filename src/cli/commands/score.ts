@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
 import { newRunId } from '../../bundle/new-run-id.js';
@@ -206,6 +207,8 @@ function toCliError(error: unknown, stats: PipelineStats, out: string, partialOu
       ? ''
       : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
         (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
+  // a malformed bundle line is bad input (README), as `summarize` and `report` say of the same bundle
+  if (error instanceof BundleReadError) return new CliError(`${message}${where}`, EXIT_BAD_INPUT);
   if (error instanceof InputError) {
     if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
     return new CliError(`${message}${where}`, EXIT_RUN_FAILED);
