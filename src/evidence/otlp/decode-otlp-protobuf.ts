@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { grownTypedArray } from '../../util/grown-typed-array.js';
 import { ListAttributes } from './list-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -185,7 +186,9 @@ function plainStringAt(buf: Buf, start: number, end: number): number {
   return -1;
 }
 
-function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
+function decodeAnyValue(buf: Buf, start: number, end: number, depth = 0): OtlpAnyValue {
+  if (depth > MAX_ANY_VALUE_DEPTH)
+    fail(`AnyValue nested more than ${MAX_ANY_VALUE_DEPTH} levels deep (refused)`, start, 'AnyValue');
   // Fast path: the value is just a string_value (the usual case).
   const at = plainStringAt(buf, start, end);
   if (at >= 0) return new WireString(buf, at, end - at);
@@ -234,7 +237,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
           const t = r.uint32();
           if (t === ((1 << 3) | LEN)) {
             const ve = subEnd(r, e, 'array_value.values');
-            values.push(decodeAnyValue(buf, r.pos, ve));
+            values.push(decodeAnyValue(buf, r.pos, ve, depth + 1));
             r.pos = ve;
           } else skipField(r, t, e, 'array_value');
         }
@@ -248,7 +251,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
           const t = r.uint32();
           if (t === ((1 << 3) | LEN)) {
             const ve = subEnd(r, e, 'kvlist_value.values');
-            values.push(decodeKeyValue(buf, r.pos, ve));
+            values.push(decodeKeyValue(buf, r.pos, ve, depth + 1));
             r.pos = ve;
           } else skipField(r, t, e, 'kvlist_value');
         }
@@ -269,7 +272,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
   return value;
 }
 
-function decodeKeyValue(buf: Buf, start: number, end: number): OtlpKeyValue {
+function decodeKeyValue(buf: Buf, start: number, end: number, depth = 0): OtlpKeyValue {
   const r = Reader.create(buf);
   r.pos = start;
   r.len = end;
@@ -283,7 +286,7 @@ function decodeKeyValue(buf: Buf, start: number, end: number): OtlpKeyValue {
       r.pos = e;
     } else if (tag === ((2 << 3) | LEN)) {
       const e = subEnd(r, end, 'KeyValue.value');
-      value = decodeAnyValue(buf, r.pos, e);
+      value = decodeAnyValue(buf, r.pos, e, depth);
       r.pos = e;
     } else skipField(r, tag, end, 'KeyValue');
   }
