@@ -68,6 +68,19 @@ function fail(message: string, offset: number, field: string): never {
   throw new OtlpDecodeError(`${message} at byte ${offset} (${field})`, { offset, field });
 }
 
+/**
+ * Runs a decode done on demand (after `decodeOtlpProtobuf` returned): the reader's own range errors
+ * (a read past the end of a corrupt message) become an `OtlpDecodeError` naming where it started.
+ */
+function onDemand<T>(decode: () => T, at: number, field: string): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof OtlpDecodeError) throw error;
+    return fail(`truncated or corrupt: ${(error as Error).message}`, at, field);
+  }
+}
+
 /** Reads a length prefix and checks the sub-message fits in `[pos, end)`. Returns the sub-message end. */
 function subEnd(r: Reader, end: number, field: string): number {
   const at = r.pos;
@@ -434,7 +447,8 @@ class WireAttributes implements OtlpAttributes {
   #value(i: number): OtlpAnyValue {
     const idx = this.#block.data;
     const s = idx[i + 2] as number;
-    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, idx[i + 3] as number);
+    if (s < 0) return EMPTY_VALUE;
+    return onDemand(() => decodeAnyValue(this.#buf, s, idx[i + 3] as number), s, 'KeyValue.value');
   }
 
   keys(): string[] {
@@ -469,7 +483,7 @@ class WireAttributes implements OtlpAttributes {
     // a plain string value is sliced straight from the buffer (no value object)
     const at = plainStringAt(this.#buf, start, end);
     if (at >= 0) return this.#buf.utf8Slice(at, end);
-    const v = decodeAnyValue(this.#buf, start, end);
+    const v = onDemand(() => decodeAnyValue(this.#buf, start, end), start, 'KeyValue.value');
     return v.type === 'string' ? v.value : undefined;
   }
 
@@ -984,15 +998,20 @@ class WireSpan implements OtlpSpan {
     const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
     if (r === null) return [];
     const out: OtlpSpanEvent[] = [];
-    for (let i = 0; i < r.length; i += 2)
-      out.push(decodeEvent(this.#buf, r[i] as number, r[i + 1] as number));
+    for (let i = 0; i < r.length; i += 2) {
+      const at = r[i] as number;
+      out.push(onDemand(() => decodeEvent(this.#buf, at, r[i + 1] as number), at, 'Span.events'));
+    }
     return out;
   }
   get links(): OtlpSpanLink[] {
     const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_LINKS);
     if (r === null) return [];
     const out: OtlpSpanLink[] = [];
-    for (let i = 0; i < r.length; i += 2) out.push(decodeLink(this.#buf, r[i] as number, r[i + 1] as number));
+    for (let i = 0; i < r.length; i += 2) {
+      const at = r[i] as number;
+      out.push(onDemand(() => decodeLink(this.#buf, at, r[i + 1] as number), at, 'Span.links'));
+    }
     return out;
   }
   get status(): OtlpStatus {
