@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import { newRunId } from '../bundle/new-run-id.js';
 import type { EvalstreamConfig } from '../config/evalstream-config.js';
 import { parseConfig } from '../config/parse-config.js';
@@ -22,6 +22,11 @@ export interface BuildPipelineOptions {
   runId?: string;
   registry?: Readonly<Record<string, BuiltinMetricEntry>>;
   onWarning?: (message: string) => void;
+  /**
+   * Ends the run early with its error (e.g. on SIGINT), whatever metric is still pending: the trials
+   * scored before it are written, then the sinks are aborted as for any failed run.
+   */
+  interrupt?: Observable<never>;
 }
 
 /** A wired, not yet started pipeline: subscribing to `scored$` runs it. */
@@ -56,7 +61,20 @@ export function buildPipeline(options: BuildPipelineOptions): Pipeline {
       timeoutMs: config.scoring.timeoutMs,
       failFast: config.scoring.failFast,
     }),
+    (scored) => (options.interrupt === undefined ? scored : untilError(scored, options.interrupt)),
     writeToSinks(options.sinks),
   );
   return { runId, scored$ };
+}
+
+/** `source`, except that an error of `interrupt` ends it (and unsubscribes from `source`) at once. */
+function untilError<T>(source: Observable<T>, interrupt: Observable<never>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const stop = interrupt.subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const inner = source.subscribe(subscriber);
+    return () => {
+      inner.unsubscribe();
+      stop.unsubscribe();
+    };
+  });
 }

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { Observable } from 'rxjs';
 import { SingleBar } from 'cli-progress';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -99,7 +100,8 @@ Examples:
   evalstream score rollouts.jsonl --format gym --out runs/gym
   evalstream score jobs/big --engine duckdb --db runs/all.duckdb --out runs/big   # SQL summary + store
 
-Exit codes: 0 ok; 1 the run failed or an input was cut off (trials read before it are kept);
+Ctrl-C (SIGINT) or SIGTERM stops the run: the trials scored so far are written, exit 1.
+Exit codes: 0 ok; 1 the run failed, was interrupted or an input was cut off (trials read before it are kept);
 2 bad usage or input (the message names the file, line/offset and field).`,
     )
     .exitOverride()
@@ -154,8 +156,21 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     format: flags.format,
     ...(progress === null ? {} : { onProgress: progress.onInput }),
   });
-  const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
-  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial);
+  const pipeline = buildPipeline({
+    source,
+    sinks,
+    config,
+    configFile,
+    runId,
+    onWarning: warn,
+    interrupt: signalError(),
+  });
+  // a metric that never settles (timeoutMs: null) leaves nothing else keeping Node's event loop alive:
+  // without this timer the process would exit 13 with nothing written instead of waiting for a signal
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial).finally(() =>
+    clearInterval(keepAlive),
+  );
   progress?.stop();
   for (const message of warnings) process.stderr.write(`evalstream: warning: ${message}\n`);
 
@@ -177,6 +192,22 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     return;
   }
   process.stdout.write(await describeRun(runId, stats, out, db));
+}
+
+/**
+ * Errors with "interrupted by SIGINT" (or SIGTERM) when the signal arrives while subscribed: the run
+ * then writes the trials scored so far (beside an existing bundle) and ends with exit 1, whatever
+ * metric is still pending.
+ */
+function signalError(): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const on = (signal: NodeJS.Signals): void => subscriber.error(new Error(`interrupted by ${signal}`));
+    for (const signal of signals) process.once(signal, on);
+    return () => {
+      for (const signal of signals) process.off(signal, on);
+    };
+  });
 }
 
 /** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
