@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** Prefix of the staging directories a writer keeps inside a bundle until it commits. */
 export const STAGING_PREFIX = '.evalstream-staging-';
+
+/** `<prefix><pid>-<hex>`: the writer's process id, so a later writer can tell a dead one's leftovers. */
+const STAGING_NAME = /^\.evalstream-staging-(?:(\d+)-)?[0-9a-f]+$/;
 
 /**
  * A bundle directory being written: files go to a staging directory inside it and are renamed into
@@ -22,11 +25,15 @@ export class StagedBundleDir {
     readonly staging: string,
   ) {}
 
-  /** Creates `dir` (and parents) if needed, and a fresh staging directory inside it. */
+  /**
+   * Creates `dir` (and parents) if needed, removes the staging directories a killed writer left there
+   * (its process is gone; directories of live writers are kept), and makes a fresh staging directory.
+   */
   static async open(dir: string): Promise<StagedBundleDir> {
     const abs = resolve(dir);
     await mkdir(abs, { recursive: true });
-    const staging = join(abs, STAGING_PREFIX + randomBytes(4).toString('hex'));
+    await removeStaleStaging(abs);
+    const staging = join(abs, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
     await mkdir(staging);
     return new StagedBundleDir(abs, staging);
   }
@@ -90,14 +97,41 @@ export class StagedBundleDir {
     return same;
   }
 
-  /** Moves the named staged files into the bundle directory, in order, then removes staging. */
-  async commit(names: readonly string[]): Promise<void> {
-    for (const name of names) await rename(this.file(name), join(this.dir, name));
+  /**
+   * Moves the named staged files into the bundle directory (or into `into`, a directory on the same
+   * file system, created if needed), in order, then removes staging.
+   */
+  async commit(names: readonly string[], into: string = this.dir): Promise<void> {
+    const target = resolve(into);
+    if (target !== this.dir) await mkdir(target, { recursive: true });
+    for (const name of names) await rename(this.file(name), join(target, name));
     await this.abort();
   }
 
   /** Removes the staging directory and whatever is still in it. */
   async abort(): Promise<void> {
     await rm(this.staging, { recursive: true, force: true });
+  }
+}
+
+/** Removes `dir`'s staging directories whose writer process no longer exists (a killed run's). */
+async function removeStaleStaging(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = STAGING_NAME.exec(name);
+    if (match === null) continue;
+    const pid = match[1] === undefined ? null : Number(match[1]);
+    if (pid !== null && isAlive(pid)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -151,7 +151,17 @@ export const evalstreamConfigSchema = z
     scoring: z
       .object({
         concurrency: z.number().int().min(1).max(4096).default(4),
-        timeoutMs: z.number().int().min(0).nullable().default(60_000),
+        // bounds only the asynchronous part of a metric: a synchronous loop blocks the whole process,
+        // timeout and Ctrl-C included (docs/metrics.md); null or 0 waits for ever, Ctrl-C still stops it
+        timeoutMs: z
+          .number()
+          .int()
+          .min(0)
+          .nullable()
+          .default(60_000)
+          .describe(
+            'per metric call, in ms; null or 0 = none. Bounds only asynchronous work: a metric stuck in a synchronous loop blocks the process',
+          ),
         failFast: z.boolean().default(false),
       })
       .strict()

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import { newRunId } from '../bundle/new-run-id.js';
 import type { EvalstreamConfig } from '../config/evalstream-config.js';
 import { parseConfig } from '../config/parse-config.js';
@@ -8,6 +8,7 @@ import type { TrialItem } from '../model/trial-item.js';
 import { scoreTrials } from '../operators/score-trials.js';
 import type { Sink } from '../sinks/sink.js';
 import { createTrialPlanner } from './create-trial-planner.js';
+import { PullSource } from './pull-source.js';
 import { writeToSinks } from './write-to-sinks.js';
 
 /** Options of {@link buildPipeline}. */
@@ -22,6 +23,11 @@ export interface BuildPipelineOptions {
   runId?: string;
   registry?: Readonly<Record<string, BuiltinMetricEntry>>;
   onWarning?: (message: string) => void;
+  /**
+   * Ends the run early with its error (e.g. on SIGINT), whatever metric is still pending: the trials
+   * scored before it are written, then the sinks are aborted as for any failed run.
+   */
+  interrupt?: Observable<never>;
 }
 
 /** A wired, not yet started pipeline: subscribing to `scored$` runs it. */
@@ -56,7 +62,47 @@ export function buildPipeline(options: BuildPipelineOptions): Pipeline {
       timeoutMs: config.scoring.timeoutMs,
       failFast: config.scoring.failFast,
     }),
+    (scored) => (options.interrupt === undefined ? scored : untilError(scored, options.interrupt)),
     writeToSinks(options.sinks),
   );
   return { runId, scored$ };
+}
+
+/**
+ * `source`, except that an error of `interrupt` ends it (and unsubscribes from `source`) at once. A
+ * `PullSource` stays one, so the sinks downstream keep pulling.
+ */
+function untilError<T>(source: Observable<T>, interrupt: Observable<never>): Observable<T> {
+  if (source instanceof PullSource) {
+    const values = source as PullSource<T>;
+    return new PullSource(() => pullUntilError(values, interrupt));
+  }
+  return new Observable<T>((subscriber) => {
+    const stop = interrupt.subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const inner = source.subscribe(subscriber);
+    return () => {
+      inner.unsubscribe();
+      stop.unsubscribe();
+    };
+  });
+}
+
+async function* pullUntilError<T>(source: AsyncIterable<T>, interrupt: Observable<never>): AsyncGenerator<T> {
+  let stop = (): void => undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    const subscription = interrupt.subscribe({ error: reject });
+    stop = () => subscription.unsubscribe();
+  });
+  interrupted.catch(() => undefined);
+  const iterator = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), interrupted]);
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    stop();
+    void iterator.return?.()?.catch(() => undefined);
+  }
 }

@@ -16,10 +16,11 @@ import { PullSource } from './pull-source.js';
  * The pipeline's one fan-out point: each value is written to every sink (in parallel across sinks,
  * one value at a time, so each sink sees input order) and re-emitted once all writes resolved. On
  * completion every sink is flushed and shut down before the stream completes. An upstream error waits
- * until the values before it are written; then (as on a failed write) the sinks are shut down without
- * a flush and the original error is passed on. Unsubscribing early shuts them down in the background.
- * When the source is a `PullSource`, so is the result, and the next value is pulled only after every
- * sink wrote the current one: a slow sink slows the whole road down to the source.
+ * until the values before it are written; then (as on a failed write) the sinks are aborted (`abort`,
+ * else `shutdown`) without a flush and the original error is passed on. Unsubscribing early shuts
+ * them down in the background. When the source is a `PullSource`, so is the result, and the next
+ * value is pulled only after every sink wrote the current one: a slow sink slows the whole road down
+ * to the source.
  *
  * @example
  * scored$.pipe(writeToSinks([toRunBundle('out'), toDuckDB('runs.duckdb')])).subscribe();
@@ -62,7 +63,7 @@ export function writeToSinks<T>(sinks: readonly Sink<T>[]): MonoTypeOperatorFunc
           defer(async () => {
             if (!closed) {
               closed = true;
-              await shutdownAll(sinks);
+              await abortAll(sinks, error);
             }
             throw error;
           }),
@@ -91,7 +92,7 @@ async function* writePulled<T>(source: AsyncIterable<T>, sinks: readonly Sink<T>
   } catch (error) {
     if (!closed) {
       closed = true;
-      await shutdownAll(sinks);
+      await abortAll(sinks, error);
     }
     throw error;
   } finally {
@@ -107,4 +108,9 @@ async function flushAndShutdown<T>(sinks: readonly Sink<T>[]): Promise<void> {
 
 async function shutdownAll<T>(sinks: readonly Sink<T>[]): Promise<void> {
   await Promise.allSettled(sinks.map((s) => s.shutdown()));
+}
+
+/** A failed run: each sink's `abort` (it keeps what a failed run must not replace), else `shutdown`. */
+async function abortAll<T>(sinks: readonly Sink<T>[], error: unknown): Promise<void> {
+  await Promise.allSettled(sinks.map((s) => (s.abort ? s.abort(error) : s.shutdown())));
 }

@@ -6,4 +6,9 @@ export interface Sink<T> {
   write(item: T): Promise<void>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
+  /**
+   * Ends a run that failed (called instead of `shutdown`): a sink that can tell a failed run's output
+   * from a good one's keeps what the failure must not replace. Without it, `shutdown` is called.
+   */
+  abort?(error: unknown): Promise<void>;
 }

@@ -2,12 +2,15 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import type { BundleSummaryEngine } from '../bundle/bundle-summary-engine.js';
 import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
 import { formatUtcTimestamp } from '../bundle/format-utc-timestamp.js';
+import { incompleteBundleDir } from '../bundle/incomplete-bundle-dir.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire } from '../bundle/metadata-to-wire.js';
 import { newRunId } from '../bundle/new-run-id.js';
@@ -71,7 +74,10 @@ interface OpenState {
  * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`, and
  * each score goes into the summary as it passes (nothing written is read back); `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
  * into place (`run.json` last) and then runs the report writer. Evidence refs inside `dir` are stored
- * bundle-relative. A failure before `shutdown` leaves any earlier bundle in `dir` untouched.
+ * bundle-relative. A failure before `shutdown` leaves any earlier bundle in `dir` untouched; `abort`
+ * (a failed run) writes what arrived to `dir` only when no bundle is there yet, else beside it to
+ * `<dir>.incomplete`, and nothing at all when nothing arrived. A run without a single trial never
+ * replaces a bundle.
  *
  * @example
  * const sink = toRunBundle('runs/r1', { labels: { benchmark: 'demo' } });
@@ -95,9 +101,11 @@ class RunBundleSink implements Sink<ScoredTrial> {
   #queue: Promise<void> = Promise.resolve();
   #runId: string | null;
   #shutdown: Promise<void> | null = null;
+  readonly #hadBundle: boolean;
 
   constructor(dir: string, options: ToRunBundleOptions) {
     this.#dir = dir;
+    this.#hadBundle = existsSync(join(dir, BUNDLE_FILES.run));
     this.#options = options;
     this.#clock = options.clock ?? (() => new Date());
     this.#startedAt = this.#clock();
@@ -165,11 +173,26 @@ class RunBundleSink implements Sink<ScoredTrial> {
   }
 
   shutdown(): Promise<void> {
-    this.#shutdown ??= this.#finish();
+    this.#shutdown ??= (async () => {
+      await this.#queue;
+      // a run without a single trial never replaces a bundle
+      if (this.#state === null && this.#hadBundle) return;
+      await this.#finish(null);
+    })();
     return this.#shutdown;
   }
 
-  async #finish(): Promise<void> {
+  abort(): Promise<void> {
+    this.#shutdown ??= (async () => {
+      await this.#queue;
+      if (this.#state === null) return;
+      await this.#finish(this.#hadBundle ? incompleteBundleDir(this.#dir) : null);
+    })();
+    return this.#shutdown;
+  }
+
+  /** Writes the remaining files and moves the bundle into `dir`, or into `into` when given. */
+  async #finish(into: string | null): Promise<void> {
     await this.#queue;
     const state = await this.#open();
     const { staged } = state;
@@ -243,19 +266,22 @@ class RunBundleSink implements Sink<ScoredTrial> {
       };
       await staged.writeText(BUNDLE_FILES.run, pythonJson(manifest, { indent: 2 }) + '\n');
       await staged.writeText(STATS_FILE_NAME, statsJsonText(finished.summary));
-      await staged.commit([
-        BUNDLE_FILES.metadata,
-        BUNDLE_FILES.tasks,
-        BUNDLE_FILES.trials,
-        BUNDLE_FILES.scores,
-        BUNDLE_FILES.summary,
-        STATS_FILE_NAME,
-        BUNDLE_FILES.run,
-      ]);
+      await staged.commit(
+        [
+          BUNDLE_FILES.metadata,
+          BUNDLE_FILES.tasks,
+          BUNDLE_FILES.trials,
+          BUNDLE_FILES.scores,
+          BUNDLE_FILES.summary,
+          STATS_FILE_NAME,
+          BUNDLE_FILES.run,
+        ],
+        into ?? staged.dir,
+      );
     } catch (error) {
       await staged.abort();
       throw error;
     }
-    if (this.#options.reportWriter) await this.#options.reportWriter(staged.dir);
+    if (this.#options.reportWriter) await this.#options.reportWriter(into ?? staged.dir);
   }
 }

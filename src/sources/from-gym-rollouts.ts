@@ -5,6 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { Trial, TrialMeasurements } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
+import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { InputError } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { PullSource } from '../pipeline/pull-source.js';
@@ -83,7 +84,8 @@ async function* readGymRollouts(
       }
     } catch (error) {
       if (error instanceof InputError) throw error;
-      throw new InputError(`cannot read: ${(error as Error).message}`, { file, line: lineNo + 1 });
+      const reason = gzip ? gzipErrorReason(error) : (error as Error).message;
+      throw new InputError(`cannot read: ${reason}`, { file, line: lineNo + 1 });
     } finally {
       lines.close();
       raw.destroy();

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
@@ -10,6 +10,7 @@ import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
+import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
 import { PullSource } from '../pipeline/pull-source.js';
 
@@ -64,7 +65,10 @@ export interface FromHarborJobOptions {
  * from `agent/trajectory.json` (when it validates) or `traces/*.atif.json` under `trace:atif`, OTLP
  * from `traces/*.jsonl` under `trace:otlp`; the primary `trace` is OTLP when present, else ATIF;
  * `logs` = `agent/`, `verifier_logs` = `verifier/`. An unreadable `result.json` errors the stream
- * with an `InputError` after the trials before it.
+ * with an `InputError` after the trials before it. Symbolic links (trial directories, evidence files
+ * and the directories on their way) are followed while they stay inside the job directory; one that
+ * leads outside it is refused with an `InputError` naming the link and its target (never followed,
+ * never skipped).
  *
  * @example
  * fromHarborJob('jobs/2026-01-05__12-00-00').subscribe((item) => console.log(item.trial.task_id, item.trial.metadata));
@@ -74,9 +78,10 @@ export function fromHarborJob(dir: string, options: FromHarborJobOptions = {}): 
 }
 
 async function* readHarborJob(dir: string, options: FromHarborJobOptions): AsyncGenerator<TrialItem> {
-  const own = await readResult(join(dir, 'result.json'));
+  const root = await realpath(dir).catch(() => dir);
+  const own = await readResult(root, join(dir, 'result.json'));
   if (own !== null && isTrialResult(own.raw)) {
-    yield await buildItem(dir, own.path, own.raw);
+    yield await buildItem(root, dir, own.path, own.raw);
     options.onProgress?.({ file: own.path, trials: 1 });
     return;
   }
@@ -87,15 +92,17 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
     throw new InputError(`cannot read Harbor job directory: ${(error as Error).message}`, { file: dir });
   }
   const names = entries
-    .filter((e) => e.isDirectory())
+    .filter((e) => e.isDirectory() || e.isSymbolicLink())
     .map((e) => e.name)
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   let n = 0;
   for (const name of names) {
     const trialDir = join(dir, name);
-    const result = await readResult(join(trialDir, 'result.json'));
+    if (!(await isDirectory(trialDir))) continue; // a link to a file
+    await checkInsideRoot(root, trialDir);
+    const result = await readResult(root, join(trialDir, 'result.json'));
     if (result === null) continue; // not a trial directory, or a trial still running
-    yield await buildItem(trialDir, result.path, result.raw);
+    yield await buildItem(root, trialDir, result.path, result.raw);
     n += 1;
     options.onProgress?.({ file: result.path, trials: n });
   }
@@ -105,7 +112,8 @@ function isTrialResult(raw: unknown): boolean {
   return raw !== null && typeof raw === 'object' && 'trial_name' in raw;
 }
 
-async function readResult(path: string): Promise<{ path: string; raw: unknown } | null> {
+async function readResult(root: string, path: string): Promise<{ path: string; raw: unknown } | null> {
+  await checkInsideRoot(root, path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -119,7 +127,12 @@ async function readResult(path: string): Promise<{ path: string; raw: unknown } 
   }
 }
 
-async function buildItem(trialDir: string, resultPath: string, raw: unknown): Promise<TrialItem> {
+async function buildItem(
+  root: string,
+  trialDir: string,
+  resultPath: string,
+  raw: unknown,
+): Promise<TrialItem> {
   const parsed = trialResultSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -136,8 +149,8 @@ async function buildItem(trialDir: string, resultPath: string, raw: unknown): Pr
     r.task_name ??
     (typeof r.task_id?.path === 'string' ? basename(r.task_id.path) : (dirName.split('__')[0] ?? dirName));
 
-  const atif = await findAtif(trialDir);
-  const otlpFiles = await listFiles(join(trialDir, 'traces'), (n) => n.endsWith('.jsonl'));
+  const atif = await findAtif(root, trialDir);
+  const otlpFiles = await listFiles(root, join(trialDir, 'traces'), (n) => n.endsWith('.jsonl'));
   const descriptors: Record<string, EvidenceDescriptor> = {};
   const describe = (
     kind: string,
@@ -166,7 +179,9 @@ async function buildItem(trialDir: string, resultPath: string, raw: unknown): Pr
     ['verifier_logs', 'verifier'],
   ] as const) {
     const p = join(trialDir, sub);
-    if (await isDirectory(p)) descriptors[name] = describe('logs', null, p);
+    if (!(await isDirectory(p))) continue;
+    await checkInsideRoot(root, p);
+    descriptors[name] = describe('logs', null, p);
   }
   const otlpLoader = (d: EvidenceDescriptor, ctx: { resolveRef(ref: string): string }): OTLPTraceHandle => {
     const files = d.metadata['files'];
@@ -217,12 +232,16 @@ async function buildItem(trialDir: string, resultPath: string, raw: unknown): Pr
   return { trial, evidence, task: null, origin: { file: resultPath } };
 }
 
-async function findAtif(trialDir: string): Promise<{ path: string; trajectory: AtifTrajectory } | null> {
+async function findAtif(
+  root: string,
+  trialDir: string,
+): Promise<{ path: string; trajectory: AtifTrajectory } | null> {
   const candidates = [
     join(trialDir, 'agent', 'trajectory.json'),
-    ...(await listFiles(join(trialDir, 'traces'), (n) => n.endsWith('.atif.json'))),
+    ...(await listFiles(root, join(trialDir, 'traces'), (n) => n.endsWith('.atif.json'))),
   ];
   for (const path of candidates) {
+    await checkInsideRoot(root, path);
     let payload: unknown;
     try {
       payload = JSON.parse(await readFile(path, 'utf8'));
@@ -235,16 +254,29 @@ async function findAtif(trialDir: string): Promise<{ path: string; trajectory: A
   return null;
 }
 
-async function listFiles(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+/** Files (or links to files) in `dir` whose name `keep`s, sorted; a link outside `root` is refused. */
+async function listFiles(root: string, dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  let entries;
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isFile() && keep(e.name))
-      .map((e) => join(dir, e.name))
-      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return [];
   }
+  const files: string[] = [];
+  for (const e of entries) {
+    if (!keep(e.name) || !(e.isFile() || e.isSymbolicLink())) continue;
+    const path = join(dir, e.name);
+    await checkInsideRoot(root, path);
+    if (
+      e.isFile() ||
+      (await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      files.push(path);
+  }
+  return files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,4 +1,8 @@
-import { readdir, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
+import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { join, resolve } from 'node:path';
 import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import type { TrialItem } from '../model/trial-item.js';
@@ -9,6 +13,7 @@ import { fromBundle } from './from-bundle.js';
 import { fromGymRollouts } from './from-gym-rollouts.js';
 import { fromHarborJob } from './from-harbor-job.js';
 import { fromOtlpFiles } from './from-otlp-files.js';
+import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
 
 /** Options of `openInputs`: the format (default `auto`) and the OTLP span-grouping rule. */
@@ -91,6 +96,7 @@ async function plan(inputs: readonly string[], forced: 'auto' | InputFormat): Pr
     const st = await stat(path).catch((error: Error) => {
       throw new InputError(`cannot read input: ${error.message}`, { file: input });
     });
+    if (st.isFile()) await refuseUnreadable(path, input);
     const detected = forced === 'auto' ? await detectFormat(path) : forced;
     if (st.isDirectory()) {
       if (detected === 'bundle' || detected === 'harbor') {
@@ -131,17 +137,48 @@ async function plan(inputs: readonly string[], forced: 'auto' | InputFormat): Pr
   return plans;
 }
 
+/** Files under `dir`; symlinks are followed inside `dir` (each directory once), refused outside it. */
 async function listFilesRecursive(dir: string): Promise<string[]> {
   const out: string[] = [];
+  const root = await realpath(dir);
+  const seen = new Set<string>();
   const walk = async (d: string): Promise<void> => {
+    const real = await realpath(d);
+    if (seen.has(real)) return;
+    seen.add(real);
     const entries = await readdir(d, { withFileTypes: true });
     entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
     for (const e of entries) {
       const full = join(d, e.name);
-      if (e.isDirectory()) await walk(full);
+      if (e.isSymbolicLink()) {
+        await checkInsideRoot(root, full);
+        const st = await stat(full).catch(() => null);
+        if (st?.isDirectory() === true) await walk(full);
+        else if (st?.isFile() === true) out.push(full);
+      } else if (e.isDirectory()) await walk(full);
       else if (e.isFile()) out.push(full);
     }
   };
   await walk(dir);
   return out;
+}
+
+/** An empty file, or a gzip file that does not inflate, said as such (before format detection). */
+async function refuseUnreadable(path: string, input: string): Promise<void> {
+  const st = await stat(path);
+  if (st.size === 0) throw new InputError('the file is empty', { file: input });
+  if (!(await isGzipFile(path))) return;
+  let inflated = 0;
+  const raw = createReadStream(path);
+  try {
+    for await (const chunk of raw.pipe(createGunzip()) as AsyncIterable<Buffer>) {
+      inflated += chunk.length;
+      break;
+    }
+  } catch (error) {
+    throw new InputError(gzipErrorReason(error), { file: input, offset: 0 });
+  } finally {
+    raw.destroy();
+  }
+  if (inflated === 0) throw new InputError('the file is empty (an empty gzip stream)', { file: input });
 }

@@ -6,8 +6,9 @@ import type { TrialItem } from '../../model/trial-item.js';
 import type { InputFormat } from '../../sources/detect-format.js';
 import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
 import { openInputs } from '../../sources/open-inputs.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { InputError } from '../../sources/input-error.js';
-import { CliError, EXIT_RUN_FAILED } from '../cli-error.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 /** One trial as `inspect --json` prints it (one object per line). */
 export interface InspectRecord {
@@ -58,18 +59,27 @@ async function inspectRecord(item: TrialItem): Promise<InspectRecord> {
   };
 }
 
+/** C0 and C1 control characters and DEL: a terminal would act on them (escape sequences, bells). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Text from the inputs as the terminal shows it: every control character as a `\uXXXX` escape. */
+function printable(s: string): string {
+  return s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function short(v: JsonValue, max = 160): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v);
+  const s = printable(JSON.stringify(v));
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 function formatText(r: InspectRecord, file: string): string {
-  const lines = [`trial ${r.trial_id}  task ${r.task_id}  (${file})`];
+  const lines = [`trial ${printable(r.trial_id)}  task ${printable(r.task_id)}  (${printable(file)})`];
   const tokens = (n: number | null): string => (n === null ? '-' : String(n));
   lines.push(`  spans ${r.spans}  tokens in ${tokens(r.tokens.input)} out ${tokens(r.tokens.output)}`);
   lines.push(`  tool calls: ${r.tool_calls.length === 0 ? 'none' : String(r.tool_calls.length)}`);
   r.tool_calls.forEach((c, i) => {
-    lines.push(`    ${i + 1}. ${c.name}${c.is_error ? '  [error]' : ''}`);
+    lines.push(`    ${i + 1}. ${printable(c.name)}${c.is_error ? '  [error]' : ''}`);
     lines.push(`       arguments ${short(c.arguments)}`);
     lines.push(`       result    ${short(c.result)}`);
   });
@@ -82,7 +92,9 @@ function formatText(r: InspectRecord, file: string): string {
  * trial id, span count, tool calls in order, token usage, final text). Inputs go through
  * `openInputs` (bundle, Harbor, ATIF, OTLP, Gym; detected or forced with `--format`); `--format
  * otlp-json|otlp-jsonl|otlp-pb` also forces the OTLP file layout. A truncated or corrupt input prints
- * every trial read before it, then exits 1 (incomplete).
+ * every trial read before it, then exits 1 (incomplete), or 2 when no trial came before it (as
+ * `score`); inputs without a trial exit 2. Control characters from the inputs are printed escaped
+ * (`\u001b`), in the text and the `--json` output alike.
  *
  * @example
  * // evalstream inspect traces/relay.jsonl --json
@@ -126,14 +138,18 @@ Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usa
           : openInputs(inputs, format === undefined ? {} : { format: format as InputFormat });
       const out = process.stdout;
       let chain = Promise.resolve();
+      let count = 0;
       try {
         await new Promise<void>((resolve, reject) => {
           trials.subscribe({
             next: (item) => {
+              count += 1;
               // Print in input order even though evidence may load asynchronously.
               chain = chain.then(async () => {
                 const r = await inspectRecord(item);
-                out.write(opts.json === true ? `${JSON.stringify(r)}\n` : formatText(r, item.origin.file));
+                out.write(
+                  opts.json === true ? `${printable(JSON.stringify(r))}\n` : formatText(r, item.origin.file),
+                );
               });
             },
             error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
@@ -143,8 +159,11 @@ Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usa
         await chain;
       } catch (error) {
         await chain;
-        if (error instanceof InputError) throw new CliError(`incomplete: ${error.message}`, EXIT_RUN_FAILED);
-        throw error;
+        if (error instanceof BundleReadError) throw new CliError(error.message, EXIT_BAD_INPUT);
+        if (!(error instanceof InputError)) throw error;
+        if (count === 0) throw new CliError(error.message, EXIT_BAD_INPUT);
+        throw new CliError(`incomplete: ${error.message}`, EXIT_RUN_FAILED);
       }
+      if (count === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
     });
 }

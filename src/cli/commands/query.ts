@@ -17,9 +17,23 @@ interface QueryFlags {
 const TABLE_ROWS = 100;
 
 /**
+ * Run on the connection before the user's SQL, with or without `--write`: no file outside the store
+ * (`read_csv`, `read_text`, `glob`, `COPY … TO`, `ATTACH` of a file, `EXPORT DATABASE`), no extension
+ * installed or loaded from disk or the network, and the configuration locked so the SQL cannot undo it.
+ */
+const SANDBOX = [
+  'SET enable_external_access = false',
+  'SET autoinstall_known_extensions = false',
+  'SET autoload_known_extensions = false',
+  'SET allow_community_extensions = false',
+  'SET lock_configuration = true',
+].join('; ');
+
+/**
  * `evalstream query --db FILE "SQL" [--format table|json|csv|arrow] [--write] [--limit N]`: runs SQL
  * over an evalstream DuckDB store (tables in docs/sql.md). The file is opened read-only unless
- * `--write`. `table` (default) prints at most `--limit` rows (100 by default) and counts the rest;
+ * `--write`, which allows changes to the store itself (INSERT/UPDATE/DELETE/CREATE/DROP) and nothing
+ * more: with or without it the SQL reads and writes no other file and loads no extension (`SANDBOX`). `table` (default) prints at most `--limit` rows (100 by default) and counts the rest;
  * `json` prints an array of row objects, `csv` RFC 4180 text, `arrow` an Arrow IPC stream (binary, for
  * pandas/polars). Several statements may be given; the rows of the last are printed. Exit 2 for a bad
  * file or bad SQL.
@@ -37,7 +51,10 @@ export function queryCommand(): Command {
         .choices(['table', 'json', 'csv', 'arrow'])
         .default('table'),
     )
-    .option('--write', 'open the file read-write (INSERT/UPDATE/CREATE allowed)')
+    .option(
+      '--write',
+      'open the store read-write (INSERT/UPDATE/DELETE/CREATE/DROP in it; still no other file, no extension)',
+    )
     .option('--limit <n>', 'print at most N rows', positiveInt)
     .exitOverride()
     .addHelpText(
@@ -47,6 +64,9 @@ Examples:
   evalstream query --db runs/all.duckdb "select metric_type, output_name, avg(num_value) from score_outputs group by all"
   evalstream query --db runs/all.duckdb --format csv "select * from tool_calls where is_error" > errors.csv
   evalstream query --db runs/all.duckdb --format arrow "select * from scores" | python -c 'import pyarrow.ipc,sys; print(pyarrow.ipc.open_stream(sys.stdin.buffer).read_all())'
+
+The SQL sees only the store: reading or writing other files (read_csv, glob, COPY … TO, ATTACH),
+installing or loading extensions and changing settings are refused, with or without --write.
 
 Exit codes: 0 ok; 2 bad usage, unreadable store or SQL error.`,
     )
@@ -60,6 +80,7 @@ Exit codes: 0 ok; 2 bad usage, unreadable store or SQL error.`,
         throw new CliError(`cannot open ${flags.db}: ${(error as Error).message}`);
       }
       try {
+        await db.connection.run(SANDBOX);
         const result = await runLast(db.connection, sql);
         if (flags.format === 'arrow') {
           await writeArrowIpc(result, process.stdout, 'stream', flags.limit ?? Infinity);

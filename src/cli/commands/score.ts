@@ -1,8 +1,13 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { Observable } from 'rxjs';
 import { SingleBar } from 'cli-progress';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
 import { newRunId } from '../../bundle/new-run-id.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { EvalstreamConfig } from '../../config/evalstream-config.js';
@@ -100,7 +105,8 @@ Examples:
   evalstream score rollouts.jsonl --format gym --out runs/gym
   evalstream score jobs/big --engine duckdb --db runs/all.duckdb --out runs/big   # SQL summary + store
 
-Exit codes: 0 ok; 1 the run failed or an input was cut off (trials read before it are kept);
+Ctrl-C (SIGINT) or SIGTERM stops the run: the trials scored so far are written, exit 1.
+Exit codes: 0 ok; 1 the run failed, was interrupted or an input was cut off (trials read before it are kept);
 2 bad usage or input (the message names the file, line/offset and field).`,
     )
     .exitOverride()
@@ -123,6 +129,7 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
   // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
   const inputBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
   const engine = chooseSummaryEngine(flags.engine, inputBytes);
+  const partialOut = existsSync(join(out, BUNDLE_FILES.run)) ? incompleteBundleDir(out) : out;
   const bundleInputs: string[] = [];
   for (const input of inputs) {
     if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
@@ -174,13 +181,26 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
           }
           progress.onRead.complete();
         });
-  const pipeline = buildPipeline({ source, sinks, config, configFile, runId, onWarning: warn });
-  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial);
+  const pipeline = buildPipeline({
+    source,
+    sinks,
+    config,
+    configFile,
+    runId,
+    onWarning: warn,
+    interrupt: signalError(),
+  });
+  // a metric that never settles (timeoutMs: null) leaves nothing else keeping Node's event loop alive:
+  // without this timer the process would exit 13 with nothing written instead of waiting for a signal
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial).finally(() =>
+    clearInterval(keepAlive),
+  );
   progress?.stop();
   for (const message of warnings) process.stderr.write(`evalstream: warning: ${message}\n`);
 
   const { stats, error } = result;
-  if (error !== null) throw toCliError(error, stats, out);
+  if (error !== null) throw toCliError(error, stats, out, partialOut);
   if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
   if (flags.json === true) {
     process.stdout.write(
@@ -197,6 +217,22 @@ async function score(inputs: string[], flags: ScoreFlags): Promise<void> {
     return;
   }
   process.stdout.write(describeRun(runId, stats, out, db, summary));
+}
+
+/**
+ * Errors with "interrupted by SIGINT" (or SIGTERM) when the signal arrives while subscribed: the run
+ * then writes the trials scored so far (beside an existing bundle) and ends with exit 1, whatever
+ * metric is still pending.
+ */
+function signalError(): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const on = (signal: NodeJS.Signals): void => subscriber.error(new Error(`interrupted by ${signal}`));
+    for (const signal of signals) process.once(signal, on);
+    return () => {
+      for (const signal of signals) process.off(signal, on);
+    };
+  });
 }
 
 /** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
@@ -217,18 +253,23 @@ async function readConfig(
   }
 }
 
-function toCliError(error: unknown, stats: PipelineStats, out: string): CliError {
+/** `partialOut`: where a failed run's trials went (`out`, or beside the bundle `out` already held). */
+function toCliError(error: unknown, stats: PipelineStats, out: string, partialOut: string): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof ConfigError) return new CliError(error.message, EXIT_BAD_INPUT);
   const message = error instanceof Error ? error.message : String(error);
+  const where =
+    stats.trials === 0
+      ? ''
+      : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
+        (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
+  // a malformed bundle line is bad input (README), as `summarize` and `report` say of the same bundle
+  if (error instanceof BundleReadError) return new CliError(`${message}${where}`, EXIT_BAD_INPUT);
   if (error instanceof InputError) {
     if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
-    return new CliError(
-      `${message}\nincomplete: ${out} holds the ${stats.trials} trials read before this point`,
-      EXIT_RUN_FAILED,
-    );
+    return new CliError(`${message}${where}`, EXIT_RUN_FAILED);
   }
-  return new CliError(`run failed after ${stats.trials} trials: ${message}`, EXIT_RUN_FAILED);
+  return new CliError(`run failed after ${stats.trials} trials: ${message}${where}`, EXIT_RUN_FAILED);
 }
 
 function describeRun(

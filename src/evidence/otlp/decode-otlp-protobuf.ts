@@ -1,4 +1,5 @@
 import protobuf from 'protobufjs';
+import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { grownTypedArray } from '../../util/grown-typed-array.js';
 import { ListAttributes } from './list-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -65,6 +66,19 @@ function asBuf(bytes: Uint8Array): Buf {
 
 function fail(message: string, offset: number, field: string): never {
   throw new OtlpDecodeError(`${message} at byte ${offset} (${field})`, { offset, field });
+}
+
+/**
+ * Runs a decode done on demand (after `decodeOtlpProtobuf` returned): the reader's own range errors
+ * (a read past the end of a corrupt message) become an `OtlpDecodeError` naming where it started.
+ */
+function onDemand<T>(decode: () => T, at: number, field: string): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof OtlpDecodeError) throw error;
+    return fail(`truncated or corrupt: ${(error as Error).message}`, at, field);
+  }
 }
 
 /** Reads a length prefix and checks the sub-message fits in `[pos, end)`. Returns the sub-message end. */
@@ -185,7 +199,9 @@ function plainStringAt(buf: Buf, start: number, end: number): number {
   return -1;
 }
 
-function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
+function decodeAnyValue(buf: Buf, start: number, end: number, depth = 0): OtlpAnyValue {
+  if (depth > MAX_ANY_VALUE_DEPTH)
+    fail(`AnyValue nested more than ${MAX_ANY_VALUE_DEPTH} levels deep (refused)`, start, 'AnyValue');
   // Fast path: the value is just a string_value (the usual case).
   const at = plainStringAt(buf, start, end);
   if (at >= 0) return new WireString(buf, at, end - at);
@@ -234,7 +250,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
           const t = r.uint32();
           if (t === ((1 << 3) | LEN)) {
             const ve = subEnd(r, e, 'array_value.values');
-            values.push(decodeAnyValue(buf, r.pos, ve));
+            values.push(decodeAnyValue(buf, r.pos, ve, depth + 1));
             r.pos = ve;
           } else skipField(r, t, e, 'array_value');
         }
@@ -248,7 +264,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
           const t = r.uint32();
           if (t === ((1 << 3) | LEN)) {
             const ve = subEnd(r, e, 'kvlist_value.values');
-            values.push(decodeKeyValue(buf, r.pos, ve));
+            values.push(decodeKeyValue(buf, r.pos, ve, depth + 1));
             r.pos = ve;
           } else skipField(r, t, e, 'kvlist_value');
         }
@@ -269,7 +285,7 @@ function decodeAnyValue(buf: Buf, start: number, end: number): OtlpAnyValue {
   return value;
 }
 
-function decodeKeyValue(buf: Buf, start: number, end: number): OtlpKeyValue {
+function decodeKeyValue(buf: Buf, start: number, end: number, depth = 0): OtlpKeyValue {
   const r = Reader.create(buf);
   r.pos = start;
   r.len = end;
@@ -283,7 +299,7 @@ function decodeKeyValue(buf: Buf, start: number, end: number): OtlpKeyValue {
       r.pos = e;
     } else if (tag === ((2 << 3) | LEN)) {
       const e = subEnd(r, end, 'KeyValue.value');
-      value = decodeAnyValue(buf, r.pos, e);
+      value = decodeAnyValue(buf, r.pos, e, depth);
       r.pos = e;
     } else skipField(r, tag, end, 'KeyValue');
   }
@@ -431,7 +447,8 @@ class WireAttributes implements OtlpAttributes {
   #value(i: number): OtlpAnyValue {
     const idx = this.#block.data;
     const s = idx[i + 2] as number;
-    return s < 0 ? EMPTY_VALUE : decodeAnyValue(this.#buf, s, idx[i + 3] as number);
+    if (s < 0) return EMPTY_VALUE;
+    return onDemand(() => decodeAnyValue(this.#buf, s, idx[i + 3] as number), s, 'KeyValue.value');
   }
 
   keys(): string[] {
@@ -466,7 +483,7 @@ class WireAttributes implements OtlpAttributes {
     // a plain string value is sliced straight from the buffer (no value object)
     const at = plainStringAt(this.#buf, start, end);
     if (at >= 0) return this.#buf.utf8Slice(at, end);
-    const v = decodeAnyValue(this.#buf, start, end);
+    const v = onDemand(() => decodeAnyValue(this.#buf, start, end), start, 'KeyValue.value');
     return v.type === 'string' ? v.value : undefined;
   }
 
@@ -981,15 +998,20 @@ class WireSpan implements OtlpSpan {
     const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
     if (r === null) return [];
     const out: OtlpSpanEvent[] = [];
-    for (let i = 0; i < r.length; i += 2)
-      out.push(decodeEvent(this.#buf, r[i] as number, r[i + 1] as number));
+    for (let i = 0; i < r.length; i += 2) {
+      const at = r[i] as number;
+      out.push(onDemand(() => decodeEvent(this.#buf, at, r[i + 1] as number), at, 'Span.events'));
+    }
     return out;
   }
   get links(): OtlpSpanLink[] {
     const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_LINKS);
     if (r === null) return [];
     const out: OtlpSpanLink[] = [];
-    for (let i = 0; i < r.length; i += 2) out.push(decodeLink(this.#buf, r[i] as number, r[i + 1] as number));
+    for (let i = 0; i < r.length; i += 2) {
+      const at = r[i] as number;
+      out.push(onDemand(() => decodeLink(this.#buf, at, r[i + 1] as number), at, 'Span.links'));
+    }
     return out;
   }
   get status(): OtlpStatus {

@@ -1,4 +1,5 @@
 import { ListAttributes } from './list-attributes.js';
+import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { normalizeOtlpId } from './normalize-otlp-id.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import type {
@@ -101,8 +102,14 @@ class JsonString implements OtlpStringValue {
   }
 }
 
-function anyValue(v: unknown, path: string): OtlpAnyValue {
+function anyValue(v: unknown, path: string, depth = 0): OtlpAnyValue {
   if (!isObj(v)) return { type: 'empty' };
+  if (depth > MAX_ANY_VALUE_DEPTH) {
+    const field = path.replace(/\.(arrayValue|kvlistValue)\..*$/, '');
+    throw new OtlpDecodeError(`${field}: nested more than ${MAX_ANY_VALUE_DEPTH} levels deep (refused)`, {
+      field,
+    });
+  }
   const s = pick(v, 'stringValue', 'string_value');
   if (s !== undefined) return new JsonString(String(s));
   const b = pick(v, 'boolValue', 'bool_value');
@@ -114,23 +121,26 @@ function anyValue(v: unknown, path: string): OtlpAnyValue {
   const a = pick(v, 'arrayValue', 'array_value');
   if (a !== undefined) {
     const values = isObj(a) ? list(a['values'], `${path}.arrayValue.values`) : [];
-    return { type: 'array', values: values.map((x, k) => anyValue(x, `${path}.arrayValue.values[${k}]`)) };
+    return {
+      type: 'array',
+      values: values.map((x, k) => anyValue(x, `${path}.arrayValue.values[${k}]`, depth + 1)),
+    };
   }
   const kv = pick(v, 'kvlistValue', 'kvlist_value');
   if (kv !== undefined) {
     const values = isObj(kv) ? list(kv['values'], `${path}.kvlistValue.values`) : [];
-    return { type: 'kvlist', values: keyValues(values, `${path}.kvlistValue.values`) };
+    return { type: 'kvlist', values: keyValues(values, `${path}.kvlistValue.values`, depth + 1) };
   }
   const by = pick(v, 'bytesValue', 'bytes_value');
   if (typeof by === 'string') return { type: 'bytes', value: new Uint8Array(Buffer.from(by, 'base64')) };
   return { type: 'empty' };
 }
 
-function keyValues(items: unknown[], path: string): OtlpKeyValue[] {
+function keyValues(items: unknown[], path: string, depth = 0): OtlpKeyValue[] {
   const out: OtlpKeyValue[] = [];
   items.forEach((item, k) => {
     if (!isObj(item)) return;
-    out.push({ key: str(item['key']), value: anyValue(item['value'], `${path}[${k}].value`) });
+    out.push({ key: str(item['key']), value: anyValue(item['value'], `${path}[${k}].value`, depth) });
   });
   return out;
 }

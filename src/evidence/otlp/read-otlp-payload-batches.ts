@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { gzipErrorReason } from '../gzip-error-reason.js';
 import { InputError } from '../../sources/input-error.js';
 import { otlpFileLayout } from './otlp-file-layout.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -51,7 +52,7 @@ export async function* readOtlpPayloadBatches(
         field: error.field,
       });
     }
-    const reason = gzip ? `gzip: ${(error as Error).message}` : (error as Error).message;
+    const reason = gzip ? gzipErrorReason(error) : (error as Error).message;
     throw new InputError(reason, { file: path, offset: splitter.bytesRead });
   } finally {
     raw.destroy();

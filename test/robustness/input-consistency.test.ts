@@ -1,0 +1,93 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
+
+// Threat: the same bad input answered differently by each command, or with an opaque message.
+const GYM = 'test/fixtures/gym/rollouts.jsonl';
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'es-consistency-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const file = (name: string, bytes: string | Uint8Array): string => {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+};
+const score = (input: string) =>
+  runCli(['score', input, '--out', join(dir, `out-${Math.random()}`), '--no-progress', '--no-report']);
+const inspect = (input: string) => runCli(['inspect', input]);
+
+describe('score and inspect say the same of a bad input file', () => {
+  it.each([
+    ['an empty .json', () => file('empty.json', ''), /empty\.json: the file is empty/],
+    ['an empty .pb', () => file('empty.pb', ''), /empty\.pb: the file is empty/],
+    [
+      'an empty .jsonl.gz',
+      () => file('empty.jsonl.gz', gzipSync('')),
+      /the file is empty \(an empty gzip stream\)/,
+    ],
+    [
+      'a corrupt gzip',
+      () => file('bad.jsonl.gz', Buffer.from('1f8b0800676172626167656761726261676521', 'hex')),
+      /bad\.jsonl\.gz: byte 0: corrupt gzip: /,
+    ],
+  ])('%s: exit 2 and a message that says what is wrong', async (_what, make, message) => {
+    const path = make();
+    for (const r of [await score(path), await inspect(path)]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('a gzip cut off after some trials: exit 1 (incomplete) from both, saying it was cut off', async () => {
+    const whole = gzipSync(readFileSync(GYM));
+    const cut = file('cut.jsonl.gz', whole.subarray(0, whole.length - 40));
+    for (const r of [await score(cut), await inspect(cut)]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/cut\.jsonl\.gz: line \d+: cannot read: gzip stream cut off/);
+    }
+  });
+});
+
+describe('every command gives the same exit code for the same malformed bundle', () => {
+  it('a malformed trials.jsonl line: exit 2 from score, inspect, summarize and report, naming file and line', async () => {
+    const bundle = join(dir, 'bad-bundle');
+    cpSync('examples/sparse-run', bundle, { recursive: true });
+    const trials = readFileSync(join(bundle, 'trials.jsonl'), 'utf8').split('\n');
+    trials[1] = '{"broken';
+    writeFileSync(join(bundle, 'trials.jsonl'), trials.join('\n'));
+    const runs = [
+      await score(bundle),
+      await inspect(bundle),
+      await runCli(['summarize', bundle, '--out', join(dir, 'summarized'), '--no-report']),
+      await runCli(['report', bundle, '--out', join(dir, 'report.html')]),
+    ];
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('trials.jsonl:2: invalid JSON');
+    }
+  });
+});
+
+describe('inspect prints no terminal control characters from the inputs', () => {
+  it('escapes them in the text and the --json output', async () => {
+    const rows = readFileSync(GYM, 'utf8').trimEnd().split('\n');
+    const row = JSON.parse(rows[0] as string) as Record<string, unknown>;
+    const evil = 'ok\u001b]0;pwned\u0007\u001b[2J\u009b31m';
+    const response = row['response'] as Record<string, unknown>;
+    response['output_text'] = evil;
+    const path = file('evil.jsonl', `${JSON.stringify(row)}\n`);
+    for (const args of [[], ['--json']]) {
+      const r = await runCli(['inspect', '--format', 'gym', ...args, path]);
+      expect(r.code, r.stderr).toBe(0);
+      // eslint-disable-next-line no-control-regex -- no control character but the line feeds
+      expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(r.stdout).toContain('ok\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m');
+    }
+  });
+});
