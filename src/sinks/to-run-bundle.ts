@@ -14,7 +14,7 @@ import { metadataToWire } from '../bundle/metadata-to-wire.js';
 import { newRunId } from '../bundle/new-run-id.js';
 import { pythonJson } from '../bundle/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
-import type { ReportWriter } from '../bundle/report-writer.js';
+import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
 import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
@@ -89,6 +89,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
   readonly #seenTasks = new Map<string, TaskSpec>();
   readonly #live: SummaryAccumulator | null;
   readonly #errorTrials: Pick<Trial, 'id' | 'error'>[] = [];
+  readonly #report: StreamedReport | null;
   #state: Promise<OpenState> | null = null;
   #queue: Promise<void> = Promise.resolve();
   #runId: string | null;
@@ -102,6 +103,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     this.#runId = options.runId ?? null;
     this.#fixedTasks = options.tasks ? new Map(options.tasks.map((t) => [t.id, t])) : null;
     this.#live = options.tasks && !options.summaryEngine ? new SummaryAccumulator(options.tasks) : null;
+    this.#report = options.reportWriter?.stream?.() ?? null;
   }
 
   write(scored: ScoredTrial): Promise<void> {
@@ -138,6 +140,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     }
     if (this.#live !== null) this.#live.addTrial(trial);
     else if (trial.error !== null) this.#errorTrials.push({ id: trial.id, error: trial.error });
+    await this.#report?.add(scored);
   }
 
   #open(): Promise<OpenState> {
@@ -170,6 +173,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     await this.#queue;
     const state = await this.#open();
     const { staged } = state;
+    let report: Parameters<StreamedReport['finish']>[0] | null = null;
     try {
       await state.trials.close();
       await state.scores.close();
@@ -227,17 +231,19 @@ class RunBundleSink implements Sink<ScoredTrial> {
       await tasksOut.close();
 
       const finishedAt = this.#clock();
-      const metadata = metadataToWire({
+      const runMetadata = {
         labels: this.#options.labels ?? {},
         target: this.#options.target ?? null,
         started_at: formatUtcTimestamp(this.#startedAt),
         finished_at: formatUtcTimestamp(finishedAt),
         duration_sec: (finishedAt.getTime() - this.#startedAt.getTime()) / 1000,
         sdk_version: `evalstream ${evalstreamVersion()}`,
-      });
+      };
+      const metadata = metadataToWire(runMetadata);
       await staged.writeText(BUNDLE_FILES.metadata, pythonJson(metadata, { indent: 2 }) + '\n');
 
       const runId = this.#runId ?? newRunId(this.#startedAt);
+      report = { bundleDir: staged.dir, runId, metadata: runMetadata, tasks, summary: finished.summary };
       const manifest = {
         run_id: runId,
         artifacts: {
@@ -261,6 +267,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
       await staged.abort();
       throw error;
     }
-    if (this.#options.reportWriter) await this.#options.reportWriter(staged.dir);
+    // the try block either set `report` or threw
+    const run = report as unknown as NonNullable<typeof report>;
+    if (this.#report !== null) await this.#report.finish(run);
+    else if (this.#options.reportWriter)
+      await this.#options.reportWriter(staged.dir, { summary: run.summary });
   }
 }

@@ -65,14 +65,23 @@ function whenParsed(fn) {
   return false;
 }
 
+/** The embedded detail of a trial row, or null when the row was not kept (binary search of detail.rows). */
 function trialDetailData(row) {
-  const c = Math.floor(row / D.detail.chunkSize);
+  const rows = D.detail.rows;
+  let lo = 0, hi = rows.length - 1, at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid] === row) { at = mid; break; }
+    if (rows[mid] < row) lo = mid + 1; else hi = mid - 1;
+  }
+  if (at < 0) return null;
+  const c = Math.floor(at / D.detail.chunkSize);
   let chunk = X.chunks.get(c);
   if (!chunk) {
     chunk = readJson('es-d-' + c) || [];
     X.chunks.set(c, chunk);
   }
-  return chunk[row - c * D.detail.chunkSize];
+  return chunk[at - c * D.detail.chunkSize] || null;
 }
 
 function taskSpec(t) {

@@ -49,7 +49,20 @@ function renderHeader() {
       card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
     ]),
     D.notes.length ? h('div', { class: 'notes' }, D.notes.map(function (n) { return h('div', { text: n }); })) : null,
+    selectionEl(),
   ]));
+}
+
+/** What the report kept of each trial, and how to get the rest. */
+function selectionEl() {
+  const sel = D.selection;
+  const kept = D.detail.rows.length;
+  return h('details', { class: 'selection', id: 'selection' }, [
+    h('summary', { text: 'Drill-down: details of ' + fmtInt(kept) + ' of ' + fmtInt(X.nTrials) + ' trials, trajectories of ' +
+      fmtInt(sel.trajectoriesKept) + ' of ' + fmtInt(sel.trajectoriesTotal) }),
+    h('div', { text: 'Kept: ' + sel.rule + '.' }),
+    h('div', { text: sel.howToGetTheRest }),
+  ]);
 }
 
 // ---------------------------------------------------------------- aggregates
@@ -613,8 +626,18 @@ function scoreOf(entry, row) {
   return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs: outputs };
 }
 
+/** A trial without an embedded detail: its scores from the columns, and where to get the rest. */
+function columnsOnlyDetail(row) {
+  const scores = [];
+  D.metricTypes.forEach(function (_, i) { if (D.scoreStatus[i][row] !== '-') scores.push(i); });
+  const d = { scores: scores, trajectoryNote: 'This trial’s detail is not embedded (' + D.selection.rule + '). ' + D.selection.howToGetTheRest };
+  const e = D.trials.error[row];
+  if (e >= 0) d.error = { type: D.trials.errorTypes[e], message: null, traceback: null, occurredAt: null };
+  return d;
+}
+
 function trialDetail(t, row) {
-  const raw = trialDetailData(row) || { scores: [] };
+  const raw = trialDetailData(row) || columnsOnlyDetail(row);
   const d = Object.assign({}, raw, { scores: raw.scores.map(function (e) { return scoreOf(e, row); }) });
   const id = D.trials.id[row];
   const box = h('div', { class: 'panel', id: 'trial-detail' });

@@ -33,6 +33,9 @@ h3 { font-size: 14px; margin: 16px 0 8px; font-weight: 650; }
 .card .sub { font-size: 12px; color: var(--muted); }
 .card.bad .n { color: var(--bad); }
 .notes { margin-top: 10px; color: #8a5a00; background: #fff7e0; border: 1px solid #f3e2b3; border-radius: 6px; padding: 6px 10px; font-size: 13px; }
+.selection { margin-top: 8px; font-size: 13px; color: #444; }
+.selection summary { cursor: pointer; color: #555; }
+.selection div { margin: 4px 0 0 14px; }
 nav.tabs { background: var(--card); border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 5; }
 nav.tabs .wrap { display: flex; gap: 4px; }
 nav.tabs a { display: inline-block; padding: 10px 14px; color: var(--muted); text-decoration: none; font-weight: 600; border-bottom: 2px solid transparent; }
