@@ -9,6 +9,12 @@ const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', fail
 /** What a row keeps of a score: its metric type, status and output values. */
 export type RowScore = Pick<ScoreRecord, 'metric_type' | 'status' | 'outputs'>;
 
+/** One metric type's columns: score status per row, and the value column of each output name. */
+interface TypeColumns {
+  status: string[];
+  outputs: Map<string, JsonValue[]>;
+}
+
 /** A metric output value as the columnar embed stores it (see `ReportData.values`). */
 function columnValue(value: JsonValue | undefined): JsonValue {
   if (value === undefined) return null;
@@ -51,6 +57,7 @@ export class ReportRows {
   readonly seenOutputs = new Map<string, [string, string]>();
   readonly trialStatus = { completed: 0, partial: 0, failed: 0 };
   readonly scoreStatus = { completed: 0, partial: 0, failed: 0 };
+  readonly #types = new Map<string, TypeColumns>();
   // rows by task id, then trial id (ids need not be unique: a list per pair)
   readonly #rowsByKey = new Map<string, Map<string, number | number[]>>();
 
@@ -97,27 +104,38 @@ export class ReportRows {
    * row it went to.
    */
   addScore(score: RowScore & Pick<ScoreRecord, 'task_id' | 'trial_id'>, row?: number): number {
-    const type = score.metric_type;
-    let column = this.statusByType.get(type);
-    if (column === undefined) this.statusByType.set(type, (column = []));
+    const type = this.#typeOf(score.metric_type);
+    const column = type.status;
     const target = row ?? this.#rowOf(score.task_id, score.trial_id, column);
-    if (score.status in this.scoreStatus) this.scoreStatus[score.status] += 1;
-    for (const out of score.outputs) {
-      const key = `${type}.${out.name}`;
-      if (!this.seenOutputs.has(key)) this.seenOutputs.set(key, [type, out.name]);
-    }
-    if (column[target] !== undefined) return target;
-    column[target] = STATUS_CHAR[score.status] ?? '-';
-    const seen = new Set<string>();
-    for (const out of score.outputs) {
-      if (seen.has(out.name)) continue;
-      seen.add(out.name);
-      const key = `${type}.${out.name}`;
-      let values = this.valuesByOutput.get(key);
-      if (values === undefined) this.valuesByOutput.set(key, (values = []));
-      values[target] = columnValue(out.value);
+    const counted = this.scoreStatus as Record<string, number>;
+    if (counted[score.status] !== undefined) (counted[score.status] as number) += 1;
+    const first = column[target] === undefined;
+    if (first) column[target] = STATUS_CHAR[score.status] ?? '-';
+    const outputs = score.outputs;
+    for (let i = 0; i < outputs.length; i += 1) {
+      const out = outputs[i] as RowScore['outputs'][number];
+      let values = type.outputs.get(out.name);
+      if (values === undefined) {
+        const key = `${score.metric_type}.${out.name}`;
+        this.seenOutputs.set(key, [score.metric_type, out.name]);
+        values = this.valuesByOutput.get(key);
+        if (values === undefined) this.valuesByOutput.set(key, (values = []));
+        type.outputs.set(out.name, values);
+      }
+      // the first output of that name in the row's first score of the type
+      if (first && values[target] === undefined) values[target] = columnValue(out.value);
     }
     return target;
+  }
+
+  #typeOf(name: string): TypeColumns {
+    let type = this.#types.get(name);
+    if (type === undefined) {
+      const status: string[] = [];
+      this.statusByType.set(name, status);
+      this.#types.set(name, (type = { status, outputs: new Map() }));
+    }
+    return type;
   }
 
   #addRow(taskId: string, trialId: string, status: string, fromTrial: boolean): number {
@@ -137,10 +155,13 @@ export class ReportRows {
 
   #rowOf(taskId: string, trialId: string, column: readonly (string | undefined)[]): number {
     const found = this.#rowsByKey.get(taskId)?.get(trialId);
-    const rows = found === undefined ? [] : typeof found === 'number' ? [found] : found;
-    for (const r of rows) if (column[r] === undefined) return r;
-    const last = rows[rows.length - 1];
-    if (last !== undefined && this.#fromTrial[last] === true) return last;
+    if (typeof found === 'number') {
+      if (column[found] === undefined || this.#fromTrial[found] === true) return found;
+    } else if (found !== undefined) {
+      for (const r of found) if (column[r] === undefined) return r;
+      const last = found[found.length - 1] as number;
+      if (this.#fromTrial[last] === true) return last;
+    }
     return this.#addRow(taskId, trialId, '?', false);
   }
 }

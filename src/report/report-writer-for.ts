@@ -58,7 +58,8 @@ export async function reportWriterFor(
   const maxText = reportOptions.maxTextChars;
 
   if (existsSync(join(dir, BUNDLE_FILES.trials))) {
-    for await (const batch of readTrialRows(dir, { register: false })) {
+    // refs are resolved against the bundle only for the trials whose trajectory is read
+    for await (const batch of readTrialRows(dir, { register: false, resolveRefs: false })) {
       for (const trial of batch.rows) {
         let trajectory = null;
         if (reportOptions.trajectories !== 'none' && collector.wants(trial)) {
