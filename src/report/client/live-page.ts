@@ -81,12 +81,16 @@ function refresh(): void {
   }
   pending = true;
   again = false;
-  last = Date.now();
   const done = (): void => {
     pending = false;
     if (again) refresh();
   };
-  fetch('/v1/summary?omit=task_metric_values' + (token ? '&token=' + encodeURIComponent(token) : ''))
+  const request = fetch(
+    '/v1/summary?omit=task_metric_values' + (token ? '&token=' + encodeURIComponent(token) : ''),
+  );
+  // the wait counts from after the request started, so reads are spaced by at least the delay
+  last = Date.now();
+  request
     .then((r) => {
       cost = buildMs(r);
       return r.json() as Promise<LiveSummary>;
