@@ -25,9 +25,9 @@ const DEFAULT_SAMPLE = 100;
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 
 const HOW_TO_GET_THE_REST =
-  'Every trial is in the run bundle: `evalstream inspect <bundle-dir>` prints each trial’s tool calls, ' +
-  'tokens and final text; `evalstream query --db <file> "SELECT … FROM trials"` reads a DuckDB store ' +
-  '(`score --db`); `evalstream report <bundle-dir> --trajectories all` embeds every trajectory.';
+  'Every trial is in the run bundle: "evalstream inspect <bundle-dir>" prints each trial’s tool calls, ' +
+  'tokens and final text; "evalstream query --db <file> \'SELECT … FROM trials\'" reads a DuckDB store ' +
+  '(written by score --db); "evalstream report <bundle-dir> --trajectories all" embeds every trajectory.';
 
 const isEmpty = (v: unknown): boolean =>
   v === null ||

@@ -1127,11 +1127,7 @@ export function columnsOnlyDetail(row) {
   D.metricTypes.forEach(function (_, i) {
     if (D.scoreStatus[i][row] !== '-') scores.push(i);
   });
-  const d: Record<string, unknown> = {
-    scores: scores,
-    trajectoryNote:
-      'This trial’s detail is not embedded (' + D.selection.rule + '). ' + D.selection.howToGetTheRest,
-  };
+  const d: Record<string, unknown> = { scores: scores, notEmbedded: true };
   const e = D.trials.error[row];
   if (e >= 0) d.error = { type: D.trials.errorTypes[e], message: null, traceback: null, occurredAt: null };
   return d;
@@ -1219,6 +1215,17 @@ export function trialDetail(t, row) {
         sc.metadata ? details('Score metadata', pre(pretty(sc.metadata))) : null,
       ]),
     );
+  }
+  if (d.notEmbedded) {
+    // only the table's columns are in the report: say so instead of showing empty sections
+    box.appendChild(
+      h('div', { class: 'notes', id: 'not-embedded' }, [
+        h('div', { text: 'This trial’s output, trajectory and metadata are not embedded in this report.' }),
+        h('div', { text: 'Kept: ' + D.selection.rule + '.' }),
+        h('div', { text: D.selection.howToGetTheRest }),
+      ]),
+    );
+    return box;
   }
   // Measurements.
   if (d.measurements) {
