@@ -1,3 +1,4 @@
+import type { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
@@ -160,8 +161,16 @@ export class ReportCollector {
    * trajectory read from `scored.item.evidence`.
    */
   async addScored(scored: ScoredTrial): Promise<void> {
-    const { trial, evidence } = scored.item;
     if (!this.#seenTasks.has(scored.task.id)) this.#seenTasks.set(scored.task.id, scored.task);
+    const row = await this.take(scored.item.trial, scored.item.evidence);
+    for (const score of scored.scores) this.addScore(score, row);
+  }
+
+  /**
+   * Adds a trial as a row, reading its trajectory (from `evidence` when given, else from its
+   * descriptors against `bundleDir`) only when the trial is kept. Returns the row.
+   */
+  async take(trial: Trial, evidence: CandidateEvidence | null = null): Promise<number> {
     let trajectory: CompactTrajectory | string | null = null;
     if (this.#mode !== 'none' && this.wants(trial)) {
       trajectory = this.#options.trajectoryOf
@@ -172,8 +181,7 @@ export class ReportCollector {
             ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
           });
     }
-    const row = this.addTrial(trial, trajectory);
-    for (const score of scored.scores) this.addScore(score, row);
+    return this.addTrial(trial, trajectory);
   }
 
   /**

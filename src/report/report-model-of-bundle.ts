@@ -2,7 +2,6 @@ import type { ReportModel } from './build-report-model.js';
 import type { ReportBundle } from './report-bundle.js';
 import { ReportCollector } from './report-collector.js';
 import type { ReportOptions } from './report-options.js';
-import { readTrialTrajectory } from './read-trial-trajectory.js';
 
 /**
  * The report model of a run held in memory: its trials, then its scores, go through a
@@ -17,18 +16,7 @@ export async function reportModelOfBundle(
   options: ReportOptions = {},
 ): Promise<ReportModel> {
   const collector = new ReportCollector({ ...options, tasks: bundle.tasks });
-  for (const trial of bundle.trials) {
-    let trajectory = null;
-    if (options.trajectories !== 'none' && collector.wants(trial)) {
-      trajectory = options.trajectoryOf
-        ? await options.trajectoryOf(trial)
-        : await readTrialTrajectory(trial, {
-            ...(options.bundleDir === undefined ? {} : { baseDir: options.bundleDir }),
-            ...(options.maxTextChars === undefined ? {} : { maxText: options.maxTextChars }),
-          });
-    }
-    collector.addTrial(trial, trajectory);
-  }
+  for (const trial of bundle.trials) await collector.take(trial);
   for (const score of bundle.scores) collector.addScore(score);
   return collector.finish({
     runId: bundle.runId,

@@ -11,7 +11,6 @@ import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import type { Summary } from '../model/summary.js';
 import { ReportCollector } from './report-collector.js';
 import type { ReportOptions } from './report-options.js';
-import { readTrialTrajectory } from './read-trial-trajectory.js';
 import { writeReportModel } from './write-report-model.js';
 
 /** Options of {@link reportWriterFor}: where to write, and what to embed. */
@@ -55,22 +54,12 @@ export async function reportWriterFor(
   let summary = known ?? (await readBundleJson(dir, BUNDLE_FILES.summary, rowSchemas.summary));
   const accumulator = summary === null ? new SummaryAccumulator(tasks) : null;
   const collector = new ReportCollector({ ...reportOptions, bundleDir: dir, tasks });
-  const maxText = reportOptions.maxTextChars;
 
   if (existsSync(join(dir, BUNDLE_FILES.trials))) {
     // refs are resolved against the bundle only for the trials whose trajectory is read
     for await (const batch of readTrialRows(dir, { register: false, resolveRefs: false })) {
       for (const trial of batch.rows) {
-        let trajectory = null;
-        if (reportOptions.trajectories !== 'none' && collector.wants(trial)) {
-          trajectory = reportOptions.trajectoryOf
-            ? await reportOptions.trajectoryOf(trial)
-            : await readTrialTrajectory(trial, {
-                baseDir: dir,
-                ...(maxText === undefined ? {} : { maxText }),
-              });
-        }
-        collector.addTrial(trial, trajectory);
+        await collector.take(trial);
         accumulator?.addTrial(trial);
       }
     }
