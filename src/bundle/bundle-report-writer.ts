@@ -1,11 +1,31 @@
+import { join } from 'node:path';
+import { ReportCollector } from '../report/report-collector.js';
 import { reportWriterFor } from '../report/report-writer-for.js';
-import type { ReportWriter } from './report-writer.js';
+import { writeReportModel } from '../report/write-report-model.js';
+import { BUNDLE_FILES } from './bundle-files.js';
+import type { ReportWriter, StreamedReport } from './report-writer.js';
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { Summary } from '../model/summary.js';
 
 /**
- * The default `ReportWriter`: renders `<bundleDir>/report.html` from the finished bundle on disk
- * (`reportWriterFor` of `src/report`, default options).
+ * The default `ReportWriter`: for a bundle on disk it streams the bundle's files once
+ * (`reportWriterFor`, default options); fed in the stream (`stream`) it keeps the compact table and the
+ * bounded selection as trials pass (`ReportCollector`) and writes `<bundleDir>/report.html` at the end.
  *
  * @example
  * await summarizeBundle(dir, { reportWriter: bundleReportWriter });
  */
-export const bundleReportWriter: ReportWriter = (bundleDir) => reportWriterFor(bundleDir);
+export const bundleReportWriter: ReportWriter = Object.assign(
+  (bundleDir: string, known?: { summary?: Summary }) =>
+    reportWriterFor(bundleDir, known?.summary ? { summary: known.summary } : {}),
+  {
+    stream: () => {
+      const collector = new ReportCollector();
+      return {
+        add: (scored: ScoredTrial) => collector.addScored(scored),
+        finish: (run: Parameters<StreamedReport['finish']>[0]) =>
+          writeReportModel(collector.finish(run), join(run.bundleDir, BUNDLE_FILES.report)),
+      };
+    },
+  },
+);

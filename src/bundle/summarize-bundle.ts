@@ -231,7 +231,7 @@ export async function summarizeBundle(
   }
 
   await writeStatsJson(outDir, summary);
-  const report = options.reportWriter ? await options.reportWriter(outDir) : null;
+  const report = options.reportWriter ? await options.reportWriter(outDir, { summary }) : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
     const staged = await StagedBundleDir.open(outDir);

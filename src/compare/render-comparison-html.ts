@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { REPORT_STYLE } from '../report/client/report-style.js';
+import { REPORT_STYLE } from '../report/report-style.js';
 import { formatInterval } from './format-interval.js';
 import { formatPValue } from './format-p-value.js';
 import { formatStat } from './format-stat.js';

@@ -1,51 +1,64 @@
 import type { JsonValue } from '../model/json-value.js';
 import { kindOfValueSchema } from '../model/output-spec.js';
 import type { OutputKind } from '../model/output-spec.js';
-import type { ScoreRecord } from '../model/score-record.js';
-import type { AggregateScore, CoverageCounts } from '../model/summary.js';
+import type { JsonObject } from '../model/json-value.js';
+import type { RunMetadata } from '../bundle/run-metadata.js';
+import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
+import type { TaskSpec } from '../model/task.js';
 import { MEASUREMENT_KEYS } from '../model/trial.js';
-import { boxNonFinite } from './box-non-finite.js';
 import { compactJson } from './compact-json.js';
 import { cutText } from './cut-text.js';
-import type { ReportBundle } from './report-bundle.js';
 import type {
-  CompactTrajectory,
   ReportAggregate,
   ReportData,
   ReportInterval,
   ReportOutput,
   ReportRun,
   ReportScoreDetail,
+  ReportSelection,
   ReportTaskDetail,
   ReportTrialDetail,
 } from './report-data.js';
+import type { ReportRows } from './report-rows.js';
 import { clusterTInterval95 } from './stats/cluster-t-interval-95.js';
 import { histogramBins } from './stats/histogram-bins.js';
 import { tInterval95 } from './stats/t-interval-95.js';
 
-/** Everything the HTML writer embeds: the core data, one detail per task and one per trial row. */
+/**
+ * Everything the HTML writer embeds: the core data, one detail per task, and the details of the kept
+ * trial rows (`data.detail.rows`, in that order).
+ */
 export interface ReportModel {
   data: ReportData;
   taskDetails: ReportTaskDetail[];
   trialDetails: ReportTrialDetail[];
 }
 
-/** Inputs of {@link buildReportModel} besides the bundle. */
-export interface ReportModelOptions {
-  /** Longest string kept in details (default 4000). */
+/** The run's identity as the header shows it: its id and `metadata.json` (read leniently). */
+export interface ReportRunInfo {
+  runId: string;
+  metadata: RunMetadata | JsonObject | null;
+}
+
+/** Inputs of {@link buildReportModel}: what `ReportCollector` gathered plus the finished summary. */
+export interface ReportModelInput {
+  run: ReportRunInfo;
+  summary: Summary;
+  tasks: readonly TaskSpec[];
+  rows: ReportRows;
+  /** Details of the kept rows, by row. */
+  details: ReadonlyMap<number, ReportTrialDetail>;
+  selection: ReportSelection;
+  /** Notes to show under the header (e.g. what was left out). */
+  notes: readonly string[];
+  /** Longest string kept in task details (default 4000). */
   maxTextChars?: number;
   /** Trial details per lazily parsed chunk (default 500). */
   chunkSize?: number;
-  /** Compact trajectory (or a note saying why there is none) by index into `bundle.trials`. */
-  trajectories?: ReadonlyMap<number, CompactTrajectory | string>;
-  /** Notes to show under the header (e.g. that trajectories were left out). */
-  notes?: readonly string[];
 }
 
 /** Fewest values (or tasks, for the clustered interval) for which a 95% interval is shown. */
 const MIN_INTERVAL_N = 3;
-
-const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', failed: 'f' };
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,7 +93,7 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function runOf(bundle: ReportBundle): ReportRun {
+function runOf(bundle: ReportRunInfo): ReportRun {
   const meta = (bundle.metadata ?? {}) as Record<string, unknown>;
   const labels = isObj(meta.labels)
     ? Object.entries(meta.labels)
@@ -103,15 +116,6 @@ function runOf(bundle: ReportBundle): ReportRun {
     durationSec: numOrNull(meta.duration_sec),
     sdkVersion: strOrNull(meta.sdk_version) ?? strOrNull(meta.evalstream_version),
   };
-}
-
-/** A metric output value as the columnar embed stores it (see `ReportData.values`). */
-function columnValue(value: JsonValue | undefined): JsonValue {
-  if (value === undefined) return null;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : boxNonFinite(value);
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') return cutText(value, 200);
-  return { $o: value === null ? 'null' : Array.isArray(value) ? 'list' : 'object' };
 }
 
 /** Numeric projection of a task-value record: numbers (and, when `withBooleans`, booleans as 0/1). */
@@ -149,144 +153,33 @@ function clipToUnit(interval: ReportInterval, row: AggregateScore): ReportInterv
 }
 
 /**
- * Builds the report's data from a loaded run: header facts and counts, every aggregate row classified
- * (output / view / pass@k / scalar) with its coverage and a 95% interval, per-output plot series
- * (histogram, value counts, per-task means, pass@k curve), columnar per-trial data for the task
- * explorer, and per-task / per-trial details (long strings cut to `maxTextChars`).
- *
- * Trial rows are `bundle.trials` in order, followed by one row per (task, trial id) that only appears
- * in scores. The i-th score of a (task, trial id, metric type) attaches to the i-th trial with that
- * (task, trial id). Plot values come from `summary.task_metric_values` (the SDK's per-task values).
+ * Builds the report's data from the gathered rows and the finished summary: header facts and counts,
+ * every aggregate row classified (output / view / pass@k / scalar) with its coverage and a 95%
+ * interval, per-output plot series (histogram, value counts, per-task means, pass@k curve), the
+ * columnar per-trial table for the task explorer, per-task details, and the details of the kept trials
+ * with the selection that chose them. Plot values come from `summary.task_metric_values` (the SDK's
+ * per-task values); a summary without them falls back to the value columns.
  *
  * @example
- * const { data } = buildReportModel(bundle);
- * data.aggregates.find((a) => a.name === 'harbor_reward.reward')?.mean; // 0.5
+ * const model = buildReportModel({ run, summary, tasks, rows, details, selection, notes: [] });
+ * model.data.aggregates.find((a) => a.name === 'harbor_reward.reward')?.mean; // 0.5
  */
-export function buildReportModel(bundle: ReportBundle, options: ReportModelOptions = {}): ReportModel {
-  const maxText = options.maxTextChars ?? 4000;
+export function buildReportModel(input: ReportModelInput): ReportModel {
+  const { summary, tasks, rows } = input;
+  const maxText = input.maxTextChars ?? 4000;
   const limits = { maxText };
-  const chunkSize = options.chunkSize ?? 500;
-  const { summary } = bundle;
+  const chunkSize = input.chunkSize ?? 500;
+  const taskIds = rows.taskIds;
+  const addTask = (id: string): number => rows.addTask(id);
+  const rowCount = rows.count;
 
-  // Tasks: the bundle's tasks, then ids seen only in trials or scores.
-  const taskIndex = new Map<string, number>();
-  const taskIds: string[] = [];
-  const addTask = (id: string): number => {
-    let index = taskIndex.get(id);
-    if (index === undefined) {
-      index = taskIds.length;
-      taskIndex.set(id, index);
-      taskIds.push(id);
-    }
-    return index;
-  };
-  for (const task of bundle.tasks) addTask(task.id);
-
-  // Trial rows.
-  const rowTask: number[] = [];
-  const rowId: string[] = [];
-  const rowStatus: string[] = [];
-  const rowError: number[] = [];
-  const rowTrial: number[] = []; // index into bundle.trials, or -1
-  const errorTypes: string[] = [];
-  const errorTypeIndex = new Map<string, number>();
-  // Trial rows by task id, then trial id (ids need not be unique: a list per pair).
-  const rowsByKey = new Map<string, Map<string, number[]>>();
-  const rowsOf = (taskId: string, trialId: string, create: boolean): number[] | undefined => {
-    let byTrial = rowsByKey.get(taskId);
-    if (!byTrial) {
-      if (!create) return undefined;
-      rowsByKey.set(taskId, (byTrial = new Map()));
-    }
-    let rows = byTrial.get(trialId);
-    if (!rows && create) byTrial.set(trialId, (rows = []));
-    return rows;
-  };
-  const trialStatus = { completed: 0, partial: 0, failed: 0 };
-  bundle.trials.forEach((trial, i) => {
-    const row = rowId.length;
-    rowTask.push(addTask(trial.task_id));
-    rowId.push(trial.id);
-    rowStatus.push(STATUS_CHAR[trial.status] ?? '?');
-    if (trial.status in trialStatus) trialStatus[trial.status] += 1;
-    let error = -1;
-    if (trial.error) {
-      error = errorTypeIndex.get(trial.error.type) ?? -1;
-      if (error < 0) {
-        error = errorTypes.length;
-        errorTypes.push(trial.error.type);
-        errorTypeIndex.set(trial.error.type, error);
-      }
-    }
-    rowError.push(error);
-    rowTrial.push(i);
-    (rowsOf(trial.task_id, trial.id, true) as number[]).push(row);
-  });
-
-  // Scores → rows: the i-th score of a (task, trial id, metric type) goes to the i-th trial record with
-  // that (task, trial id); scores beyond the records stay on the last record; scores of unknown trials
-  // get a row of their own (status '?').
-  const typeSet = new Set<string>();
-  for (const task of bundle.tasks) for (const m of task.metrics) typeSet.add(m.type);
-  for (const score of bundle.scores) typeSet.add(score.metric_type);
+  const typeSet = new Set<string>(rows.statusByType.keys());
+  for (const task of tasks) for (const m of task.metrics) typeSet.add(m.type);
   const metricTypes = [...typeSet].sort(compareStrings);
-  const typeIndex = new Map(metricTypes.map((t, i) => [t, i]));
-  const rowScores: number[][] = rowId.map(() => []);
-  const firstScoreOf: Int32Array[] = metricTypes.map(() => new Int32Array(rowId.length + 16).fill(-1));
-  const scoreStatus = { completed: 0, partial: 0, failed: 0 };
-  const setFirst = (t: number, row: number, s: number): void => {
-    let column = firstScoreOf[t] as Int32Array;
-    if (row >= column.length) {
-      const grown = new Int32Array(Math.max(row + 1, column.length * 2)).fill(-1);
-      grown.set(column);
-      firstScoreOf[t] = column = grown;
-    }
-    if (column[row] === -1) column[row] = s;
-  };
-  const firstOf = (t: number, row: number): number => {
-    const column = firstScoreOf[t] as Int32Array;
-    return row < column.length ? (column[row] as number) : -1;
-  };
-  bundle.scores.forEach((score, s) => {
-    if (score.status in scoreStatus) scoreStatus[score.status] += 1;
-    const t = typeIndex.get(score.metric_type) as number;
-    const rows = rowsOf(score.task_id, score.trial_id, false);
-    let row = -1;
-    if (rows) {
-      for (const r of rows) {
-        if (firstOf(t, r) === -1) {
-          row = r;
-          break;
-        }
-      }
-      if (row === -1 && rowTrial[rows[rows.length - 1] as number] !== -1)
-        row = rows[rows.length - 1] as number;
-    }
-    if (row === -1) {
-      row = rowId.length;
-      rowTask.push(addTask(score.task_id));
-      rowId.push(score.trial_id);
-      rowStatus.push('?');
-      rowError.push(-1);
-      rowTrial.push(-1);
-      rowScores.push([]);
-      (rows ?? (rowsOf(score.task_id, score.trial_id, true) as number[])).push(row);
-    }
-    (rowScores[row] as number[]).push(s);
-    setFirst(t, row, s);
-  });
-  const rowCount = rowId.length;
-  const firstScore = metricTypes.map((_, t) => {
-    const column = new Int32Array(rowCount);
-    for (let row = 0; row < rowCount; row += 1) column[row] = firstOf(t, row);
-    return column;
-  });
-  const scoreStatusColumns = firstScore.map((column) => {
+  const scoreStatusColumns = metricTypes.map((type) => {
+    const column = rows.statusByType.get(type) ?? [];
     const chars = new Array<string>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) {
-      const s = column[row] as number;
-      chars[row] = s < 0 ? '-' : (STATUS_CHAR[(bundle.scores[s] as ScoreRecord).status] ?? '-');
-    }
+    for (let row = 0; row < rowCount; row += 1) chars[row] = column[row] ?? '-';
     return chars.join('');
   });
 
@@ -297,7 +190,7 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
     const key = `${type}.${name}`;
     if (!outputPairs.has(key)) outputPairs.set(key, [type, name]);
   };
-  for (const task of bundle.tasks) {
+  for (const task of tasks) {
     for (const metric of task.metrics) {
       for (const out of metric.outputs) {
         addOutput(metric.type, out.name);
@@ -309,26 +202,17 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
   for (const [type, outputs] of Object.entries(summary.metric_coverage)) {
     for (const name of Object.keys(outputs)) addOutput(type, name);
   }
-  if (bundle.tasks.length === 0) {
-    for (const score of bundle.scores)
-      for (const out of score.outputs) addOutput(score.metric_type, out.name);
-  }
+  if (tasks.length === 0) for (const [type, name] of rows.seenOutputs.values()) addOutput(type, name);
   const outputList = [...outputPairs.entries()].sort(
     (a, b) => compareStrings(a[1][0], b[1][0]) || compareStrings(a[1][1], b[1][1]),
   );
   const outputKeys = new Set(outputPairs.keys());
 
   // Value columns.
-  const values: JsonValue[][] = outputList.map(([, [type, name]]) => {
-    const column = firstScore[typeIndex.get(type) as number] as Int32Array;
+  const values: JsonValue[][] = outputList.map(([key]) => {
+    const column = rows.valuesByOutput.get(key) ?? [];
     const out = new Array<JsonValue>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) {
-      const s = column[row] as number;
-      out[row] =
-        s < 0
-          ? null
-          : columnValue((bundle.scores[s] as ScoreRecord).outputs.find((o) => o.name === name)?.value);
-    }
+    for (let row = 0; row < rowCount; row += 1) out[row] = column[row] ?? null;
     return out;
   });
 
@@ -342,24 +226,20 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
       found = true;
       const list: unknown[] = [];
       for (const record of records) if (record.value_type !== 'missing') list.push(record.value);
-      byTask.set(addTaskKnown(taskId), list);
+      byTask.set(addTask(taskId), list);
     }
     if (found) return byTask;
     const column = values[outputIdx] as JsonValue[];
     for (let row = 0; row < rowCount; row += 1) {
       const v = column[row];
       if (v === null || v === undefined || isObj(v)) continue;
-      const task = rowTask[row] as number;
+      const task = rows.rowTask[row] as number;
       const list = byTask.get(task);
       if (list) list.push(v);
       else byTask.set(task, [v]);
     }
     return byTask;
   };
-  function addTaskKnown(id: string): number {
-    return taskIndex.get(id) ?? addTask(id);
-  }
-
   const aggregateRows = summary.scores.scores;
   const outputs: ReportOutput[] = outputList.map(([key, [metric, output]], idx) => {
     const kind: OutputKind | 'unknown' = kinds.get(key) ?? 'unknown';
@@ -477,10 +357,10 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
   // Declared-output sets per task (spec §7.1 applicability), deduplicated.
   const declSets: number[][] = [];
   const declIndex = new Map<string, number>();
-  const specById = new Map(bundle.tasks.map((t) => [t.id, t]));
+  const specById = new Map(tasks.map((t) => [t.id, t]));
   const taskDecl = taskIds.map((id) => {
     const task = specById.get(id);
-    if (!task) return bundle.tasks.length === 0 ? -1 : declSetOf([]);
+    if (!task) return tasks.length === 0 ? -1 : declSetOf([]);
     const set: number[] = [];
     for (const m of task.metrics) {
       for (const o of m.outputs) {
@@ -502,23 +382,24 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
   }
 
   const taskTrialCount = new Array<number>(taskIds.length).fill(0);
-  for (const task of rowTask) taskTrialCount[task] = (taskTrialCount[task] ?? 0) + 1;
+  for (const task of rows.rowTask) taskTrialCount[task] = (taskTrialCount[task] ?? 0) + 1;
 
   const errorsByType = Object.entries(summary.error_trial_ids)
     .map(([type, ids]): [string, number] => [type, ids.length])
     .sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
 
+  const detailRows = [...input.details.keys()].sort((a, b) => a - b);
   const data: ReportData = {
     version: 1,
-    run: runOf(bundle),
+    run: runOf(input.run),
     counts: {
       tasks: summary.task_count,
       trials: summary.trial_count,
       scores: summary.score_count,
       errors: summary.error_count,
       errorsByType,
-      trialStatus,
-      scoreStatus,
+      trialStatus: { ...rows.trialStatus },
+      scoreStatus: { ...rows.scoreStatus },
     },
     aggregates,
     outputs,
@@ -527,17 +408,18 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
     declSets,
     measurementKeys: [...MEASUREMENT_KEYS],
     trials: {
-      taskRuns: runLengths(rowTask),
-      id: rowId,
-      status: rowStatus.join(''),
-      errorRows: rowError.flatMap((e, row) => (e >= 0 ? [row] : [])),
-      errorOfRow: rowError.filter((e) => e >= 0),
-      errorTypes,
+      taskRuns: runLengths(rows.rowTask),
+      id: rows.rowId,
+      status: rows.statusText(),
+      errorRows: rows.errorRows,
+      errorOfRow: rows.errorOfRow,
+      errorTypes: rows.errorTypes,
     },
     scoreStatus: scoreStatusColumns,
     values,
-    detail: { chunkSize, chunks: Math.ceil(rowCount / chunkSize) },
-    notes: [...(options.notes ?? [])],
+    detail: { chunkSize, chunks: Math.ceil(detailRows.length / chunkSize), rows: detailRows },
+    selection: input.selection,
+    notes: [...input.notes],
   };
 
   const taskDetails: ReportTaskDetail[] = taskIds.map((id) => {
@@ -565,89 +447,30 @@ export function buildReportModel(bundle: ReportBundle, options: ReportModelOptio
     return detail;
   });
 
-  // A score the page can rebuild from the columns: nothing beyond status and scalar output values.
-  const inColumns = (score: ScoreRecord): boolean => {
-    if (score.diagnostics.length > 0) return false;
-    for (const k of Object.keys(score.metadata))
-      if (k !== 'trial_metadata' && k !== 'row_index') return false;
+  // A score the page can rebuild from the columns (the row's first of its type, nothing beyond status
+  // and scalar output values) is stored as its metric type's index.
+  const typeIndex = new Map(metricTypes.map((t, i) => [t, i]));
+  const inColumns = (score: ReportScoreDetail, row: number): boolean => {
+    if (score.diagnostics !== undefined || score.metadata !== undefined) return false;
     const seen = new Set<string>();
-    for (const o of score.outputs) {
-      if (seen.has(o.name) || !outputKeys.has(`${score.metric_type}.${o.name}`)) return false;
-      seen.add(o.name);
-      const v = o.value;
-      if (!(typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= 200)))
-        return false;
+    for (const [name, v] of score.outputs) {
+      const key = `${score.type}.${name}`;
+      if (seen.has(name) || !outputKeys.has(key)) return false;
+      seen.add(name);
+      if (!(typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string')) return false;
+      if (rows.valuesByOutput.get(key)?.[row] !== v) return false;
     }
     return true;
   };
-
-  const trialDetails: ReportTrialDetail[] = new Array<ReportTrialDetail>(rowCount);
-  for (let row = 0; row < rowCount; row += 1) {
-    const t = rowTrial[row] as number;
-    const trial = t >= 0 ? bundle.trials[t] : undefined;
-    const detail: ReportTrialDetail = {
-      scores: (rowScores[row] as number[]).map((s) => {
-        const score = bundle.scores[s] as ScoreRecord;
-        const t = typeIndex.get(score.metric_type) as number;
-        if ((firstScore[t] as Int32Array)[row] === s && inColumns(score)) return t;
-        const out: ReportScoreDetail = {
-          type: score.metric_type,
-          status: score.status,
-          outputs: score.outputs.map((o): [string, JsonValue] => [o.name, compactJson(o.value, limits)]),
-        };
-        if (score.diagnostics.length > 0) {
-          out.diagnostics = score.diagnostics.map((d) => ({
-            severity: d.severity,
-            message: cutText(d.message, maxText),
-            source: d.source,
-            ...(isEmpty(d.details) ? {} : { details: compactJson(d.details, limits) }),
-          }));
-        }
-        const metadata = Object.keys(score.metadata).filter(
-          (k) => k !== 'trial_metadata' && k !== 'row_index',
-        );
-        if (metadata.length > 0) {
-          out.metadata = compactJson(Object.fromEntries(metadata.map((k) => [k, score.metadata[k]])), limits);
-        }
-        return out;
-      }),
-    };
-    if (trial) {
-      if (trial.output) {
-        const output: NonNullable<ReportTrialDetail['output']> = {};
-        if (trial.output.output_text !== null) output.text = cutText(trial.output.output_text, maxText);
-        if (trial.output.response !== null && trial.output.response !== undefined) {
-          output.response = compactJson(trial.output.response, limits);
-        }
-        if (!isEmpty(trial.output.metadata)) output.metadata = compactJson(trial.output.metadata, limits);
-        detail.output = output;
-      }
-      if (trial.error) {
-        detail.error = {
-          type: trial.error.type,
-          message: trial.error.message === null ? null : cutText(trial.error.message, maxText),
-          traceback: trial.error.traceback === null ? null : cutText(trial.error.traceback, maxText),
-          occurredAt: trial.error.occurred_at,
-        };
-      }
-      const measurements = MEASUREMENT_KEYS.map((k) => numOrNull(trial.measurements[k]));
-      if (measurements.some((m) => m !== null)) detail.measurements = measurements;
-      if (!isEmpty(trial.metadata)) detail.metadata = compactJson(trial.metadata, limits);
-      const descriptors = trial.evidence ? Object.entries(trial.evidence.descriptors) : [];
-      if (descriptors.length > 0) {
-        detail.evidence = descriptors.map(([name, d]): [string, string, string | null, string | null] => [
-          name,
-          d.kind,
-          d.format,
-          d.ref,
-        ]);
-      }
-      const trajectory = options.trajectories?.get(t);
-      if (typeof trajectory === 'string') detail.trajectoryNote = trajectory;
-      else if (trajectory) detail.trajectory = trajectory;
-    }
-    trialDetails[row] = detail;
-  }
-
+  const trialDetails = detailRows.map((row) => {
+    const detail = input.details.get(row) as ReportTrialDetail;
+    const firstOfType = new Set<string>();
+    const scores = detail.scores.map((score) => {
+      if (typeof score === 'number' || firstOfType.has(score.type)) return score;
+      firstOfType.add(score.type);
+      return inColumns(score, row) ? (typeIndex.get(score.type) as number) : score;
+    });
+    return { ...detail, scores };
+  });
   return { data, taskDetails, trialDetails };
 }

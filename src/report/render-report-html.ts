@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReportModel } from './build-report-model.js';
-import { REPORT_CLIENT_SCRIPT } from './client/report-client-script.js';
-import { REPORT_STYLE } from './client/report-style.js';
+import { clientBundle } from './client-bundle.js';
+import { REPORT_STYLE } from './report-style.js';
 import { embedJson } from './embed-json.js';
 
 function sha256(text: string): string {
@@ -19,10 +19,13 @@ function sha256(text: string): string {
  * const html = renderReportHtml(buildReportModel(bundle)).join('');
  */
 export function renderReportHtml(model: ReportModel): string[] {
+  // the page's own script (src/report/client, bundled at build time) with uPlot, and its stylesheet
+  const script = clientBundle('report-page.js');
+  const style = clientBundle('uplot.css') + REPORT_STYLE;
   const csp = [
     "default-src 'none'",
-    `script-src ${sha256(REPORT_CLIENT_SCRIPT)}`,
-    `style-src ${sha256(REPORT_STYLE)}`,
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)}`,
     'img-src data:',
     "base-uri 'none'",
     "form-action 'none'",
@@ -32,12 +35,12 @@ export function renderReportHtml(model: ReportModel): string[] {
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
     `<meta http-equiv="Content-Security-Policy" content="${csp}">\n`,
     '<meta name="generator" content="evalstream">\n<title>evalstream report</title>\n',
-    `<style>${REPORT_STYLE}</style>\n</head>\n<body>\n`,
+    `<style>${style}</style>\n</head>\n<body>\n`,
     '<div id="app"><noscript>This report needs JavaScript to show its data.</noscript></div>\n',
     `<script type="application/json" id="es-data">${embedJson(model.data)}</script>\n`,
     // The page script runs here, before the (larger) task and trial detail blocks are parsed, so the
     // first view shows while the parser reads on; the page waits for them only to open a detail.
-    `<script>${REPORT_CLIENT_SCRIPT}</script>\n`,
+    `<script>${script}</script>\n`,
     `<script type="application/json" id="es-tasks">${embedJson(model.taskDetails)}</script>\n`,
   ];
   const size = model.data.detail.chunkSize;

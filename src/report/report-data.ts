@@ -9,7 +9,7 @@ import type { CoverageCounts } from '../model/summary.js';
  * the heavy per-trial details live in separate chunks parsed only when a trial is opened.
  *
  * @example
- * const data: ReportData = buildReportData(bundle, new Map());
+ * const data: ReportData = buildReportModel(input).data;
  * data.trials.id.length; // number of trial rows
  */
 export interface ReportData {
@@ -38,9 +38,27 @@ export interface ReportData {
    * (strings cut to 200 chars); `{"$o": "null" | "object" | "list"}` for other present values.
    */
   values: JsonValue[][];
-  detail: { chunkSize: number; chunks: number };
+  /**
+   * Trial details are embedded for the kept rows only (`rows`, ascending), `chunkSize` per
+   * `es-d-<n>` block; the page shows any other trial from the columns.
+   */
+  detail: { chunkSize: number; chunks: number; rows: number[] };
+  /** Which trials keep their detail and trajectory, and how to get the others. */
+  selection: ReportSelection;
   /** Things the reader should know about the embed (e.g. trajectories left out). */
   notes: string[];
+}
+
+/** The bounded selection of trials whose detail and trajectory the report embeds. */
+export interface ReportSelection {
+  /** Trials whose trajectory is embedded. */
+  trajectoriesKept: number;
+  /** Trials that have a trace. */
+  trajectoriesTotal: number;
+  /** The rule that chose them, in words. */
+  rule: string;
+  /** How to get the trials left out (`evalstream inspect`, `evalstream query`). */
+  howToGetTheRest: string;
 }
 
 export interface ReportRun {

@@ -1,13 +1,11 @@
 import type { RunTarget } from '../bundle/run-metadata.js';
-import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TaskSpec } from '../model/task.js';
-import type { Trial } from '../model/trial.js';
 import type { ReportOptions } from '../report/report-options.js';
-import { writeReport } from '../report/write-report.js';
-import { buildSummary } from '../summary/build-summary.js';
+import { ReportCollector } from '../report/report-collector.js';
+import { writeReportModel } from '../report/write-report-model.js';
+import { SummaryBuilder } from '../summary/summary-builder.js';
 import type { Sink } from './sink.js';
-import { appendAll } from '../util/append-all.js';
 
 /** Options of {@link toReport}: the run's identity plus what the report embeds. */
 export interface ToReportOptions extends ReportOptions {
@@ -27,10 +25,11 @@ export interface ReportSink extends Sink<ScoredTrial> {
 }
 
 /**
- * A sink that writes a standalone `report.html` (no run bundle) for the scored trials it receives:
- * it keeps trials, scores and tasks in memory, and on `shutdown` builds the summary (`buildSummary`,
- * SDK semantics) and writes the report. `flush` does nothing; `shutdown` is idempotent and may be
- * called without any `write` (an empty report).
+ * A sink that writes a standalone `report.html` (no run bundle) for the scored trials it receives. It
+ * keeps only the report's compact table and the bounded selection of trial details and trajectories
+ * (read from each trial's evidence as it passes, see `ReportCollector`), plus what the summary needs;
+ * on `shutdown` it finishes the summary (SDK semantics) and writes the report. `flush` does nothing;
+ * `shutdown` is idempotent and may be called without any `write` (an empty report).
  *
  * @example
  * const sink = toReport('out/report.html', { labels: { benchmark: 'demo' } });
@@ -41,9 +40,12 @@ export interface ReportSink extends Sink<ScoredTrial> {
 export function toReport(outPath: string, options: ToReportOptions = {}): ReportSink {
   const clock = options.clock ?? (() => new Date());
   const startedAt = clock();
-  const trials: Trial[] = [];
-  const scores: ScoreRecord[] = [];
+  const { runId, labels, target, tasks: fixedTasks, clock: _clock, ...reportOptions } = options;
+  const collector = new ReportCollector({ ...reportOptions, tasks: fixedTasks ?? null });
+  // a builder with task specs that learns each task as its first trial passes
+  const summary = new SummaryBuilder(fixedTasks ?? []);
   const seenTasks = new Map<string, TaskSpec>();
+  let firstRunId: string | null = null;
   let written: { path: string; bytes: number } | null = null;
   let shutdown: Promise<void> | null = null;
   return {
@@ -52,35 +54,35 @@ export function toReport(outPath: string, options: ToReportOptions = {}): Report
     },
     async write(scored: ScoredTrial): Promise<void> {
       if (shutdown !== null) throw new Error('toReport: write after shutdown');
-      trials.push(scored.item.trial);
-      appendAll(scores, scored.scores);
-      if (!seenTasks.has(scored.task.id)) seenTasks.set(scored.task.id, scored.task);
+      if (!seenTasks.has(scored.task.id)) {
+        seenTasks.set(scored.task.id, scored.task);
+        if (!fixedTasks) summary.addTaskSpec(scored.task);
+      }
+      for (const score of scored.scores) {
+        firstRunId ??= score.run_id;
+        summary.addScore(score);
+      }
+      summary.addTrial(scored.item.trial);
+      await collector.addScored(scored);
     },
     async flush(): Promise<void> {},
     shutdown(): Promise<void> {
       shutdown ??= (async () => {
         const finishedAt = clock();
-        const tasks = options.tasks ? [...options.tasks] : [...seenTasks.values()];
-        const { runId, labels, target, tasks: _tasks, clock: _clock, ...reportOptions } = options;
-        written = await writeReport(
-          {
-            runId: runId ?? scores[0]?.run_id ?? 'report',
-            metadata: {
-              labels: labels ?? {},
-              target: target ?? null,
-              started_at: startedAt.toISOString(),
-              finished_at: finishedAt.toISOString(),
-              duration_sec: (finishedAt.getTime() - startedAt.getTime()) / 1000,
-              sdk_version: null,
-            },
-            tasks,
-            trials,
-            scores,
-            summary: buildSummary({ scores, tasks, trials }),
+        const model = collector.finish({
+          runId: runId ?? firstRunId ?? 'report',
+          metadata: {
+            labels: labels ?? {},
+            target: target ?? null,
+            started_at: startedAt.toISOString(),
+            finished_at: finishedAt.toISOString(),
+            duration_sec: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+            sdk_version: null,
           },
-          outPath,
-          reportOptions,
-        );
+          tasks: fixedTasks ? [...fixedTasks] : [...seenTasks.values()],
+          summary: summary.finish(),
+        });
+        written = await writeReportModel(model, outPath);
       })();
       return shutdown;
     },

@@ -16,7 +16,7 @@ import { metadataToWire } from '../bundle/metadata-to-wire.js';
 import { newRunId } from '../bundle/new-run-id.js';
 import { pythonJson } from '../bundle/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
-import type { ReportWriter } from '../bundle/report-writer.js';
+import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
 import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
@@ -97,6 +97,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
   readonly #seenTasks = new Map<string, TaskSpec>();
   readonly #live: SummaryAccumulator | null;
   readonly #errorTrials: Pick<Trial, 'id' | 'error'>[] = [];
+  readonly #report: StreamedReport | null;
   #state: Promise<OpenState> | null = null;
   #queue: Promise<void> = Promise.resolve();
   #runId: string | null;
@@ -112,6 +113,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     this.#runId = options.runId ?? null;
     this.#fixedTasks = options.tasks ? new Map(options.tasks.map((t) => [t.id, t])) : null;
     this.#live = options.summaryEngine ? null : new SummaryAccumulator(options.tasks ?? []);
+    this.#report = options.reportWriter?.stream?.() ?? null;
   }
 
   write(scored: ScoredTrial): Promise<void> {
@@ -149,6 +151,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     }
     if (this.#live !== null) this.#live.addTrial(trial);
     else if (trial.error !== null) this.#errorTrials.push({ id: trial.id, error: trial.error });
+    await this.#report?.add(scored);
   }
 
   #open(): Promise<OpenState> {
@@ -196,6 +199,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     await this.#queue;
     const state = await this.#open();
     const { staged } = state;
+    let report: Parameters<StreamedReport['finish']>[0] | null = null;
     try {
       await state.trials.close();
       await state.scores.close();
@@ -243,17 +247,25 @@ class RunBundleSink implements Sink<ScoredTrial> {
       await tasksOut.close();
 
       const finishedAt = this.#clock();
-      const metadata = metadataToWire({
+      const runMetadata = {
         labels: this.#options.labels ?? {},
         target: this.#options.target ?? null,
         started_at: formatUtcTimestamp(this.#startedAt),
         finished_at: formatUtcTimestamp(finishedAt),
         duration_sec: (finishedAt.getTime() - this.#startedAt.getTime()) / 1000,
         sdk_version: `evalstream ${evalstreamVersion()}`,
-      });
+      };
+      const metadata = metadataToWire(runMetadata);
       await staged.writeText(BUNDLE_FILES.metadata, pythonJson(metadata, { indent: 2 }) + '\n');
 
       const runId = this.#runId ?? newRunId(this.#startedAt);
+      report = {
+        bundleDir: into ?? staged.dir,
+        runId,
+        metadata: runMetadata,
+        tasks,
+        summary: finished.summary,
+      };
       const manifest = {
         run_id: runId,
         artifacts: {
@@ -282,6 +294,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
       await staged.abort();
       throw error;
     }
-    if (this.#options.reportWriter) await this.#options.reportWriter(into ?? staged.dir);
+    // the try block either set `report` or threw
+    const run = report as unknown as NonNullable<typeof report>;
+    if (this.#report !== null) await this.#report.finish(run);
+    else if (this.#options.reportWriter)
+      await this.#options.reportWriter(run.bundleDir, { summary: run.summary });
   }
 }

@@ -102,6 +102,11 @@ describe('report of a 100k-trial run', () => {
     const trialMs = performance.now() - t;
     // trial 99,999 is dead (99,999 % 50 === 49)
     expect(await page.locator('#trial-detail .error-box').innerText()).toContain('TimeoutError');
+    // a dead trial beyond the first 200: its scores come from the table, and the page says what to run
+    expect(await page.locator('#not-embedded').innerText()).toContain('evalstream inspect');
+    expect(await page.locator('#selection summary').innerText()).toBe(
+      'Drill-down: details of 300 of 100,000 trials, trajectories of 0 of 0',
+    );
     await screenshot(page, 'run-100k-trial');
     console.log(
       `tasks tab ${Math.round(tabMs)} ms, status filter ${Math.round(filterMs)} ms, open trial ${Math.round(trialMs)} ms`,

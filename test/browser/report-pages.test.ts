@@ -93,23 +93,35 @@ describe('report of a small run', () => {
     await page.close();
   });
 
-  it('draws the plots as inline SVG', async () => {
+  it('draws the plots with uPlot', async () => {
     const opened = await openReport(context, files.small, '#/plots');
     const { page } = opened;
     expect(await page.locator('.plot-card').count()).toBe(4);
-    expect(await page.locator('svg.coverage-chart rect').count()).toBeGreaterThanOrEqual(8);
+    // one coverage bar per output: passed, reward, quality, verdict
+    expect(await page.locator('.coverage-chart .cov-row').count()).toBe(4);
     const reward = page.locator('.plot-card[data-key="harbor_reward.reward"]');
     expect(await reward.locator('.cap').allInnerTexts()).toEqual([
       'DISTRIBUTION OF VALUES',
       'PER-TASK MEAN',
       'PASS@K (MACRO OVER TASKS)',
     ]);
-    // one point per task in the strip, one per k on the pass@k curve
-    expect(await reward.locator('circle.strip').count()).toBe(4);
-    expect(await reward.locator('circle.dot').count()).toBe(3);
+    expect(await reward.locator('.uplot canvas').count()).toBe(3);
+    // the readout names the point under the cursor: the highest task mean at the strip's right end
+    const strip = reward.locator('.chart.strip .u-over');
+    const box = (await strip.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    expect(await text(page, '.plot-card[data-key="harbor_reward.reward"] .chart.strip .readout')).toMatch(
+      /^django__django-11099: /,
+    );
+    const passk = reward.locator('.chart.passk .u-over');
+    const pbox = (await passk.boundingBox())!;
+    await page.mouse.move(pbox.x + 2, pbox.y + pbox.height / 2);
+    expect(await text(page, '.plot-card[data-key="harbor_reward.reward"] .chart.passk .readout')).toMatch(
+      /^pass@1 = /,
+    );
     await screenshot(page, 'small-plots', true);
     // clicking a task in the strip opens it
-    await reward.locator('circle.strip').last().click();
+    await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
     await page.waitForSelector('#task-detail');
     expect(await text(page, '#task-detail h2')).toBe('django__django-11099');
     expectClean(opened);

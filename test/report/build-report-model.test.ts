@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildReportModel } from '../../src/report/build-report-model.js';
+import { reportModelOfBundle } from '../../src/report/report-model-of-bundle.js';
 import type { ReportBundle } from '../../src/report/report-bundle.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { makeScore, makeTrial } from './fixtures/make-trial.js';
 import { smallRun } from './fixtures/small-run.js';
 import { sparseFailedRun } from './fixtures/sparse-failed-run.js';
+
+const sparseModel = await reportModelOfBundle(sparseFailedRun());
+const smallModel = await reportModelOfBundle(smallRun());
 
 const T975_3 = 3.18244630528371; // t(0.975, 3), from tables
 
@@ -13,8 +16,8 @@ function sampleSd(values: number[]): number {
   return Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1));
 }
 
-describe('buildReportModel on the sparse/failed run (spec §9 plus a failing task)', () => {
-  const { data, trialDetails, taskDetails } = buildReportModel(sparseFailedRun());
+describe('reportModelOfBundle on the sparse/failed run (spec §9 plus a failing task)', () => {
+  const { data, trialDetails, taskDetails } = sparseModel;
 
   it('counts tasks, trials, scores and errors by type', () => {
     expect(data.counts).toEqual({
@@ -141,12 +144,12 @@ describe('buildReportModel on the sparse/failed run (spec §9 plus a failing tas
         ],
       ],
     });
-    expect(data.detail).toEqual({ chunkSize: 500, chunks: 1 });
+    expect(data.detail).toEqual({ chunkSize: 500, chunks: 1, rows: data.trials.id.map((_, i) => i) });
   });
 });
 
-describe('buildReportModel intervals (small run: 4 tasks × 3 trials)', () => {
-  const { data } = buildReportModel(smallRun());
+describe('reportModelOfBundle intervals (small run: 4 tasks × 3 trials)', () => {
+  const { data } = smallModel;
   const byName = new Map(data.aggregates.map((a) => [a.name, a]));
 
   it('uses Student-t over per-task means for balanced tasks (quality 1–5)', () => {
@@ -200,8 +203,8 @@ describe('buildReportModel intervals (small run: 4 tasks × 3 trials)', () => {
   });
 });
 
-describe('buildReportModel row matching', () => {
-  it('pairs duplicate trial ids by occurrence and gives score-only trials their own row', () => {
+describe('reportModelOfBundle row matching', () => {
+  it('pairs duplicate trial ids by occurrence and gives score-only trials their own row', async () => {
     const run = 'r';
     const trials = [makeTrial('T', 't1', 'completed'), makeTrial('T', 't1', 'failed')];
     const scores = [
@@ -222,7 +225,7 @@ describe('buildReportModel row matching', () => {
       scores,
       summary: buildSummary({ scores, trials }),
     };
-    const { data, trialDetails } = buildReportModel(bundle);
+    const { data, trialDetails } = await reportModelOfBundle(bundle);
     expect(data.trials.id).toEqual(['t1', 't1', 'ghost', 'u1']);
     expect(data.trials.status).toBe('cf??');
     expect(data.tasks.id).toEqual(['T', 'U']);

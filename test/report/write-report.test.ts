@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildReportModel } from '../../src/report/build-report-model.js';
+import { reportModelOfBundle } from '../../src/report/report-model-of-bundle.js';
 import type { ReportBundle } from '../../src/report/report-bundle.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
@@ -23,7 +23,7 @@ describe('writeReport', () => {
     expect(result.path).toBe(resolve(out));
     expect(result.bytes).toBe(statSync(out).size);
     const html = readFileSync(out, 'utf8');
-    const model = buildReportModel(bundle, { trajectories: new Map() });
+    const model = await reportModelOfBundle(bundle, { trajectories: 'none' });
     const embedded = readEmbedded(html);
     expect(embedded.data.aggregates).toEqual(model.data.aggregates);
     expect(embedded.data.values).toEqual(model.data.values);
@@ -118,19 +118,24 @@ describe('writeReport', () => {
 
   it('stops embedding trajectories at the budget, or embeds none on request, and says so', async () => {
     const bundle = smallRun();
-    const budgetOut = join(tmp(), 'report.html');
-    await writeReport(bundle, budgetOut, { maxTrajectoryBytes: 1 });
-    const budget = readEmbedded(readFileSync(budgetOut, 'utf8'));
-    const embedded = budget.trials.filter((t) => t.trajectory !== undefined).length;
-    // 8 loaders run at once and each checks the budget before starting: at most 8 get in
-    expect(embedded).toBeGreaterThan(0);
-    expect(embedded).toBeLessThanOrEqual(8);
-    expect(budget.data.notes).toEqual([
-      `Trajectories of ${12 - embedded} trials are not embedded: the 0 MiB trajectory budget was used up.`,
-    ]);
-    expect(budget.trials.find((t) => t.trajectory === undefined)?.trajectoryNote).toMatch(
-      /budget was used up/,
+    const fullOut = join(tmp(), 'report.html');
+    await writeReport(bundle, fullOut);
+    const sizes = readEmbedded(readFileSync(fullOut, 'utf8')).trials.map(
+      (t) => JSON.stringify(t.trajectory).length,
     );
+    // room for exactly the first three trajectories, in arrival order
+    const budgetOut = join(tmp(), 'report.html');
+    await writeReport(bundle, budgetOut, { maxTrajectoryBytes: sizes[0]! + sizes[1]! + sizes[2]! });
+    const budget = readEmbedded(readFileSync(budgetOut, 'utf8'));
+    expect(budget.trials.map((t) => t.trajectory !== undefined)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i < 3),
+    );
+    expect(budget.data.notes).toEqual([
+      `9 selected trajectories are left out: the trajectory budget of ${sizes[0]! + sizes[1]! + sizes[2]!} bytes was used up.`,
+    ]);
+    expect(budget.data.selection.trajectoriesKept).toBe(3);
+    expect(budget.data.selection.trajectoriesTotal).toBe(12);
+    expect(budget.trials[3]?.trajectoryNote).toMatch(/budget was used up/);
 
     const noneOut = join(tmp(), 'report.html');
     const none = await writeReport(bundle, noneOut, { trajectories: 'none' });

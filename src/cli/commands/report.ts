@@ -25,7 +25,8 @@ function formatBytes(bytes: number): string {
 
 /**
  * `evalstream report <bundle-dir> [--out FILE] [--trajectories auto|all|none] [--max-text N] [--json]`:
- * rebuilds the self-contained `report.html` of an existing run bundle (evalstream's or the SDK's) and
+ * rebuilds the self-contained `report.html` of an existing run bundle (evalstream's or the SDK's),
+ * streaming its files with the report's bounds, and
  * prints where it went and its size (`--json`: `{"path", "bytes"}`). Exit 0 ok, 1 the file could not be
  * written, 2 bad usage or an unreadable bundle.
  *
@@ -38,7 +39,10 @@ export function reportCommand(): Command {
     .argument('<bundle-dir>', 'run bundle directory (scores.jsonl, summary.json, trials.jsonl, ...)')
     .option('--out <file>', 'write the report here instead of <bundle-dir>/report.html')
     .addOption(
-      new Option('--trajectories <mode>', 'embed trajectories: auto (up to 16 MiB), all, or none')
+      new Option(
+        '--trajectories <mode>',
+        'trial details and trajectories: auto (failed or errored trials up to 200, then a sample of 100), all, or none (details without trajectories)',
+      )
         .choices(['auto', 'all', 'none'])
         .default('auto'),
     )
@@ -57,6 +61,7 @@ export function reportCommand(): Command {
         '  $ evalstream report runs/r1 --out r1-report.html --trajectories none',
         '',
         'The report is one HTML file with the run embedded; it loads nothing from the network.',
+        'Every trial has a row; details are kept for a bounded selection (see docs/report.md).',
         'Exit codes: 0 written, 1 the file could not be written, 2 bad usage or an unreadable bundle.',
       ].join('\n'),
     )

@@ -33,6 +33,9 @@ h3 { font-size: 14px; margin: 16px 0 8px; font-weight: 650; }
 .card .sub { font-size: 12px; color: var(--muted); }
 .card.bad .n { color: var(--bad); }
 .notes { margin-top: 10px; color: #8a5a00; background: #fff7e0; border: 1px solid #f3e2b3; border-radius: 6px; padding: 6px 10px; font-size: 13px; }
+.selection { margin-top: 8px; font-size: 13px; color: #444; }
+.selection summary { cursor: pointer; color: #555; }
+.selection div { margin: 4px 0 0 14px; }
 nav.tabs { background: var(--card); border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 5; }
 nav.tabs .wrap { display: flex; gap: 4px; }
 nav.tabs a { display: inline-block; padding: 10px 14px; color: var(--muted); text-decoration: none; font-weight: 600; border-bottom: 2px solid transparent; }
@@ -84,15 +87,15 @@ a.name:hover { text-decoration: underline; }
 .plot-row { display: flex; flex-wrap: wrap; gap: 18px; }
 .plot { flex: 1 1 360px; min-width: 300px; }
 .plot .cap { font-size: 12px; color: var(--muted); margin: 6px 0 2px; font-weight: 600; text-transform: uppercase; letter-spacing: .03em; }
-svg { display: block; overflow: visible; }
-svg text { font: 11px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: var(--muted); }
-svg .axis { stroke: var(--line-strong); stroke-width: 1; }
-svg .gridline { stroke: #edf0f4; stroke-width: 1; }
-svg .bar { fill: #5b8ce6; } svg .bar:hover { fill: var(--accent); }
-svg .line { fill: none; stroke: var(--accent); stroke-width: 2; }
-svg .dot { fill: var(--accent); stroke: #fff; stroke-width: 1.5; }
-svg .strip { fill: #5b8ce6; opacity: .85; cursor: pointer; } svg .strip:hover { fill: #1d3f8f; opacity: 1; }
-svg .hit { fill: transparent; cursor: pointer; }
+.chart .readout { font-size: 12px; color: var(--muted); min-height: 17px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 400px; }
+.chart .u-axis { font-size: 11px; }
+.hbars .hbar, .coverage-chart .cov-row { display: flex; align-items: center; gap: 8px; font-size: 12px; margin: 3px 0; }
+.hbar .l, .cov-row .l { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: var(--muted); }
+.hbar .l { width: 120px; } .cov-row .l { width: 300px; }
+.hbar .b { flex: 0 0 220px; height: 12px; background: #eef1f6; border-radius: 3px; }
+.hbar .b span { display: block; height: 100%; background: #5b8ce6; border-radius: 3px; }
+.cov-row .covbar { flex: 0 0 460px; }
+.cov-row .n { color: var(--muted); }
 .split { display: grid; grid-template-columns: minmax(360px, 5fr) 7fr; gap: 16px; align-items: start; }
 @media (max-width: 980px) { .split { grid-template-columns: 1fr; } }
 .vt { background: var(--card); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }

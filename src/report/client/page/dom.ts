@@ -1,0 +1,163 @@
+import { format } from '../format.js';
+
+/**
+ * Report page, part 1 of 4: DOM builders and formatting. Every piece of data reaches the page through
+ * `textContent`, `createTextNode` or `setAttribute` with an attribute name chosen by this code; nothing
+ * here (or in the other parts) assigns `innerHTML`.
+ *
+ * @example
+ * import { h } from './dom.js';
+ */
+export const SVGNS = 'http://www.w3.org/2000/svg';
+
+/** Properties of {@link h}: `text`, `class`, `style`, `on<event>` handlers, or attributes. */
+export type Props = Record<string, any> | null | undefined;
+/** Children of {@link h}: nodes, strings and numbers (as text), nested lists; null/false skipped. */
+export type Kids = Node | string | number | null | undefined | false | Kids[];
+
+export function setProps(el: HTMLElement | SVGElement, props: Props): void {
+  if (!props) return;
+  for (const key of Object.keys(props)) {
+    const v = props[key];
+    if (v === null || v === undefined || v === false) continue;
+    if (key === 'text') el.textContent = String(v);
+    else if (key === 'class') el.setAttribute('class', v);
+    else if (key === 'style') Object.assign(el.style, v);
+    else if (key.slice(0, 2) === 'on') el.addEventListener(key.slice(2), v);
+    else el.setAttribute(key, v === true ? '' : String(v));
+  }
+}
+
+export function appendKids(el: Element, kids: Kids): void {
+  if (kids === null || kids === undefined || kids === false) return;
+  if (!Array.isArray(kids)) kids = [kids];
+  for (const kid of kids) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    if (Array.isArray(kid)) appendKids(el, kid);
+    else if (typeof kid === 'object') el.appendChild(kid);
+    else el.appendChild(document.createTextNode(String(kid)));
+  }
+}
+
+/** An HTML element; strings among the children become text nodes. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props,
+  kids?: Kids,
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  appendKids(el, kids);
+  return el;
+}
+
+/** An SVG element. */
+export function s(tag: string, attrs?: Props, kids?: Kids): SVGElement {
+  const el = document.createElementNS(SVGNS, tag);
+  setProps(el, attrs);
+  appendKids(el, kids);
+  return el;
+}
+
+export function clear<E extends Element>(el: E): E {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function enc(part) {
+  return encodeURIComponent(part);
+}
+
+export function dec(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** A metric value as an element: numbers, booleans, labels, boxed non-finite and placeholders. */
+export function valueEl(v) {
+  if (v === null || v === undefined) return h('span', { class: 'val none', text: '—' });
+  if (typeof v === 'number') return h('span', { class: 'val', text: format.num(v) });
+  if (typeof v === 'boolean') return h('span', { class: 'val', text: String(v) });
+  if (typeof v === 'string') return h('span', { class: 'val label', title: v, text: v });
+  if (typeof v === 'object' && !Array.isArray(v) && typeof v.$nf === 'string')
+    return h('span', { class: 'val nf', text: v.$nf });
+  if (typeof v === 'object' && !Array.isArray(v) && typeof v.$o === 'string')
+    return h('span', { class: 'val none', text: '(' + v.$o + ')' });
+  return h('span', { class: 'val', text: JSON.stringify(unbox(v)) });
+}
+
+/** Replaces boxed non-finite numbers by their names, for display and export. */
+export function unbox(v) {
+  if (Array.isArray(v)) return v.map(unbox);
+  if (v && typeof v === 'object') {
+    if (typeof v.$nf === 'string' && Object.keys(v).length === 1) return v.$nf;
+    const out = {};
+    for (const k of Object.keys(v)) out[k] = unbox(v[k]);
+    return out;
+  }
+  return v;
+}
+
+export function pretty(v) {
+  if (typeof v === 'string') return v;
+  return JSON.stringify(unbox(v), null, 2);
+}
+
+export function pre(text) {
+  return h('pre', { text: text });
+}
+
+export function details(summary, body, open?) {
+  return h('details', { open: !!open }, [h('summary', null, summary), h('div', { class: 'in' }, body)]);
+}
+
+export function statusName(c) {
+  return c === 'c'
+    ? 'completed'
+    : c === 'p'
+      ? 'partial'
+      : c === 'f'
+        ? 'failed'
+        : c === '?'
+          ? 'no trial record'
+          : 'n/a';
+}
+
+export function badge(c, label?) {
+  return h('span', { class: 'badge ' + (c || ''), text: label || statusName(c) });
+}
+
+export function covBar(parts, total, title) {
+  const bar = h('span', { class: 'covbar', title: title });
+  for (const part of parts) {
+    if (!part[1] || !total) continue;
+    bar.appendChild(
+      h('span', { class: part[0], style: { width: ((100 * part[1]) / total).toFixed(2) + '%' } }),
+    );
+  }
+  return bar;
+}
+
+/** Starts a download of a JSON document (a blob: URL, nothing leaves the page). */
+export function downloadJson(name, obj) {
+  const blob = new Blob([JSON.stringify(obj, null, 2) + '\n'], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(function () {
+    URL.revokeObjectURL(url);
+  }, 5000);
+}
+
+export function safeFileName(name) {
+  return (
+    String(name)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .slice(0, 80) || 'report'
+  );
+}

@@ -1,0 +1,1362 @@
+import { D, S, X, go, hashQuery, replaceHash, taskSpec, trialDetailData, whenParsed } from './app.js';
+import { coverageChart, histogramChart, passAtKChart, stripChart, valueCountsChart } from './charts.js';
+import { format } from '../format.js';
+import {
+  badge,
+  clear,
+  covBar,
+  details,
+  downloadJson,
+  enc,
+  h,
+  pre,
+  pretty,
+  safeFileName,
+  statusName,
+  unbox,
+  valueEl,
+} from './dom.js';
+
+/**
+ * Report page, part 3 of 4: the views (header, aggregates, plots, task explorer, task and trial
+ * detail). They read the globals `D` (embedded data), `X` (derived indexes) and `S` (view state)
+ * defined in part 4.
+ *
+ * @example
+ * import { h } from './dom.js';
+ */
+export const STATUS_OPTIONS = [
+  ['', 'Any status'],
+  ['completed', 'Trial completed'],
+  ['partial', 'Trial partial'],
+  ['failed', 'Trial failed'],
+  ['error', 'Trial has error'],
+  ['score-failed', 'Score failed'],
+  ['missing', 'Output missing'],
+  ['scored', 'Output scored'],
+];
+
+// ---------------------------------------------------------------- header
+
+export function renderHeader() {
+  const r = D.run,
+    c = D.counts;
+  const meta: any[] = [];
+  if (r.target) {
+    const t = [r.target.name || '(unnamed)'];
+    if (r.target.kind) t.push('(' + r.target.kind + ')');
+    if (r.target.version) t.push(r.target.version);
+    meta.push(h('span', null, ['Target ', h('b', { text: t.join(' ') })]));
+  }
+  if (r.startedAt) meta.push(h('span', null, ['Started ', h('b', { text: format.time(r.startedAt) })]));
+  if (r.finishedAt) meta.push(h('span', null, ['Finished ', h('b', { text: format.time(r.finishedAt) })]));
+  if (r.durationSec !== null)
+    meta.push(h('span', null, ['Duration ', h('b', { text: format.duration(r.durationSec) })]));
+  if (r.sdkVersion) meta.push(h('span', null, ['Version ', h('b', { text: r.sdkVersion })]));
+  const ts = c.trialStatus,
+    ss = c.scoreStatus;
+  const errorSub = c.errorsByType.slice(0, 3).map(function (e) {
+    return h('div', { class: 'sub', text: e[0] + ': ' + format.int(e[1]) });
+  });
+  if (c.errorsByType.length > 3)
+    errorSub.push(h('div', { class: 'sub', text: '+' + (c.errorsByType.length - 3) + ' more types' }));
+  const card = function (label, n, subs?, cls?) {
+    return h('div', { class: 'card' + (cls ? ' ' + cls : ''), id: 'count-' + label.toLowerCase() }, [
+      h('div', { class: 'l', text: label }),
+      h('div', { class: 'n', text: format.int(n) }),
+      subs,
+    ]);
+  };
+  return h(
+    'header',
+    { class: 'top' },
+    h('div', { class: 'wrap' }, [
+      h('div', { class: 'brand', text: 'evalstream report' }),
+      h('h1', { id: 'run-id', text: r.id }),
+      h('div', { class: 'meta-line' }, meta),
+      r.labels.length
+        ? h(
+            'div',
+            { class: 'chips' },
+            r.labels.map(function (l) {
+              return h('span', { class: 'chip' }, [h('span', { class: 'k', text: l[0] + ' ' }), l[1]]);
+            }),
+          )
+        : null,
+      h('div', { class: 'cards' }, [
+        card('Tasks', c.tasks),
+        card(
+          'Trials',
+          c.trials,
+          h('div', {
+            class: 'sub',
+            text:
+              format.int(ts.completed) +
+              ' completed · ' +
+              format.int(ts.partial) +
+              ' partial · ' +
+              format.int(ts.failed) +
+              ' failed',
+          }),
+        ),
+        card('Scores', c.scores, h('div', { class: 'sub', text: format.int(ss.failed) + ' failed' })),
+        card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
+      ]),
+      D.notes.length
+        ? h(
+            'div',
+            { class: 'notes' },
+            D.notes.map(function (n) {
+              return h('div', { text: n });
+            }),
+          )
+        : null,
+      selectionEl(),
+    ]),
+  );
+}
+
+/** What the report kept of each trial, and how to get the rest. */
+export function selectionEl() {
+  const sel = D.selection;
+  const kept = D.detail.rows.length;
+  return h('details', { class: 'selection', id: 'selection' }, [
+    h('summary', {
+      text:
+        'Drill-down: details of ' +
+        format.int(kept) +
+        ' of ' +
+        format.int(X.nTrials) +
+        ' trials, trajectories of ' +
+        format.int(sel.trajectoriesKept) +
+        ' of ' +
+        format.int(sel.trajectoriesTotal),
+    }),
+    h('div', { text: 'Kept: ' + sel.rule + '.' }),
+    h('div', { text: sel.howToGetTheRest }),
+  ]);
+}
+
+// ---------------------------------------------------------------- aggregates
+
+export const AGG_COLUMNS: [string, string, boolean][] = [
+  ['name', 'Name', false],
+  ['kind', 'Kind', false],
+  ['mean', 'Mean', true],
+  ['ci', '95% CI', true],
+  ['count', 'Count', true],
+  ['nanCount', 'NaN count', true],
+  ['coverage', 'Coverage', false],
+  ['min', 'Min', true],
+  ['max', 'Max', true],
+  ['stdDev', 'Std dev', true],
+];
+
+export function kindLabel(a) {
+  if (a.kind === 'output' && X.outIndex.has(a.key)) return D.outputs[X.outIndex.get(a.key)].kind;
+  return a.kind;
+}
+
+export function aggSortValue(a, key) {
+  if (key === 'name') return a.name;
+  if (key === 'kind') return kindLabel(a);
+  if (key === 'mean') return a.kind === 'scalar' ? a.value : a.mean;
+  if (key === 'ci') return a.ci ? a.ci.hi - a.ci.lo : null;
+  if (key === 'coverage') {
+    if (a.coverage) return a.coverage.total ? a.coverage.scored / a.coverage.total : null;
+    const total = (a.count || 0) + (a.nanCount || 0);
+    return total ? (a.count || 0) / total : null;
+  }
+  return a[key];
+}
+
+export function renderSummary(root) {
+  const search = h('input', {
+    type: 'search',
+    id: 'agg-search',
+    placeholder: 'Filter aggregates by name…',
+    value: S.aggQ,
+  });
+  const kinds = [
+    ['', 'All'],
+    ['output', 'Outputs'],
+    ['view', 'Views'],
+    ['pass@k', 'pass@k'],
+    ['other', 'Other'],
+  ];
+  const seg = h('div', { class: 'seg', id: 'agg-kind' });
+  const countEl = h('span', { class: 'count' });
+  const tbody = h('tbody');
+  const headRow = h('tr');
+  const table = h('table', { class: 'grid', id: 'agg-table' }, [h('thead', null, headRow), tbody]);
+
+  function drawHead() {
+    clear(headRow);
+    for (const col of AGG_COLUMNS) {
+      const on = S.aggSort === col[0];
+      headRow.appendChild(
+        h(
+          'th',
+          {
+            class: 'sortable' + (col[2] ? ' num' : ''),
+            title: 'Sort by ' + col[1],
+            onclick: function () {
+              if (S.aggSort === col[0]) S.aggDir = -S.aggDir;
+              else {
+                S.aggSort = col[0];
+                S.aggDir = col[2] ? -1 : 1;
+              }
+              draw();
+            },
+          },
+          [col[1] as string, on ? h('span', { class: 'arrow', text: S.aggDir > 0 ? '▲' : '▼' }) : null],
+        ),
+      );
+    }
+  }
+  function draw() {
+    drawHead();
+    for (const b of seg.children) b.classList.toggle('on', b.getAttribute('data-kind') === S.aggKind);
+    const q = S.aggQ.trim().toLowerCase();
+    let rows = D.aggregates.filter(function (a) {
+      if (q && a.name.toLowerCase().indexOf(q) < 0) return false;
+      if (!S.aggKind) return true;
+      if (S.aggKind === 'other') return a.kind === 'scalar' || a.kind === 'other';
+      return a.kind === S.aggKind;
+    });
+    if (S.aggSort) {
+      const key = S.aggSort,
+        dir = S.aggDir;
+      rows = rows.slice().sort(function (p, q2) {
+        const a = aggSortValue(p, key),
+          b = aggSortValue(q2, key);
+        if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
+        if (b === null || b === undefined) return -1;
+        return (a < b ? -1 : a > b ? 1 : 0) * dir;
+      });
+    }
+    clear(tbody);
+    for (const a of rows) tbody.appendChild(aggRow(a));
+    if (!rows.length)
+      tbody.appendChild(
+        h(
+          'tr',
+          null,
+          h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: 'No aggregate matches the filter.' }),
+        ),
+      );
+    countEl.textContent = rows.length + ' of ' + D.aggregates.length + ' rows';
+  }
+  search.addEventListener('input', function () {
+    S.aggQ = search.value;
+    draw();
+  });
+  for (const k of kinds) {
+    seg.appendChild(
+      h('button', {
+        'data-kind': k[0],
+        text: k[1],
+        onclick: function () {
+          S.aggKind = k[0];
+          draw();
+        },
+      }),
+    );
+  }
+  root.appendChild(h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]));
+  root.appendChild(table);
+  root.appendChild(
+    h('div', { class: 'legend' }, [
+      h('span', null, [h('i', { style: { background: '#2f9e62' } }), 'scored / measured']),
+      h('span', null, [h('i', { style: { background: '#e0a21b' } }), 'missing (output omitted)']),
+      h('span', null, [h('i', { style: { background: '#d2433f' } }), 'failed (trial or metric)']),
+      h('span', null, [
+        h('i', { style: { background: '#c9d1dc' } }),
+        'unmeasured (views, pass@k: nan_count)',
+      ]),
+    ]),
+  );
+  root.appendChild(
+    h('div', {
+      class: 'footnote',
+      text: '95% CI: outputs use a Student-t interval with the standard error clustered by task (CR1, df = tasks − 1; equal to the t-interval over per-task means when every task has the same number of trials), or over the repeats when there is one task; pass@k rows use Student-t over the per-task estimates; views over their opportunities. Shown only with at least 3 tasks or repeats; hover an interval for its method.',
+    }),
+  );
+  if (D.counts.errorsByType.length) {
+    root.appendChild(h('h2', { text: 'Errors by type' }));
+    root.appendChild(
+      h('table', { class: 'grid', id: 'error-table' }, [
+        h(
+          'thead',
+          null,
+          h('tr', null, [h('th', { text: 'Error type' }), h('th', { class: 'num', text: 'Trials' })]),
+        ),
+        h(
+          'tbody',
+          null,
+          D.counts.errorsByType.map(function (e) {
+            return h('tr', null, [
+              h('td', { class: 'name', text: e[0] }),
+              h('td', { class: 'num', text: format.int(e[1]) }),
+            ]);
+          }),
+        ),
+      ]),
+    );
+  }
+  draw();
+}
+
+export function aggRow(a) {
+  const name = a.key
+    ? h('a', { class: 'name', href: '#/plots/' + enc(a.key), title: 'Plots of ' + a.key, text: a.name })
+    : h('span', { class: 'name', text: a.name });
+  const mean = a.kind === 'scalar' ? a.value : a.mean;
+  const ci = a.ci
+    ? h('span', {
+        class: 'ci',
+        title: a.ci.method,
+        text: '[' + format.stat(a.ci.lo) + ', ' + format.stat(a.ci.hi) + ']',
+      })
+    : h('span', {
+        class: 'faint',
+        title: 'No interval: fewer than 3 tasks/repeats, or a backend figure',
+        text: '—',
+      });
+  let cov;
+  if (a.coverage) {
+    const c = a.coverage;
+    cov = [
+      covBar(
+        [
+          ['s', c.scored],
+          ['m', c.missing],
+          ['f', c.failed],
+        ],
+        c.total,
+        'scored ' + c.scored + ' · missing ' + c.missing + ' · failed ' + c.failed + ' of ' + c.total,
+      ),
+      h('span', { class: 'covtext', text: format.int(c.scored) + '/' + format.int(c.total) }),
+    ];
+  } else if (a.count !== null && a.nanCount !== null && (a.kind === 'view' || a.kind === 'pass@k')) {
+    const total = a.count + a.nanCount;
+    cov = [
+      covBar([['s', a.count]], total, 'measured ' + a.count + ' · unmeasured ' + a.nanCount + ' of ' + total),
+      h('span', { class: 'covtext', text: format.int(a.count) + '/' + format.int(total) }),
+    ];
+  } else cov = h('span', { class: 'faint', text: '—' });
+  return h('tr', { 'data-name': a.name }, [
+    h('td', null, name),
+    h(
+      'td',
+      null,
+      h('span', { class: 'kind ' + (a.kind === 'pass@k' ? 'pass' : a.kind), text: kindLabel(a) }),
+    ),
+    h('td', {
+      class: 'num mean',
+      text: format.stat(mean),
+      title:
+        mean === null && a.kind === 'output'
+          ? 'No finite numeric values: booleans and labels are never averaged (they still feed views and pass@k)'
+          : null,
+    }),
+    h('td', { class: 'num' }, ci),
+    h('td', { class: 'num', text: format.int(a.count) }),
+    h('td', { class: 'num', text: format.int(a.nanCount) }),
+    h('td', { style: { whiteSpace: 'nowrap' } }, cov),
+    h('td', { class: 'num', text: format.stat(a.min) }),
+    h('td', { class: 'num', text: format.stat(a.max) }),
+    h('td', { class: 'num', text: format.stat(a.stdDev) }),
+  ]);
+}
+
+// ---------------------------------------------------------------- plots
+
+export function renderPlots(root) {
+  root.appendChild(h('h2', { text: 'Coverage' }));
+  const withCoverage = D.outputs.filter(function (o) {
+    return o.coverage;
+  });
+  root.appendChild(
+    h(
+      'div',
+      { class: 'panel' },
+      withCoverage.length
+        ? coverageChart(D.outputs)
+        : h('div', { class: 'muted', text: 'No coverage in the summary.' }),
+    ),
+  );
+  root.appendChild(h('h2', { text: 'Outputs' }));
+  if (!D.outputs.length) root.appendChild(h('div', { class: 'muted', text: 'No metric outputs.' }));
+  D.outputs.forEach(function (o, i) {
+    const plots: any[] = [];
+    if (o.histogram) plots.push(plotBox('Distribution of values', histogramChart(o.histogram)));
+    else if (o.valueCounts) plots.push(plotBox('Values', valueCountsChart(o.valueCounts)));
+    if (o.taskMeans.task.length)
+      plots.push(
+        plotBox(
+          'Per-task mean',
+          stripChart(o, D.tasks.id, function (t) {
+            go('#/task/' + enc(D.tasks.id[t]));
+          }),
+        ),
+      );
+    if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
+    const c = o.coverage;
+    root.appendChild(
+      h('div', { class: 'plot-card', id: 'plot-' + i, 'data-key': o.key }, [
+        h('h3', null, [
+          h('span', { class: 'name', text: o.key }),
+          h('span', { class: 'kind', text: o.kind }),
+          c
+            ? h('span', {
+                class: 'covtext',
+                text: 'scored ' + format.int(c.scored) + ' / ' + format.int(c.total),
+              })
+            : null,
+        ]),
+        plots.length
+          ? h('div', { class: 'plot-row' }, plots)
+          : h('div', { class: 'muted', text: 'No values to plot.' }),
+      ]),
+    );
+  });
+}
+
+export function plotBox(caption, svg) {
+  return h('div', { class: 'plot' }, [h('div', { class: 'cap', text: caption }), svg]);
+}
+
+// ---------------------------------------------------------------- task explorer
+
+export function renderTasks(root) {
+  const search = h('input', {
+    type: 'search',
+    id: 'task-search',
+    placeholder: 'Search task or trial id…',
+    value: S.q,
+  });
+  const metric = h(
+    'select',
+    { id: 'task-metric', title: 'Metric output' },
+    [h('option', { value: '', text: 'Any metric' })].concat(
+      D.outputs.map(function (o) {
+        return h('option', { value: o.key, text: o.key });
+      }),
+    ),
+  );
+  metric.value = S.metric;
+  const status = h(
+    'select',
+    { id: 'task-status', title: 'Status' },
+    STATUS_OPTIONS.map(function (o) {
+      return h('option', { value: o[0], text: o[1] });
+    }),
+  );
+  status.value = S.status;
+  const countEl = h('span', { class: 'count', id: 'task-count' });
+  const exportBtn = h('button', {
+    id: 'export-selection',
+    text: 'Export selection (JSON)',
+    onclick: exportSelection,
+  });
+  let timer = 0;
+  const changed = function (delay) {
+    S.q = search.value;
+    S.metric = metric.value;
+    S.status = status.value;
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      replaceHash();
+      refreshTaskList();
+    }, delay);
+  };
+  search.addEventListener('input', function () {
+    changed(X.nTrials > 20000 ? 180 : 60);
+  });
+  metric.addEventListener('change', function () {
+    changed(0);
+  });
+  status.addEventListener('change', function () {
+    changed(0);
+  });
+  root.appendChild(
+    h('div', { class: 'toolbar' }, [
+      search,
+      metric,
+      status,
+      h('span', { class: 'grow' }),
+      countEl,
+      exportBtn,
+    ]),
+  );
+
+  const list = virtualTable(
+    [
+      ['task', 'Task', false],
+      ['n', 'Trials', true],
+      ['failed', 'Failed', true],
+      ['errors', 'Errors', true],
+      ['mean', 'Mean', true],
+    ],
+    'minmax(0, 1fr) 58px 58px 58px 92px',
+    function (key) {
+      if (S.sort === key) S.dir = -S.dir;
+      else {
+        S.sort = key;
+        S.dir = key === 'task' ? 1 : -1;
+      }
+      refreshTaskList();
+    },
+  );
+  list.el.id = 'task-list';
+  const detail = h('div', { class: 'detail', id: 'detail' });
+  root.appendChild(h('div', { class: 'split' }, [list.el, detail]));
+  X.ui = { list: list, detail: detail, countEl: countEl };
+  refreshTaskList();
+}
+
+export function refreshTaskList() {
+  const ui = X.ui;
+  if (!ui) return;
+  const o = meanOutput();
+  const rows = computeTaskList(o);
+  X.taskList = rows;
+  let trials = 0;
+  for (const r of rows) trials += r.n;
+  ui.countEl.textContent =
+    format.int(rows.length) +
+    (rows.length === 1 ? ' task · ' : ' tasks · ') +
+    format.int(trials) +
+    (trials === 1 ? ' trial' : ' trials');
+  ui.list.setHeader(
+    { mean: o >= 0 ? D.outputs[o].output : 'Mean' },
+    S.sort,
+    S.dir,
+    o >= 0 ? 'Mean of ' + D.outputs[o].key + ' over the listed trials' : '',
+  );
+  ui.list.set(rows, function (r) {
+    const row = h(
+      'div',
+      {
+        class: 'row' + (D.tasks.id[r.t] === S.task ? ' sel' : ''),
+        'data-task': D.tasks.id[r.t],
+        onclick: function () {
+          go('#/task/' + enc(D.tasks.id[r.t]) + hashQuery());
+        },
+      },
+      [
+        h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
+        h('span', { class: 'r', text: format.int(r.n) }),
+        h('span', { class: 'r' + (r.failed ? '' : ' faint'), text: format.int(r.failed) }),
+        h('span', { class: 'r' + (r.errors ? '' : ' faint'), text: format.int(r.errors) }),
+        h('span', { class: 'r', text: format.stat(r.mean) }),
+      ],
+    );
+    return row;
+  });
+  renderDetail();
+}
+
+/** The output whose per-task mean the list shows: the chosen metric, else the first score-like output. */
+export function meanOutput() {
+  if (S.metric && X.outIndex.has(S.metric)) return X.outIndex.get(S.metric);
+  let best = -1,
+    bestRank = -1;
+  D.outputs.forEach(function (o, i) {
+    if (!o.taskMeans.task.length) return;
+    const rank =
+      (o.scoreLike ? 2e12 : 0) +
+      (o.kind === 'continuous' ? 1e12 : 0) +
+      (o.coverage ? o.coverage.scored : o.taskMeans.task.length);
+    if (rank > bestRank) {
+      best = i;
+      bestRank = rank;
+    }
+  });
+  return best;
+}
+
+export function computeTaskList(o) {
+  const match = matcher();
+  const active = !!(S.q.trim() || S.metric || S.status);
+  const vals = o >= 0 ? D.values[o] : null;
+  const status = D.trials.status,
+    error = D.trials.error;
+  const rows: any[] = [];
+  for (let t = 0; t < X.nTasks; t++) {
+    let n = 0,
+      failed = 0,
+      errors = 0,
+      sum = 0,
+      cnt = 0;
+    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+      const row = X.taskRows[j];
+      if (!match(row)) continue;
+      n++;
+      if (status[row] === 'f') failed++;
+      if (error[row] >= 0) errors++;
+      if (vals) {
+        const v = vals[row];
+        if (typeof v === 'number') {
+          sum += v;
+          cnt++;
+        } else if (typeof v === 'boolean') {
+          sum += v ? 1 : 0;
+          cnt++;
+        }
+      }
+    }
+    if (active && n === 0) continue;
+    rows.push({ t: t, n: n, failed: failed, errors: errors, mean: cnt ? sum / cnt : null });
+  }
+  if (S.sort) {
+    const key = S.sort,
+      dir = S.dir,
+      ids = D.tasks.id;
+    rows.sort(function (a, b) {
+      if (key === 'task') return (ids[a.t] < ids[b.t] ? -1 : ids[a.t] > ids[b.t] ? 1 : 0) * dir;
+      const x = a[key],
+        y = b[key];
+      if (x === null) return y === null ? a.t - b.t : 1;
+      if (y === null) return -1;
+      return (x - y) * dir || a.t - b.t;
+    });
+  }
+  return rows;
+}
+
+/** Is output o applicable to trial row r (a score of its metric type, and declared by the task)? */
+export function applicable(o, row) {
+  if (D.scoreStatus[X.outType[o]][row] === '-') return false;
+  const d = D.tasks.decl[D.trials.task[row]];
+  return d < 0 || X.declSets[d].has(o);
+}
+
+export function matcher() {
+  const q = S.q.trim().toLowerCase();
+  const o = S.metric && X.outIndex.has(S.metric) ? X.outIndex.get(S.metric) : -1;
+  const st = S.status;
+  const status = D.trials.status,
+    error = D.trials.error;
+  if (q) ensureLowerIds();
+  const outCount = D.outputs.length;
+  const outState = function (oi, row) {
+    // 0 n/a, 1 scored, 2 missing, 3 failed
+    if (!applicable(oi, row)) return 0;
+    const sc = D.scoreStatus[X.outType[oi]][row];
+    if (sc === 'f') return 3;
+    return D.values[oi][row] === null ? 2 : 1;
+  };
+  const anyState = function (row, want) {
+    for (let oi = 0; oi < outCount; oi++) if (outState(oi, row) === want) return true;
+    return false;
+  };
+  return function (row) {
+    if (q && X.lowerTask[D.trials.task[row]].indexOf(q) < 0 && X.lowerTrial[row].indexOf(q) < 0) return false;
+    if (o >= 0 && !applicable(o, row)) return false;
+    switch (st) {
+      case 'completed':
+        return status[row] === 'c';
+      case 'partial':
+        return status[row] === 'p';
+      case 'failed':
+        return status[row] === 'f';
+      case 'error':
+        return error[row] >= 0;
+      case 'score-failed':
+        return o >= 0 ? outState(o, row) === 3 : anyState(row, 3);
+      case 'missing':
+        return o >= 0 ? outState(o, row) === 2 : anyState(row, 2);
+      case 'scored':
+        return o >= 0 ? outState(o, row) === 1 : anyState(row, 1);
+      default:
+        return true;
+    }
+  };
+}
+
+export function ensureLowerIds() {
+  if (X.lowerTask) return;
+  X.lowerTask = D.tasks.id.map(function (x) {
+    return x.toLowerCase();
+  });
+  X.lowerTrial = D.trials.id.map(function (x) {
+    return x.toLowerCase();
+  });
+}
+
+export function exportSelection() {
+  const match = matcher();
+  const tasks: any[] = [];
+  let trialCount = 0;
+  for (let t = 0; t < X.nTasks; t++) {
+    const trials: any[] = [];
+    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+      const row = X.taskRows[j];
+      if (match(row)) trials.push(trialSummary(row));
+    }
+    if (trials.length || !(S.q.trim() || S.metric || S.status)) {
+      tasks.push({ task_id: D.tasks.id[t], trials: trials });
+      trialCount += trials.length;
+    }
+  }
+  downloadJson(safeFileName(D.run.id) + '-selection.json', {
+    run_id: D.run.id,
+    filters: { search: S.q, metric: S.metric || null, status: S.status || null },
+    task_count: tasks.length,
+    trial_count: trialCount,
+    tasks: tasks,
+  });
+}
+
+export function trialSummary(row) {
+  const scores = {},
+    values = {};
+  D.metricTypes.forEach(function (type, i) {
+    const c = D.scoreStatus[i][row];
+    if (c !== '-') scores[type] = statusName(c);
+  });
+  D.outputs.forEach(function (o, i) {
+    if (applicable(i, row) && D.values[i][row] !== null) values[o.key] = unbox(D.values[i][row]);
+  });
+  const e = D.trials.error[row];
+  return {
+    trial_id: D.trials.id[row],
+    status: statusName(D.trials.status[row]),
+    error_type: e >= 0 ? D.trials.errorTypes[e] : null,
+    scores: scores,
+    values: values,
+  };
+}
+
+// ---------------------------------------------------------------- virtual table
+
+export function virtualTable(columns, template, onSort) {
+  const ROW = 30;
+  const head = h('div', { class: 'head', style: { gridTemplateColumns: template } });
+  const body = h('div', { class: 'body' });
+  const spacer = h('div', { style: { height: '0px' } });
+  body.appendChild(spacer);
+  const root = h('div', { class: 'vt' }, [head, body]);
+  let items: any[] = [],
+    renderRow: ((item: any) => HTMLElement) | null = null,
+    pending = false;
+  const labels = {};
+  function drawHead(overrides, sortKey, dir, meanTitle) {
+    clear(head);
+    for (const col of columns) {
+      const label = (overrides && overrides[col[0]]) || col[1];
+      head.appendChild(
+        h(
+          'span',
+          {
+            class: col[2] ? 'r' : '',
+            'data-sort': col[0],
+            title: col[0] === 'mean' && meanTitle ? meanTitle : 'Sort by ' + label,
+            onclick: function () {
+              onSort(col[0]);
+            },
+          },
+          [label, sortKey === col[0] ? h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' }) : null],
+        ),
+      );
+    }
+  }
+  function draw() {
+    pending = false;
+    while (spacer.nextSibling) body.removeChild(spacer.nextSibling);
+    if (!items.length) {
+      body.appendChild(h('div', { class: 'empty', text: 'No task matches the filters.' }));
+      return;
+    }
+    const top = body.scrollTop,
+      height = body.clientHeight || 560;
+    const first = Math.max(0, Math.floor(top / ROW) - 4);
+    const last = Math.min(items.length, Math.ceil((top + height) / ROW) + 4);
+    for (let i = first; i < last; i++) {
+      const el = (renderRow as (item: any) => HTMLElement)(items[i]);
+      el.style.top = i * ROW + 'px';
+      el.style.gridTemplateColumns = template;
+      body.appendChild(el);
+    }
+  }
+  body.addEventListener('scroll', function () {
+    if (!pending) {
+      pending = true;
+      requestAnimationFrame(draw);
+    }
+  });
+  drawHead(labels, '', 1, '');
+  return {
+    el: root,
+    setHeader: drawHead,
+    set: function (rows, fn) {
+      items = rows;
+      renderRow = fn;
+      spacer.style.height = rows.length * ROW + 'px';
+      body.style.height = Math.min(560, Math.max(rows.length, 4) * ROW + 2) + 'px';
+      draw();
+    },
+    redraw: draw,
+    reveal: function (index) {
+      if (index < 0) return;
+      const top = index * ROW,
+        h2 = body.clientHeight || 560;
+      if (top < body.scrollTop || top + ROW > body.scrollTop + h2) body.scrollTop = Math.max(0, top - h2 / 3);
+      draw();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- detail pane
+
+export function renderDetail() {
+  const ui = X.ui;
+  if (!ui) return;
+  const pane = clear(ui.detail);
+  const t = S.task === null ? undefined : X.taskIndex.get(S.task);
+  if (t === undefined) {
+    pane.appendChild(
+      h('div', {
+        class: 'panel hint',
+        text: S.task === null ? 'Select a task to see its trials.' : 'No task with this id in the run.',
+      }),
+    );
+    return;
+  }
+  const pos = X.taskList.findIndex(function (r) {
+    return r.t === t;
+  });
+  ui.list.reveal(pos);
+  if (!whenParsed(renderDetail)) {
+    pane.appendChild(h('div', { class: 'panel hint', text: 'Loading…' }));
+    return;
+  }
+  if (S.trial !== null) {
+    const row = findTrialRow(t, S.trial, S.occ);
+    if (row < 0)
+      pane.appendChild(h('div', { class: 'panel hint', text: 'No trial with this id in the task.' }));
+    else pane.appendChild(trialDetail(t, row));
+  } else pane.appendChild(taskDetail(t));
+}
+
+export function findTrialRow(t, id, occ) {
+  let seen = 0;
+  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+    const row = X.taskRows[j];
+    if (D.trials.id[row] === id && ++seen === occ) return row;
+  }
+  return -1;
+}
+
+export function trialHash(row) {
+  const t = D.trials.task[row],
+    id = D.trials.id[row];
+  let occ = 0;
+  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+    const r = X.taskRows[j];
+    if (D.trials.id[r] === id) occ++;
+    if (r === row) break;
+  }
+  return '#/task/' + enc(D.tasks.id[t]) + '/trial/' + enc(id) + (occ > 1 ? '/' + occ : '') + hashQuery();
+}
+
+export function taskOutputs(t) {
+  const outs: any[] = [];
+  for (let o = 0; o < D.outputs.length; o++) {
+    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+      if (applicable(o, X.taskRows[j])) {
+        outs.push(o);
+        break;
+      }
+    }
+  }
+  return outs;
+}
+
+export function outputCell(o, row) {
+  if (!applicable(o, row)) return h('span', { class: 'faint', text: 'n/a' });
+  const sc = D.scoreStatus[X.outType[o]][row];
+  if (sc === 'f') return badge('f', 'failed');
+  const v = D.values[o][row];
+  if (v === null) return badge('p', 'missing');
+  return valueEl(v);
+}
+
+export function taskDetail(t) {
+  const spec = taskSpec(t);
+  const id = D.tasks.id[t];
+  const match = matcher();
+  const active = !!(S.q.trim() || S.metric || S.status);
+  const rows: any[] = [];
+  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++)
+    if (!active || S.allTrials || match(X.taskRows[j])) rows.push(X.taskRows[j]);
+  const total = X.taskStart[t + 1] - X.taskStart[t];
+  const outs = taskOutputs(t);
+  const box = h('div', { class: 'panel', id: 'task-detail' });
+  box.appendChild(
+    h('div', { class: 'crumbs' }, [h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }), ' › ', id]),
+  );
+  box.appendChild(
+    h(
+      'div',
+      { style: { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' } },
+      [
+        h('h2', { text: id }),
+        h('button', {
+          text: 'Export task (JSON)',
+          onclick: function () {
+            downloadJson(safeFileName(id) + '-task.json', {
+              run_id: D.run.id,
+              task_id: id,
+              spec: unbox(spec),
+              trials: rows.map(trialSummary),
+            });
+          },
+        }),
+      ],
+    ),
+  );
+  if (spec.intent) box.appendChild(h('p', { class: 'intent', text: spec.intent }));
+  // Per-output summary of this task.
+  if (outs.length) {
+    const body = h('tbody');
+    for (const o of outs) {
+      let sum = 0,
+        n = 0,
+        scored = 0,
+        missing = 0,
+        failed = 0;
+      for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
+        const row = X.taskRows[j];
+        if (!applicable(o, row)) continue;
+        if (D.scoreStatus[X.outType[o]][row] === 'f') {
+          failed++;
+          continue;
+        }
+        const v = D.values[o][row];
+        if (v === null) {
+          missing++;
+          continue;
+        }
+        scored++;
+        if (typeof v === 'number') {
+          sum += v;
+          n++;
+        } else if (typeof v === 'boolean') {
+          sum += v ? 1 : 0;
+          n++;
+        }
+      }
+      const tot = scored + missing + failed;
+      body.appendChild(
+        h('tr', null, [
+          h('td', { class: 'name', text: D.outputs[o].key }),
+          h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
+          h('td', { class: 'num', text: format.int(n) }),
+          h('td', { style: { whiteSpace: 'nowrap' } }, [
+            covBar(
+              [
+                ['s', scored],
+                ['m', missing],
+                ['f', failed],
+              ],
+              tot,
+              'scored ' + scored + ' · missing ' + missing + ' · failed ' + failed,
+            ),
+            h('span', { class: 'covtext', text: scored + '/' + tot }),
+          ]),
+        ]),
+      );
+    }
+    box.appendChild(h('h3', { text: 'Outputs on this task' }));
+    box.appendChild(
+      h('table', { class: 'grid' }, [
+        h(
+          'thead',
+          null,
+          h('tr', null, [
+            h('th', { text: 'Output' }),
+            h('th', { class: 'num', text: 'Mean' }),
+            h('th', { class: 'num', text: 'Values' }),
+            h('th', { text: 'Coverage' }),
+          ]),
+        ),
+        body,
+      ]),
+    );
+  }
+  // Trials.
+  const shown = outs.slice(0, 6);
+  const trialHead = h(
+    'tr',
+    null,
+    [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })].concat(
+      shown.map(function (o) {
+        return h('th', { text: D.outputs[o].output, title: D.outputs[o].key });
+      }),
+    ),
+  );
+  const trialBody = h('tbody');
+  const limit = S.trialLimit;
+  rows.slice(0, limit).forEach(function (row) {
+    const e = D.trials.error[row];
+    trialBody.appendChild(
+      h(
+        'tr',
+        {
+          class: 'clickable',
+          'data-trial': D.trials.id[row],
+          onclick: function () {
+            go(trialHash(row));
+          },
+        },
+        [
+          h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
+          h('td', null, badge(D.trials.status[row])),
+          h(
+            'td',
+            null,
+            e >= 0
+              ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] })
+              : h('span', { class: 'faint', text: '—' }),
+          ),
+        ].concat(
+          shown.map(function (o) {
+            return h('td', null, outputCell(o, row));
+          }),
+        ),
+      ),
+    );
+  });
+  box.appendChild(
+    h('h3', {
+      text:
+        'Trials' +
+        (active && !S.allTrials
+          ? ' matching the filters (' + rows.length + ' of ' + total + ')'
+          : ' (' + total + ')'),
+    }),
+  );
+  if (active)
+    box.appendChild(
+      h(
+        'div',
+        { class: 'more' },
+        h('button', {
+          text: S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task',
+          onclick: function () {
+            S.allTrials = !S.allTrials;
+            renderDetail();
+          },
+        }),
+      ),
+    );
+  box.appendChild(h('table', { class: 'grid', id: 'trial-table' }, [h('thead', null, trialHead), trialBody]));
+  if (rows.length > limit)
+    box.appendChild(
+      h(
+        'div',
+        { class: 'more' },
+        h('button', {
+          text: 'Show ' + Math.min(500, rows.length - limit) + ' more',
+          onclick: function () {
+            S.trialLimit += 500;
+            renderDetail();
+          },
+        }),
+      ),
+    );
+  {
+    if (spec.metrics) {
+      box.appendChild(h('h3', { text: 'Declared metrics' }));
+      box.appendChild(
+        h(
+          'ul',
+          null,
+          spec.metrics.map(function (m) {
+            return h('li', null, [
+              h('span', { class: 'name', text: m[0] }),
+              ': ',
+              m[1]
+                .map(function (o) {
+                  return o[0] + ' (' + o[1] + (o[2] ? '' : ', optional') + ')';
+                })
+                .join(', '),
+            ]);
+          }),
+        ),
+      );
+    }
+    if (spec.views) {
+      box.appendChild(h('h3', { text: 'Views' }));
+      box.appendChild(
+        h(
+          'ul',
+          null,
+          spec.views.map(function (v) {
+            return h('li', null, [
+              h('span', { class: 'name', text: v[0] }),
+              ' = ' + v[1] + '(' + v[2].join(', ') + ')',
+            ]);
+          }),
+        ),
+      );
+    }
+    if (spec.inputs !== undefined) box.appendChild(details('Inputs', pre(pretty(spec.inputs))));
+    if (spec.reference !== undefined) box.appendChild(details('Reference', pre(pretty(spec.reference))));
+    if (spec.metadata !== undefined) box.appendChild(details('Task metadata', pre(pretty(spec.metadata))));
+  }
+  return box;
+}
+
+/** A score of the trial detail; a number stands for the first score of that metric type, rebuilt from the columns. */
+export function scoreOf(entry, row) {
+  if (typeof entry !== 'number') return entry;
+  const outputs: any[] = [];
+  D.outputs.forEach(function (o, i) {
+    if (X.outType[i] === entry && D.values[i][row] !== null) outputs.push([o.output, D.values[i][row]]);
+  });
+  return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs: outputs };
+}
+
+/** A trial without an embedded detail: its scores from the columns, and where to get the rest. */
+export function columnsOnlyDetail(row) {
+  const scores: any[] = [];
+  D.metricTypes.forEach(function (_, i) {
+    if (D.scoreStatus[i][row] !== '-') scores.push(i);
+  });
+  const d: Record<string, unknown> = { scores: scores, notEmbedded: true };
+  const e = D.trials.error[row];
+  if (e >= 0) d.error = { type: D.trials.errorTypes[e], message: null, traceback: null, occurredAt: null };
+  return d;
+}
+
+export function trialDetail(t, row) {
+  const raw = trialDetailData(row) || columnsOnlyDetail(row);
+  const d = Object.assign({}, raw, {
+    scores: raw.scores.map(function (e) {
+      return scoreOf(e, row);
+    }),
+  });
+  const id = D.trials.id[row];
+  const box = h('div', { class: 'panel', id: 'trial-detail' });
+  box.appendChild(
+    h('div', { class: 'crumbs' }, [
+      h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }),
+      ' › ',
+      h('a', { href: '#/task/' + enc(D.tasks.id[t]) + hashQuery(), text: D.tasks.id[t] }),
+      ' › ',
+      id,
+    ]),
+  );
+  box.appendChild(
+    h(
+      'div',
+      { style: { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' } },
+      [
+        h('h2', null, [id + ' ', badge(D.trials.status[row])]),
+        h('button', {
+          text: 'Export trial (JSON)',
+          onclick: function () {
+            downloadJson(safeFileName(id) + '-trial.json', {
+              run_id: D.run.id,
+              task_id: D.tasks.id[t],
+              trial_id: id,
+              status: statusName(D.trials.status[row]),
+              detail: unbox(d),
+            });
+          },
+        }),
+      ],
+    ),
+  );
+  if (d.error) {
+    box.appendChild(
+      h('div', { class: 'error-box' }, [
+        h('div', null, [
+          h('span', { class: 't', text: d.error.type }),
+          d.error.occurredAt ? h('span', { class: 'muted', text: ' · ' + d.error.occurredAt }) : null,
+        ]),
+        d.error.message ? h('div', { text: d.error.message }) : null,
+        d.error.traceback ? details('Traceback', pre(d.error.traceback)) : null,
+      ]),
+    );
+  }
+  // Scores.
+  box.appendChild(h('h3', { text: 'Metric scores' }));
+  if (!d.scores.length) box.appendChild(h('div', { class: 'muted', text: 'No scores for this trial.' }));
+  for (const sc of d.scores) {
+    const outRows = sc.outputs.map(function (o) {
+      return h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]);
+    });
+    box.appendChild(
+      h('div', { class: 'section score' }, [
+        h('div', null, [
+          h('span', { class: 'name', text: sc.type }),
+          ' ',
+          badge(sc.status.charAt(0), sc.status),
+        ]),
+        outRows.length
+          ? h('table', { class: 'grid outputs' }, [
+              h('thead', null, h('tr', null, [h('th', { text: 'Output' }), h('th', { text: 'Value' })])),
+              h('tbody', null, outRows),
+            ])
+          : h('div', { class: 'muted', text: 'No outputs.' }),
+        (sc.diagnostics || []).map(function (g) {
+          return h('div', { class: 'diag' }, [
+            h('span', { class: 'sev ' + g.severity, text: g.severity }),
+            g.message,
+            g.source ? h('span', { class: 'muted', text: ' (' + g.source + ')' }) : null,
+            g.details ? details('Details', pre(pretty(g.details))) : null,
+          ]);
+        }),
+        sc.metadata ? details('Score metadata', pre(pretty(sc.metadata))) : null,
+      ]),
+    );
+  }
+  if (d.notEmbedded) {
+    // only the table's columns are in the report: say so instead of showing empty sections
+    box.appendChild(
+      h('div', { class: 'notes', id: 'not-embedded' }, [
+        h('div', { text: 'This trial’s output, trajectory and metadata are not embedded in this report.' }),
+        h('div', { text: 'Kept: ' + D.selection.rule + '.' }),
+        h('div', { text: D.selection.howToGetTheRest }),
+      ]),
+    );
+    return box;
+  }
+  // Measurements.
+  if (d.measurements) {
+    const kv = h('dl', { class: 'kv' });
+    D.measurementKeys.forEach(function (k, i) {
+      kv.appendChild(h('dt', { text: k }));
+      kv.appendChild(h('dd', { text: d.measurements[i] === null ? '—' : format.num(d.measurements[i]) }));
+    });
+    box.appendChild(h('h3', { text: 'Measurements' }));
+    box.appendChild(kv);
+  }
+  // Output.
+  box.appendChild(h('h3', { text: 'Final output' }));
+  if (!d.output) box.appendChild(h('div', { class: 'muted', text: 'No output.' }));
+  else {
+    box.appendChild(
+      d.output.text === undefined
+        ? h('div', { class: 'muted', text: 'No output text.' })
+        : h('pre', { class: 'output-text', text: d.output.text }),
+    );
+    if (d.output.response !== undefined) box.appendChild(details('Response', pre(pretty(d.output.response))));
+    if (d.output.metadata !== undefined)
+      box.appendChild(details('Output metadata', pre(pretty(d.output.metadata))));
+  }
+  // Trajectory.
+  box.appendChild(h('h3', { text: 'Trajectory' }));
+  if (d.trajectory) box.appendChild(trajectoryEl(d.trajectory));
+  else box.appendChild(h('div', { class: 'muted', text: d.trajectoryNote || 'No trajectory embedded.' }));
+  if (d.evidence) {
+    box.appendChild(
+      details(
+        'Evidence (' + d.evidence.length + ')',
+        h('table', { class: 'grid' }, [
+          h(
+            'thead',
+            null,
+            h('tr', null, [
+              h('th', { text: 'Name' }),
+              h('th', { text: 'Kind' }),
+              h('th', { text: 'Format' }),
+              h('th', { text: 'Ref' }),
+            ]),
+          ),
+          h(
+            'tbody',
+            null,
+            d.evidence.map(function (e) {
+              return h('tr', null, [
+                h('td', { class: 'name', text: e[0] }),
+                h('td', { text: e[1] }),
+                h('td', { text: e[2] || '—' }),
+                h('td', { class: 'name', text: e[3] || '(inline)' }),
+              ]);
+            }),
+          ),
+        ]),
+      ),
+    );
+  }
+  if (d.metadata !== undefined) box.appendChild(details('Trial metadata', pre(pretty(d.metadata))));
+  return box;
+}
+
+export function trajectoryEl(tr) {
+  let calls = tr.calls.length;
+  for (const st of tr.steps) calls += st.calls.length;
+  const summary = [
+    'Steps and tool calls ',
+    h('span', {
+      class: 'muted',
+      text:
+        '· ' +
+        tr.format +
+        (tr.steps.length ? ' · ' + tr.steps.length + ' steps' : '') +
+        ' · ' +
+        calls +
+        ' tool calls' +
+        (tr.agent ? ' · ' + tr.agent : ''),
+    }),
+  ];
+  const body: any[] = [];
+  if (tr.note) body.push(h('div', { class: 'muted', text: tr.note }));
+  for (const st of tr.steps) {
+    const tok = st.tokens
+      ? ' · tokens ' +
+        (st.tokens[0] === null ? '?' : st.tokens[0]) +
+        ' in / ' +
+        (st.tokens[1] === null ? '?' : st.tokens[1]) +
+        ' out'
+      : '';
+    body.push(
+      h('div', { class: 'step ' + st.source }, [
+        h('div', {
+          class: 'sh',
+          text:
+            'Step ' +
+            (st.id === null ? '?' : st.id) +
+            ' · ' +
+            st.source +
+            (st.model ? ' · ' + st.model : '') +
+            tok,
+        }),
+        st.message ? pre(st.message) : null,
+        st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
+        st.calls.map(toolCallEl),
+        st.observations.map(function (ob) {
+          return details('Observation', pre(ob));
+        }),
+      ]),
+    );
+  }
+  for (const c of tr.calls) body.push(toolCallEl(c));
+  return h('details', { class: 'trajectory' }, [
+    h('summary', null, summary),
+    h('div', { class: 'in' }, body),
+  ]);
+}
+
+export function toolCallEl(c) {
+  return h('details', { class: 'call' + (c.isError ? ' err' : '') }, [
+    h('summary', null, [
+      'Tool call ',
+      h('span', { class: 'name', text: c.name }),
+      c.isError ? ' (error)' : '',
+      c.id ? h('span', { class: 'muted', text: ' · ' + c.id }) : null,
+    ]),
+    h('div', { class: 'in' }, [
+      h('div', { class: 'cap muted', text: 'Arguments' }),
+      pre(pretty(c.arguments)),
+      h('div', { class: 'cap muted', text: 'Result' }),
+      c.result === null ? h('div', { class: 'muted', text: 'No result recorded.' }) : pre(pretty(c.result)),
+    ]),
+  ]);
+}

@@ -1,0 +1,3 @@
+import { start } from './page/app.js';
+
+start();

@@ -1,0 +1,276 @@
+import type { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import type { JsonValue } from '../model/json-value.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { ScoredTrial } from '../model/scored-trial.js';
+import type { Summary } from '../model/summary.js';
+import type { TaskSpec } from '../model/task.js';
+import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
+import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
+import { compactJson } from './compact-json.js';
+import { cutText } from './cut-text.js';
+import type {
+  CompactTrajectory,
+  ReportScoreDetail,
+  ReportSelection,
+  ReportTrialDetail,
+} from './report-data.js';
+import type { ReportOptions } from './report-options.js';
+import { readTrialTrajectory } from './read-trial-trajectory.js';
+import { ReportRows } from './report-rows.js';
+import { TrajectorySelection } from './trajectory-selection.js';
+
+/** Failed or errored trials whose detail the report keeps by default. */
+const DEFAULT_FAILED = 200;
+/** Other trials kept by default, as a deterministic sample. */
+const DEFAULT_SAMPLE = 100;
+const DEFAULT_BUDGET = 16 * 1024 * 1024;
+
+const HOW_TO_GET_THE_REST =
+  'Every trial is in the run bundle: "evalstream inspect <bundle-dir>" prints each trial’s tool calls, ' +
+  'tokens and final text; "evalstream query --db <file> \'SELECT … FROM trials\'" reads a DuckDB store ' +
+  '(written by score --db); "evalstream report <bundle-dir> --trajectories all" embeds every trajectory.';
+
+const isEmpty = (v: unknown): boolean =>
+  v === null ||
+  v === undefined ||
+  (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function scoreDetailOf(score: ScoreRecord, maxText: number): ReportScoreDetail {
+  const limits = { maxText };
+  const out: ReportScoreDetail = {
+    type: score.metric_type,
+    status: score.status,
+    outputs: score.outputs.map((o): [string, JsonValue] => [o.name, compactJson(o.value, limits)]),
+  };
+  if (score.diagnostics.length > 0) {
+    out.diagnostics = score.diagnostics.map((d) => ({
+      severity: d.severity,
+      message: cutText(d.message, maxText),
+      source: d.source,
+      ...(isEmpty(d.details) ? {} : { details: compactJson(d.details, limits) }),
+    }));
+  }
+  const metadata = Object.keys(score.metadata).filter((k) => k !== 'trial_metadata' && k !== 'row_index');
+  if (metadata.length > 0) {
+    out.metadata = compactJson(Object.fromEntries(metadata.map((k) => [k, score.metadata[k]])), limits);
+  }
+  return out;
+}
+
+function trialDetailOf(trial: Trial, maxText: number): ReportTrialDetail {
+  const limits = { maxText };
+  const detail: ReportTrialDetail = { scores: [] };
+  if (trial.output) {
+    const output: NonNullable<ReportTrialDetail['output']> = {};
+    if (trial.output.output_text !== null) output.text = cutText(trial.output.output_text, maxText);
+    if (trial.output.response !== null && trial.output.response !== undefined) {
+      output.response = compactJson(trial.output.response, limits);
+    }
+    if (!isEmpty(trial.output.metadata)) output.metadata = compactJson(trial.output.metadata, limits);
+    detail.output = output;
+  }
+  if (trial.error) {
+    detail.error = {
+      type: trial.error.type,
+      message: trial.error.message === null ? null : cutText(trial.error.message, maxText),
+      traceback: trial.error.traceback === null ? null : cutText(trial.error.traceback, maxText),
+      occurredAt: trial.error.occurred_at,
+    };
+  }
+  const measurements = MEASUREMENT_KEYS.map((k) => numOrNull(trial.measurements[k]));
+  if (measurements.some((m) => m !== null)) detail.measurements = measurements;
+  if (!isEmpty(trial.metadata)) detail.metadata = compactJson(trial.metadata, limits);
+  const descriptors = trial.evidence ? Object.entries(trial.evidence.descriptors) : [];
+  if (descriptors.length > 0) {
+    detail.evidence = descriptors.map(([name, d]): [string, string, string | null, string | null] => [
+      name,
+      d.kind,
+      d.format,
+      d.ref,
+    ]);
+  }
+  return detail;
+}
+
+function budgetText(bytes: number): string {
+  return bytes >= 1048576 ? `${+(bytes / 1048576).toFixed(1)} MiB` : `${bytes} bytes`;
+}
+
+function hasTrace(trial: Trial): boolean {
+  const descriptors = trial.evidence?.descriptors;
+  return descriptors !== undefined && Object.values(descriptors).some((d) => d.kind === 'trace');
+}
+
+/** Options of {@link ReportCollector}: what the report embeds, plus the task list when known. */
+export interface ReportCollectorOptions extends ReportOptions {
+  /** The task list, when known up front (otherwise the first `ScoredTrial.task` per id). */
+  tasks?: readonly TaskSpec[] | null;
+}
+
+/**
+ * Gathers a report from trials as they pass, in bounded memory: the compact per-trial table
+ * (`ReportRows`), and the drill-down detail (output, error, scores, metadata, trajectory) of a bounded
+ * selection only: every failed or errored trial up to `maxFailedTrials`, then a deterministic sample of
+ * `sampleTrials` others (`TrajectorySelection`), with at most `maxTrajectoryBytes` of trajectories.
+ * A trajectory is read from the trial's evidence while the trial is in hand, and only for a trial that
+ * is kept. Aggregates and plots come from the finished summary, given to `finish`.
+ *
+ * Streams feed whole scored trials (`addScored`); a bundle read from disk feeds its trials, then its
+ * scores (`addTrial`, `addScore`), which are matched to rows by task and trial id.
+ *
+ * @example
+ * const collector = new ReportCollector();
+ * for (const scored of results) await collector.addScored(scored);
+ * const model = collector.finish({ runId: 'r1', metadata: null, summary });
+ */
+export class ReportCollector {
+  readonly #rows = new ReportRows();
+  readonly #selection: TrajectorySelection;
+  readonly #details = new Map<number, ReportTrialDetail>();
+  readonly #trajectoryBytes = new Map<number, number>();
+  readonly #options: ReportCollectorOptions;
+  readonly #maxText: number;
+  readonly #mode: 'auto' | 'all' | 'none';
+  readonly #budget: number;
+  readonly #seenTasks = new Map<string, TaskSpec>();
+  #bytes = 0;
+  #withTrace = 0;
+  #overBudget = 0;
+
+  constructor(options: ReportCollectorOptions = {}) {
+    this.#options = options;
+    this.#maxText = options.maxTextChars ?? 4000;
+    this.#mode = options.trajectories ?? 'auto';
+    const all = this.#mode === 'all';
+    this.#selection = new TrajectorySelection({
+      failed: all ? Infinity : (options.maxFailedTrials ?? DEFAULT_FAILED),
+      sample: all ? Infinity : (options.sampleTrials ?? DEFAULT_SAMPLE),
+    });
+    this.#budget = all ? Infinity : (options.maxTrajectoryBytes ?? DEFAULT_BUDGET);
+    for (const task of options.tasks ?? []) this.#rows.addTask(task.id);
+  }
+
+  /** Whether the detail of `trial` would be kept now (read its trajectory only then). */
+  wants(trial: Trial): boolean {
+    return this.#selection.wants(trial);
+  }
+
+  /**
+   * Adds one scored trial as it passes: its row, its scores, and (when selected) its detail with the
+   * trajectory read from `scored.item.evidence`.
+   */
+  async addScored(scored: ScoredTrial): Promise<void> {
+    if (!this.#seenTasks.has(scored.task.id)) this.#seenTasks.set(scored.task.id, scored.task);
+    const row = await this.take(scored.item.trial, scored.item.evidence);
+    for (const score of scored.scores) this.addScore(score, row);
+  }
+
+  /**
+   * Adds a trial as a row, reading its trajectory (from `evidence` when given, else from its
+   * descriptors against `bundleDir`) only when the trial is kept. Returns the row.
+   */
+  async take(trial: Trial, evidence: CandidateEvidence | null = null): Promise<number> {
+    let trajectory: CompactTrajectory | string | null = null;
+    if (this.#mode !== 'none' && this.wants(trial)) {
+      trajectory = this.#options.trajectoryOf
+        ? await this.#options.trajectoryOf(trial)
+        : await readTrialTrajectory(trial, {
+            evidence,
+            maxText: this.#maxText,
+            ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
+          });
+    }
+    return this.addTrial(trial, trajectory);
+  }
+
+  /**
+   * Adds a trial record as a row; `trajectory` is its compact trajectory (or a note), read by the
+   * caller when `wants(trial)` said it would be kept. Returns the row.
+   */
+  addTrial(trial: Trial, trajectory: CompactTrajectory | string | null = null): number {
+    const row = this.#rows.addTrial(trial);
+    if (hasTrace(trial)) this.#withTrace += 1;
+    const { kept, dropped } = this.#selection.offer(trial, row);
+    if (dropped !== null) {
+      this.#details.delete(dropped);
+      this.#bytes -= this.#trajectoryBytes.get(dropped) ?? 0;
+      this.#trajectoryBytes.delete(dropped);
+    }
+    if (kept === null) return row;
+    const detail = trialDetailOf(trial, this.#maxText);
+    if (typeof trajectory === 'string') detail.trajectoryNote = trajectory;
+    else if (trajectory !== null) {
+      const bytes = JSON.stringify(trajectory).length;
+      if (this.#bytes + bytes > this.#budget) {
+        this.#overBudget += 1;
+        detail.trajectoryNote = 'Not embedded: the report’s trajectory budget was used up.';
+      } else {
+        this.#bytes += bytes;
+        this.#trajectoryBytes.set(row, bytes);
+        detail.trajectory = trajectory;
+      }
+    }
+    this.#details.set(row, detail);
+    return row;
+  }
+
+  /** Adds a score to `row`, or to the row its task and trial id match (bundle order). */
+  addScore(score: ScoreRecord, row?: number): void {
+    const target = this.#rows.addScore(score, row);
+    this.#details.get(target)?.scores.push(scoreDetailOf(score, this.#maxText));
+  }
+
+  /** Builds the report's model from what was gathered and the run's finished summary. */
+  finish(run: ReportRunInfo & { summary: Summary; tasks?: readonly TaskSpec[] | null }): ReportModel {
+    const tasks = run.tasks ?? this.#options.tasks ?? [...this.#seenTasks.values()];
+    let kept = 0;
+    let keptWithTrace = 0;
+    for (const detail of this.#details.values()) {
+      if (detail.trajectory !== undefined) kept += 1;
+      if (detail.evidence?.some((e) => e[1] === 'trace')) keptWithTrace += 1;
+    }
+    const selection: ReportSelection = {
+      trajectoriesKept: kept,
+      trajectoriesTotal: this.#withTrace,
+      rule: this.#ruleText(),
+      howToGetTheRest: HOW_TO_GET_THE_REST,
+    };
+    const notes: string[] = [];
+    if (this.#mode === 'none' && this.#withTrace > 0) {
+      notes.push('Trajectories are not embedded in this report (rebuild with --trajectories auto or all).');
+    } else if (keptWithTrace < this.#withTrace) {
+      notes.push(
+        `Trajectories of ${this.#withTrace - keptWithTrace} of ${this.#withTrace} trials are left out (kept: ${selection.rule}).`,
+      );
+    }
+    if (this.#overBudget > 0) {
+      notes.push(
+        `${this.#overBudget} selected trajectories are left out: the trajectory budget of ${budgetText(this.#budget)} was used up.`,
+      );
+    }
+    return buildReportModel({
+      run,
+      summary: run.summary,
+      tasks,
+      rows: this.#rows,
+      details: this.#details,
+      selection,
+      notes,
+      ...(this.#options.maxTextChars === undefined ? {} : { maxTextChars: this.#options.maxTextChars }),
+    });
+  }
+
+  #ruleText(): string {
+    if (this.#mode === 'all') return 'every trial (--trajectories all)';
+    const failed = this.#options.maxFailedTrials ?? DEFAULT_FAILED;
+    const sample = this.#options.sampleTrials ?? DEFAULT_SAMPLE;
+    const budget = budgetText(this.#budget);
+    const what = this.#mode === 'none' ? 'details (no trajectories)' : 'details and trajectories';
+    return (
+      `${what} of every failed or errored trial up to ${failed}, then of a deterministic sample of ` +
+      `${sample} other trials (smallest hash of task and trial id)` +
+      (this.#mode === 'none' ? '' : `; at most ${budget} of trajectories`)
+    );
+  }
+}
