@@ -1,3 +1,4 @@
+import { OtlpDecodeError } from '../evidence/otlp/otlp-decode-error.js';
 import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/otlp-types.js';
 
 /**
@@ -31,7 +32,8 @@ export function tooDeepAttribute(span: OtlpSpan, maxDepth = MAX_ATTRIBUTE_DEPTH)
     }
     return null;
   } catch (error) {
-    if (error instanceof RangeError) return `an attribute nests too deeply to be read (${error.message})`;
+    if (error instanceof RangeError || error instanceof OtlpDecodeError)
+      return `an attribute nests too deeply to be read (${error.message})`;
     throw error;
   }
 }
@@ -43,8 +45,8 @@ function deepKey(attributes: OtlpAttributes, maxDepth: number): string | null {
     try {
       value = attributes.get(key);
     } catch (error) {
-      // the decoder's own recursion gave out before the value was even read back
-      if (error instanceof RangeError) return key;
+      // the decoder refused the value (past its own depth bound) or its recursion gave out
+      if (error instanceof RangeError || error instanceof OtlpDecodeError) return key;
       throw error;
     }
     if (
