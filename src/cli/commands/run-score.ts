@@ -1,0 +1,296 @@
+import { Observable } from 'rxjs';
+import { SingleBar } from 'cli-progress';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
+import { BundleReadError } from '../../bundle/bundle-read-error.js';
+import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
+import { newRunId } from '../../bundle/new-run-id.js';
+import { ConfigError } from '../../config/config-error.js';
+import type { EvalstreamConfig } from '../../config/evalstream-config.js';
+import { findConfigFile } from '../../config/find-config-file.js';
+import { loadConfig } from '../../config/load-config.js';
+import { parseConfig } from '../../config/parse-config.js';
+import type { ScoredTrial } from '../../model/scored-trial.js';
+import type { Summary } from '../../model/summary.js';
+import { buildPipeline } from '../../pipeline/build-pipeline.js';
+import { PullSource } from '../../pipeline/pull-source.js';
+import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
+import { runPipeline } from '../../pipeline/run-pipeline.js';
+import type { Sink } from '../../sinks/sink.js';
+import { toRunBundle } from '../../sinks/to-run-bundle.js';
+import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
+import { InputError } from '../../sources/input-error.js';
+import { openInputs } from '../../sources/open-inputs.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
+import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { describeScoreProgress } from '../describe-score-progress.js';
+import { appendAll } from '../../util/append-all.js';
+
+/** The parsed options of `evalstream score`. */
+export interface ScoreFlags {
+  config?: string;
+  out?: string;
+  format: 'auto' | InputFormat;
+  engine: 'auto' | 'memory' | 'duckdb';
+  db?: string;
+  report: boolean;
+  concurrency?: number;
+  runId?: string;
+  progress: boolean;
+  json?: boolean;
+}
+
+/**
+ * Runs `evalstream score` once its arguments are parsed (see `scoreCommand`): loaded only when a run
+ * starts, so `score --help` does not load the pipeline, DuckDB or the report.
+ *
+ * @example
+ * await runScore(['examples/harbor-job'], { format: 'auto', engine: 'auto', report: true, progress: false });
+ */
+export async function runScore(inputs: string[], flags: ScoreFlags): Promise<void> {
+  for (const input of inputs) {
+    await stat(input).catch((error: Error) => {
+      throw new CliError(`${input}: cannot read input: ${error.message}`, EXIT_BAD_INPUT);
+    });
+  }
+  const { config, configFile } = await readConfig(flags.config);
+  if (flags.concurrency !== undefined) config.scoring.concurrency = flags.concurrency;
+  const runId = flags.runId ?? config.runId ?? newRunId();
+  const out = flags.out ?? join('runs', runId);
+
+  // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
+  const inputBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
+  const engine = chooseSummaryEngine(flags.engine, inputBytes);
+  const partialOut = existsSync(join(out, BUNDLE_FILES.run)) ? incompleteBundleDir(out) : out;
+  const bundleInputs: string[] = [];
+  for (const input of inputs) {
+    if ((await stat(input)).isDirectory() && (await detectFormat(resolve(input))) === 'bundle')
+      bundleInputs.push(input);
+  }
+  let summary: Summary | null = null;
+  const sinks: Sink<ScoredTrial>[] = [
+    toRunBundle(out, {
+      runId,
+      onSummary: (written) => {
+        summary = written;
+      },
+      labels: config.labels,
+      reportWriter: flags.report ? bundleReportWriter : null,
+      evidenceRoots: bundleInputs,
+      // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up)
+      summaryEngine:
+        engine === 'duckdb'
+          ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
+          : null,
+    }),
+  ];
+  const db = storeFile(flags, out);
+  if (db !== null) {
+    const { toDuckDB } = await import('../../sinks/to-duckdb.js');
+    sinks.push(toDuckDB(db, { runId, metadata: { labels: config.labels } }));
+  }
+
+  const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
+    else warnings.push(message);
+  };
+  const opened = openInputs(inputs, {
+    format: flags.format,
+    // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
+    onIssue: (issue) => warn(`${issue.message}; skipped`),
+    ...(progress === null ? {} : { onProgress: progress.onInput }),
+  });
+  // counted as the scoring stage pulls them, so the source stays pull-driven
+  const source =
+    progress === null
+      ? opened
+      : new PullSource(async function* () {
+          for await (const item of opened) {
+            progress.onRead.next();
+            yield item;
+          }
+          progress.onRead.complete();
+        });
+  const pipeline = buildPipeline({
+    source,
+    sinks,
+    config,
+    configFile,
+    runId,
+    onWarning: warn,
+    interrupt: signalError(),
+  });
+  // a metric that never settles (timeoutMs: null) leaves nothing else keeping Node's event loop alive:
+  // without this timer the process would exit 13 with nothing written instead of waiting for a signal
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const result = await runPipeline(pipeline, progress === null ? undefined : progress.onTrial).finally(() =>
+    clearInterval(keepAlive),
+  );
+  progress?.stop();
+  for (const message of warnings) process.stderr.write(`evalstream: warning: ${message}\n`);
+
+  const { stats, error } = result;
+  if (error !== null) throw toCliError(error, stats, out, partialOut);
+  if (stats.trials === 0) throw new CliError('no trials found in the inputs', EXIT_BAD_INPUT);
+  if (flags.json === true) {
+    process.stdout.write(
+      JSON.stringify({
+        run_id: runId,
+        out,
+        db,
+        trials: stats.trials,
+        scores: stats.scores,
+        trial_failures: stats.trialFailures,
+        metric_failures: stats.metricFailures,
+      }) + '\n',
+    );
+    return;
+  }
+  process.stdout.write(describeRun(runId, stats, out, db, summary));
+}
+
+/**
+ * Errors with "interrupted by SIGINT" (or SIGTERM) when the signal arrives while subscribed: the run
+ * then writes the trials scored so far (beside an existing bundle) and ends with exit 1, whatever
+ * metric is still pending.
+ */
+function signalError(): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const on = (signal: NodeJS.Signals): void => subscriber.error(new Error(`interrupted by ${signal}`));
+    for (const signal of signals) process.once(signal, on);
+    return () => {
+      for (const signal of signals) process.off(signal, on);
+    };
+  });
+}
+
+/** The store the run goes to: `--db`, else `<out>/evalstream.duckdb` with `--engine duckdb`, else none. */
+function storeFile(flags: ScoreFlags, out: string): string | null {
+  return flags.db ?? (flags.engine === 'duckdb' ? join(out, 'evalstream.duckdb') : null);
+}
+
+async function readConfig(
+  file: string | undefined,
+): Promise<{ config: EvalstreamConfig; configFile: string }> {
+  try {
+    const found = file ?? (await findConfigFile(process.cwd()));
+    if (found === null) return { config: parseConfig({}, '(defaults)'), configFile: '(defaults)' };
+    return { config: await loadConfig(found), configFile: found };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
+    throw error;
+  }
+}
+
+/** `partialOut`: where a failed run's trials went (`out`, or beside the bundle `out` already held). */
+function toCliError(error: unknown, stats: PipelineStats, out: string, partialOut: string): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof ConfigError) return new CliError(error.message, EXIT_BAD_INPUT);
+  const message = error instanceof Error ? error.message : String(error);
+  const where =
+    stats.trials === 0
+      ? ''
+      : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
+        (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
+  // a malformed bundle line is bad input (README), as `summarize` and `report` say of the same bundle
+  if (error instanceof BundleReadError) return new CliError(`${message}${where}`, EXIT_BAD_INPUT);
+  if (error instanceof InputError) {
+    if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
+    return new CliError(`${message}${where}`, EXIT_RUN_FAILED);
+  }
+  return new CliError(`run failed after ${stats.trials} trials: ${message}${where}`, EXIT_RUN_FAILED);
+}
+
+function describeRun(
+  runId: string,
+  stats: PipelineStats,
+  out: string,
+  db: string | null,
+  summary: Summary | null,
+): string {
+  const lines = [
+    `run ${runId}: ${stats.trials} trials, ${stats.scores} scores` +
+      (stats.trialFailures + stats.metricFailures > 0
+        ? ` (${stats.trialFailures} on failed trials, ${stats.metricFailures} metric failures)`
+        : ''),
+  ];
+  if (summary !== null) {
+    lines.push('');
+    appendAll(lines, formatAggregateTable(summary));
+  }
+  lines.push('', `wrote ${out}${db === null ? '' : ` and ${db}`}`, '');
+  return lines.join('\n');
+}
+
+interface Progress {
+  onInput: (p: { file: string; bytesRead?: number; trials?: number }) => void;
+  onRead: { next: () => void; complete: () => void };
+  onTrial: (stats: PipelineStats) => void;
+  stop: () => void;
+}
+
+/** A cli-progress bar over the work done (input read, trials scored; see `describeScoreProgress`). */
+async function startProgress(inputs: string[]): Promise<Progress> {
+  const STEPS = 1000;
+  const totalBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
+  const bytesByFile = new Map<string, number>();
+  const started = Date.now();
+  const counts = { bytesRead: 0, totalBytes, readDone: false, trialsRead: 0, trialsScored: 0, elapsedSec: 0 };
+  const bar = new SingleBar({
+    format: ' {bar} {percentage}% | {text}',
+    barsize: 24,
+    hideCursor: true,
+    clearOnComplete: false,
+    stream: process.stderr,
+  });
+  const update = (done = false): void => {
+    counts.elapsedSec = (Date.now() - started) / 1000;
+    const { fraction, text } = describeScoreProgress(counts);
+    bar.update(done ? STEPS : Math.floor(fraction * STEPS), { text });
+  };
+  bar.start(STEPS, 0, { text: describeScoreProgress(counts).text });
+  return {
+    onInput: (p) => {
+      if (p.bytesRead !== undefined) {
+        counts.bytesRead += p.bytesRead - (bytesByFile.get(p.file) ?? 0);
+        bytesByFile.set(p.file, p.bytesRead);
+        update();
+      }
+    },
+    onRead: {
+      next: () => {
+        counts.trialsRead += 1;
+        update();
+      },
+      complete: () => {
+        counts.readDone = true;
+        update();
+      },
+    },
+    onTrial: (stats) => {
+      counts.trialsScored = stats.trials;
+      update();
+    },
+    stop: () => {
+      update(true);
+      bar.stop();
+    },
+  };
+}
+
+async function sizeOf(path: string): Promise<number> {
+  const st = await stat(path).catch(() => null);
+  if (st === null) return 0;
+  if (st.isFile()) return st.size;
+  if (!st.isDirectory()) return 0;
+  const entries = await readdir(path);
+  const sizes = await Promise.all(entries.map((e) => sizeOf(join(path, e))));
+  return sizes.reduce((a, b) => a + b, 0);
+}
