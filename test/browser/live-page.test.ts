@@ -1,15 +1,14 @@
 import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
-import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { Summary } from '../../src/model/summary.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
-import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
+import type { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { fakeAgent } from '../serve/fake-agent.js';
 import { liveEngineConfig } from '../serve/live-engine-config.js';
+import { startEngineServer } from '../serve/start-engine-server.js';
 import { launchChromium, pageValue } from './report-browser.js';
 
 let context: BrowserContext;
@@ -24,20 +23,7 @@ beforeAll(async () => {
     createTrialPlanner({ config: parseConfig({}, 'defaults') }),
     [],
   );
-  http = new OtlpHttpServer(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      tracesPath: '/v1/traces',
-      maxBodyBytes: 4 << 20,
-      maxDecompressedBytes: 16 << 20,
-    },
-    decodingBodyHandler(engine, decodeExportRequest),
-    engine,
-  );
-  url = `http://127.0.0.1:${(await http.start()).port}`;
-  engine.start();
+  ({ http, url } = await startEngineServer(engine));
 });
 
 afterAll(async () => {
