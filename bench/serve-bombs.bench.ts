@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { sendGzipBombs } from './send-gzip-bombs.js';
 
 const root = join(import.meta.dirname, '..');
 const bomb = gzipSync(Buffer.alloc(100 << 20));
@@ -49,15 +50,7 @@ async function run(
       () => undefined,
     );
   }, 20);
-  const statuses = await Promise.all(
-    Array.from({ length: 40 }, () =>
-      fetch(`http://127.0.0.1:${port}/v1/traces`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
-        body: bomb,
-      }).then((r) => r.status),
-    ),
-  );
+  const statuses = await sendGzipBombs(`http://127.0.0.1:${port}/v1/traces`, bomb, 40);
   await new Promise((r) => setTimeout(r, 500));
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, SETTLE_MS));

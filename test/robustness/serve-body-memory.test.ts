@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../src/serve/body-budget.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import type { BodyHandler, LiveReadApi } from '../../src/serve/serve-types.js';
+import { sendGzipBombs } from '../../bench/send-gzip-bombs.js';
 
 /** A budget that remembers the most it ever held. */
 class WatchedBudget extends BodyBudget {
@@ -60,15 +61,7 @@ describe('serve under concurrent memory abuse', () => {
     const port = await serve(budget);
     // 64 MiB of zeros in ~64 kB: each would inflate past the 4 MiB per-body limit
     const bomb = gzipSync(Buffer.alloc(64 << 20));
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, () =>
-        fetch(`http://127.0.0.1:${port}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
-          body: bomb,
-        }).then((r) => r.status),
-      ),
-    );
+    const answers = await sendGzipBombs(`http://127.0.0.1:${port}/v1/traces`, bomb, 40);
     for (const status of answers) expect([413, 429]).toContain(status);
     expect(budget.peak).toBeLessThanOrEqual(8 << 20);
     expect(budget.usedBytes).toBe(0);
