@@ -5,7 +5,8 @@ import { BundleReadError } from '../bundle/bundle-read-error.js';
 import { readBundleJson } from '../bundle/read-bundle-json.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import type { Summary } from '../model/summary.js';
-import type { RunValues, TrialValue } from './run-values.js';
+import type { RunValues } from './run-values.js';
+import { summaryValues } from './summary-values.js';
 
 /**
  * Reads the per-trial values of a run bundle from its `summary.json` (`task_metric_values`: every
@@ -32,33 +33,4 @@ export async function readBundleValues(dir: string): Promise<RunValues> {
   const summary = (await readBundleJson(abs, BUNDLE_FILES.summary, rowSchemas.summary)) as Summary;
   const manifest = await readBundleJson(abs, BUNDLE_FILES.run, rowSchemas.runManifest);
   return { source: dir, runId: manifest?.run_id ?? null, ...summaryValues(summary) };
-}
-
-function summaryValues(summary: Summary): Pick<RunValues, 'outputs' | 'binary'> {
-  const outputs = new Map<string, Map<string, TrialValue[]>>();
-  const nonBinary = new Set<string>();
-  for (const task of Object.keys(summary.task_metric_values)) {
-    for (const [name, records] of Object.entries(summary.task_metric_values[task] ?? {})) {
-      const values: TrialValue[] = [];
-      for (const record of records) {
-        if (record.value_type !== 'number') continue;
-        const value =
-          typeof record.value === 'boolean'
-            ? record.value
-              ? 1
-              : 0
-            : typeof record.value === 'number'
-              ? record.value
-              : NaN;
-        if (!Number.isFinite(value)) continue;
-        if (value !== 0 && value !== 1) nonBinary.add(name);
-        values.push({ trialId: record.trial_id, value });
-      }
-      let byTask = outputs.get(name);
-      if (byTask === undefined) outputs.set(name, (byTask = new Map()));
-      byTask.set(task, values);
-    }
-  }
-  const binary = new Set([...outputs.keys()].filter((name) => !nonBinary.has(name)));
-  return { outputs, binary };
 }

@@ -18,6 +18,8 @@ interface CompareFlags {
   seed: number;
   alpha: number;
   resamples: number;
+  runA?: string;
+  runB?: string;
 }
 
 function nonNegativeInt(value: string): number {
@@ -46,7 +48,10 @@ function level(value: string): number {
 export function compareCommand(): Command {
   return new Command('compare')
     .description('compare two runs output by output: paired differences, intervals, tests and a verdict')
-    .argument('<runA>', 'the baseline: a run bundle directory or a Gym rollouts .jsonl file')
+    .argument(
+      '<runA>',
+      'the baseline: a run bundle directory, a DuckDB store (store.duckdb[#RUN_ID]) or a Gym rollouts .jsonl file',
+    )
     .argument('<runB>', 'the candidate, compared with A (differences are B − A)')
     .option(
       '--metric <name...>',
@@ -63,6 +68,8 @@ export function compareCommand(): Command {
     .option('--seed <n>', 'seed of the bootstrap and permutation resampling', nonNegativeInt, 0)
     .option('--alpha <a>', 'significance level of the verdicts (Holm-adjusted)', level, 0.05)
     .option('--resamples <n>', 'bootstrap resamples', nonNegativeInt, 2000)
+    .option('--run-a <id>', 'the run of store A to read (default: its newest run)')
+    .option('--run-b <id>', 'the run of store B to read (default: its newest run)')
     .addHelpText(
       'after',
       `
@@ -71,14 +78,16 @@ Examples:
   evalstream compare runs/base runs/candidate --metric verifier_reward.reward --fail-on regression
   evalstream compare runs/base runs/candidate --lower-is-better token_usage.total_tokens --html compare.html
   evalstream compare base/rollouts.jsonl candidate/rollouts.jsonl --json | jq '.outputs[0].verdict'
+  evalstream compare runs/all.duckdb#base runs/all.duckdb#candidate   # two runs of one store
+  evalstream compare runs/base runs/live.duckdb                        # the store's newest run
 
 Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an output regressed;
 2 bad usage or input.`,
     )
     .exitOverride()
     .action(async (pathA: string, pathB: string, flags: CompareFlags) => {
-      const a = await read(pathA);
-      const b = await read(pathB);
+      const a = await read(pathA, flags.runA ?? null);
+      const b = await read(pathB, flags.runB ?? null);
       const shared = [...a.outputs.keys()].filter((name) => b.outputs.has(name));
       for (const name of [...(flags.metric ?? []), ...(flags.lowerIsBetter ?? [])]) {
         if (!shared.includes(name)) {
@@ -105,9 +114,9 @@ Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an ou
     });
 }
 
-async function read(path: string): Promise<RunValues> {
+async function read(path: string, runId: string | null): Promise<RunValues> {
   try {
-    return await readRunValues(path);
+    return await readRunValues(path, runId);
   } catch (error) {
     if (error instanceof BundleReadError || error instanceof InputError)
       throw new CliError(error.message, EXIT_BAD_INPUT);
