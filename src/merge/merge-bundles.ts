@@ -26,7 +26,8 @@ export interface MergeBundlesResult {
   scores: number;
   /** Run ids of the shards when they differ (the first one is kept). */
   runIds: string[];
-  summary: SummarizeBundleResult;
+  /** The merged summary and where it was written. */
+  summary: Pick<SummarizeBundleResult, 'summary' | 'dir' | 'summaryPath'>;
 }
 
 interface ShardScan {

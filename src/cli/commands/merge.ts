@@ -2,8 +2,12 @@ import { Command } from 'commander';
 import { relative } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
+import { isDuckDBFile } from '../../compare/is-duckdb-file.js';
+import { parseRunRef } from '../../compare/parse-run-ref.js';
+import { isParquetExport } from '../../merge/is-parquet-export.js';
 import { mergeBundles } from '../../merge/merge-bundles.js';
 import { MergeError } from '../../merge/merge-error.js';
+import { mergeTableShards } from '../../merge/merge-table-shards.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
 
@@ -13,9 +17,10 @@ interface MergeFlags {
 }
 
 /**
- * `evalstream merge <bundle...> --out DIR [--no-report]`: merges run bundles scored in shards
- * (disjoint trials of one run, given in input order) into one bundle whose `summary.json` is the one
- * scoring everything in one process would write. Exit 0 ok; 2 bad usage or input (overlapping trials,
+ * `evalstream merge <shard...> --out DIR [--no-report]`: merges run bundles — or Parquet exports
+ * (`evalstream export --parquet`) and DuckDB stores, `#RUN_ID` choosing a run (default the newest) —
+ * scored in shards (disjoint trials of one run, given in input order) into one bundle whose
+ * `summary.json` is the one scoring everything in one process would write. Exit 0 ok; 2 bad usage or input (overlapping trials,
  * conflicting tasks or evidence, a cut-off shard, an output directory that is not empty).
  *
  * @example
@@ -23,8 +28,13 @@ interface MergeFlags {
  */
 export function mergeCommand(): Command {
   return new Command('merge')
-    .description('merge run bundles scored in shards (disjoint trials of one run) into one bundle')
-    .argument('<bundles...>', 'shard bundles, in the order of the input they were scored from')
+    .description(
+      'merge runs scored in shards (disjoint trials of one run) into one bundle: bundles, or Parquet exports and DuckDB stores',
+    )
+    .argument(
+      '<shards...>',
+      'shard bundles, or Parquet export dirs / DuckDB stores (PATH#RUN_ID picks a run), in the order of the input they were scored from',
+    )
     .requiredOption('--out <dir>', 'the merged bundle (must not exist or be empty)')
     .option('--no-report', 'do not write report.html')
     .addHelpText(
@@ -35,16 +45,33 @@ Examples:
   evalstream score part-2.jsonl --run-id R --out runs/s2
   evalstream score part-3.jsonl --run-id R --out runs/s3
   evalstream merge runs/s1 runs/s2 runs/s3 --out runs/R   # summary.json as if scored at once
+  evalstream score part-1.jsonl --run-id R --out runs/s1 --db s1.duckdb && evalstream export --db s1.duckdb --parquet pq/s1
+  evalstream merge pq/s1 pq/s2 pq/s3 --out runs/R         # from Parquet exports (DuckDB reads them all at once)
+  evalstream merge s1.duckdb#R s2.duckdb#R --out runs/R   # from stores
 
 Exit codes: 0 ok; 2 bad usage or input (a trial in two shards is named).`,
     )
     .exitOverride()
     .action(async (shards: string[], flags: MergeFlags) => {
+      const refs = shards.map(parseRunRef);
+      const tables = refs.map((r) => isDuckDBFile(r.path) || isParquetExport(r.path));
       let result;
       try {
-        result = await mergeBundles(shards, flags.out, {
-          reportWriter: flags.report ? bundleReportWriter : null,
-        });
+        const reportWriter = flags.report ? bundleReportWriter : null;
+        if (tables.every(Boolean)) {
+          result = await mergeTableShards(refs, flags.out, { reportWriter, sources: shards });
+        } else if (tables.some(Boolean)) {
+          throw new MergeError(
+            `give either run bundles or Parquet exports and DuckDB stores, not both (bundles: ${shards.filter((_, i) => !tables[i]).join(', ')})`,
+          );
+        } else {
+          const named = refs.find((r) => r.runId !== null);
+          if (named !== undefined)
+            throw new MergeError(
+              `${named.path}: a run id ('${named.runId}') only chooses a run of a store or Parquet export`,
+            );
+          result = await mergeBundles(shards, flags.out, { reportWriter });
+        }
       } catch (error) {
         if (error instanceof MergeError || error instanceof BundleReadError)
           throw new CliError(error.message, EXIT_BAD_INPUT);

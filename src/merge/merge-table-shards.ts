@@ -1,0 +1,319 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { evalstreamVersion } from '../bundle/evalstream-version.js';
+import { JsonlWriter } from '../bundle/jsonl-writer.js';
+import { metadataToWire } from '../bundle/metadata-to-wire.js';
+import { pythonJson } from '../bundle/python-json.js';
+import { scoreToWire } from '../bundle/score-to-wire.js';
+import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
+import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
+import { taskToWire } from '../bundle/task-to-wire.js';
+import { trialToWire } from '../bundle/trial-to-wire.js';
+import type { RunRef } from '../compare/parse-run-ref.js';
+import type { JsonObject, JsonValue } from '../model/json-value.js';
+import type { MetricOutput, ScoreRecord } from '../model/score-record.js';
+import type { TaskSpec } from '../model/task.js';
+import type { Trial } from '../model/trial.js';
+import type { MergeBundlesOptions, MergeBundlesResult } from './merge-bundles.js';
+import { MergeError } from './merge-error.js';
+import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
+import { statsJsonText } from '../stats/stats-json-text.js';
+import type { Summary } from '../model/summary.js';
+import { openTableShards, type TableShard } from './open-table-shards.js';
+
+/**
+ * Merges runs scored in shards (disjoint trials of one run) from Parquet exports (`evalstream export
+ * --parquet DIR`) and DuckDB stores into one run bundle at `outDir`, as `mergeBundles` does for
+ * bundles: DuckDB reads every shard's files at once (`openTableShards`), finds trials that are in
+ * more than one shard and tasks that two shards describe differently (a `MergeError` naming them),
+ * then `tasks.jsonl` (first seen first), `trials.jsonl` and `scores.jsonl` (shard after shard, in
+ * each shard's order) are written from the tables, and `summary.json` and `stats.json` are built from
+ * the same records as the bundle sink builds them while scoring (values as the metrics returned them:
+ * `NaN` stays a number, an integral value of a `ContinuousScore` output prints as a float), so the
+ * summary is byte-identical to scoring everything in one process. Evidence files are not part of the tables:
+ * the merged trials keep their evidence records as stored.
+ *
+ * @example
+ * await mergeTableShards([{ path: 'out/s1', runId: null }, { path: 'out/s2', runId: null }], 'runs/all');
+ */
+export async function mergeTableShards(
+  refs: readonly RunRef[],
+  outDir: string,
+  options: MergeBundlesOptions & { sources?: readonly string[] } = {},
+): Promise<MergeBundlesResult> {
+  if (refs.length === 0) throw new MergeError('no shard to merge');
+  const out = resolve(outDir);
+  if (existsSync(out) && (await readdir(out)).length > 0)
+    throw new MergeError(`${outDir}: the output directory exists and is not empty`);
+  const sources = options.sources ?? refs.map((r) => (r.runId === null ? r.path : `${r.path}#${r.runId}`));
+  const { db, shards } = await openTableShards(refs, sources);
+  const tmp = join(dirname(out), `${basename(out)}.evalstream-tmp-${randomBytes(4).toString('hex')}`);
+  try {
+    const c = db.connection;
+    await refuseOverlaps(c, shards);
+    await refuseTaskConflicts(c, shards);
+    await mkdir(tmp, { recursive: true });
+    const counts = await writeBundleFiles(c, shards, tmp);
+    db.close();
+    await rm(out, { recursive: true, force: true });
+    await rename(tmp, out);
+    if (options.reportWriter) await options.reportWriter(out, { summary: counts.summary });
+    const runIds = [...new Set(shards.map((s) => s.runId))];
+    return {
+      dir: out,
+      runId: (shards[0] as TableShard).runId,
+      shards: shards.length,
+      trials: counts.trials,
+      scores: counts.scores,
+      runIds: runIds.length > 1 ? runIds : [],
+      summary: { summary: counts.summary, dir: out, summaryPath: join(out, BUNDLE_FILES.summary) },
+    };
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+/** Trials (by task and trial id) that more than one shard holds, as trial rows or as scores. */
+async function refuseOverlaps(c: DuckDBConnection, shards: readonly TableShard[]): Promise<void> {
+  const rows = (
+    await c.runAndReadAll(`
+      WITH k AS (
+        SELECT shard, task_id, trial_id, min(trial_ordinal) AS ordinal FROM m_trials GROUP BY ALL
+        UNION ALL
+        SELECT shard, task_id, trial_id, NULL FROM m_scores
+          WHERE (shard, task_id, trial_id) NOT IN (SELECT shard, task_id, trial_id FROM m_trials)
+          GROUP BY ALL),
+      d AS (SELECT DISTINCT ON (shard, task_id, trial_id) * FROM k ORDER BY shard, task_id, trial_id, ordinal)
+      SELECT task_id, trial_id, shards FROM (
+        SELECT task_id, trial_id, list(shard ORDER BY shard) AS shards, list(ordinal ORDER BY shard) AS ordinals
+        FROM d GROUP BY task_id, trial_id HAVING count(*) > 1)
+      ORDER BY shards[2], ordinals[2] NULLS LAST, task_id, trial_id`)
+  ).getRowsJS();
+  if (rows.length === 0) return;
+  const shown = rows
+    .slice(0, 20)
+    .map(([task, trial, list]) => {
+      const [first, second] = list as number[];
+      return `(${String(task)}, ${String(trial)}) in ${shards[first as number]?.source} and ${shards[second as number]?.source}`;
+    })
+    .join('; ');
+  throw new MergeError(
+    `${rows.length} trial${rows.length === 1 ? ' is' : 's are'} in more than one shard: ${shown}${rows.length > 20 ? '; …' : ''}`,
+  );
+}
+
+const TASK_FIELDS = `intent, inputs::VARCHAR, reference::VARCHAR, metrics::VARCHAR, views::VARCHAR, metadata::VARCHAR`;
+
+/** A task that two shards describe differently. */
+async function refuseTaskConflicts(c: DuckDBConnection, shards: readonly TableShard[]): Promise<void> {
+  const rows = (
+    await c.runAndReadAll(`
+      SELECT task_id, list(DISTINCT shard ORDER BY shard) AS shards FROM m_tasks
+      GROUP BY task_id HAVING count(DISTINCT (${TASK_FIELDS})) > 1
+      ORDER BY min((shard, task_ordinal))`)
+  ).getRowsJS();
+  if (rows.length === 0) return;
+  const [task, list] = rows[0] as [string, number[]];
+  const named = list.map((s) => shards[s]?.source).join(', ');
+  throw new MergeError(
+    `task '${task}' is described differently by the shards (${named})${rows.length > 1 ? `, and ${rows.length - 1} more tasks` : ''}`,
+  );
+}
+
+/** Writes the files of the merged run into `dir`, its summary built as the records are written. */
+async function writeBundleFiles(
+  c: DuckDBConnection,
+  shards: readonly TableShard[],
+  dir: string,
+): Promise<{ trials: number; scores: number; summary: Summary }> {
+  const accumulator = new SummaryAccumulator([]);
+  const runId = (shards[0] as TableShard).runId;
+  const tasks = await JsonlWriter.create(join(dir, BUNDLE_FILES.tasks));
+  let taskCount = 0;
+  for await (const batch of (
+    await c.stream(`
+      SELECT task_id, intent, inputs, reference, metrics, views, metadata FROM m_tasks
+      QUALIFY row_number() OVER (PARTITION BY task_id ORDER BY shard, task_ordinal) = 1
+      ORDER BY shard, task_ordinal`)
+  ).yieldRowObjectJs()) {
+    for (const row of batch) {
+      taskCount += 1;
+      const task = taskOf(row);
+      accumulator.addTaskSpec(task);
+      await tasks.writeLine(pythonJson(taskToWire(task)));
+    }
+  }
+  await tasks.close();
+
+  const trials = await JsonlWriter.create(join(dir, BUNDLE_FILES.trials));
+  let trialCount = 0;
+  for await (const batch of (
+    await c.stream(`SELECT * EXCLUDE (shard) FROM m_trials ORDER BY shard, trial_ordinal`)
+  ).yieldRowObjectJs()) {
+    for (const row of batch) {
+      trialCount += 1;
+      const trial = trialOf(row);
+      accumulator.addTrial(trial);
+      await trials.writeLine(pythonJson(trialToWire(trial)));
+    }
+  }
+  await trials.close();
+
+  const scores = await JsonlWriter.create(join(dir, BUNDLE_FILES.scores));
+  let scoreCount = 0;
+  const runIds = shards.map((s) => s.runId);
+  for await (const batch of (
+    await c.stream(`
+      SELECT s.shard, s.score_id, s.task_id, s.trial_id, s.metric_type, s.status, s.diagnostics, s.metadata,
+        coalesce(o.outputs, []) AS outputs
+      FROM m_scores s
+      LEFT JOIN (
+        SELECT shard, score_ordinal,
+          list({'name': output_name, 'type': value_type, 'num': num_value, 'label': label_value,
+                'json': json_value::VARCHAR, 'kind': declared_kind} ORDER BY output_ordinal) AS outputs
+        FROM m_score_outputs GROUP BY shard, score_ordinal) o
+        ON o.shard = s.shard AND o.score_ordinal = s.score_ordinal
+      ORDER BY s.shard, s.score_ordinal`)
+  ).yieldRowObjectJs()) {
+    for (const row of batch) {
+      scoreCount += 1;
+      const outputs = row['outputs'] as unknown as StoredOutput[];
+      const continuous = new Set(outputs.filter((o) => o.kind === 'continuous').map((o) => o.name));
+      const score: ScoreRecord = {
+        id: str(row['score_id']) ?? '',
+        run_id: runIds[Number(row['shard'])] ?? runId,
+        task_id: String(row['task_id']),
+        trial_id: String(row['trial_id']),
+        metric_type: String(row['metric_type']),
+        status: String(row['status']) as ScoreRecord['status'],
+        outputs: outputs.map(outputOf),
+        diagnostics: (json(row['diagnostics']) ?? []) as unknown as ScoreRecord['diagnostics'],
+        metadata: (json(row['metadata']) ?? {}) as JsonObject,
+      };
+      // the bundle writer's rule for values computed in memory: see `scoreToWire`
+      const lookup = (_type: string, name: string) => (continuous.has(name) ? 'ContinuousScore' : undefined);
+      await scores.writeLine(pythonJson(scoreToWire(score, lookup)));
+      accumulator.addScore(score, null);
+    }
+  }
+  await scores.close();
+
+  const [runRow] = await (
+    await c.runAndReadAll(`SELECT metadata::VARCHAR AS metadata FROM m_runs ORDER BY shard LIMIT 1`)
+  ).getRowObjectsJS();
+  const stored = (json(runRow?.['metadata']) ?? {}) as JsonObject;
+  const labels = stored['labels'];
+  const metadata = metadataToWire({
+    labels:
+      labels !== null && typeof labels === 'object' && !Array.isArray(labels)
+        ? (labels as Record<string, string>)
+        : {},
+    target: null,
+    started_at: null,
+    finished_at: null,
+    duration_sec: null,
+    sdk_version: `evalstream ${evalstreamVersion()}`,
+  });
+  await writeFile(join(dir, BUNDLE_FILES.metadata), pythonJson(metadata, { indent: 2 }) + '\n');
+  const manifest = {
+    run_id: runId,
+    artifacts: {
+      metadata: BUNDLE_FILES.metadata,
+      tasks: BUNDLE_FILES.tasks,
+      trials: BUNDLE_FILES.trials,
+      scores: BUNDLE_FILES.scores,
+      summary: BUNDLE_FILES.summary,
+    },
+  };
+  await writeFile(join(dir, BUNDLE_FILES.run), pythonJson(manifest, { indent: 2 }) + '\n');
+  if (taskCount === 0) await rm(join(dir, BUNDLE_FILES.tasks));
+  const { summary, isFloat } = accumulator.finish();
+  await pipeline(
+    Readable.from(summaryJsonChunks(summary, isFloat, { newline: true })),
+    createWriteStream(join(dir, BUNDLE_FILES.summary)),
+  );
+  await writeFile(join(dir, STATS_FILE_NAME), statsJsonText(summary));
+  return { trials: trialCount, scores: scoreCount, summary };
+}
+
+interface StoredOutput {
+  name: string;
+  type: string;
+  num: number | null;
+  label: string | null;
+  json: string | null;
+  kind: string | null;
+}
+
+/** An output value as the metric returned it (`classifyOutputValue` in reverse). */
+function outputOf(o: StoredOutput): MetricOutput {
+  switch (o.type) {
+    case 'number':
+      return { name: o.name, value: o.num ?? NaN };
+    case 'boolean':
+      return { name: o.name, value: o.num === 1 };
+    case 'string':
+      return { name: o.name, value: o.label ?? '' };
+    case 'array':
+    case 'object':
+      return { name: o.name, value: json(o.json) };
+    default:
+      return { name: o.name, value: null };
+  }
+}
+
+type Row = Record<string, unknown>;
+
+function taskOf(row: Row): TaskSpec {
+  return {
+    id: String(row['task_id']),
+    intent: str(row['intent']) ?? '',
+    inputs: (json(row['inputs']) ?? {}) as JsonObject,
+    reference: (json(row['reference']) ?? {}) as JsonObject,
+    metrics: (json(row['metrics']) ?? []) as unknown as TaskSpec['metrics'],
+    views: (json(row['views']) ?? {}) as unknown as TaskSpec['views'],
+    metadata: (json(row['metadata']) ?? {}) as JsonObject,
+  };
+}
+
+function trialOf(row: Row): Trial {
+  const n = (key: string): number | null => (row[key] === null ? null : Number(row[key]));
+  return {
+    id: String(row['trial_id']),
+    task_id: str(row['task_id']) ?? '',
+    status: (str(row['status']) ?? 'completed') as Trial['status'],
+    output: json(row['output']) as unknown as Trial['output'],
+    evidence: json(row['evidence']) as unknown as Trial['evidence'],
+    error: json(row['error']) as unknown as Trial['error'],
+    measurements: {
+      prompt_tokens: n('prompt_tokens'),
+      completion_tokens: n('completion_tokens'),
+      total_tokens: n('total_tokens'),
+      cache_creation_tokens: n('cache_creation_tokens'),
+      cache_read_tokens: n('cache_read_tokens'),
+      runtime_sec: n('runtime_sec'),
+      cost_usd: n('cost_usd'),
+    },
+    metadata: (json(row['metadata']) ?? {}) as JsonObject,
+  };
+}
+
+function str(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** A stored JSON column's value (SQL NULL and JSON `null` alike give null). */
+function json(v: unknown): JsonValue {
+  if (v === null || v === undefined) return null;
+  return JSON.parse(String(v)) as JsonValue;
+}
