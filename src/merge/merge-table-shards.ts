@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire } from '../bundle/metadata-to-wire.js';
@@ -136,44 +137,43 @@ async function writeBundleFiles(
   shards: readonly TableShard[],
   dir: string,
 ): Promise<{ trials: number; scores: number; summary: Summary }> {
-  const accumulator = new SummaryAccumulator([]);
   const runId = (shards[0] as TableShard).runId;
-  const tasks = await JsonlWriter.create(join(dir, BUNDLE_FILES.tasks));
-  let taskCount = 0;
-  for await (const batch of (
-    await c.stream(`
-      SELECT task_id, intent, inputs, reference, metrics, views, metadata FROM m_tasks
-      QUALIFY row_number() OVER (PARTITION BY task_id ORDER BY shard, task_ordinal) = 1
-      ORDER BY shard, task_ordinal`)
-  ).yieldRowObjectJs()) {
-    for (const row of batch) {
-      taskCount += 1;
-      const task = taskOf(row);
-      accumulator.addTaskSpec(task);
-      await tasks.writeLine(pythonJson(taskToWire(task)));
-    }
+  // a run stored without task specs is summarized without them (outputs discovered from scores)
+  const withTasks = Number((await c.runAndReadAll('SELECT count(*) FROM m_tasks')).getRows()[0]?.[0]) > 0;
+  const accumulator = new SummaryAccumulator(withTasks ? [] : null);
+  if (withTasks) {
+    const tasks = await JsonlWriter.create(join(dir, BUNDLE_FILES.tasks));
+    await forEachRow(
+      c,
+      `SELECT task_id, intent, inputs, reference, metrics, views, metadata FROM m_tasks
+       QUALIFY row_number() OVER (PARTITION BY task_id ORDER BY shard, task_ordinal) = 1
+       ORDER BY shard, task_ordinal`,
+      async (row) => {
+        const task = taskOf(row);
+        accumulator.addTaskSpec(task);
+        await tasks.writeLine(pythonJson(taskToWire(task)));
+      },
+    );
+    await tasks.close();
   }
-  await tasks.close();
 
   const trials = await JsonlWriter.create(join(dir, BUNDLE_FILES.trials));
-  let trialCount = 0;
-  for await (const batch of (
-    await c.stream(`SELECT * EXCLUDE (shard) FROM m_trials ORDER BY shard, trial_ordinal`)
-  ).yieldRowObjectJs()) {
-    for (const row of batch) {
-      trialCount += 1;
+  const trialCount = await forEachRow(
+    c,
+    'SELECT * EXCLUDE (shard) FROM m_trials ORDER BY shard, trial_ordinal',
+    async (row) => {
       const trial = trialOf(row);
       accumulator.addTrial(trial);
       await trials.writeLine(pythonJson(trialToWire(trial)));
-    }
-  }
+    },
+  );
   await trials.close();
 
   const scores = await JsonlWriter.create(join(dir, BUNDLE_FILES.scores));
-  let scoreCount = 0;
   const runIds = shards.map((s) => s.runId);
-  for await (const batch of (
-    await c.stream(`
+  const scoreCount = await forEachRow(
+    c,
+    `
       SELECT s.shard, s.score_id, s.task_id, s.trial_id, s.metric_type, s.status, s.diagnostics, s.metadata,
         coalesce(o.outputs, []) AS outputs
       FROM m_scores s
@@ -183,10 +183,8 @@ async function writeBundleFiles(
                 'json': json_value::VARCHAR, 'kind': declared_kind} ORDER BY output_ordinal) AS outputs
         FROM m_score_outputs GROUP BY shard, score_ordinal) o
         ON o.shard = s.shard AND o.score_ordinal = s.score_ordinal
-      ORDER BY s.shard, s.score_ordinal`)
-  ).yieldRowObjectJs()) {
-    for (const row of batch) {
-      scoreCount += 1;
+      ORDER BY s.shard, s.score_ordinal`,
+    async (row) => {
       const outputs = row['outputs'] as unknown as StoredOutput[];
       const continuous = new Set(outputs.filter((o) => o.kind === 'continuous').map((o) => o.name));
       const score: ScoreRecord = {
@@ -204,8 +202,8 @@ async function writeBundleFiles(
       const lookup = (_type: string, name: string) => (continuous.has(name) ? 'ContinuousScore' : undefined);
       await scores.writeLine(pythonJson(scoreToWire(score, lookup)));
       accumulator.addScore(score, null);
-    }
-  }
+    },
+  );
   await scores.close();
 
   const [runRow] = await (
@@ -225,18 +223,8 @@ async function writeBundleFiles(
     sdk_version: `evalstream ${evalstreamVersion()}`,
   });
   await writeFile(join(dir, BUNDLE_FILES.metadata), pythonJson(metadata, { indent: 2 }) + '\n');
-  const manifest = {
-    run_id: runId,
-    artifacts: {
-      metadata: BUNDLE_FILES.metadata,
-      tasks: BUNDLE_FILES.tasks,
-      trials: BUNDLE_FILES.trials,
-      scores: BUNDLE_FILES.scores,
-      summary: BUNDLE_FILES.summary,
-    },
-  };
+  const manifest = bundleRunManifest(runId, withTasks);
   await writeFile(join(dir, BUNDLE_FILES.run), pythonJson(manifest, { indent: 2 }) + '\n');
-  if (taskCount === 0) await rm(join(dir, BUNDLE_FILES.tasks));
   const { summary, isFloat } = accumulator.finish();
   await pipeline(
     Readable.from(summaryJsonChunks(summary, isFloat, { newline: true })),
@@ -273,6 +261,22 @@ function outputOf(o: StoredOutput): MetricOutput {
 }
 
 type Row = Record<string, unknown>;
+
+/** Streams the rows of a query in DuckDB's chunks, one at a time; returns how many there were. */
+async function forEachRow(
+  c: DuckDBConnection,
+  sql: string,
+  onRow: (row: Row) => Promise<void>,
+): Promise<number> {
+  let n = 0;
+  for await (const batch of (await c.stream(sql)).yieldRowObjectJs()) {
+    for (const row of batch) {
+      n += 1;
+      await onRow(row);
+    }
+  }
+  return n;
+}
 
 function taskOf(row: Row): TaskSpec {
   return {

@@ -21,6 +21,7 @@ import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
 import type { RunTarget } from '../bundle/run-metadata.js';
+import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
 import { StagedBundleDir } from '../bundle/staged-bundle-dir.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
@@ -266,17 +267,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
         tasks,
         summary: finished.summary,
       };
-      const manifest = {
-        run_id: runId,
-        artifacts: {
-          metadata: BUNDLE_FILES.metadata,
-          tasks: BUNDLE_FILES.tasks,
-          trials: BUNDLE_FILES.trials,
-          scores: BUNDLE_FILES.scores,
-          summary: BUNDLE_FILES.summary,
-        },
-      };
-      await staged.writeText(BUNDLE_FILES.run, pythonJson(manifest, { indent: 2 }) + '\n');
+      await staged.writeText(BUNDLE_FILES.run, pythonJson(bundleRunManifest(runId), { indent: 2 }) + '\n');
       await staged.writeText(STATS_FILE_NAME, statsJsonText(finished.summary));
       await staged.commit(
         [

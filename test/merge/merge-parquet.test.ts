@@ -147,6 +147,25 @@ describe('evalstream merge from Parquet exports and stores', () => {
     expect(read('from-stores', 'summary.json')).toEqual(read('one', 'summary.json'));
   });
 
+  it('merges a store filled from an SDK bundle by summarize --engine duckdb --db', async () => {
+    const db = path('sparse.duckdb');
+    const loaded = await cli(
+      'summarize',
+      'examples/sparse-run',
+      '--out',
+      path('sparse'),
+      '--engine',
+      'duckdb',
+      '--db',
+      db,
+      '--no-report',
+    );
+    expect(loaded.code, loaded.stderr).toBe(0);
+    const r = await cli('merge', db, '--out', path('sparse-merged'), '--no-report');
+    expect(r.code, r.stderr).toBe(0);
+    expect(read('sparse-merged', 'summary.json')).toEqual(read('sparse', 'summary.json'));
+  });
+
   it('names the trials that are in more than one shard (exit 2) and leaves no output', async () => {
     const out = path('overlap');
     const r = await cli('merge', path('parquet-0'), path('parquet-1'), path('shard-0.duckdb'), '--out', out);
