@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import { basename, dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
@@ -20,13 +19,13 @@ import { trialToWire } from '../bundle/trial-to-wire.js';
 import type { RunRef } from '../compare/parse-run-ref.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { MetricOutput, ScoreRecord } from '../model/score-record.js';
+import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
-import type { MergeBundlesOptions, MergeBundlesResult } from './merge-bundles.js';
-import { MergeError } from './merge-error.js';
 import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
 import { statsJsonText } from '../stats/stats-json-text.js';
-import type { Summary } from '../model/summary.js';
+import type { MergeBundlesOptions, MergeBundlesResult } from './merge-bundles.js';
+import { MergeError } from './merge-error.js';
 import { openTableShards, type TableShard } from './open-table-shards.js';
 
 /**
@@ -38,8 +37,9 @@ import { openTableShards, type TableShard } from './open-table-shards.js';
  * each shard's order) are written from the tables, and `summary.json` and `stats.json` are built from
  * the same records as the bundle sink builds them while scoring (values as the metrics returned them:
  * `NaN` stays a number, an integral value of a `ContinuousScore` output prints as a float), so the
- * summary is byte-identical to scoring everything in one process. Evidence files are not part of the tables:
- * the merged trials keep their evidence records as stored.
+ * summary is byte-identical to scoring everything in one process. Evidence files are not part of
+ * the tables: the merged trials keep their evidence records as stored. The output directory must not
+ * exist or be empty; the bundle is built next to it and renamed into place.
  *
  * @example
  * await mergeTableShards([{ path: 'out/s1', runId: null }, { path: 'out/s2', runId: null }], 'runs/all');
@@ -91,10 +91,10 @@ async function refuseOverlaps(c: DuckDBConnection, shards: readonly TableShard[]
       WITH k AS (
         SELECT shard, task_id, trial_id, min(trial_ordinal) AS ordinal FROM m_trials GROUP BY ALL
         UNION ALL
-        SELECT shard, task_id, trial_id, NULL FROM m_scores
-          WHERE (shard, task_id, trial_id) NOT IN (SELECT shard, task_id, trial_id FROM m_trials)
-          GROUP BY ALL),
-      d AS (SELECT DISTINCT ON (shard, task_id, trial_id) * FROM k ORDER BY shard, task_id, trial_id, ordinal)
+        SELECT DISTINCT shard, task_id, trial_id, NULL FROM m_scores),
+      -- one row per (shard, trial), with its trial ordinal when the shard has the trial row
+      d AS (SELECT DISTINCT ON (shard, task_id, trial_id) * FROM k
+            ORDER BY shard, task_id, trial_id, ordinal NULLS LAST)
       SELECT task_id, trial_id, shards FROM (
         SELECT task_id, trial_id, list(shard ORDER BY shard) AS shards, list(ordinal ORDER BY shard) AS ordinals
         FROM d GROUP BY task_id, trial_id HAVING count(*) > 1)
