@@ -134,3 +134,130 @@ describe('an ATIF trajectory with invalid UTF-8 and a negative token count', () 
     expect(existsSync(join(out, 'diagnostics.jsonl'))).toBe(false);
   });
 });
+
+/** One OTLP/JSON line: an agent span and a model-call span that says `input_tokens: -7`. */
+function otlpJsonLine(): Buffer {
+  const span = (id: string, name: string, attrs: string): string =>
+    `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"${id}","name":"${name}","kind":1,` +
+    `"startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000","attributes":[${attrs}]}`;
+  const conversation = '{"key":"gen_ai.conversation.id","value":{"stringValue":"c1"}}';
+  const text =
+    `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"scope":{"name":"x"},"spans":[` +
+    `${span('b7ad6b7169203331', 'invoke_agent', `${conversation},{"key":"gen_ai.operation.name","value":{"stringValue":"invoke_agent"}}`)},` +
+    `${span(
+      'b7ad6b7169203332',
+      'chat',
+      `${conversation},{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},` +
+        '{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-7"}},' +
+        '{"key":"gen_ai.usage.output_tokens","value":{"intValue":"5"}},' +
+        '{"key":"gen_ai.output.messages","value":{"stringValue":"MARK"}}',
+    )}]}]}]}`;
+  const at = text.indexOf('MARK');
+  return Buffer.concat([
+    Buffer.from(text.slice(0, at)),
+    Buffer.from([0x6f, 0x6b, 0xc3]),
+    Buffer.from(text.slice(at + 4)),
+  ]);
+}
+
+describe('an OTLP/JSON dump with invalid UTF-8 and a negative token count', () => {
+  it('score: flagged with file, line, byte offset, JSON path and attribute; the count left out', async () => {
+    const file = join(dir, 'dump.jsonl');
+    const line = otlpJsonLine();
+    writeFileSync(file, Buffer.concat([Buffer.from('\n'), line, Buffer.from('\n')]));
+    const out = join(dir, 'out-otlp-json');
+    const r = await runCli(['score', file, '--out', out, '--no-progress', '--no-report']);
+    expect(r.code, r.stderr).toBe(0);
+    const [trial] = readJsonl(join(out, 'trials.jsonl'));
+    expect(trial?.['measurements']).toMatchObject({ prompt_tokens: null, completion_tokens: 5 });
+    expect(readJsonl(join(out, 'diagnostics.jsonl'))).toEqual([
+      {
+        trial_id: 'c1',
+        task_id: 'c1',
+        code: 'invalid_utf8',
+        message:
+          "span b7ad6b7169203332: byte 0xc3 is not UTF-8: read as U+FFFD (attribute 'gen_ai.output.messages')",
+        file,
+        line: 2,
+        offset: 1 + line.indexOf(0xc3),
+        field: 'resourceSpans[0].scopeSpans[0].spans[1].attributes[4].value.stringValue',
+      },
+      {
+        trial_id: 'c1',
+        task_id: 'c1',
+        code: 'negative_token_count',
+        message: 'span b7ad6b7169203332: gen_ai.usage.input_tokens is -7: left out of the token totals',
+        file,
+        line: null,
+        offset: null,
+        field: "attribute 'gen_ai.usage.input_tokens'",
+      },
+    ]);
+  });
+});
+
+const varint = (n: number): number[] => {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return out;
+};
+const field = (num: number, ...parts: Buffer[]): Buffer => {
+  const body = Buffer.concat(parts);
+  return Buffer.concat([Buffer.from([(num << 3) | 2, ...varint(body.length)]), body]);
+};
+const attribute = (key: string, value: Buffer): Buffer => field(9, field(1, Buffer.from(key)), value);
+
+describe('an OTLP protobuf dump with invalid UTF-8 in a span name and attribute', () => {
+  it('score: each flagged with the byte offset in the file and the field', async () => {
+    const badName = Buffer.from([0x63, 0x68, 0x61, 0x74, 0xff]); // "chat" + 0xff
+    const badText = Buffer.concat([Buffer.from('answer '), Buffer.from([0xed, 0xa0, 0x80])]); // a surrogate
+    const span = field(
+      2,
+      field(1, Buffer.from('0af7651916cd43dd8448eb211c80319c', 'hex')),
+      field(2, Buffer.from('b7ad6b7169203331', 'hex')),
+      field(5, badName),
+      attribute('gen_ai.conversation.id', field(2, field(1, Buffer.from('c1')))),
+      attribute('gen_ai.output.messages', field(2, field(1, badText))),
+    );
+    const body = field(1, field(2, span));
+    // two Collector frames (a 4-byte big-endian length, then the request): an empty request, then this one
+    const frames = [Buffer.alloc(0), body].map((b) => {
+      const head = Buffer.alloc(4);
+      head.writeUInt32BE(b.length, 0);
+      return Buffer.concat([head, b]);
+    });
+    const bytes = Buffer.concat(frames);
+    const file = join(dir, 'dump.binpb');
+    writeFileSync(file, bytes);
+    const out = join(dir, 'out-otlp-pb');
+    const r = await runCli(['score', file, '--out', out, '--no-progress', '--no-report']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readJsonl(join(out, 'diagnostics.jsonl'))).toEqual([
+      {
+        trial_id: 'c1',
+        task_id: 'c1',
+        code: 'invalid_utf8',
+        message:
+          "span b7ad6b7169203331: attribute 'gen_ai.output.messages': bytes that are not UTF-8, read as U+FFFD",
+        file,
+        line: null,
+        offset: bytes.indexOf(Buffer.from([0xed, 0xa0, 0x80])),
+        field: "Span.attributes['gen_ai.output.messages']",
+      },
+      {
+        trial_id: 'c1',
+        task_id: 'c1',
+        code: 'invalid_utf8',
+        message: 'span b7ad6b7169203331: Span.name: bytes that are not UTF-8, read as U+FFFD',
+        file,
+        line: null,
+        offset: bytes.indexOf(0xff),
+        field: 'Span.name',
+      },
+    ]);
+  });
+});
