@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,5 +259,59 @@ describe('an OTLP protobuf dump with invalid UTF-8 in a span name and attribute'
         field: 'Span.name',
       },
     ]);
+  });
+});
+
+describe('token counts below zero elsewhere', () => {
+  it('Gym rollouts: left out of the measurements, flagged with file, line and field; the bundle reads back', async () => {
+    const file = join(dir, 'rollouts.jsonl');
+    const lines = readFileSync('test/fixtures/gym/rollouts.jsonl', 'utf8').split('\n');
+    lines[1] = (lines[1] as string).replace(/"input_tokens": \d+/, '"input_tokens": -118');
+    writeFileSync(file, lines.join('\n'));
+    const out = join(dir, 'out-gym');
+    const r = await runCli(['score', file, '--out', out, '--no-progress', '--no-report']);
+    expect(r.code, r.stderr).toBe(0);
+    const trials = readJsonl(join(out, 'trials.jsonl')) as {
+      id: string;
+      task_id: string;
+      measurements: Record<string, unknown>;
+    }[];
+    expect(trials[1]?.measurements['prompt_tokens']).toBeNull();
+    expect(readJsonl(join(out, 'diagnostics.jsonl'))).toEqual([
+      {
+        trial_id: trials[1]?.id,
+        task_id: trials[1]?.task_id,
+        code: 'negative_token_count',
+        message: 'input_tokens is -118: left out of the token totals',
+        file,
+        line: 2,
+        offset: null,
+        field: 'response.usage.input_tokens',
+      },
+    ]);
+    // what was written is a valid bundle (its schema refuses negative counts)
+    const again = await runCli(['summarize', out, '--out', join(dir, 'out-gym-again'), '--no-report']);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('bundle rows: a negative count in trials.jsonl is a malformed row (the SDK schema), named by file, line and field', async () => {
+    const bundle = join(dir, 'bundle');
+    cpSync('examples/sparse-run', bundle, { recursive: true });
+    const file = join(bundle, 'trials.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[0] = (lines[0] as string).replace(/"prompt_tokens": \d+/, '"prompt_tokens": -3');
+    writeFileSync(file, lines.join('\n'));
+    const r = await runCli([
+      'score',
+      bundle,
+      '--out',
+      join(dir, 'out-bundle'),
+      '--no-progress',
+      '--no-report',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'trials.jsonl:1: measurements.prompt_tokens: Too small: expected number to be >=0',
+    );
   });
 });
