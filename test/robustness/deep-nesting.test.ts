@@ -8,6 +8,7 @@ import { OtlpDecodeError } from '../../src/evidence/otlp/otlp-decode-error.js';
 import { otlpJsonToRequest } from '../../src/evidence/otlp/otlp-json-to-request.js';
 import { parseLosslessJson } from '../../src/evidence/otlp/parse-lossless-json.js';
 import { runCli } from '../cli/run-cli.js';
+import { lengthDelimited } from './length-delimited.js';
 
 // Threat: one attribute value nested thousands of levels deep overflowing the stack of every reader,
 // or taking the rest of its payload down with it.
@@ -33,19 +34,7 @@ function jsonRequest(depth: number, kind: 'kvlist' | 'array'): string {
   );
 }
 
-const varint = (n: number): number[] => {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-};
-const field = (num: number, ...parts: Buffer[]): Buffer => {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([Buffer.from([(num << 3) | 2, ...varint(body.length)]), body]);
-};
+const field = lengthDelimited;
 
 /** An ExportTraceServiceRequest with one span whose attribute `deep` nests `depth` AnyValues. */
 function protobufRequest(depth: number, kind: 'kvlist' | 'array'): Uint8Array {

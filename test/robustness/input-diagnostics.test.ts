@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
+import { lengthDelimited } from './length-delimited.js';
 
 // Threat: bytes that are not UTF-8 silently rewritten, negative token counts silently summed.
 let dir: string;
@@ -196,19 +197,7 @@ describe('an OTLP/JSON dump with invalid UTF-8 and a negative token count', () =
   });
 });
 
-const varint = (n: number): number[] => {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-};
-const field = (num: number, ...parts: Buffer[]): Buffer => {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([Buffer.from([(num << 3) | 2, ...varint(body.length)]), body]);
-};
+const field = lengthDelimited;
 const attribute = (key: string, value: Buffer): Buffer => field(9, field(1, Buffer.from(key)), value);
 
 describe('an OTLP protobuf dump with invalid UTF-8 in a span name and attribute', () => {
