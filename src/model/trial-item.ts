@@ -1,6 +1,7 @@
 import type { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from './task.js';
 import type { Trial } from './trial.js';
+import type { TrialDiagnostic } from './trial-diagnostic.js';
 
 /** Where an item came from, for error messages and diagnostics. */
 export interface ItemOrigin {
@@ -21,4 +22,6 @@ export interface TrialItem {
   evidence: CandidateEvidence | null;
   task: TaskSpec | null;
   origin: ItemOrigin;
+  /** Problems with this trial's input that the run went on past (absent or empty: none). */
+  diagnostics?: TrialDiagnostic[];
 }

@@ -3,10 +3,12 @@ import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import type { BundleSummaryEngine } from '../bundle/bundle-summary-engine.js';
 import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
+import { DIAGNOSTICS_FILE_NAME } from '../bundle/diagnostics-file-name.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
 import { formatUtcTimestamp } from '../bundle/format-utc-timestamp.js';
@@ -67,6 +69,8 @@ interface OpenState {
   staged: StagedBundleDir;
   trials: JsonlWriter;
   scores: JsonlWriter;
+  /** Opened at the first trial with diagnostics. */
+  diagnostics: JsonlWriter | null;
   placer: EvidencePlacer;
 }
 
@@ -75,7 +79,8 @@ interface OpenState {
  * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`, and
  * each score goes into the summary as it passes (nothing written is read back); `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
  * into place (`run.json` last) and then runs the report writer. Evidence refs inside `dir` are stored
- * bundle-relative. A failure before `shutdown` leaves any earlier bundle in `dir` untouched; `abort`
+ * bundle-relative. Trials' diagnostics (`TrialItem.diagnostics`) go to `diagnostics.jsonl`, a file
+ * written only when there are some. A failure before `shutdown` leaves any earlier bundle in `dir` untouched; `abort`
  * (a failed run) writes what arrived to `dir` only when no bundle is there yet, else beside it to
  * `<dir>.incomplete`, and nothing at all when nothing arrived. A run without a single trial never
  * replaces a bundle.
@@ -142,6 +147,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
     await state.trials.writeLine(
       pythonJson(trialToWire(trial, mapRef), { floatPaths: rowSources.floatPaths(trial) }),
     );
+    for (const d of scored.item.diagnostics ?? []) {
+      state.diagnostics ??= await JsonlWriter.create(state.staged.file(DIAGNOSTICS_FILE_NAME));
+      await state.diagnostics.writeLine(pythonJson({ trial_id: trial.id, task_id: trial.task_id, ...d }));
+    }
     const lookup = declaredValueSchemas(task);
     for (const score of scored.scores) {
       this.#runId ??= score.run_id;
@@ -162,6 +171,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
         staged,
         trials: await JsonlWriter.create(staged.file(BUNDLE_FILES.trials)),
         scores: await JsonlWriter.create(staged.file(BUNDLE_FILES.scores)),
+        diagnostics: null,
         placer: new EvidencePlacer(staged.dir, this.#options.evidenceRoots ?? []),
       };
     })();
@@ -174,6 +184,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     const state = await this.#state;
     await state.trials.flush();
     await state.scores.flush();
+    await state.diagnostics?.flush();
   }
 
   shutdown(): Promise<void> {
@@ -204,6 +215,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     try {
       await state.trials.close();
       await state.scores.close();
+      await state.diagnostics?.close();
       const tasks =
         this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];
       const extras = this.#options.extraScores ?? [];
@@ -269,8 +281,12 @@ class RunBundleSink implements Sink<ScoredTrial> {
       };
       await staged.writeText(BUNDLE_FILES.run, pythonJson(bundleRunManifest(runId), { indent: 2 }) + '\n');
       await staged.writeText(STATS_FILE_NAME, statsJsonText(finished.summary));
+      // a bundle replaced by one without diagnostics keeps none of the old ones
+      if (state.diagnostics === null)
+        await rm(join(into ?? staged.dir, DIAGNOSTICS_FILE_NAME), { force: true });
       await staged.commit(
         [
+          ...(state.diagnostics === null ? [] : [DIAGNOSTICS_FILE_NAME]),
           BUNDLE_FILES.metadata,
           BUNDLE_FILES.tasks,
           BUNDLE_FILES.trials,

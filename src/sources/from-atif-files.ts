@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { JsonObject } from '../model/json-value.js';
@@ -25,7 +26,8 @@ export interface FromAtifFilesOptions {
  * the file name without `.atif.json`/`.json` (a repeated id gets `-2`, `-3`, ...). Status `completed`,
  * or `partial` with the error when the root `extra.error` = `{type, message}` (NeMo's convention);
  * output text = the last agent step's message; measurements from the token totals (each
- * `final_metrics` field, else the per-step sums); evidence = the trajectory under `trace` (format
+ * `final_metrics` field, else the per-step sums; counts below zero left out); diagnostics for bytes
+ * that are not UTF-8 and for negative token counts (`atifInputDiagnostics`); evidence = the trajectory under `trace` (format
  * `atif`, absolute ref) with the parsed handle attached. A file that is not valid ATIF errors the
  * stream with an `InputError` (file and field) after the trials before it.
  *
@@ -47,15 +49,15 @@ async function* readAtifFiles(
   let n = 0;
   for (const p of paths) {
     const file = resolve(p);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (error) {
       throw new InputError(`cannot read: ${(error as Error).message}`, { file });
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(text);
+      payload = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
       throw new InputError(`not valid JSON: ${(error as Error).message}`, { file });
     }
@@ -72,7 +74,10 @@ async function* readAtifFiles(
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     const trialId = count === 1 ? base : `${base}-${count}`;
-    yield buildAtifItem(t, file, trialId, options);
+    const item = buildAtifItem(t, file, trialId, options);
+    const diagnostics = atifInputDiagnostics(file, bytes, t);
+    if (diagnostics.length > 0) item.diagnostics = diagnostics;
+    yield item;
     n += 1;
     options.onProgress?.({ file, trials: n });
   }

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { Trial, TrialMeasurements } from '../model/trial.js';
+import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { InputError } from './input-error.js';
@@ -32,7 +33,8 @@ function num(v: JsonValue | undefined): number | null {
  * (prefixed `<agent>:` when the row has `agent_ref.name`); a repeated key errors like Gym does.
  * `reward` (and every other top-level number, boolean or string, plus `agent_ref`) goes to
  * `trial.metadata`, where `verifier_reward` reads it; `response.usage` (Responses or Chat
- * Completions names) becomes the measurements; output text = the `output_text` parts of the
+ * Completions names) becomes the measurements (a token count below zero left out, with a diagnostic
+ * naming file, line and field); output text = the `output_text` parts of the
  * response's message items. No trace evidence. A bad line errors the stream with an `InputError`
  * naming the file and line, after the trials before it.
  *
@@ -118,21 +120,45 @@ function outputText(response: JsonValue | undefined): string | null {
   return texts.length === 0 ? null : texts.join('');
 }
 
-function measurements(response: JsonValue | undefined): TrialMeasurements {
+function measurements(
+  response: JsonValue | undefined,
+  file: string,
+  line: number,
+  diagnostics: TrialDiagnostic[],
+): TrialMeasurements {
   const usage = isObject(response) && isObject(response['usage']) ? response['usage'] : {};
-  const input = num(usage['input_tokens']) ?? num(usage['prompt_tokens']);
-  const output = num(usage['output_tokens']) ?? num(usage['completion_tokens']);
   const details = isObject(usage['input_tokens_details'])
     ? usage['input_tokens_details']
     : isObject(usage['prompt_tokens_details'])
       ? usage['prompt_tokens_details']
       : {};
+  // a token count below zero is no count: left out, and said so
+  const count = (o: JsonObject, key: string, at: string): number | null => {
+    const n = num(o[key]);
+    if (n === null || n >= 0) return n;
+    diagnostics.push({
+      code: 'negative_token_count',
+      message: `${key} is ${n}: left out of the token totals`,
+      file,
+      line,
+      offset: null,
+      field: `${at}.${key}`,
+    });
+    return null;
+  };
+  const u = 'response.usage';
+  const input = count(usage, 'input_tokens', u) ?? count(usage, 'prompt_tokens', u);
+  const output = count(usage, 'output_tokens', u) ?? count(usage, 'completion_tokens', u);
+  const detailsAt = isObject(usage['input_tokens_details'])
+    ? `${u}.input_tokens_details`
+    : `${u}.prompt_tokens_details`;
   return {
     prompt_tokens: input,
     completion_tokens: output,
-    total_tokens: num(usage['total_tokens']) ?? (input !== null && output !== null ? input + output : null),
+    total_tokens:
+      count(usage, 'total_tokens', u) ?? (input !== null && output !== null ? input + output : null),
     cache_creation_tokens: null,
-    cache_read_tokens: num(details['cached_tokens']),
+    cache_read_tokens: count(details, 'cached_tokens', detailsAt),
     runtime_sec: null,
     cost_usd: null,
   };
@@ -158,6 +184,7 @@ function buildGymItem(row: Row, file: string, line: number, seen: Set<string>): 
   if (row['reward'] === null) metadata['reward'] = null;
   if (isObject(agentRef)) metadata['agent_ref'] = agentRef;
   const response = row['response'];
+  const diagnostics: TrialDiagnostic[] = [];
   const trial: Trial = {
     id: `${agent === null ? '' : `${agent}:`}${task}-${rollout}`,
     task_id: String(task),
@@ -165,8 +192,10 @@ function buildGymItem(row: Row, file: string, line: number, seen: Set<string>): 
     output: { output_text: outputText(response), response: response ?? null, metadata: {} },
     evidence: null,
     error: null,
-    measurements: measurements(response),
+    measurements: measurements(response, file, line, diagnostics),
     metadata,
   };
-  return { trial, evidence: null, task: null, origin: { file, line } };
+  const item: TrialItem = { trial, evidence: null, task: null, origin: { file, line } };
+  if (diagnostics.length > 0) item.diagnostics = diagnostics;
+  return item;
 }

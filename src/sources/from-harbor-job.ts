@@ -1,6 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
@@ -9,6 +10,7 @@ import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
 import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
+import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
@@ -229,13 +231,17 @@ async function buildItem(
     measurements: measurements(r),
     metadata: trialMetadata(r),
   };
-  return { trial, evidence, task: null, origin: { file: resultPath } };
+  const diagnostics = negativeCounts(r, resultPath);
+  if (atif !== null) diagnostics.push(...atifInputDiagnostics(atif.path, atif.bytes, atif.trajectory));
+  const item: TrialItem = { trial, evidence, task: null, origin: { file: resultPath } };
+  if (diagnostics.length > 0) item.diagnostics = diagnostics;
+  return item;
 }
 
 async function findAtif(
   root: string,
   trialDir: string,
-): Promise<{ path: string; trajectory: AtifTrajectory } | null> {
+): Promise<{ path: string; trajectory: AtifTrajectory; bytes: Buffer } | null> {
   const candidates = [
     join(trialDir, 'agent', 'trajectory.json'),
     ...(await listFiles(root, join(trialDir, 'traces'), (n) => n.endsWith('.atif.json'))),
@@ -243,13 +249,15 @@ async function findAtif(
   for (const path of candidates) {
     await checkInsideRoot(root, path);
     let payload: unknown;
+    let bytes: Buffer;
     try {
-      payload = JSON.parse(await readFile(path, 'utf8'));
+      bytes = await readFile(path);
+      payload = JSON.parse(bytes.toString('utf8'));
     } catch {
       continue; // absent or not JSON: not trusted as ATIF (SDK read_atif)
     }
     const r = parseAtif(payload);
-    if (r.ok) return { path, trajectory: r.trajectory };
+    if (r.ok) return { path, trajectory: r.trajectory, bytes };
   }
   return null;
 }
@@ -299,13 +307,40 @@ function trialError(r: TrialResult): TrialError | null {
   };
 }
 
+const TOKEN_COUNTS = ['n_input_tokens', 'n_output_tokens', 'n_cache_tokens'] as const;
+
+/** Token counts sum what was measured; a count below zero is left out (see `negativeCounts`). */
 function sumMeasured(contexts: AgentContext[], key: keyof AgentContext & string): number | null {
+  const isCount = (TOKEN_COUNTS as readonly string[]).includes(key);
   let total: number | null = null;
   for (const c of contexts) {
     const v = c[key];
-    if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
+    if (typeof v === 'number' && Number.isFinite(v) && !(isCount && v < 0)) total = (total ?? 0) + v;
   }
   return total;
+}
+
+/** A `negative_token_count` diagnostic per token count below zero in `result.json`. */
+function negativeCounts(r: TrialResult, file: string): TrialDiagnostic[] {
+  const out: TrialDiagnostic[] = [];
+  const check = (c: AgentContext | null | undefined, at: string): void => {
+    if (c === null || c === undefined) return;
+    for (const key of TOKEN_COUNTS) {
+      const v = c[key];
+      if (typeof v === 'number' && v < 0)
+        out.push({
+          code: 'negative_token_count',
+          message: `${key} is ${v}: left out of the token totals`,
+          file,
+          line: null,
+          offset: null,
+          field: `${at}.${key}`,
+        });
+    }
+  };
+  check(r.agent_result, 'agent_result');
+  (r.step_results ?? []).forEach((s, i) => check(s.agent_result, `step_results[${i}].agent_result`));
+  return out;
 }
 
 function measurements(r: TrialResult): TrialMeasurements {

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { OtlpFileLayout } from '../../evidence/otlp/otlp-payload-splitter.js';
 import type { TraceHandle } from '../../evidence/trace-handle.js';
 import type { JsonValue } from '../../model/json-value.js';
+import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { TrialItem } from '../../model/trial-item.js';
 import type { InputFormat } from '../../sources/detect-format.js';
 import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
@@ -18,6 +19,8 @@ export interface InspectRecord {
   tool_calls: { name: string; arguments: JsonValue; result: JsonValue; is_error: boolean }[];
   tokens: { input: number | null; output: number | null };
   final_text: string | null;
+  /** Problems with the trial's input the run goes on past (`TrialItem.diagnostics`); absent: none. */
+  diagnostics?: TrialDiagnostic[];
 }
 
 const FORMATS: readonly InputFormat[] = ['bundle', 'harbor', 'atif', 'otlp', 'gym'];
@@ -56,7 +59,16 @@ async function inspectRecord(item: TrialItem): Promise<InspectRecord> {
     })),
     tokens: { input: usage?.input ?? null, output: usage?.output ?? null },
     final_text: h === null ? (item.trial.output?.output_text ?? null) : h.finalText(),
+    ...(item.diagnostics === undefined || item.diagnostics.length === 0
+      ? {}
+      : { diagnostics: item.diagnostics }),
   };
+}
+
+/** Where a diagnostic points: `file:line`, `file: byte N`, and its field. */
+function diagnosticPlace(d: TrialDiagnostic): string {
+  const at = d.line !== null ? `:${d.line}` : d.offset !== null ? `: byte ${d.offset}` : '';
+  return `${d.file}${at}${d.line !== null && d.offset !== null ? ` (byte ${d.offset})` : ''}: ${d.field}`;
 }
 
 /** C0 and C1 control characters and DEL: a terminal would act on them (escape sequences, bells). */
@@ -84,12 +96,15 @@ function formatText(r: InspectRecord, file: string): string {
     lines.push(`       result    ${short(c.result)}`);
   });
   lines.push(`  final text: ${r.final_text === null ? '-' : short(r.final_text, 400)}`);
+  for (const d of r.diagnostics ?? [])
+    lines.push(`  diagnostic ${d.code}: ${printable(diagnosticPlace(d))}: ${printable(d.message)}`);
   return `${lines.join('\n')}\n`;
 }
 
 /**
  * `evalstream inspect <inputs...> [--json] [--format F]`: what evalstream sees per trial (task and
- * trial id, span count, tool calls in order, token usage, final text). Inputs go through
+ * trial id, span count, tool calls in order, token usage, final text, and the diagnostics of its input:
+ * bytes that are not UTF-8, negative token counts, values nested too deep). Inputs go through
  * `openInputs` (bundle, Harbor, ATIF, OTLP, Gym; detected or forced with `--format`); `--format
  * otlp-json|otlp-jsonl|otlp-pb` also forces the OTLP file layout. A truncated or corrupt input prints
  * every trial read before it, then exits 1 (incomplete), or 2 when no trial came before it (as

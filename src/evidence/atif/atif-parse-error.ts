@@ -1,3 +1,4 @@
+import { formatJsonPath } from '../../util/format-json-path.js';
 import type { AtifIssue } from './atif-issue.js';
 
 /**
@@ -16,12 +17,8 @@ export class AtifParseError extends Error {
     readonly issues: AtifIssue[],
   ) {
     const first = issues[0];
-    const where = first === undefined || first.path.length === 0 ? '' : ` at ${formatPath(first.path)}`;
+    const where = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
     const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
     super(`${source}: not a valid ATIF trajectory${where}: ${first?.message ?? 'unknown error'}${more}`);
   }
-}
-
-function formatPath(path: (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }

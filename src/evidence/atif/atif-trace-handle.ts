@@ -41,7 +41,9 @@ type Source =
 /**
  * Read handle over an ATIF trace (spec §5): `trace()`, `steps()`, `toolCalls()`, `tokenUsage()` follow
  * the SDK exactly; the `TrajectoryView` methods give the normalised view trajectory metrics use
- * (copied-context steps left out, observation results joined to calls by `source_call_id`). The file
+ * (copied-context steps left out, observation results joined to calls by `source_call_id`, token
+ * counts below zero left out of the totals: a negative `final_metrics` total gives way to the sum of
+ * the steps' counts, which leaves out the negative ones). The file
  * is read and validated once, on first use; a bad document throws `AtifParseError`.
  *
  * @example
@@ -309,11 +311,14 @@ export class ATIFTraceHandle implements TrajectoryView {
     let cost: number | null = null;
     const add = (a: number | null, b: number | null | undefined): number | null =>
       typeof b === 'number' ? (a ?? 0) + b : a;
+    // a token count below zero is left out (and reported by `atifInputDiagnostics`)
+    const addCount = (a: number | null, b: number | null | undefined): number | null =>
+      typeof b === 'number' && b >= 0 ? (a ?? 0) + b : a;
     for (const step of t.steps) {
       if (step.is_copied_context === true || step.metrics === undefined || step.metrics === null) continue;
-      sums.input = add(sums.input, step.metrics.prompt_tokens);
-      sums.output = add(sums.output, step.metrics.completion_tokens);
-      sums.cached = add(sums.cached, step.metrics.cached_tokens);
+      sums.input = addCount(sums.input, step.metrics.prompt_tokens);
+      sums.output = addCount(sums.output, step.metrics.completion_tokens);
+      sums.cached = addCount(sums.cached, step.metrics.cached_tokens);
       cost = add(cost, step.metrics.cost_usd);
     }
     if (this.#options.includeSubagents === true) {
@@ -331,10 +336,12 @@ export class ATIFTraceHandle implements TrajectoryView {
     }
     const pick = (total: number | null | undefined, sum: number | null): number | null =>
       typeof total === 'number' ? total : sum;
+    const pickCount = (total: number | null | undefined, sum: number | null): number | null =>
+      typeof total === 'number' && total >= 0 ? total : sum;
     return {
-      input: pick(fm?.total_prompt_tokens, sums.input),
-      output: pick(fm?.total_completion_tokens, sums.output),
-      cached: pick(fm?.total_cached_tokens, sums.cached),
+      input: pickCount(fm?.total_prompt_tokens, sums.input),
+      output: pickCount(fm?.total_completion_tokens, sums.output),
+      cached: pickCount(fm?.total_cached_tokens, sums.cached),
       cost: pick(fm?.total_cost_usd, cost),
     };
   }

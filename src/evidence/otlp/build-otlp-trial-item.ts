@@ -7,6 +7,7 @@ import type {
   TrialError,
   TrialMeasurements,
 } from '../../model/trial.js';
+import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { lazyProperty } from '../../util/lazy-property.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
@@ -22,6 +23,8 @@ export interface OtlpTrialParts {
   origin: ItemOrigin;
   /** Extra `trial.metadata` entries (grouping details). */
   metadata?: JsonObject;
+  /** What the decoder went on past in the trial's spans (`TrialItem.diagnostics`). */
+  diagnostics?: TrialDiagnostic[];
 }
 
 function isoFromNanos(nanos: bigint): string | null {
@@ -50,7 +53,8 @@ function rootError(span: OtlpSpan): TrialError {
  * Turns one grouped OTLP trial into a pipeline `TrialItem`: the SDK-shaped trial (id, task id, final
  * text as `output.output_text`, token/cost/runtime measurements from the trace) and its evidence, a
  * `CandidateEvidence` with the in-memory handle attached under `trace` (format `otlp`; `ref` is the
- * source file, `metadata.otlp_trace_ids` the traces of this trial in it). A root invocation (a root
+ * source file, `metadata.otlp_trace_ids` the traces of this trial in it), and its diagnostics (the
+ * decoder's, plus each negative token count, which the totals leave out). A root invocation (a root
  * span that is or contains an agent, workflow or model span) with status ERROR makes the trial
  * `partial` (scored, like Harbor's errored trials) with that error; otherwise `completed`.
  *
@@ -125,7 +129,19 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
     measurements,
     metadata,
   };
-  return { trial, evidence, task: null, origin };
+  const item: TrialItem = { trial, evidence, task: null, origin };
+  const diagnostics = parts.diagnostics ?? [];
+  for (const n of usage.negative)
+    diagnostics.push({
+      code: 'negative_token_count',
+      message: `span ${n.spanId}: ${n.key} is ${n.value}: left out of the token totals`,
+      file: origin.file,
+      line: null,
+      offset: null,
+      field: `attribute '${n.key}'`,
+    });
+  if (diagnostics.length > 0) item.diagnostics = diagnostics;
+  return item;
 }
 
 /** Defines an output's `output_text` as its handle's final text, computed when first read. */

@@ -1,4 +1,5 @@
 import { decodeOtlpProtobuf } from './decode-otlp-protobuf.js';
+import { jsonUtf8Issues } from './json-utf8-issues.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { otlpJsonToRequest } from './otlp-json-to-request.js';
 import type { OtlpPayload } from './otlp-payload-splitter.js';
@@ -16,7 +17,11 @@ import { parseLosslessJson } from './parse-lossless-json.js';
 export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
   if (payload.kind === 'protobuf') {
     try {
-      return decodeOtlpProtobuf(payload.bytes);
+      const request = decodeOtlpProtobuf(payload.bytes, { checkValues: true });
+      if (request.issues === undefined) return request;
+      const base = payload.bodyOffset;
+      const issues = request.issues.map((i) => ({ ...i, offset: base + (i.offset ?? 0) }));
+      return { ...request, issues };
     } catch (error) {
       if (!(error instanceof OtlpDecodeError)) throw error;
       const offset = payload.bodyOffset + (error.offset ?? 0);
@@ -41,7 +46,10 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
     });
   }
   try {
-    return otlpJsonToRequest(doc);
+    const request = otlpJsonToRequest(doc);
+    if (payload.invalidUtf8 === undefined) return request;
+    const issues = [...(request.issues ?? []), ...jsonUtf8Issues(request, doc, payload.invalidUtf8)];
+    return { ...request, issues };
   } catch (error) {
     if (!(error instanceof OtlpDecodeError)) throw error;
     throw new OtlpDecodeError(`line ${payload.line}: ${error.message}`, {

@@ -1,6 +1,8 @@
 import protobuf from 'protobufjs';
 import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
+import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
 import { grownTypedArray } from '../../util/grown-typed-array.js';
+import { checkWireValue } from './check-wire-value.js';
 import { ListAttributes } from './list-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import type {
@@ -14,6 +16,7 @@ import type {
   OtlpScopeSpans,
   OtlpSpan,
   OtlpSpanEvent,
+  OtlpSpanIssue,
   OtlpSpanLink,
   OtlpStatus,
   OtlpStringValue,
@@ -540,6 +543,56 @@ class IndexScratch implements QuadSink {
   }
 }
 
+/** A problem found while the request is scanned, kept until its span's ids can be read. */
+interface PendingIssue {
+  span: OtlpSpan;
+  code: OtlpSpanIssue['code'];
+  field: string;
+  offset: number;
+}
+
+/** Problems of the request being decoded with `checkValues`; null when not checking. */
+let checking: PendingIssue[] | null = null;
+
+/**
+ * Checks the attribute just indexed (the last quadruple of `requestIndex`): a key or string that is
+ * not UTF-8 is noted; a value nested past `MAX_ANY_VALUE_DEPTH` is noted and refused (its value
+ * position cleared, so it reads as empty and no reader recurses into it).
+ */
+function checkLastAttribute(buf: Buf, span: OtlpSpan, into: PendingIssue[]): void {
+  const n = requestIndex.length;
+  const data = requestIndex.data;
+  const keyStart = data[n - 4] as number;
+  const keyEnd = keyStart + (data[n - 3] as number);
+  const valueStart = data[n - 2] as number;
+  const badKey = firstInvalidUtf8(buf, keyStart, keyEnd);
+  if (badKey >= 0) {
+    const key = buf.utf8Slice(keyStart, keyEnd);
+    into.push({ span, code: 'invalid_utf8', field: `Span.attributes key '${key}'`, offset: badKey });
+  }
+  if (valueStart < 0) return;
+  const problem = checkWireValue(buf, valueStart, data[n - 1] as number);
+  if (problem === null) return;
+  const key = buf.utf8Slice(keyStart, keyEnd);
+  into.push({ span, code: problem.code, field: `Span.attributes['${key}']`, offset: problem.offset });
+  if (problem.code === 'nesting_too_deep') data[n - 2] = -1;
+}
+
+function issueOf(p: PendingIssue): OtlpSpanIssue {
+  const where = p.field.startsWith('Span.attributes[') ? `attribute ${p.field.slice(16, -1)}` : p.field;
+  return {
+    code: p.code,
+    traceId: p.span.traceId,
+    spanId: p.span.spanId,
+    field: p.field,
+    message:
+      p.code === 'invalid_utf8'
+        ? `${where}: bytes that are not UTF-8, read as U+FFFD`
+        : `${where} nested more than ${MAX_ANY_VALUE_DEPTH} levels deep: value refused (read as empty)`,
+    offset: p.offset,
+  };
+}
+
 /** The scratch's size to start with and to go back to (64 times this is kept between requests). */
 const SCRATCH_KEPT_INTS = 16384;
 const requestIndex = new IndexScratch();
@@ -894,6 +947,7 @@ class WireSpan implements OtlpSpan {
             // indexed now, while the bytes are in cache (attributes are read long after decoding,
             // once the grouping window has passed); values are still decoded only when read
             indexKeyValue(buf, at, at + len, requestIndex);
+            if (checking !== null) checkLastAttribute(buf, this, checking);
             break;
           default:
           // events, links (located again when read) and unknown fields
@@ -933,6 +987,10 @@ class WireSpan implements OtlpSpan {
         default:
           pos = skipAt(buf, tag & 7, pos, end, 'Span');
       }
+    }
+    if (checking !== null && this.#nmLen > 0) {
+      const bad = firstInvalidUtf8(buf, this.#nm, this.#nm + this.#nmLen);
+      if (bad >= 0) checking.push({ span: this, code: 'invalid_utf8', field: 'Span.name', offset: bad });
     }
     if (requestIndex.length > attributesFrom) {
       const to = requestIndex.length;
@@ -1104,14 +1162,20 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
  * materialising what nobody reads: the message structure down to span fields is scanned (so a
  * truncated or corrupt payload fails here, with its byte offset); ids become lowercase hex, names and
  * attribute values are decoded on first read, large strings stay slices of `bytes` until read. The
- * returned objects keep `bytes` alive; do not mutate it.
+ * returned objects keep `bytes` alive; do not mutate it. With `checkValues`, span names and attribute
+ * keys and values are also checked as they are scanned (no value decoded): bytes that are not UTF-8
+ * and values nested more than `MAX_ANY_VALUE_DEPTH` levels become `issues` (payload offsets), the
+ * latter refused by themselves (read as empty); without it such a value fails when it is read.
  *
  * @example
  * const req = decodeOtlpProtobuf(readFileSync('export.binpb'));
  * for (const rs of req.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) s.name;
  * // throws OtlpDecodeError('truncated or corrupt: … at byte 1234 (Span.attributes)') on bad input
  */
-export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
+export function decodeOtlpProtobuf(
+  bytes: Uint8Array,
+  options: { checkValues?: boolean } = {},
+): OtlpExportRequest {
   // protobuf messages are limited to 2 GiB, and the attribute index keeps positions in an Int32Array
   if (bytes.length > 0x7fffffff)
     throw new OtlpDecodeError(`message of ${bytes.length} bytes: over protobuf's 2 GiB limit`, { offset: 0 });
@@ -1121,6 +1185,7 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
   const resourceSpans: OtlpResourceSpans[] = [];
   requestIndex.length = 0;
   requestBlock = { data: new Int32Array(0) };
+  checking = options.checkValues === true ? [] : null;
   try {
     while (r.pos < end) {
       const tag = r.uint32();
@@ -1132,11 +1197,15 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): OtlpExportRequest {
       } else skipField(r, tag, end, 'ExportTraceServiceRequest');
     }
   } catch (error) {
+    checking = null;
     if (error instanceof OtlpDecodeError) throw error;
     throw new OtlpDecodeError(`truncated or corrupt protobuf at byte ${r.pos}: ${(error as Error).message}`, {
       offset: r.pos,
     });
   }
   requestBlock.data = requestIndex.take();
-  return { resourceSpans, logRecords: [] };
+  const found = checking;
+  checking = null;
+  if (found === null || found.length === 0) return { resourceSpans, logRecords: [] };
+  return { resourceSpans, logRecords: [], issues: found.map(issueOf) };
 }

@@ -14,6 +14,7 @@ import type {
   OtlpScopeSpans,
   OtlpSpan,
   OtlpSpanEvent,
+  OtlpSpanIssue,
   OtlpSpanLink,
   OtlpStatus,
   OtlpStringValue,
@@ -102,13 +103,28 @@ class JsonString implements OtlpStringValue {
   }
 }
 
+/** An attribute value refused for its depth: the attribute's path and key. */
+interface Refusal {
+  field: string;
+  key: string | null;
+}
+
+/**
+ * Values refused while the current document is converted (module state: the conversion is
+ * synchronous and not reentrant); each becomes an issue of the spans it belongs to.
+ */
+let refused: Refusal[] = [];
+
+/** The refusals made since `mark`, taken off the list. */
+function refusedSince(mark: number): Refusal[] {
+  return mark === refused.length ? [] : refused.splice(mark);
+}
+
 function anyValue(v: unknown, path: string, depth = 0): OtlpAnyValue {
   if (!isObj(v)) return { type: 'empty' };
   if (depth > MAX_ANY_VALUE_DEPTH) {
-    const field = path.replace(/\.(arrayValue|kvlistValue)\..*$/, '');
-    throw new OtlpDecodeError(`${field}: nested more than ${MAX_ANY_VALUE_DEPTH} levels deep (refused)`, {
-      field,
-    });
+    refused.push({ field: path.replace(/\.(arrayValue|kvlistValue)\..*$/, ''), key: null });
+    return { type: 'empty' };
   }
   const s = pick(v, 'stringValue', 'string_value');
   if (s !== undefined) return new JsonString(String(s));
@@ -140,10 +156,40 @@ function keyValues(items: unknown[], path: string, depth = 0): OtlpKeyValue[] {
   const out: OtlpKeyValue[] = [];
   items.forEach((item, k) => {
     if (!isObj(item)) return;
-    out.push({ key: str(item['key']), value: anyValue(item['value'], `${path}[${k}].value`, depth) });
+    const mark = refused.length;
+    const key = str(item['key']);
+    const value = anyValue(item['value'], `${path}[${k}].value`, depth);
+    if (depth > 0 || mark === refused.length) {
+      out.push({ key, value });
+      return;
+    }
+    // an attribute with a part refused is refused whole, and the refusal names it (its outermost key)
+    out.push({ key, value: { type: 'empty' } });
+    for (let i = mark; i < refused.length; i += 1) (refused[i] as Refusal).key = key;
   });
   return out;
 }
+
+/** The issues of `spans` (or log records) for values refused inside them (or around them: resource, scope). */
+function refusalIssues(
+  spans: readonly { traceId: string; spanId: string }[],
+  refusals: readonly Refusal[],
+  into: OtlpSpanIssue[],
+): void {
+  for (const r of refusals)
+    for (const s of spans)
+      into.push({
+        code: 'nesting_too_deep',
+        traceId: s.traceId,
+        spanId: s.spanId,
+        field: r.field,
+        message: `attribute '${r.key ?? ''}' nested more than ${MAX_ANY_VALUE_DEPTH} levels deep: value refused (read as empty)`,
+        offset: null,
+      });
+}
+
+/** Issues of the document being converted (module state, as `refused`). */
+let issues: OtlpSpanIssue[] = [];
 
 function attributes(v: unknown, path: string): OtlpAttributes {
   const items = list(v, path);
@@ -226,15 +272,23 @@ function span(v: unknown, path: string, res: OtlpResource, sc: OtlpScope): OtlpS
 function resourceSpans(v: unknown, path: string): OtlpResourceSpans {
   if (!isObj(v)) throw new OtlpDecodeError(`${path} is not an object`, { field: path });
   const res = resource(v['resource'], `${path}.resource`);
+  const resourceRefusals = refusedSince(0);
   const key = v['scopeSpans'] !== undefined ? 'scopeSpans' : 'scope_spans';
   const scopes = list(pick(v, 'scopeSpans', 'scope_spans', 'instrumentationLibrarySpans'), `${path}.${key}`);
   const scopeSpans: OtlpScopeSpans[] = scopes.map((ss, k) => {
     const p = `${path}.scopeSpans[${k}]`;
     if (!isObj(ss)) throw new OtlpDecodeError(`${p} is not an object`, { field: p });
     const sc = scope(pick(ss, 'scope', 'instrumentationLibrary'), `${p}.scope`);
-    const spans = list(ss['spans'], `${p}.spans`).map((s, j) => span(s, `${p}.spans[${j}]`, res, sc));
+    const scopeRefusals = refusedSince(0);
+    const spans = list(ss['spans'], `${p}.spans`).map((s, j) => {
+      const decoded = span(s, `${p}.spans[${j}]`, res, sc);
+      refusalIssues([decoded], refusedSince(0), issues);
+      return decoded;
+    });
+    refusalIssues(spans, scopeRefusals, issues);
     return { scope: sc, spans, schemaUrl: str(pick(ss, 'schemaUrl', 'schema_url')) };
   });
+  for (const ss of scopeSpans) refusalIssues(ss.spans, resourceRefusals, issues);
   return { resource: res, scopeSpans, schemaUrl: str(pick(v, 'schemaUrl', 'schema_url')) };
 }
 
@@ -243,6 +297,8 @@ function logRecords(v: unknown, path: string): OtlpLogRecord[] {
   list(v, path).forEach((rl, i) => {
     if (!isObj(rl)) return;
     const res = resource(rl['resource'], `${path}[${i}].resource`);
+    const resourceRefusals = refusedSince(0);
+    const first = out.length;
     const scopes = list(
       pick(rl, 'scopeLogs', 'scope_logs', 'instrumentationLibraryLogs'),
       `${path}[${i}].scopeLogs`,
@@ -269,8 +325,11 @@ function logRecords(v: unknown, path: string): OtlpLogRecord[] {
           body: anyValue(r['body'], `${p}[${k}].body`),
           resource: res,
         });
+        // a value refused in a log record is an issue of the record's trace (as its span would be)
+        refusalIssues(out.slice(-1), refusedSince(0), issues);
       });
     });
+    refusalIssues(out.slice(first), resourceRefusals, issues);
   });
   return out;
 }
@@ -281,13 +340,27 @@ function logRecords(v: unknown, path: string): OtlpLogRecord[] {
  * `instrumentationLibrarySpans`, hex or base64 ids (→ lowercase hex), enums as integers or names,
  * 64-bit integers as strings or numbers (exact bigint; parse the text with `parseLosslessJson`),
  * camelCase or snake_case keys. `resourceLogs` in the same document become `logRecords`. Unknown keys
- * are ignored; a structurally wrong document throws `OtlpDecodeError` naming the field path.
+ * are ignored; a structurally wrong document throws `OtlpDecodeError` naming the field path. An
+ * attribute value nested more than `MAX_ANY_VALUE_DEPTH` levels is refused by itself: read as empty,
+ * with a `nesting_too_deep` issue (its path and key) for each span it belongs to in `issues`.
  *
  * @example
  * const req = otlpJsonToRequest(parseLosslessJson(text));
  * req.resourceSpans[0]?.scopeSpans[0]?.spans[0]?.traceId; // '5b8efff798038103d269b633813fc60c'
  */
 export function otlpJsonToRequest(doc: unknown): OtlpExportRequest {
+  refused = [];
+  issues = [];
+  try {
+    const request = convert(doc);
+    return issues.length === 0 ? request : { ...request, issues };
+  } finally {
+    refused = [];
+    issues = [];
+  }
+}
+
+function convert(doc: unknown): OtlpExportRequest {
   if (Array.isArray(doc)) {
     return { resourceSpans: doc.map((rs, i) => resourceSpans(rs, `[${i}]`)), logRecords: [] };
   }
@@ -299,8 +372,7 @@ export function otlpJsonToRequest(doc: unknown): OtlpExportRequest {
         ? 'batches'
         : 'resource_spans';
   const rs = list(pick(doc, 'resourceSpans', 'resource_spans', 'batches'), key);
-  return {
-    resourceSpans: rs.map((x, i) => resourceSpans(x, `${key}[${i}]`)),
-    logRecords: logRecords(pick(doc, 'resourceLogs', 'resource_logs'), 'resourceLogs'),
-  };
+  const resourceSpansOut = rs.map((x, i) => resourceSpans(x, `${key}[${i}]`));
+  const logs = logRecords(pick(doc, 'resourceLogs', 'resource_logs'), 'resourceLogs');
+  return { resourceSpans: resourceSpansOut, logRecords: logs };
 }

@@ -1,3 +1,6 @@
+import { invalidUtf8Offsets } from '../../util/invalid-utf8-offsets.js';
+import { jsonPathAt } from '../../util/json-path-at.js';
+import type { InvalidJsonByte } from './json-utf8-issues.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 
 /** How an OTLP file is laid out; `auto` decides from the first bytes. */
@@ -10,7 +13,14 @@ export type OtlpFileLayout = 'json' | 'jsonl' | 'protobuf' | 'auto';
  * file; `line` is 1-based for JSON payloads.
  */
 export type OtlpPayload =
-  | { readonly kind: 'json'; readonly text: string; readonly line: number; readonly offset: number }
+  | {
+      readonly kind: 'json';
+      readonly text: string;
+      readonly line: number;
+      readonly offset: number;
+      /** Bytes of the payload that are not UTF-8 (`text` has U+FFFD in their place); absent: none. */
+      readonly invalidUtf8?: readonly InvalidJsonByte[];
+    }
   | {
       readonly kind: 'protobuf';
       readonly bytes: Buffer;
@@ -83,7 +93,7 @@ export class OtlpPayloadSplitter {
       case 'document': {
         const all = this.#take();
         const text = all.toString('utf8');
-        return text.trim() === '' ? [] : [{ kind: 'json', text, line: 1, offset: 0 }];
+        return text.trim() === '' ? [] : [jsonPayload(all, text, 1, 0)];
       }
       case 'single': {
         const all = this.#take();
@@ -153,7 +163,7 @@ export class OtlpPayloadSplitter {
 
   #emitLine(lineBuf: Buffer, out: OtlpPayload[]): void {
     const text = lineBuf.toString('utf8');
-    if (text.trim() !== '') out.push({ kind: 'json', text, line: this.#line, offset: this.#offset });
+    if (text.trim() !== '') out.push(jsonPayload(lineBuf, text, this.#line, this.#offset));
     this.#line += 1;
   }
 
@@ -217,4 +227,16 @@ export class OtlpPayloadSplitter {
     }
     return out;
   }
+}
+
+/** A JSON payload, with the bytes of `bytes` that are not UTF-8 located (offset in the file, path). */
+function jsonPayload(bytes: Buffer, text: string, line: number, offset: number): OtlpPayload {
+  const bad = invalidUtf8Offsets(bytes);
+  if (bad.length === 0) return { kind: 'json', text, line, offset };
+  const invalidUtf8 = bad.map((at) => ({
+    offset: offset + at,
+    byte: bytes[at] as number,
+    path: jsonPathAt(bytes, at),
+  }));
+  return { kind: 'json', text, line, offset, invalidUtf8 };
 }

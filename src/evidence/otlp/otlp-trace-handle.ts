@@ -40,6 +40,8 @@ export interface OtlpTokenUsage {
   countedSpanIds: string[];
   /** `gen_ai`, `gen_ai-deprecated`, `openinference`: the vocabularies the counted numbers used. */
   vocabulary: string[];
+  /** Token counts below zero, left out of the totals above (by span and attribute). */
+  negative: { spanId: string; key: string; value: number }[];
 }
 
 type Source =
@@ -467,7 +469,11 @@ export class OTLPTraceHandle implements TrajectoryView {
     for (let i = 0; i < nodes.length; i += 1)
       usage[i] = readSpanUsage((nodes[i] as SpanNode).span.attributes);
     // a span's usage counts only when no span below it carries usage
-    const usageBelow = markAncestors(nodes, (i) => usage[i] !== null);
+    const usageBelow = markAncestors(nodes, (i) => {
+      const u = usage[i];
+      return u !== null && u !== undefined && (u.input !== null || u.output !== null);
+    });
+    const negative: OtlpTokenUsage['negative'] = [];
     let input: number | null = null;
     let output: number | null = null;
     let cached: number | null = null;
@@ -477,8 +483,11 @@ export class OTLPTraceHandle implements TrajectoryView {
     const counted: string[] = [];
     for (let i = 0; i < nodes.length; i += 1) {
       const u = usage[i];
-      if (u === null || u === undefined || usageBelow[i] === 1) continue;
-      counted.push((nodes[i] as SpanNode).span.spanId);
+      if (u === null || u === undefined) continue;
+      const spanId = (nodes[i] as SpanNode).span.spanId;
+      for (const n of u.negative ?? []) negative.push({ spanId, ...n });
+      if (usageBelow[i] === 1 || (u.input === null && u.output === null)) continue;
+      counted.push(spanId);
       if (u.input !== null) input = (input ?? 0) + u.input;
       if (u.output !== null) output = (output ?? 0) + u.output;
       if (u.cached !== null) cached = (cached ?? 0) + u.cached;
@@ -500,6 +509,7 @@ export class OTLPTraceHandle implements TrajectoryView {
       llmCalls,
       countedSpanIds: counted,
       vocabulary,
+      negative,
     };
     return this.#usage;
   }

@@ -1,3 +1,4 @@
+import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
@@ -39,6 +40,8 @@ interface OpenTrace {
   firstSeq: number;
   lastSeq: number;
   origin: ItemOrigin;
+  /** What the decoder went on past in this trace's spans; null: nothing. */
+  diagnostics: TrialDiagnostic[] | null;
 }
 
 interface OpenTrial {
@@ -119,6 +122,17 @@ export class OtlpTrialGrouper {
     for (const log of item.request.logRecords) {
       if (log.traceId !== '') this.#touch(log.traceId, seq, origin).logs.push(log);
     }
+    for (const issue of item.request.issues ?? []) {
+      const t = this.#touch(issue.traceId, seq, origin);
+      (t.diagnostics ??= []).push({
+        code: issue.code,
+        message: issue.spanId === '' ? issue.message : `span ${issue.spanId}: ${issue.message}`,
+        file: item.file,
+        line: item.line,
+        offset: issue.offset,
+        field: issue.field,
+      });
+    }
     for (const t of this.#traces.values()) {
       if (seq - t.lastSeq < this.#window) break;
       this.#close(t);
@@ -155,6 +169,7 @@ export class OtlpTrialGrouper {
         firstSeq: seq,
         lastSeq: seq,
         origin,
+        diagnostics: null,
       };
       this.#traces.set(traceId, t);
     } else if (t.lastSeq !== seq) {
@@ -217,12 +232,15 @@ export class OtlpTrialGrouper {
               traces.flatMap((t) => t.logs),
             );
       const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
+      const diagnostics: TrialDiagnostic[] = [];
+      for (const t of traces) if (t.diagnostics !== null) diagnostics.push(...t.diagnostics);
       return buildOtlpTrialItem({
         trialId,
         taskId: trial.taskId ?? trialId,
         handle,
         origin: trial.origin,
         metadata: part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
+        diagnostics,
       });
     });
   }

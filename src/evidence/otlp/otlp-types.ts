@@ -135,8 +135,25 @@ export interface OtlpLogRecord {
   readonly resource: OtlpResource;
 }
 
+/**
+ * A problem the decoder went on past in one span's data (becomes a `TrialDiagnostic` of the span's
+ * trial): a string that is not UTF-8 (read with U+FFFD in its place), an attribute value nested more
+ * than `MAX_ANY_VALUE_DEPTH` levels (refused: read as empty). `offset` is the byte offset in the
+ * payload (its line for JSON); `field` the JSON path, or the span field and attribute key.
+ */
+export interface OtlpSpanIssue {
+  readonly code: 'invalid_utf8' | 'nesting_too_deep';
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly field: string;
+  readonly message: string;
+  readonly offset: number | null;
+}
+
 /** One decoded `ExportTraceServiceRequest` (plus any log records of the same JSON document). */
 export interface OtlpExportRequest {
   readonly resourceSpans: readonly OtlpResourceSpans[];
   readonly logRecords: readonly OtlpLogRecord[];
+  /** What the decoder went on past, span by span; absent when nothing. */
+  readonly issues?: readonly OtlpSpanIssue[];
 }

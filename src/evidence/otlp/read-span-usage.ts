@@ -8,9 +8,14 @@ export interface SpanUsage {
   cacheCreation: number | null;
   costUsd: number | null;
   vocabulary: string[];
+  /** Token counts below zero the span reports, left out of every number above; absent: none. */
+  negative?: { key: string; value: number }[];
 }
 
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/** Negative counts met by `count` in the span being read (module state: reading is synchronous). */
+let negative: { key: string; value: number }[] = [];
 
 function num(a: OtlpAttributes, key: string): number | null {
   const v = a.get(key);
@@ -21,9 +26,21 @@ function num(a: OtlpAttributes, key: string): number | null {
   return null;
 }
 
-function first(a: OtlpAttributes, keys: readonly string[]): number | null {
+/** A token count: as `num`, but a count below zero is noted in `negative` and read as absent. */
+function count(a: OtlpAttributes, key: string): number | null {
+  const n = num(a, key);
+  if (n === null || n >= 0) return n;
+  negative.push({ key, value: n });
+  return null;
+}
+
+function first(
+  a: OtlpAttributes,
+  keys: readonly string[],
+  read: (a: OtlpAttributes, key: string) => number | null,
+): number | null {
   for (const k of keys) {
-    const n = num(a, k);
+    const n = read(a, k);
     if (n !== null) return n;
   }
   return null;
@@ -35,33 +52,38 @@ function first(a: OtlpAttributes, keys: readonly string[]): number | null {
  * (`llm.token_count.prompt` / `completion`), in that order per field. Cached input: GenAI
  * `cache_read.input_tokens`, then the spellings seen in the wild (`cache_read_input_tokens`, NeMo's
  * `cached_tokens`), then OpenInference `prompt_details.cache_read`. Returns null when the span reports
- * neither input nor output tokens. Integer, double and numeric-string values are accepted.
+ * neither input nor output tokens (nor a negative count). Integer, double and numeric-string values
+ * are accepted. A token count below zero is read as absent (the next spelling is tried) and listed in
+ * `negative`.
  *
  * @example
  * readSpanUsage(span.attributes); // { input: 20, output: 5, ..., vocabulary: ['gen_ai'] }
  */
 export function readSpanUsage(a: OtlpAttributes): SpanUsage | null {
   if (a.size === 0) return null;
+  negative = [];
   const vocabulary: string[] = [];
-  let input = num(a, 'gen_ai.usage.input_tokens');
+  let input = count(a, 'gen_ai.usage.input_tokens');
   if (input !== null) vocabulary.push('gen_ai');
-  else if ((input = num(a, 'gen_ai.usage.prompt_tokens')) !== null) vocabulary.push('gen_ai-deprecated');
-  else if ((input = num(a, 'llm.token_count.prompt')) !== null) vocabulary.push('openinference');
-  let output = num(a, 'gen_ai.usage.output_tokens');
+  else if ((input = count(a, 'gen_ai.usage.prompt_tokens')) !== null) vocabulary.push('gen_ai-deprecated');
+  else if ((input = count(a, 'llm.token_count.prompt')) !== null) vocabulary.push('openinference');
+  let output = count(a, 'gen_ai.usage.output_tokens');
   let vocab: string | null = null;
   if (output !== null) vocab = 'gen_ai';
-  else if ((output = num(a, 'gen_ai.usage.completion_tokens')) !== null) vocab = 'gen_ai-deprecated';
-  else if ((output = num(a, 'llm.token_count.completion')) !== null) vocab = 'openinference';
+  else if ((output = count(a, 'gen_ai.usage.completion_tokens')) !== null) vocab = 'gen_ai-deprecated';
+  else if ((output = count(a, 'llm.token_count.completion')) !== null) vocab = 'openinference';
   if (vocab !== null && !vocabulary.includes(vocab)) vocabulary.push(vocab);
-  if (input === null && output === null) return null;
-  return {
+  if (input === null && output === null && negative.length === 0) return null;
+  const usage: SpanUsage = {
     input,
     output,
-    cached: first(a, CACHED_KEYS),
-    cacheCreation: first(a, CACHE_CREATION_KEYS),
-    costUsd: first(a, COST_KEYS),
+    cached: first(a, CACHED_KEYS, count),
+    cacheCreation: first(a, CACHE_CREATION_KEYS, count),
+    costUsd: first(a, COST_KEYS, num),
     vocabulary,
   };
+  if (negative.length > 0) usage.negative = negative;
+  return usage;
 }
 
 const CACHED_KEYS = [
