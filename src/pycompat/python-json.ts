@@ -1,6 +1,6 @@
 import { PyFloat } from './py-float.js';
-import { formatPyFloat } from '../pycompat/format-py-float.js';
-import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
+import { formatPyFloat } from './format-py-float.js';
+import { quotePyJsonString } from './quote-py-json-string.js';
 import { pythonSortKeys } from './python-sort-keys.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
