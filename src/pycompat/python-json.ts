@@ -1,7 +1,6 @@
 import { PyFloat } from './py-float.js';
-import { formatPyFloat } from './format-py-float.js';
-import { quotePyJsonString } from './quote-py-json-string.js';
-import { pythonSortKeys } from './python-sort-keys.js';
+import type { PyJson, PyJsonObject } from './py-json.js';
+import { stringifyPyJson } from './stringify-py-json.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
 /** Options of {@link pythonJson}. */
@@ -25,7 +24,8 @@ const PATH_SEP = '\u0000';
  * `\uXXXX` escapes, floats in Python `repr` form (`1.0`, `1e-05`, `1.5e+16`).
  * {@link PyFloat} boxes print as floats (non-finite ones as `NaN` / `Infinity` / `-Infinity`, as
  * `json.dumps` does); plain integral numbers print as ints, other plain numbers as floats, and plain
- * non-finite numbers as `null` (what pydantic's JSON mode does for untyped values).
+ * non-finite numbers as `null` (what pydantic's JSON mode does for untyped values). The value is
+ * turned into {@link PyJson} (ints as `bigint`) and written by `stringifyPyJson`.
  *
  * @example
  * pythonJson({ b: 1, a: new PyFloat(2) }); // '{"a": 2.0, "b": 1}'
@@ -33,135 +33,41 @@ const PATH_SEP = '\u0000';
  */
 export function pythonJson(value: WireValue, options: PythonJsonOptions = {}): string {
   const floatPaths = options.floatPaths && options.floatPaths.size > 0 ? options.floatPaths : null;
-  const indent = options.indent;
-  if (indent === undefined) {
-    return floatPaths ? inlineWithPaths(value, floatPaths, '') : inline(value);
-  }
-  const unit = ' '.repeat(indent);
-  return indented(value, unit, '\n' + unit.repeat(options.level ?? 0), floatPaths, floatPaths ? '' : null);
+  return stringifyPyJson(toPyJson(value, floatPaths, ''), {
+    ...(options.indent === undefined ? {} : { indent: options.indent }),
+    floats: 'repr',
+    ensureAscii: true,
+    sortKeys: true,
+    level: options.level ?? 0,
+  });
 }
 
-function inline(value: WireValue): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return quotePyJsonString(value, true);
-    case 'number':
-      return plainNumber(value, false);
-    case 'boolean':
-      return value ? 'true' : 'false';
-  }
-  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
+/** The {@link PyJson} of a wire value; `path` is tracked only when there are float paths. */
+function toPyJson(value: WireValue, floatPaths: ReadonlySet<string> | null, path: string): PyJson {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return plainNumber(value, floatPaths !== null && floatPaths.has(path));
+  if (value instanceof PyFloat) return value.value;
+  const prefix = floatPaths === null ? '' : path === '' ? '' : path + PATH_SEP;
   if (Array.isArray(value)) {
     const items = value as readonly WireValue[];
-    if (items.length === 0) return '[]';
-    let out = '[' + inline(items[0] as WireValue);
-    for (let i = 1; i < items.length; i++) out += ', ' + inline(items[i] as WireValue);
-    return out + ']';
+    return items.map((v, i) => toPyJson(v, floatPaths, floatPaths === null ? '' : prefix + i));
   }
   const obj = value as WireObject;
-  const keys = sortedKeys(obj);
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    out += (i === 0 ? '' : ', ') + quotePyJsonString(key, true) + ': ' + inline(obj[key] as WireValue);
+  const out: PyJsonObject = {};
+  for (const key of Object.keys(obj)) {
+    const v = toPyJson(obj[key] as WireValue, floatPaths, floatPaths === null ? '' : prefix + key);
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
   }
-  return out + '}';
+  return out;
 }
 
-function inlineWithPaths(value: WireValue, floatPaths: ReadonlySet<string>, path: string): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return quotePyJsonString(value, true);
-    case 'number':
-      return plainNumber(value, floatPaths.has(path));
-    case 'boolean':
-      return value ? 'true' : 'false';
-  }
-  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
-  const prefix = path === '' ? '' : path + PATH_SEP;
-  if (Array.isArray(value)) {
-    const items = value as readonly WireValue[];
-    if (items.length === 0) return '[]';
-    let out = '[';
-    for (let i = 0; i < items.length; i++) {
-      out += (i === 0 ? '' : ', ') + inlineWithPaths(items[i] as WireValue, floatPaths, prefix + i);
-    }
-    return out + ']';
-  }
-  const obj = value as WireObject;
-  const keys = sortedKeys(obj);
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    out +=
-      (i === 0 ? '' : ', ') +
-      quotePyJsonString(key, true) +
-      ': ' +
-      inlineWithPaths(obj[key] as WireValue, floatPaths, prefix + key);
-  }
-  return out + '}';
-}
-
-function indented(
-  value: WireValue,
-  unit: string,
-  newline: string,
-  floatPaths: ReadonlySet<string> | null,
-  path: string | null,
-): string {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return quotePyJsonString(value, true);
-    case 'number':
-      return plainNumber(value, floatPaths !== null && path !== null && floatPaths.has(path));
-    case 'boolean':
-      return value ? 'true' : 'false';
-  }
-  if (value instanceof PyFloat) return formatPyFloat(value.value, 'repr');
-  const inner = newline + unit;
-  const prefix = path === null ? null : path === '' ? '' : path + PATH_SEP;
-  if (Array.isArray(value)) {
-    const items = value as readonly WireValue[];
-    if (items.length === 0) return '[]';
-    let out = '[';
-    for (let i = 0; i < items.length; i++) {
-      out +=
-        (i === 0 ? '' : ',') +
-        inner +
-        indented(items[i] as WireValue, unit, inner, floatPaths, prefix === null ? null : prefix + i);
-    }
-    return out + newline + ']';
-  }
-  const obj = value as WireObject;
-  const keys = sortedKeys(obj);
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    out +=
-      (i === 0 ? '' : ',') +
-      inner +
-      quotePyJsonString(key, true) +
-      ': ' +
-      indented(obj[key] as WireValue, unit, inner, floatPaths, prefix === null ? null : prefix + key);
-  }
-  return out + newline + '}';
-}
-
-function sortedKeys(obj: WireObject): string[] {
-  return pythonSortKeys(Object.keys(obj));
-}
-
-function plainNumber(x: number, markedFloat: boolean): string {
-  if (!Number.isFinite(x)) return 'null';
-  if (!markedFloat && Number.isInteger(x)) {
-    if (Object.is(x, -0)) return '0';
-    return Math.abs(x) < 1e21 ? String(x) : BigInt(x).toString();
-  }
-  return formatPyFloat(x, 'repr');
+/** A plain number: an int when integral and not marked as a float, else a float; non-finite: null. */
+function plainNumber(x: number, markedFloat: boolean): PyJson {
+  if (!Number.isFinite(x)) return null;
+  if (markedFloat || !Number.isInteger(x)) return x;
+  if (Number.isSafeInteger(x) || Math.abs(x) >= 1e21) return BigInt(x);
+  // beyond 2^53 `String` writes the shortest digits (1152921504606847000), as Python got them
+  return BigInt(String(x));
 }
