@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
-import { parsePythonJson } from './parse-python-json.js';
+import { parsePythonJson } from '../pycompat/parse-python-json.js';
 import type { ReadJsonlRowsOptions } from './read-jsonl-rows.js';
 import { rowSources } from './row-sources.js';
 

@@ -1,6 +1,6 @@
-import { PyFloat } from './py-float.js';
+import { PyFloat } from '../pycompat/py-float.js';
 import type { RunMetadata } from './run-metadata.js';
-import type { WireObject } from './wire-value.js';
+import type { WireObject } from '../pycompat/wire-value.js';
 
 /**
  * `metadata.json` in wire form (`duration_sec` is a float).

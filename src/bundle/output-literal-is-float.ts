@@ -1,6 +1,6 @@
-import { floatPathKey } from './float-path-key.js';
-import { mayHaveIntegralFloat } from './may-have-integral-float.js';
-import { parsePythonJson } from './parse-python-json.js';
+import { floatPathKey } from '../pycompat/float-path-key.js';
+import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
+import { parsePythonJson } from '../pycompat/parse-python-json.js';
 import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
 
 const SDK_SCORE_START = '{"diagnostics": [';

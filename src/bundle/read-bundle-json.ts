@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { BundleReadError } from './bundle-read-error.js';
-import { parsePythonJson } from './parse-python-json.js';
+import { parsePythonJson } from '../pycompat/parse-python-json.js';
 import { rowSources } from './row-sources.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
-import { PyFloat } from './py-float.js';
+import { PyFloat } from '../pycompat/py-float.js';
 import { rowSources } from './row-sources.js';
-import type { WireObject, WireValue } from './wire-value.js';
+import type { WireObject, WireValue } from '../pycompat/wire-value.js';
 
 /** Looks up the declared `value_schema` of a metric output (from the task spec), if known. */
 export type ValueSchemaLookup = (metricType: string, outputName: string) => string | undefined;

@@ -10,7 +10,7 @@ import type { BundleIssue } from './bundle-issue.js';
 import type { BundleSummaryEngine } from './bundle-summary-engine.js';
 import { BundleReadError } from './bundle-read-error.js';
 import { previousSummary } from './previous-summary.js';
-import { pythonJson } from './python-json.js';
+import { pythonJson } from '../pycompat/python-json.js';
 import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
@@ -25,7 +25,7 @@ import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import { summaryJsonBytes } from './summary-json-bytes.js';
 import { rowSources } from './row-sources.js';
-import type { WireObject } from './wire-value.js';
+import type { WireObject } from '../pycompat/wire-value.js';
 import { writeStatsJson } from '../stats/write-stats-json.js';
 import { appendAll } from '../util/append-all.js';
 

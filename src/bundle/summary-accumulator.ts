@@ -5,7 +5,7 @@ import type { Trial } from '../model/trial.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
-import { mayHaveIntegralFloat } from './may-have-integral-float.js';
+import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
 import type { ValueSchemaLookup } from './score-to-wire.js';

@@ -1,14 +1,14 @@
 import type { Summary, TaskValueRecord } from '../model/summary.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
-import { floatPathKey } from './float-path-key.js';
+import { floatPathKey } from '../pycompat/float-path-key.js';
 import { formatPyFloat } from '../pycompat/format-py-float.js';
-import { pythonJson } from './python-json.js';
+import { pythonJson } from '../pycompat/python-json.js';
 import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
-import { pythonSortKeys } from './python-sort-keys.js';
+import { pythonSortKeys } from '../pycompat/python-sort-keys.js';
 import { rowSources } from './row-sources.js';
 import { summaryToWire, type TaskValueFloatLookup } from './summary-to-wire.js';
-import type { WireValue } from './wire-value.js';
+import type { WireValue } from '../pycompat/wire-value.js';
 
 const CHUNK = 1 << 20;
 

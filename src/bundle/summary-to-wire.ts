@@ -1,8 +1,8 @@
 import { AGGREGATE_INTEGER_KEYS, type AggregateScore, type Summary } from '../model/summary.js';
 import { encodeTaskValueRecord } from '../summary/encode-task-value-record.js';
-import { PyFloat } from './py-float.js';
+import { PyFloat } from '../pycompat/py-float.js';
 import { rowSources } from './row-sources.js';
-import type { WireObject, WireValue } from './wire-value.js';
+import type { WireObject, WireValue } from '../pycompat/wire-value.js';
 
 /** Says whether the `index`-th record of `task_metric_values[taskId][key]` holds a float (undefined = unknown). */
 export type TaskValueFloatLookup = (taskId: string, key: string, index: number) => boolean | undefined;

@@ -1,6 +1,6 @@
 import type { TaskSpec } from '../model/task.js';
-import { PyFloat } from './py-float.js';
-import type { WireObject } from './wire-value.js';
+import { PyFloat } from '../pycompat/py-float.js';
+import type { WireObject } from '../pycompat/wire-value.js';
 
 /**
  * A task in its `tasks.jsonl` form (metrics as descriptors; view weights are floats; `required` is

@@ -1,5 +1,5 @@
 import type { ScoreRecord } from '../model/score-record.js';
-import { mayHaveIntegralFloat } from './may-have-integral-float.js';
+import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
 import type { ValueSchemaLookup } from './score-to-wire.js';

@@ -1,6 +1,6 @@
 import type { Trial } from '../model/trial.js';
-import { PyFloat } from './py-float.js';
-import type { WireObject } from './wire-value.js';
+import { PyFloat } from '../pycompat/py-float.js';
+import type { WireObject } from '../pycompat/wire-value.js';
 
 /**
  * A trial in its `trials.jsonl` form: `runtime_sec` / `cost_usd` are floats, token counts ints;

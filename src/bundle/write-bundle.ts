@@ -6,7 +6,7 @@ import { declaredValueSchemas } from './declared-value-schemas.js';
 import { EvidencePlacer } from './evidence-placer.js';
 import { JsonlWriter } from './jsonl-writer.js';
 import { metadataToWire } from './metadata-to-wire.js';
-import { pythonJson } from './python-json.js';
+import { pythonJson } from '../pycompat/python-json.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunBundle } from './run-bundle.js';
 import type { RunManifest } from './run-manifest.js';
@@ -20,7 +20,7 @@ import { taskToWire } from './task-to-wire.js';
 import { TaskValueFloatness } from './task-value-floatness.js';
 import { rowSources } from './row-sources.js';
 import { trialToWire } from './trial-to-wire.js';
-import type { WireObject } from './wire-value.js';
+import type { WireObject } from '../pycompat/wire-value.js';
 
 /** Options of {@link writeBundle}. */
 export interface WriteBundleOptions {

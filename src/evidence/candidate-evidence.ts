@@ -5,7 +5,7 @@ import { EvidenceKeyError } from './evidence-key-error.js';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { FilesystemHandle } from './filesystem-handle.js';
 import { LogsHandle } from './logs-handle.js';
-import { pyRepr } from './py-repr.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 import { resolveLocalRef } from './resolve-local-ref.js';
 import type { TraceHandle } from './trace-handle.js';
 import type { TraceLoader } from './trace-loader.js';

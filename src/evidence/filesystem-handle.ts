@@ -17,7 +17,7 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { globToRegExp } from './glob-to-regexp.js';
-import { pyRepr } from './py-repr.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 import { pySplitlines } from './py-splitlines.js';
 import { unifiedDiff } from './unified-diff.js';
 

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { EvidenceValueError } from './evidence-value-error.js';
-import { pyRepr } from './py-repr.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 
 /**
  * Turns an evidence `ref` into an absolute local path: a POSIX path (relative refs resolve against

@@ -3,31 +3,30 @@ import type { CandidateOutput, MetricInput } from '../model/metric.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { AgentOutput } from '../model/trial.js';
-import { lazyProperty } from '../util/lazy-property.js';
-
-/** Defines a candidate's `output_text` as its trial output's, read when first read. */
-const defineOutputText = lazyProperty('output_text', (output: AgentOutput) => output.output_text ?? null);
 
 /**
- * The candidate of a trial with an output; its `output_text` is read when first read, or copied when
- * the output already holds it as a plain value (defining a lazy property costs ~1 µs; `serve`
- * settles the text before scoring, for its kept record).
+ * The candidate of a trial with an output. Its `output_text` reads the output's when first read (an
+ * OTLP output finds its final text only then); assigning it replaces the value.
  */
 function candidateOf(
   output: AgentOutput,
   evidence: TrialItem['evidence'],
   metadata: JsonObject,
 ): CandidateOutput {
-  const c = {} as CandidateOutput;
-  const text = Object.getOwnPropertyDescriptor(output, 'output_text');
-  if (text !== undefined && 'value' in text)
-    c.output_text = (text.value as string | null | undefined) ?? null;
-  else defineOutputText(c, output);
-  c.response = output.response ?? null;
-  c.trajectory = null;
-  c.evidence = evidence;
-  c.metadata = metadata;
-  return c;
+  let text: string | null | undefined;
+  return {
+    get output_text(): string | null {
+      text ??= output.output_text ?? null;
+      return text;
+    },
+    set output_text(value: string | null) {
+      text = value;
+    },
+    response: output.response ?? null,
+    trajectory: null,
+    evidence,
+    metadata,
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Trial } from '../model/trial.js';
 import { buildMetricInput } from './build-metric-input.js';
 import { exceptionDiagnostic } from './exception-diagnostic.js';
 import { MetricTimeoutError } from './metric-timeout-error.js';
-import { pyValueRepr } from './py-value-repr.js';
+import { pyValueRepr } from '../pycompat/py-value-repr.js';
 import { validateMetricResult } from './validate-metric-result.js';
 
 /** How {@link scoreTrial} scores. */

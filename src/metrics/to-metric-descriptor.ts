@@ -1,7 +1,7 @@
 import type { Metric } from '../model/metric.js';
 import type { MetricOutputSpec } from '../model/output-spec.js';
 import type { MetricDescriptor, OutputDescriptor } from '../model/task.js';
-import { pyValueRepr } from './py-value-repr.js';
+import { pyValueRepr } from '../pycompat/py-value-repr.js';
 
 /**
  * The `tasks.jsonl` form of a metric: its type and declared outputs. `required` is written only when

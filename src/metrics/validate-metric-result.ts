@@ -3,7 +3,7 @@ import type { MetricOutputSpec } from '../model/output-spec.js';
 import type { JsonValue } from '../model/json-value.js';
 import { checkOutputValue } from './check-output-value.js';
 import { MetricResultError } from './metric-result-error.js';
-import { pyValueRepr } from './py-value-repr.js';
+import { pyValueRepr } from '../pycompat/py-value-repr.js';
 
 const PYDANTIC_DOCS = 'https://errors.pydantic.dev/2.13/v/';
 // Error types that are pydantic's own (they get its documentation link); zod issue codes do not.

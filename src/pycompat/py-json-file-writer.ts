@@ -5,7 +5,7 @@ import { quotePyJsonString } from './quote-py-json-string.js';
 
 /**
  * Writes Python-style JSON straight into a byte buffer flushed to a file descriptor: the same text as
- * `serializePyJson`, but numbers, keys and ASCII strings are copied byte by byte without building
+ * `stringifyPyJson`, but numbers, keys and ASCII strings are copied byte by byte without building
  * intermediate strings (the metrics file of a large run has millions of tokens). The token methods
  * are public so that large, regular parts (e.g. Gym's group entries) can be streamed without first
  * building them as objects.

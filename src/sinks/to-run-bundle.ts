@@ -16,7 +16,7 @@ import { incompleteBundleDir } from '../bundle/incomplete-bundle-dir.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire } from '../bundle/metadata-to-wire.js';
 import { newRunId } from '../bundle/new-run-id.js';
-import { pythonJson } from '../bundle/python-json.js';
+import { pythonJson } from '../pycompat/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
 import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
 import { rowFastChecks } from '../bundle/row-fast-checks.js';

@@ -1,7 +1,7 @@
 import type { AggregateScore, Summary } from '../model/summary.js';
 import { AggregateNotFoundError } from './aggregate-not-found-error.js';
 import { closeMatches } from './close-matches.js';
-import { pyRepr } from '../evidence/py-repr.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 
 const LISTED = 10;
 

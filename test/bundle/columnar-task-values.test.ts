@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pythonJson } from '../../src/bundle/python-json.js';
+import { pythonJson } from '../../src/pycompat/python-json.js';
 import { SummaryAccumulator } from '../../src/bundle/summary-accumulator.js';
 import { summaryJsonBytes } from '../../src/bundle/summary-json-bytes.js';
 import { summaryToWire } from '../../src/bundle/summary-to-wire.js';

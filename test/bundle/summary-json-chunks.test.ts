@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { outputLiteralIsFloat } from '../../src/bundle/output-literal-is-float.js';
-import { pythonJson } from '../../src/bundle/python-json.js';
+import { pythonJson } from '../../src/pycompat/python-json.js';
 import { summaryJsonChunks } from '../../src/bundle/summary-json-chunks.js';
 import { summaryToWire } from '../../src/bundle/summary-to-wire.js';
 import type { Summary, TaskValueRecord } from '../../src/model/summary.js';

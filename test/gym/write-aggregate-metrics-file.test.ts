@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GymGroupLevels } from '../../src/gym/compute/gym-group-levels.js';
 import type { PyJson } from '../../src/pycompat/py-json.js';
-import { writePyJsonFile } from '../../src/pycompat/write-py-json-file.js';
+import { writePyJsonFile } from '../pycompat/write-py-json-file.js';
 import { row, runAggregate, tempDir, writeJsonl } from './gym-test-helpers.js';
 
 /** Runs the aggregate and returns the streamed metrics text and the text of the materialized objects. */

@@ -86,17 +86,15 @@ describe('buildMetricInput (spec §3.5)', () => {
     expect(candidate.output_text).toBe('set');
   });
 
-  it('copies an output text the output already holds as a plain value (null when absent)', () => {
+  it('gives an output text the output holds as a plain value (null when absent)', () => {
     const plain = buildMetricInput(
       makeTrialItem({ output: { output_text: 'done', response: null, metadata: {} } }),
       task,
       0,
     );
-    expect(Object.getOwnPropertyDescriptor(plain.candidate, 'output_text')).toEqual({
-      value: 'done',
-      writable: true,
-      enumerable: true,
-      configurable: true,
+    expect(plain.candidate.output_text).toBe('done');
+    expect(JSON.parse(JSON.stringify({ ...plain.candidate, evidence: null }))).toMatchObject({
+      output_text: 'done',
     });
     const noText = { response: null, metadata: {} } as never;
     expect(buildMetricInput(makeTrialItem({ output: noText }), task, 0).candidate.output_text).toBeNull();

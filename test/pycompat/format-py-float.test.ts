@@ -41,7 +41,7 @@ describe('writePyJsonFile', () => {
     const { mkdtempSync, readFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { writePyJsonFile } = await import('../../src/pycompat/write-py-json-file.js');
+    const { writePyJsonFile } = await import('./write-py-json-file.js');
     const value = {
       ints: [0n, 7n, -3n, 12345678901234567890n, 9007199254740991n],
       floats: [1, -0, 0, -2, 0.5, 1e16, 1e-7, 123456789012345.6, NaN, -Infinity, 1e15, -1e14],

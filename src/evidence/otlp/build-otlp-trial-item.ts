@@ -9,7 +9,6 @@ import type {
 } from '../../model/trial.js';
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
-import { lazyProperty } from '../../util/lazy-property.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
 import type { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpSpan } from './otlp-types.js';
@@ -144,21 +143,29 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
   return item;
 }
 
-/** Defines an output's `output_text` as its handle's final text, computed when first read. */
-const defineFinalText = lazyProperty('output_text', (handle: OTLPTraceHandle) => handle.finalText());
-
 /**
- * A plain trial output `{ output_text, response: null, metadata: {} }` whose `output_text` is the
- * handle's final text, found (and message JSON parsed) when first read (`lazyProperty`: plain data to
- * spreading, JSON, `structuredClone` and deep equality; the first read drops the handle, and with it
- * the trial's spans; assigning it replaces it with a value).
+ * A trial output `{ output_text, response: null, metadata: {} }` whose `output_text` is the handle's
+ * final text, found (and message JSON parsed) when first read; the first read or an assignment lets
+ * the handle, and with it the trial's spans, go.
  */
 function lazyTextOutput(handle: OTLPTraceHandle): AgentOutput {
-  const out = {} as AgentOutput;
-  defineFinalText(out, handle);
-  out.response = null;
-  out.metadata = {};
-  return out;
+  let source: OTLPTraceHandle | null = handle;
+  let text: string | null = null;
+  return {
+    get output_text(): string | null {
+      if (source !== null) {
+        text = source.finalText();
+        source = null;
+      }
+      return text;
+    },
+    set output_text(value: string | null) {
+      text = value;
+      source = null;
+    },
+    response: null,
+    metadata: {},
+  };
 }
 
 const DESCRIPTION = 'OTLP spans of this trial (the traces listed in metadata.otlp_trace_ids)';

@@ -39,7 +39,7 @@ function quantileAfterMedian(values: Float64Array, q: number): number {
   return lerp(a, b, h - Math.floor(h));
 }
 
-/** numpy's `_lerp` of two neighbours (as in `numpyQuantileLinear`). */
+/** numpy's `_lerp` of two neighbours: `a + (b-a)·g` below 0.5, `b - (b-a)·(1-g)` from 0.5 on. */
 function lerp(a: number, b: number, g: number): number {
   const diff = b - a;
   return g >= 0.5 ? b - diff * (1 - g) : a + diff * g;

@@ -1,3 +1,5 @@
+import { pyRepr } from '../../pycompat/py-repr.js';
+
 /**
  * The two Gym UserWarnings, with their exact texts, delivered to `emit` at most once per distinct
  * text (Python's default warning filter).
@@ -36,21 +38,4 @@ export class GymWarnings {
         'Consider obtaining the missing rollouts before drawing conclusions from these metrics.',
     );
   }
-}
-
-/** Python's `repr()` of a str. */
-function pyRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === quote) out += `\\${quote}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + quote;
 }

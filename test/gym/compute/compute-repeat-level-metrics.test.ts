@@ -7,7 +7,7 @@ import {
 } from '../../../src/gym/compute/compute-repeat-level-metrics.js';
 import { GymWarnings } from '../../../src/gym/compute/gym-warnings.js';
 import type { PyJsonObject } from '../../../src/pycompat/py-json.js';
-import { numpyQuantileLinear } from '../../../src/gym/stats/numpy-quantile-linear.js';
+import { numpyQuantileLinear } from '../stats/numpy-quantile-linear.js';
 import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
 import { tConfidenceInterval } from '../../../src/gym/stats/t-confidence-interval.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { numpyQuantileLinear } from '../../../src/gym/stats/numpy-quantile-linear.js';
+import { numpyQuantileLinear } from './numpy-quantile-linear.js';
 import { pairwiseSum } from '../../../src/gym/stats/pairwise-sum.js';
 import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';

@@ -3,7 +3,7 @@ import { pairwiseSum } from '../../../src/gym/stats/pairwise-sum.js';
 import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';
 import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
-import { numpyQuantileLinear } from '../../../src/gym/stats/numpy-quantile-linear.js';
+import { numpyQuantileLinear } from './numpy-quantile-linear.js';
 
 describe('pairwiseSum (numpy DOUBLE_pairwise_sum)', () => {
   it('sums fewer than 8 values left to right', () => {

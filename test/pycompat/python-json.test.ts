@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parsePythonJson } from '../../src/bundle/parse-python-json.js';
-import { PyFloat } from '../../src/bundle/py-float.js';
-import { pythonJson } from '../../src/bundle/python-json.js';
-import type { WireValue } from '../../src/bundle/wire-value.js';
+import { parsePythonJson } from '../../src/pycompat/parse-python-json.js';
+import { PyFloat } from '../../src/pycompat/py-float.js';
+import { pythonJson } from '../../src/pycompat/python-json.js';
+import type { WireValue } from '../../src/pycompat/wire-value.js';
 
 // Expected texts were produced by CPython 3.11 json.dumps (see test/fixtures/bundle/gen_python_json_vectors.py).
 const vectors = JSON.parse(

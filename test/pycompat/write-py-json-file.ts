@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
-import type { PyJson } from './py-json.js';
-import { PyJsonFileWriter } from './py-json-file-writer.js';
-import type { StringifyPyJsonOptions } from './serialize-py-json.js';
+import type { PyJson } from '../../src/pycompat/py-json.js';
+import { PyJsonFileWriter } from '../../src/pycompat/py-json-file-writer.js';
+import type { StringifyPyJsonOptions } from '../../src/pycompat/stringify-py-json.js';
 
 /**
  * Writes a {@link PyJson} value to `path` as Python would (the same text as `stringifyPyJson` with

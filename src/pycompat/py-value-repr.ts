@@ -1,4 +1,5 @@
-import { pyRepr } from '../evidence/py-repr.js';
+import { formatPyFloat } from './format-py-float.js';
+import { pyRepr } from './py-repr.js';
 
 /**
  * Renders a value the way Python's `repr()` renders the equivalent Python value, so error texts read
@@ -28,6 +29,5 @@ function pyNumberRepr(n: number): string {
   if (n === Infinity) return 'inf';
   if (n === -Infinity) return '-inf';
   if (Number.isInteger(n)) return Math.abs(n) < 1e16 ? String(n) : BigInt(n).toString();
-  // JS writes 1e-7 and 1e+21 where Python writes 1e-07 and 1e+21.
-  return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
+  return formatPyFloat(n, 'repr');
 }
