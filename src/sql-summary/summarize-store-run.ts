@@ -1,14 +1,8 @@
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBValue } from '@duckdb/node-api';
-import {
-  PERCENTILE_KEYS,
-  type AggregateRangeScore,
-  type AggregateScore,
-  type CoverageCounts,
-  type Percentiles,
-  type Summary,
-  type TaskValueRecord,
-} from '../model/summary.js';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { AggregateScore, CoverageCounts, Summary, TaskValueRecord } from '../model/summary.js';
+import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
+import { fixedChunkColumn } from './fixed-chunk-column.js';
 import { SUMMARY_SQL } from './summary-sql.js';
 import type { TaskValueFloatFlags } from './task-value-float-flags.js';
 import { appendAll } from '../util/append-all.js';
@@ -59,8 +53,10 @@ export async function summarizeStoreRun(
   try {
     for (const sql of SUMMARY_SQL.prepare(withSpecs)) await run(sql);
 
-    const aggregates: AggregateScore[] = [];
-    for (const r of await rows(SUMMARY_SQL.selectAggregates)) aggregates.push(toAggregate(r));
+    const aggregates: AggregateScore[] = await readAggregates(
+      connection,
+      await rows(SUMMARY_SQL.selectAggregates),
+    );
     appendAll(aggregates, options.extraScores ?? []);
 
     const coverage: Record<string, Record<string, CoverageCounts>> = {};
@@ -74,18 +70,16 @@ export async function summarizeStoreRun(
     }
 
     const values: Record<string, Record<string, TaskValueRecord[]>> = {};
-    // key_id → its record list and task (key ids are dense, 1-based, in task then key order).
+    // key_id → its record list (key ids are dense, 1-based, in task then key order).
     const lists: TaskValueRecord[][] = [];
-    const keyTask: string[] = [];
     for (const [task, type, name, keyId] of await rows(SUMMARY_SQL.selectTaskKeys)) {
       const entry = ownOr(values, task as string);
       if (type === null || name === null) continue;
       const list: TaskValueRecord[] = [];
       setOwn(entry, `${type as string}.${name as string}`, list);
       lists[num(keyId)] = list;
-      keyTask[num(keyId)] = task as string;
     }
-    await streamRecords(connection, lists, keyTask, options.floatFlags);
+    await streamRecords(connection, lists, options.floatFlags);
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
     const errors: Record<string, string[]> = {};
@@ -111,94 +105,89 @@ export async function summarizeStoreRun(
   }
 }
 
-/** Streams the task value records chunk by chunk into their (task, metric, output) lists. */
-type Vector = ReturnType<DuckDBDataChunk['getColumnVector']>;
-
-/** Streams the task value records chunk by chunk into their key's list. */
+/**
+ * Streams the task value records chunk by chunk into their key's list: fixed-width columns read
+ * whole (`fixedChunkColumn`), trial ids and labels looked up in the strings read once.
+ */
 async function streamRecords(
   connection: DuckDBConnection,
   lists: TaskValueRecord[][],
-  keyTask: string[],
   floatFlags: TaskValueFloatFlags | undefined,
 ) {
-  const result = await connection.stream(
-    floatFlags === undefined ? SUMMARY_SQL.selectRecords : SUMMARY_SQL.selectRecordsWithFloats,
-  );
-  let lastKey = -1;
-  let lastTask: string | undefined;
-  let list: TaskValueRecord[] | undefined;
-  // Records come key by key, task by task: one string per trial id of a task, shared by its keys.
-  const ids = new Map<string, string>();
+  const strings: string[] = [];
+  for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
+    appendAll(strings, chunk.getColumnValues(0) as string[]);
+  }
+  const result = await connection.stream(SUMMARY_SQL.selectRecords(floatFlags !== undefined));
   for await (const chunk of result) {
-    const [keyV, trialV, codeV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5].map((i) =>
-      chunk.getColumnVector(i),
-    ) as [Vector, Vector, Vector, Vector, Vector, Vector];
-    const floatV = floatFlags === undefined ? null : chunk.getColumnVector(6);
+    const keys = fixedChunkColumn(chunk, 0, 'int32');
+    const trials = fixedChunkColumn(chunk, 1, 'int32');
+    const codes = fixedChunkColumn(chunk, 2, 'uint8');
+    const nums = fixedChunkColumn(chunk, 3, 'float64');
+    const bools = fixedChunkColumn(chunk, 4, 'uint8');
+    const labels = fixedChunkColumn(chunk, 5, 'int32');
+    const floats = fixedChunkColumn(chunk, 6, 'uint8');
     for (let r = 0; r < chunk.rowCount; r++) {
-      const key = num(keyV.getItem(r));
-      if (key !== lastKey) {
-        lastKey = key;
-        list = lists[key];
-        const task = keyTask[key];
-        if (task !== lastTask) {
-          lastTask = task;
-          ids.clear();
-        }
-      }
+      const list = lists[keys[r] as number];
       if (list === undefined) continue;
-      const rawId = trialV.getItem(r) as string;
-      let trialId = ids.get(rawId);
-      if (trialId === undefined) {
-        trialId = rawId;
-        ids.set(rawId, rawId);
-      }
-      const code = codeV.getItem(r) as number;
+      const trialId = strings[trials[r] as number] as string;
+      const code = codes[r];
       if (code === 0) {
         list.push({ trial_id: trialId, value_type: 'missing', value: null });
       } else if (code === 2) {
-        list.push({ trial_id: trialId, value_type: 'label', value: labelV.getItem(r) as string });
+        list.push({ trial_id: trialId, value_type: 'label', value: strings[labels[r] as number] as string });
       } else {
-        const v = numV.getItem(r) as number;
-        if (floatV !== null && floatV.getItem(r) === true) floatFlags?.mark(list, list.length);
-        list.push({
-          trial_id: trialId,
-          value_type: 'number',
-          value: boolV.getItem(r) === true ? v === 1 : v,
-        });
+        const v = nums[r] as number;
+        if (floats[r] === 1) floatFlags?.mark(list, list.length);
+        list.push({ trial_id: trialId, value_type: 'number', value: bools[r] === 1 ? v === 1 : v });
       }
     }
   }
 }
 
-function toAggregate(r: DuckDBValue[]): AggregateRangeScore {
-  const [name, total, n, sum, mean, min, max, variance, stdDev, sampleVariance, sampleStdDev, pcts] = r;
-  const count = num(n ?? 0);
-  let percentiles: Percentiles | null = null;
-  if (count > 0 && pcts !== null && pcts !== undefined) {
-    const items = listItems(pcts) as number[];
-    percentiles = {} as Percentiles;
-    PERCENTILE_KEYS.forEach((key, i) => {
-      (percentiles as Percentiles)[key] = items[i] as number;
-    });
-  }
-  const f = (v: DuckDBValue | undefined): number | null => (count > 0 && typeof v === 'number' ? v : null);
-  return {
-    name: name as string,
-    count,
-    nan_count: Math.max(num(total ?? 0) - count, 0),
-    sum: f(sum),
-    mean: f(mean),
-    min: f(min),
-    max: f(max),
-    median: percentiles === null ? null : percentiles.p50,
-    std_dev: f(stdDev),
-    variance: f(variance),
-    sample_std_dev: count > 1 ? f(sampleStdDev) : null,
-    sample_variance: count > 1 ? f(sampleVariance) : null,
-    score_type: 'range',
-    percentiles,
-    histogram: null,
+/**
+ * The aggregate rows (`selectAggregates`: id, name, total) with their statistics, computed by
+ * `aggregateRangeScore` — the in-memory engine's function — over each aggregate's values, streamed in
+ * SDK order as whole columns: one aggregate's values are held at a time.
+ */
+async function readAggregates(
+  connection: DuckDBConnection,
+  heads: DuckDBValue[][],
+): Promise<AggregateScore[]> {
+  const out: AggregateScore[] = [];
+  let values = new Float64Array(1024);
+  let n = 0;
+  let next = 0;
+  const finish = (upTo: number): void => {
+    // aggregates up to `upTo` (exclusive) are complete: the current one has `n` values, the rest none
+    for (; next < upTo && next < heads.length; next++) {
+      const [, name, total] = heads[next] as DuckDBValue[];
+      out.push(aggregateRangeScore(name as string, values.subarray(0, n), num(total)));
+      n = 0;
+    }
   };
+  let current = -1;
+  for await (const chunk of await connection.stream(SUMMARY_SQL.selectAggregateValues)) {
+    const ids = fixedChunkColumn(chunk, 0, 'int32');
+    const vs = fixedChunkColumn(chunk, 1, 'float64');
+    const nz = fixedChunkColumn(chunk, 2, 'uint8');
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const id = ids[r] as number;
+      if (id !== current) {
+        // agg ids are 1-based and dense: aggregates before `id` are done
+        finish(id - 1);
+        current = id;
+      }
+      if (n === values.length) {
+        const grown = new Float64Array(values.length * 2);
+        grown.set(values);
+        values = grown;
+      }
+      values[n++] = nz[r] === 1 ? -0 : (vs[r] as number);
+    }
+  }
+  finish(heads.length);
+  return out;
 }
 
 function num(v: DuckDBValue | undefined): number {
