@@ -219,10 +219,10 @@ const VIEW_STEPS = [
    SELECT g.task_id, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, g.weight
    FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
    WHERE g.run_id = $run`,
-  // Scores of the declared metrics of view tasks, numbered per (task, metric, trial) in score order.
+  // Scores of the declared metrics of view tasks with their position per (task, metric, trial) in
+  // score order (the stored occurrence).
   `CREATE OR REPLACE TEMP TABLE _es_vscore AS
-   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal,
-     row_number() OVER (PARTITION BY s.task_id, s.metric_type, s.trial_id ORDER BY s.score_ordinal) AS occ
+   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal, s.occurrence AS occ
    FROM scores s
    WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
      AND (s.task_id, s.metric_type) IN (
