@@ -13,7 +13,7 @@ import type { DuckDBOpenOptions } from '../sinks/duckdb/duckdb-open-options.js';
 import { openDuckDB } from '../sinks/duckdb/open-duckdb.js';
 import { writeRun } from '../sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from './summarize-store-run.js';
-import { TaskValueFloatFlags } from './task-value-float-flags.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
 
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
@@ -54,7 +54,6 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
         const connection = db.connection;
         const store = options.db !== undefined;
         const metadata = options.metadata ?? null;
-        const flags = new TaskValueFloatFlags();
         // trials through JavaScript when the store keeps their evidence's spans and tool calls, or
         // when they come as rows only (a run being written)
         const trialsFile = store ? null : (input.files?.trials ?? null);
@@ -77,9 +76,10 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
         if (loaded !== null) {
           const summary = await summarizeStoreRun(connection, loaded.runId, {
             extraScores: input.extraScores,
-            floatFlags: flags,
+            floatLiterals: true,
           });
-          return { summary, isFloat: flags.lookupFor(summary.task_metric_values), runId: loaded.runId };
+          const isFloat = columnarTaskValues.floatLookup(summary.task_metric_values);
+          return { summary, isFloat, runId: loaded.runId };
         }
         return await streamed(connection, input, metadata, store);
       } finally {

@@ -1,10 +1,11 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import type { AggregateScore, CoverageCounts, Summary, TaskValueRecord } from '../model/summary.js';
+import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { TaskValueColumn } from '../summary/task-value-column.js';
 import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
 import { fixedChunkColumn } from './fixed-chunk-column.js';
 import { SUMMARY_SQL } from './summary-sql.js';
-import type { TaskValueFloatFlags } from './task-value-float-flags.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of `summarizeStoreRun`. */
@@ -12,10 +13,11 @@ export interface SummarizeStoreRunOptions {
   /** Runner-contributed aggregates appended unchanged (the store does not keep them). */
   extraScores?: readonly AggregateScore[] | undefined;
   /**
-   * Marks the task values written as float literals, from the temp table `_es_float_lit` that
-   * `bulkLoadBundle` leaves on the connection.
+   * Gives the task values written as float literals (`1.0`) their kind, from the temp table
+   * `_es_float_lit` that `bulkLoadBundle` leaves on the connection; `columnarTaskValues.floatLookup`
+   * of the summary's task values then answers the summary writers.
    */
-  floatFlags?: TaskValueFloatFlags | undefined;
+  floatLiterals?: boolean | undefined;
 }
 
 /**
@@ -69,17 +71,28 @@ export async function summarizeStoreRun(
       setOwn(entry, name as string, { total: t, scored: s, failed: f, missing: Math.max(t - s - f, 0) });
     }
 
-    const values: Record<string, Record<string, TaskValueRecord[]>> = {};
-    // key_id → its record list (key ids are dense, 1-based, in task then key order).
-    const lists: TaskValueRecord[][] = [];
+    // key_id → its column (key ids are dense, 1-based, in task then key order); a task's columns
+    // share its trial id list
+    const columns: TaskValueColumn[] = [];
+    const taskColumns: [string, Map<string, TaskValueColumn>][] = [];
+    let lastTask: string | null = null;
+    let byKey = new Map<string, TaskValueColumn>();
+    let trialIds: string[] = [];
     for (const [task, type, name, keyId] of await rows(SUMMARY_SQL.selectTaskKeys)) {
-      const entry = ownOr(values, task as string);
+      if (task !== lastTask) {
+        lastTask = task as string;
+        byKey = new Map();
+        taskColumns.push([lastTask, byKey]);
+        trialIds = [];
+      }
       if (type === null || name === null) continue;
-      const list: TaskValueRecord[] = [];
-      setOwn(entry, `${type as string}.${name as string}`, list);
-      lists[num(keyId)] = list;
+      const column = new TaskValueColumn(trialIds);
+      columns[num(keyId)] = column;
+      // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
+      byKey.set(`${type as string}.${name as string}`, column);
     }
-    await streamRecords(connection, lists, options.floatFlags);
+    await streamRecords(connection, columns, options.floatLiterals === true);
+    const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
     const errors: Record<string, string[]> = {};
@@ -106,19 +119,23 @@ export async function summarizeStoreRun(
 }
 
 /**
- * Streams the task value records chunk by chunk into their key's list: fixed-width columns read
- * whole (`fixedChunkColumn`), trial ids and labels looked up in the strings read once.
+ * Streams the task value records chunk by chunk into their key's column: fixed-width columns read
+ * whole (`fixedChunkColumn`), trial ids and labels looked up in the strings read once; no object
+ * per record.
  */
 async function streamRecords(
   connection: DuckDBConnection,
-  lists: TaskValueRecord[][],
-  floatFlags: TaskValueFloatFlags | undefined,
+  columns: TaskValueColumn[],
+  floatLiterals: boolean,
 ) {
   const strings: string[] = [];
   for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
     appendAll(strings, chunk.getColumnValues(0) as string[]);
   }
-  const result = await connection.stream(SUMMARY_SQL.selectRecords(floatFlags !== undefined));
+  // string id → index in the current task's trial id list
+  const trialIndex = new Map<number, number>();
+  let lastIds: string[] | null = null;
+  const result = await connection.stream(SUMMARY_SQL.selectRecords(floatLiterals));
   for await (const chunk of result) {
     const keys = fixedChunkColumn(chunk, 0, 'int32');
     const trials = fixedChunkColumn(chunk, 1, 'int32');
@@ -128,19 +145,31 @@ async function streamRecords(
     const labels = fixedChunkColumn(chunk, 5, 'int32');
     const floats = fixedChunkColumn(chunk, 6, 'uint8');
     for (let r = 0; r < chunk.rowCount; r++) {
-      const list = lists[keys[r] as number];
-      if (list === undefined) continue;
-      const trialId = strings[trials[r] as number] as string;
-      const code = codes[r];
-      if (code === 0) {
-        list.push({ trial_id: trialId, value_type: 'missing', value: null });
-      } else if (code === 2) {
-        list.push({ trial_id: trialId, value_type: 'label', value: strings[labels[r] as number] as string });
-      } else {
-        const v = nums[r] as number;
-        if (floats[r] === 1) floatFlags?.mark(list, list.length);
-        list.push({ trial_id: trialId, value_type: 'number', value: bools[r] === 1 ? v === 1 : v });
+      const column = columns[keys[r] as number];
+      if (column === undefined) continue;
+      const ids = column.trialIds as string[];
+      if (ids !== lastIds) {
+        lastIds = ids;
+        trialIndex.clear();
       }
+      const sid = trials[r] as number;
+      let trial = trialIndex.get(sid);
+      if (trial === undefined) {
+        trial = ids.length;
+        ids.push(strings[sid] as string);
+        trialIndex.set(sid, trial);
+      }
+      const code = codes[r];
+      if (code === 0) column.push(trial, TaskValueColumn.MISSING, 0);
+      else if (code === 2) column.pushLabel(trial, strings[labels[r] as number] as string);
+      else if (bools[r] === 1)
+        column.push(trial, nums[r] === 1 ? TaskValueColumn.TRUE : TaskValueColumn.FALSE, 0);
+      else
+        column.push(
+          trial,
+          floats[r] === 1 ? TaskValueColumn.FLOAT : TaskValueColumn.NUMBER,
+          nums[r] as number,
+        );
     }
   }
 }
