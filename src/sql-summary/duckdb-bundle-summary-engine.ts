@@ -15,6 +15,9 @@ import { writeRun } from '../sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from './summarize-store-run.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 
+/** DuckDB's `memory_limit` when none is given (DuckDB's own default is 80% of the machine's RAM). */
+const DEFAULT_MEMORY_LIMIT = '2GB';
+
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
   /**
@@ -22,7 +25,10 @@ export interface DuckDBBundleSummaryOptions {
    * summarize from. Omitted: a temporary DuckDB file (spilling to a temp dir next to it), removed after.
    */
   db?: string | undefined;
-  /** DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `tempDirectory` defaults as described above. */
+  /**
+   * DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `memoryLimit` defaults to 2GB, `tempDirectory` as
+   * described above (a store file spills next to itself, `<db>.tmp`).
+   */
   duckdb?: Omit<DuckDBOpenOptions, 'readOnly'> | undefined;
   /** Run metadata for the store's `runs` row (e.g. `metadata.json`). */
   metadata?: JsonObject | null | undefined;
@@ -48,6 +54,8 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
       options.db === undefined ? await mkdtemp(join(options.tmpDir ?? tmpdir(), 'evalstream-duckdb-')) : null;
     try {
       const duckdb = { ...options.duckdb };
+      // bounded by default: past it DuckDB spills joins, sorts and aggregates to disk
+      duckdb.memoryLimit ??= DEFAULT_MEMORY_LIMIT;
       if (temp !== null) duckdb.tempDirectory ??= join(temp, 'spill');
       const db = await openDuckDB(options.db ?? join(temp as string, 'run.duckdb'), duckdb);
       try {
