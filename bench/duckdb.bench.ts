@@ -144,13 +144,18 @@ function mb(bytes: number): string {
 
 /*
  * The store sink's append path (`StoreRows` → chunked appender, as `toDuckDB` and `writeRun` write):
- * the bundle's score rows, already parsed, buffered and appended in batches of 50,000 rows into a
- * DuckDB file; rows/s counts scores + their outputs.
+ * the bundle's first score rows (at most `ES_BENCH_DUCKDB_APPEND_SCORES`, default 300,000), already
+ * parsed, buffered and appended in batches of 50,000 rows into a DuckDB file; rows/s counts scores +
+ * their outputs.
  */
 {
+  const limit = Number(process.env['ES_BENCH_DUCKDB_APPEND_SCORES'] ?? 300_000);
   const parsed: ScoreRecord[] = [];
-  for await (const batch of readScoreRows(dir, { onTruncatedLine: () => undefined, register: false }))
+  for await (const batch of readScoreRows(dir, { onTruncatedLine: () => undefined, register: false })) {
     appendAll(parsed, batch.rows);
+    if (parsed.length >= limit) break;
+  }
+  parsed.length = Math.min(parsed.length, limit);
   const file = join(dir, '..', 'duckdb-append.duckdb');
   rmSync(file, { force: true });
   const db = await openDuckDB(file, {});

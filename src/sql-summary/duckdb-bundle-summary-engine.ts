@@ -13,7 +13,10 @@ import type { DuckDBOpenOptions } from '../sinks/duckdb/duckdb-open-options.js';
 import { openDuckDB } from '../sinks/duckdb/open-duckdb.js';
 import { writeRun } from '../sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from './summarize-store-run.js';
-import { TaskValueFloatFlags } from './task-value-float-flags.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+
+/** DuckDB's `memory_limit` when none is given (DuckDB's own default is 80% of the machine's RAM). */
+const DEFAULT_MEMORY_LIMIT = '2GB';
 
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
@@ -22,7 +25,10 @@ export interface DuckDBBundleSummaryOptions {
    * summarize from. Omitted: a temporary DuckDB file (spilling to a temp dir next to it), removed after.
    */
   db?: string | undefined;
-  /** DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `tempDirectory` defaults as described above. */
+  /**
+   * DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `memoryLimit` defaults to 2GB, `tempDirectory` as
+   * described above (a store file spills next to itself, `<db>.tmp`).
+   */
   duckdb?: Omit<DuckDBOpenOptions, 'readOnly'> | undefined;
   /** Run metadata for the store's `runs` row (e.g. `metadata.json`). */
   metadata?: JsonObject | null | undefined;
@@ -48,13 +54,14 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
       options.db === undefined ? await mkdtemp(join(options.tmpDir ?? tmpdir(), 'evalstream-duckdb-')) : null;
     try {
       const duckdb = { ...options.duckdb };
+      // bounded by default: past it DuckDB spills joins, sorts and aggregates to disk
+      duckdb.memoryLimit ??= DEFAULT_MEMORY_LIMIT;
       if (temp !== null) duckdb.tempDirectory ??= join(temp, 'spill');
       const db = await openDuckDB(options.db ?? join(temp as string, 'run.duckdb'), duckdb);
       try {
         const connection = db.connection;
         const store = options.db !== undefined;
         const metadata = options.metadata ?? null;
-        const flags = new TaskValueFloatFlags();
         // trials through JavaScript when the store keeps their evidence's spans and tool calls, or
         // when they come as rows only (a run being written)
         const trialsFile = store ? null : (input.files?.trials ?? null);
@@ -77,9 +84,10 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
         if (loaded !== null) {
           const summary = await summarizeStoreRun(connection, loaded.runId, {
             extraScores: input.extraScores,
-            floatFlags: flags,
+            floatLiterals: true,
           });
-          return { summary, isFloat: flags.lookupFor(summary.task_metric_values), runId: loaded.runId };
+          const isFloat = columnarTaskValues.floatLookup(summary.task_metric_values);
+          return { summary, isFloat, runId: loaded.runId };
         }
         return await streamed(connection, input, metadata, store);
       } finally {

@@ -1,16 +1,11 @@
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBValue } from '@duckdb/node-api';
-import {
-  PERCENTILE_KEYS,
-  type AggregateRangeScore,
-  type AggregateScore,
-  type CoverageCounts,
-  type Percentiles,
-  type Summary,
-  type TaskValueRecord,
-} from '../model/summary.js';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { TaskValueColumn } from '../summary/task-value-column.js';
+import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
+import { fixedChunkColumn } from './fixed-chunk-column.js';
 import { SUMMARY_SQL } from './summary-sql.js';
-import type { TaskValueFloatFlags } from './task-value-float-flags.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of `summarizeStoreRun`. */
@@ -18,10 +13,11 @@ export interface SummarizeStoreRunOptions {
   /** Runner-contributed aggregates appended unchanged (the store does not keep them). */
   extraScores?: readonly AggregateScore[] | undefined;
   /**
-   * Marks the task values written as float literals, from the temp table `_es_float_lit` that
-   * `bulkLoadBundle` leaves on the connection.
+   * Gives the task values written as float literals (`1.0`) their kind, from the temp table
+   * `_es_float_lit` that `bulkLoadBundle` leaves on the connection; `columnarTaskValues.floatLookup`
+   * of the summary's task values then answers the summary writers.
    */
-  floatFlags?: TaskValueFloatFlags | undefined;
+  floatLiterals?: boolean | undefined;
 }
 
 /**
@@ -59,8 +55,10 @@ export async function summarizeStoreRun(
   try {
     for (const sql of SUMMARY_SQL.prepare(withSpecs)) await run(sql);
 
-    const aggregates: AggregateScore[] = [];
-    for (const r of await rows(SUMMARY_SQL.selectAggregates)) aggregates.push(toAggregate(r));
+    const aggregates: AggregateScore[] = await readAggregates(
+      connection,
+      await rows(SUMMARY_SQL.selectAggregates),
+    );
     appendAll(aggregates, options.extraScores ?? []);
 
     const coverage: Record<string, Record<string, CoverageCounts>> = {};
@@ -73,19 +71,28 @@ export async function summarizeStoreRun(
       setOwn(entry, name as string, { total: t, scored: s, failed: f, missing: Math.max(t - s - f, 0) });
     }
 
-    const values: Record<string, Record<string, TaskValueRecord[]>> = {};
-    // key_id → its record list and task (key ids are dense, 1-based, in task then key order).
-    const lists: TaskValueRecord[][] = [];
-    const keyTask: string[] = [];
+    // key_id → its column (key ids are dense, 1-based, in task then key order); a task's columns
+    // share its trial id list
+    const columns: TaskValueColumn[] = [];
+    const taskColumns: [string, Map<string, TaskValueColumn>][] = [];
+    let lastTask: string | null = null;
+    let byKey = new Map<string, TaskValueColumn>();
+    let trialIds: string[] = [];
     for (const [task, type, name, keyId] of await rows(SUMMARY_SQL.selectTaskKeys)) {
-      const entry = ownOr(values, task as string);
+      if (task !== lastTask) {
+        lastTask = task as string;
+        byKey = new Map();
+        taskColumns.push([lastTask, byKey]);
+        trialIds = [];
+      }
       if (type === null || name === null) continue;
-      const list: TaskValueRecord[] = [];
-      setOwn(entry, `${type as string}.${name as string}`, list);
-      lists[num(keyId)] = list;
-      keyTask[num(keyId)] = task as string;
+      const column = new TaskValueColumn(trialIds);
+      columns[num(keyId)] = column;
+      // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
+      byKey.set(`${type as string}.${name as string}`, column);
     }
-    await streamRecords(connection, lists, keyTask, options.floatFlags);
+    await streamRecords(connection, columns, options.floatLiterals === true);
+    const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
     const errors: Record<string, string[]> = {};
@@ -111,94 +118,105 @@ export async function summarizeStoreRun(
   }
 }
 
-/** Streams the task value records chunk by chunk into their (task, metric, output) lists. */
-type Vector = ReturnType<DuckDBDataChunk['getColumnVector']>;
-
-/** Streams the task value records chunk by chunk into their key's list. */
+/**
+ * Streams the task value records chunk by chunk into their key's column: fixed-width columns read
+ * whole (`fixedChunkColumn`), trial ids and labels looked up in the strings read once; no object
+ * per record.
+ */
 async function streamRecords(
   connection: DuckDBConnection,
-  lists: TaskValueRecord[][],
-  keyTask: string[],
-  floatFlags: TaskValueFloatFlags | undefined,
+  columns: TaskValueColumn[],
+  floatLiterals: boolean,
 ) {
-  const result = await connection.stream(
-    floatFlags === undefined ? SUMMARY_SQL.selectRecords : SUMMARY_SQL.selectRecordsWithFloats,
-  );
-  let lastKey = -1;
-  let lastTask: string | undefined;
-  let list: TaskValueRecord[] | undefined;
-  // Records come key by key, task by task: one string per trial id of a task, shared by its keys.
-  const ids = new Map<string, string>();
+  const strings: string[] = [];
+  for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
+    appendAll(strings, chunk.getColumnValues(0) as string[]);
+  }
+  // string id → index in the current task's trial id list
+  const trialIndex = new Map<number, number>();
+  let lastIds: string[] | null = null;
+  const result = await connection.stream(SUMMARY_SQL.selectRecords(floatLiterals));
   for await (const chunk of result) {
-    const [keyV, trialV, codeV, numV, boolV, labelV] = [0, 1, 2, 3, 4, 5].map((i) =>
-      chunk.getColumnVector(i),
-    ) as [Vector, Vector, Vector, Vector, Vector, Vector];
-    const floatV = floatFlags === undefined ? null : chunk.getColumnVector(6);
+    const keys = fixedChunkColumn(chunk, 0, 'int32');
+    const trials = fixedChunkColumn(chunk, 1, 'int32');
+    const codes = fixedChunkColumn(chunk, 2, 'uint8');
+    const nums = fixedChunkColumn(chunk, 3, 'float64');
+    const bools = fixedChunkColumn(chunk, 4, 'uint8');
+    const labels = fixedChunkColumn(chunk, 5, 'int32');
+    const floats = fixedChunkColumn(chunk, 6, 'uint8');
     for (let r = 0; r < chunk.rowCount; r++) {
-      const key = num(keyV.getItem(r));
-      if (key !== lastKey) {
-        lastKey = key;
-        list = lists[key];
-        const task = keyTask[key];
-        if (task !== lastTask) {
-          lastTask = task;
-          ids.clear();
-        }
+      const column = columns[keys[r] as number];
+      if (column === undefined) continue;
+      const ids = column.trialIds as string[];
+      if (ids !== lastIds) {
+        lastIds = ids;
+        trialIndex.clear();
       }
-      if (list === undefined) continue;
-      const rawId = trialV.getItem(r) as string;
-      let trialId = ids.get(rawId);
-      if (trialId === undefined) {
-        trialId = rawId;
-        ids.set(rawId, rawId);
+      const sid = trials[r] as number;
+      let trial = trialIndex.get(sid);
+      if (trial === undefined) {
+        trial = ids.length;
+        ids.push(strings[sid] as string);
+        trialIndex.set(sid, trial);
       }
-      const code = codeV.getItem(r) as number;
-      if (code === 0) {
-        list.push({ trial_id: trialId, value_type: 'missing', value: null });
-      } else if (code === 2) {
-        list.push({ trial_id: trialId, value_type: 'label', value: labelV.getItem(r) as string });
-      } else {
-        const v = numV.getItem(r) as number;
-        if (floatV !== null && floatV.getItem(r) === true) floatFlags?.mark(list, list.length);
-        list.push({
-          trial_id: trialId,
-          value_type: 'number',
-          value: boolV.getItem(r) === true ? v === 1 : v,
-        });
-      }
+      const code = codes[r];
+      if (code === 0) column.push(trial, TaskValueColumn.MISSING, 0);
+      else if (code === 2) column.pushLabel(trial, strings[labels[r] as number] as string);
+      else if (bools[r] === 1)
+        column.push(trial, nums[r] === 1 ? TaskValueColumn.TRUE : TaskValueColumn.FALSE, 0);
+      else
+        column.push(
+          trial,
+          floats[r] === 1 ? TaskValueColumn.FLOAT : TaskValueColumn.NUMBER,
+          nums[r] as number,
+        );
     }
   }
 }
 
-function toAggregate(r: DuckDBValue[]): AggregateRangeScore {
-  const [name, total, n, sum, mean, min, max, variance, stdDev, sampleVariance, sampleStdDev, pcts] = r;
-  const count = num(n ?? 0);
-  let percentiles: Percentiles | null = null;
-  if (count > 0 && pcts !== null && pcts !== undefined) {
-    const items = listItems(pcts) as number[];
-    percentiles = {} as Percentiles;
-    PERCENTILE_KEYS.forEach((key, i) => {
-      (percentiles as Percentiles)[key] = items[i] as number;
-    });
-  }
-  const f = (v: DuckDBValue | undefined): number | null => (count > 0 && typeof v === 'number' ? v : null);
-  return {
-    name: name as string,
-    count,
-    nan_count: Math.max(num(total ?? 0) - count, 0),
-    sum: f(sum),
-    mean: f(mean),
-    min: f(min),
-    max: f(max),
-    median: percentiles === null ? null : percentiles.p50,
-    std_dev: f(stdDev),
-    variance: f(variance),
-    sample_std_dev: count > 1 ? f(sampleStdDev) : null,
-    sample_variance: count > 1 ? f(sampleVariance) : null,
-    score_type: 'range',
-    percentiles,
-    histogram: null,
+/**
+ * The aggregate rows (`selectAggregates`: id, name, total) with their statistics, computed by
+ * `aggregateRangeScore` — the in-memory engine's function — over each aggregate's values, streamed in
+ * SDK order as whole columns: one aggregate's values are held at a time.
+ */
+async function readAggregates(
+  connection: DuckDBConnection,
+  heads: DuckDBValue[][],
+): Promise<AggregateScore[]> {
+  const out: AggregateScore[] = [];
+  let values = new Float64Array(1024);
+  let n = 0;
+  let next = 0;
+  const finish = (upTo: number): void => {
+    // aggregates up to `upTo` (exclusive) are complete: the current one has `n` values, the rest none
+    for (; next < upTo && next < heads.length; next++) {
+      const [, name, total] = heads[next] as DuckDBValue[];
+      out.push(aggregateRangeScore(name as string, values.subarray(0, n), num(total)));
+      n = 0;
+    }
   };
+  let current = -1;
+  for await (const chunk of await connection.stream(SUMMARY_SQL.selectAggregateValues)) {
+    const ids = fixedChunkColumn(chunk, 0, 'int32');
+    const vs = fixedChunkColumn(chunk, 1, 'float64');
+    const nz = fixedChunkColumn(chunk, 2, 'uint8');
+    for (let r = 0; r < chunk.rowCount; r++) {
+      const id = ids[r] as number;
+      if (id !== current) {
+        // agg ids are 1-based and dense: aggregates before `id` are done
+        finish(id - 1);
+        current = id;
+      }
+      if (n === values.length) {
+        const grown = new Float64Array(values.length * 2);
+        grown.set(values);
+        values = grown;
+      }
+      values[n++] = nz[r] === 1 ? -0 : (vs[r] as number);
+    }
+  }
+  finish(heads.length);
+  return out;
 }
 
 function num(v: DuckDBValue | undefined): number {

@@ -3,8 +3,10 @@
  * create temp tables `_es_*` (the final `select*` steps return rows). `withSpecs` / `noSpecs`
  * variants differ only where the spec does (§7.1: declared vs discovered outputs).
  *
- * Every float reduction is order-exact: values are listed in SDK score order (task rank, then
- * score ordinal) and reduced with `py_sum` (see `registerSummaryFunctions`). Literals are cast to
+ * The statistics of each aggregate are computed from its values read in SDK score order (task rank,
+ * then score ordinal) by the in-memory engine's own function; the few float reductions left in SQL
+ * (view means over more than two signals) reduce ordered lists with `py_sum` (see
+ * `registerSummaryFunctions`). Literals are cast to
  * DOUBLE explicitly (a bare `1.0` is a DECIMAL in DuckDB), and NaN is excluded before comparisons
  * (DuckDB orders NaN above every number; Python's `NaN >= 1.0` is false).
  *
@@ -21,24 +23,22 @@ export const SUMMARY_SQL = {
       withSpecs ? OBS_WITH_SPECS : OBS_NO_SPECS,
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
       RECORDS,
+      STRINGS,
       ...(withSpecs ? VIEW_STEPS : VIEW_STEPS_EMPTY),
       ...(withSpecs ? PASS_AT_K_STEPS : PASS_AT_K_EMPTY),
       ...AGGREGATE_STEPS,
     ];
   },
-  /** Aggregate rows in summary order, every statistic computed. */
-  selectAggregates: `
-    SELECT a.name, a.total, coalesce(st.n, 0) AS n, st.s AS sum, st.s / st.n::DOUBLE AS mean,
-           st.mn AS min, st.mx AS max,
-           ss.ss / st.n::DOUBLE AS variance, sqrt(ss.ss / st.n::DOUBLE) AS std_dev,
-           CASE WHEN st.n > 1 THEN ss.ss / (st.n - 1)::DOUBLE END AS sample_variance,
-           CASE WHEN st.n > 1 THEN sqrt(ss.ss / (st.n - 1)::DOUBLE) END AS sample_std_dev,
-           pc.ps AS percentiles
-    FROM _es_agg a
-    LEFT JOIN _es_st st USING (agg_id)
-    LEFT JOIN _es_ss ss USING (agg_id)
-    LEFT JOIN (SELECT agg_id, list(value ORDER BY p) AS ps FROM _es_pct GROUP BY agg_id) pc USING (agg_id)
-    ORDER BY a.agg_id`,
+  /** Aggregate rows in summary order: `agg_id`, name and total (the observations, finite or not). */
+  selectAggregates: `SELECT agg_id::INTEGER AS agg_id, name, total FROM _es_agg ORDER BY agg_id`,
+  /**
+   * Every aggregate's values in SDK order (aggregate, then task rank and score order), NULL as NaN
+   * (dropped like NaN by the statistics), `nz` set for a -0.0 (DuckDB's sort may give it back as 0.0).
+   */
+  selectAggregateValues: `
+    SELECT agg_id::INTEGER AS agg_id, coalesce(v, 'NaN'::DOUBLE) AS v,
+      coalesce(v = 0::DOUBLE AND starts_with(v::VARCHAR, '-'), false) AS nz
+    FROM _es_val ORDER BY agg_id, o1, o2, o3`,
   /** Coverage per declared/discovered output (a metric type without output names has no entry). */
   selectCoverage: `
     SELECT metric_type, output_name, total, scored, failed FROM _es_cov ORDER BY metric_type, output_name`,
@@ -47,20 +47,24 @@ export const SUMMARY_SQL = {
     SELECT t.task_id, k.metric_type, k.output_name, k.key_id
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
     ORDER BY t.task_rank, k.key_id`,
-  /** Task value records per key (`key_id` of `selectTaskKeys`) in score order; type 0 missing, 1 number, 2 label. */
-  selectRecords: `
-    SELECT key_id, trial_id, record_code, num_value, is_bool, label_value
-    FROM _es_rec
-    ORDER BY key_id, score_ordinal`,
+  /** The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels. */
+  selectRecordStrings: `SELECT s FROM _es_str ORDER BY sid`,
   /**
-   * `selectRecords` plus `is_float`: the value was written as a float literal (`1.0`), as listed by
-   * the bulk loader's temp table `_es_float_lit`.
+   * Task value records per key (`key_id` of `selectTaskKeys`) in score order, fixed-width columns
+   * only: record code 0 missing, 1 number, 2 label; the trial id and label as `sid`s (label -1 when
+   * none); with `withFloats`, `is_float`: the value was written as a float literal (`1.0`), as listed
+   * by the bulk loader's temp table `_es_float_lit`.
    */
-  selectRecordsWithFloats: `
-    SELECT r.key_id, r.trial_id, r.record_code, r.num_value, r.is_bool, r.label_value,
-      f.score_ordinal IS NOT NULL AS is_float
-    FROM _es_rec r LEFT JOIN _es_float_lit f USING (score_ordinal, output_name)
-    ORDER BY r.key_id, r.score_ordinal`,
+  selectRecords(withFloats: boolean): string {
+    return `
+    SELECT r.key_id::INTEGER AS key_id, t.sid AS trial_sid, r.record_code,
+      coalesce(r.num_value, 0::DOUBLE) AS num_value, coalesce(r.is_bool, false) AS is_bool,
+      coalesce(l.sid, -1) AS label_sid,
+      ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'false'} AS is_float
+    FROM _es_rec r JOIN _es_str t ON t.s = r.trial_id LEFT JOIN _es_str l ON l.s = r.label_value
+    ${withFloats ? 'LEFT JOIN _es_float_lit f USING (score_ordinal, output_name)' : ''}
+    ORDER BY r.key_id, r.score_ordinal`;
+  },
   /** Counts (§7.8). */
   selectCounts(withSpecs: boolean): string {
     return `
@@ -81,6 +85,7 @@ export const SUMMARY_SQL = {
     '_es_obs',
     '_es_key',
     '_es_rec',
+    '_es_str',
     '_es_bucket_n',
     '_es_vdef',
     '_es_vsig',
@@ -96,10 +101,6 @@ export const SUMMARY_SQL = {
     '_es_agg',
     '_es_val',
     '_es_cov',
-    '_es_fin',
-    '_es_st',
-    '_es_ss',
-    '_es_pct',
   ].map((t) => `DROP TABLE IF EXISTS ${t}`),
 };
 
@@ -202,6 +203,12 @@ FROM _es_obs b JOIN _es_key k
   ON k.task_id = b.task_id AND k.metric_type = b.metric_type AND k.output_name = b.output_name
 WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
 
+// The trial ids and labels of the records, numbered (the records refer to them by number).
+const STRINGS = `
+CREATE OR REPLACE TEMP TABLE _es_str AS
+SELECT s, (row_number() OVER () - 1)::INTEGER AS sid FROM (
+  SELECT trial_id AS s FROM _es_rec UNION SELECT label_value FROM _es_rec WHERE label_value IS NOT NULL)`;
+
 // Views (§7.5), with specs only.
 const VIEW_STEPS = [
   `CREATE OR REPLACE TEMP TABLE _es_vdef AS
@@ -212,10 +219,10 @@ const VIEW_STEPS = [
    SELECT g.task_id, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, g.weight
    FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
    WHERE g.run_id = $run`,
-  // Scores of the declared metrics of view tasks, numbered per (task, metric, trial) in score order.
+  // Scores of the declared metrics of view tasks with their position per (task, metric, trial) in
+  // score order (the stored occurrence).
   `CREATE OR REPLACE TEMP TABLE _es_vscore AS
-   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal,
-     row_number() OVER (PARTITION BY s.task_id, s.metric_type, s.trial_id ORDER BY s.score_ordinal) AS occ
+   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal, s.occurrence AS occ
    FROM scores s
    WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
      AND (s.task_id, s.metric_type) IN (
@@ -335,9 +342,8 @@ const PASS_AT_K_EMPTY = [
      NULL::BIGINT AS task_rank, NULL::DOUBLE AS v WHERE false`,
 ];
 
-const NEG_ZERO = `CAST('-0.0' AS DOUBLE)`;
-
-// Aggregate rows (§7.7 order) and their values, then the statistics (§7.2).
+// Aggregate rows (§7.7 order) and their values; the statistics (§7.2) are computed from the ordered
+// values (`selectAggregateValues`).
 const AGGREGATE_STEPS = [
   `CREATE OR REPLACE TEMP TABLE _es_cov AS
    SELECT n.metric_type, n.output_name, count(b.score_ordinal) AS total,
@@ -371,39 +377,4 @@ const AGGREGATE_STEPS = [
    SELECT a.agg_id, p.task_rank, 0, 0, p.v
    FROM _es_pk_val p JOIN _es_agg a ON a.section = 3 AND a.k1 = p.metric_type AND a.k2 = p.output_name
      AND a.k = p.k`,
-  // DuckDB's sorts and arg_min/arg_max give -0.0 back as 0.0: nz keeps the sign of zeros
-  `CREATE OR REPLACE TEMP TABLE _es_fin AS
-   SELECT agg_id, o1, o2, o3, v, CASE WHEN v = 0::DOUBLE THEN starts_with(v::VARCHAR, '-') ELSE false END AS nz
-   FROM _es_val WHERE isfinite(v)`,
-  `CREATE OR REPLACE TEMP TABLE _es_st AS
-   SELECT agg_id, count(*) AS n, py_sum(list(v ORDER BY o1, o2, o3)) AS s,
-     -- first-wins like Python's min()/max() (-0.0 and 0.0 compare equal)
-     CASE WHEN arg_min(nz, (v, o1, o2, o3)) THEN ${NEG_ZERO} ELSE min(v) END AS mn,
-     CASE WHEN arg_max(nz, (v, -o1, -o2, -o3)) THEN ${NEG_ZERO} ELSE max(v) END AS mx
-   FROM _es_fin GROUP BY agg_id`,
-  `CREATE OR REPLACE TEMP TABLE _es_ss AS
-   SELECT f.agg_id,
-     py_sum(list((f.v - st.s / st.n::DOUBLE) * (f.v - st.s / st.n::DOUBLE) ORDER BY f.o1, f.o2, f.o3)) AS ss
-   FROM _es_fin f JOIN _es_st st USING (agg_id) GROUP BY f.agg_id`,
-  // Percentiles with the SDK rank rule pos = (p/100)(n+1) − 1 over the sorted finite values.
-  `CREATE OR REPLACE TEMP TABLE _es_pct AS
-   WITH pos AS (
-     SELECT agg_id, n, p, (p::DOUBLE / 100::DOUBLE) * (n + 1)::DOUBLE - 1::DOUBLE AS pos
-     FROM _es_st, (SELECT unnest([10, 20, 30, 40, 50, 60, 70, 80, 90, 100]) AS p)),
-   idx AS (
-     SELECT agg_id, p, pos,
-       CASE WHEN pos <= 0 THEN 0 WHEN pos >= (n - 1)::DOUBLE THEN n - 1 ELSE trunc(pos)::BIGINT END AS lo,
-       (pos > 0 AND pos < (n - 1)::DOUBLE) AS interior
-     FROM pos),
-   wanted AS (SELECT DISTINCT agg_id, lo AS i FROM idx UNION SELECT agg_id, lo + 1 FROM idx WHERE interior),
-   ranked AS (
-     SELECT r.agg_id, r.i, CASE WHEN r.nz THEN ${NEG_ZERO} ELSE r.v END AS v FROM (
-       -- a stable sort like Python's: equal values (-0.0 and 0.0) keep their order
-       SELECT agg_id, v, nz, row_number() OVER (PARTITION BY agg_id ORDER BY v, o1, o2, o3) - 1 AS i FROM _es_fin) r
-     SEMI JOIN wanted w ON w.agg_id = r.agg_id AND w.i = r.i)
-   SELECT x.agg_id, x.p,
-     CASE WHEN x.interior THEN a.v + (x.pos - x.lo::DOUBLE) * (b.v - a.v) ELSE a.v END AS value
-   FROM idx x
-   JOIN ranked a ON a.agg_id = x.agg_id AND a.i = x.lo
-   LEFT JOIN ranked b ON b.agg_id = x.agg_id AND b.i = x.lo + 1`,
 ];

@@ -72,6 +72,18 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       bundleInputs.push(input);
   }
   let summary: Summary | null = null;
+  const db = storeFile(flags, out);
+  const storeOptions = { runId, metadata: { labels: config.labels } };
+  // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up); with both, the
+  // summary is read back from the store, so each row is loaded once
+  const link =
+    engine === 'duckdb' && db !== null
+      ? (await import('../../sql-summary/store-summary-link.js')).storeSummaryLink(
+          db,
+          storeOptions,
+          (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine(),
+        )
+      : null;
   const sinks: Sink<ScoredTrial>[] = [
     toRunBundle(out, {
       runId,
@@ -81,17 +93,17 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
-      // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up)
       summaryEngine:
-        engine === 'duckdb'
+        link?.engine ??
+        (engine === 'duckdb'
           ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
-          : null,
+          : null),
     }),
   ];
-  const db = storeFile(flags, out);
-  if (db !== null) {
+  if (link !== null) sinks.push(link.sink);
+  else if (db !== null) {
     const { toDuckDB } = await import('../../sinks/to-duckdb.js');
-    sinks.push(toDuckDB(db, { runId, metadata: { labels: config.labels } }));
+    sinks.push(toDuckDB(db, storeOptions));
   }
 
   const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;

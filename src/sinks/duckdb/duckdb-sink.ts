@@ -114,6 +114,14 @@ export class DuckDBSink implements Sink<ScoredTrial> {
     });
   }
 
+  /**
+   * Whether the store held rows of `runId` before this session wrote any (then the run's rows are a
+   * mix of this session's and earlier ones); false for a run this session has not written.
+   */
+  runHadRows(runId: string): boolean {
+    return this.#sessions.get(runId)?.existed ?? false;
+  }
+
   /** Appends what is left, commits, closes the database. Safe to call twice. */
   shutdown(): Promise<void> {
     return this.#enqueue(async () => {
