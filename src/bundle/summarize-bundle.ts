@@ -17,8 +17,9 @@ import { readTaskSpecs } from './read-task-specs.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
-import { startTrialErrors } from './start-trial-errors.js';
-import type { ReportWriter } from './report-writer.js';
+import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
+import type { TrialErrors } from './collect-trial-errors.js';
+import type { BundleFedReport, ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
 import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
@@ -103,7 +104,7 @@ export async function summarizeBundle(
   };
 
   const manifest = await readBundleJson(src, BUNDLE_FILES.run, rowSchemas.runManifest);
-  await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
+  const metadata = await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
   const tasks = await readTaskSpecs(src);
   const previous = await previousSummary(src);
   appendAll(warnings, previous.warnings);
@@ -111,6 +112,7 @@ export async function summarizeBundle(
   let firstRunId: string | null = null;
   const hasTrials = existsSync(join(src, BUNDLE_FILES.trials));
   let finished: Awaited<ReturnType<BundleSummaryEngine>>;
+  let fed: BundleFedReport | null = null;
   if (options.summaryEngine) {
     const scoreBatches = async function* () {
       for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
@@ -138,11 +140,17 @@ export async function summarizeBundle(
     firstRunId ??= finished.runId ?? null;
   } else {
     const accumulator = new SummaryAccumulator(tasks);
+    // a report that can be fed while the bundle is read takes the trial rows first (as a report
+    // reading the bundle on its own would), here, so the files are read once
+    fed = hasTrials ? (options.reportWriter?.fromBundle?.(src, tasks) ?? null) : null;
     const inWorker =
-      hasTrials && useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
+      hasTrials &&
+      fed === null &&
+      useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
     // read concurrently (or afterwards, on this thread); problems are reported in the same order as
     // a sequential read: scores first, then trials
-    const trials = hasTrials ? startTrialErrors(src, { inWorker }) : null;
+    const trials =
+      fed !== null ? await feedTrials(src, fed) : hasTrials ? startTrialErrors(src, { inWorker }) : null;
     try {
       // row by row: each parsed score is garbage before the next is parsed
       await forEachJsonlRow(
@@ -157,6 +165,7 @@ export async function summarizeBundle(
         (row, text) => {
           firstRunId ??= row.run_id;
           accumulator.addScore(row, null, text);
+          fed?.addScore(row);
         },
       );
       if (trials !== null) {
@@ -231,7 +240,18 @@ export async function summarizeBundle(
   }
 
   await writeStatsJson(outDir, summary);
-  const report = options.reportWriter ? await options.reportWriter(outDir, { summary }) : null;
+  const report =
+    fed !== null
+      ? await fed.finish({
+          bundleDir: outDir,
+          runId: runManifest.run_id,
+          metadata,
+          tasks: tasks ?? [],
+          summary,
+        })
+      : options.reportWriter
+        ? await options.reportWriter(outDir, { summary })
+        : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
     const staged = await StagedBundleDir.open(outDir);
@@ -294,6 +314,32 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Reads `trials.jsonl` on this thread, feeding every trial row to `fed`, and keeps the error rollup as
+ * `collectTrialErrors` does (a bad line is kept as `issues` and reported after the scores' problems).
+ */
+async function feedTrials(dir: string, fed: BundleFedReport): Promise<PendingTrialErrors> {
+  const out: TrialErrors = { ids: [], types: [], warnings: [], issues: null };
+  const onTruncatedLine = (issue: BundleIssue): void => {
+    out.warnings.push(issue);
+  };
+  try {
+    for await (const batch of readTrialRows(dir, { onTruncatedLine, resolveRefs: false, register: false })) {
+      for (const trial of batch.rows) {
+        await fed.addTrial(trial);
+        const error = trial.error;
+        if (error === null || error === undefined) continue;
+        out.ids.push(trial.id);
+        out.types.push(error.type);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof BundleReadError)) throw error;
+    out.issues = [...error.issues];
+  }
+  return { result: () => Promise.resolve(out), stop: () => {} };
 }
 
 /** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */
