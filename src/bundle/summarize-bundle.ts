@@ -18,7 +18,7 @@ import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
-import type { TrialErrors } from './collect-trial-errors.js';
+import { collectTrialErrors } from './collect-trial-errors.js';
 import type { BundleFedReport, ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
@@ -142,15 +142,22 @@ export async function summarizeBundle(
     const accumulator = new SummaryAccumulator(tasks);
     // a report that can be fed while the bundle is read takes the trial rows first (as a report
     // reading the bundle on its own would), here, so the files are read once
-    fed = hasTrials ? (options.reportWriter?.fromBundle?.(src, tasks) ?? null) : null;
+    const feed = options.reportWriter?.fromBundle?.(src, tasks) ?? null;
+    fed = feed;
     const inWorker =
       hasTrials &&
-      fed === null &&
+      feed === null &&
       useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
-    // read concurrently (or afterwards, on this thread); problems are reported in the same order as
-    // a sequential read: scores first, then trials
-    const trials =
-      fed !== null ? await feedTrials(src, fed) : hasTrials ? startTrialErrors(src, { inWorker }) : null;
+    const read =
+      feed !== null && hasTrials ? await collectTrialErrors(src, (trial) => feed.addTrial(trial)) : null;
+    // read concurrently (or afterwards, on this thread; or before, for the report); problems are
+    // reported in the same order as a sequential read: scores first, then trials
+    const trials: PendingTrialErrors | null =
+      read !== null
+        ? { result: () => Promise.resolve(read), stop: () => {} }
+        : hasTrials && feed === null
+          ? startTrialErrors(src, { inWorker })
+          : null;
     try {
       // row by row: each parsed score is garbage before the next is parsed
       await forEachJsonlRow(
@@ -314,32 +321,6 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
-}
-
-/**
- * Reads `trials.jsonl` on this thread, feeding every trial row to `fed`, and keeps the error rollup as
- * `collectTrialErrors` does (a bad line is kept as `issues` and reported after the scores' problems).
- */
-async function feedTrials(dir: string, fed: BundleFedReport): Promise<PendingTrialErrors> {
-  const out: TrialErrors = { ids: [], types: [], warnings: [], issues: null };
-  const onTruncatedLine = (issue: BundleIssue): void => {
-    out.warnings.push(issue);
-  };
-  try {
-    for await (const batch of readTrialRows(dir, { onTruncatedLine, resolveRefs: false, register: false })) {
-      for (const trial of batch.rows) {
-        await fed.addTrial(trial);
-        const error = trial.error;
-        if (error === null || error === undefined) continue;
-        out.ids.push(trial.id);
-        out.types.push(error.type);
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof BundleReadError)) throw error;
-    out.issues = [...error.issues];
-  }
-  return { result: () => Promise.resolve(out), stop: () => {} };
 }
 
 /** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */

@@ -1,4 +1,4 @@
-import { appendFile, cp, readFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,16 @@ describe('summarize with the report', () => {
     const rebuilt = join(out, 'rebuilt.html');
     await reportWriterFor(out, { outPath: rebuilt });
     expect(await readFile(join(out, 'report.html'), 'utf8')).toBe(await readFile(rebuilt, 'utf8'));
+  });
+
+  it('feeds the report from the scores alone when the bundle has no trials.jsonl', async () => {
+    const dir = await copyOf(BUNDLES['the example run']);
+    await rm(join(dir, 'trials.jsonl'));
+    const result = await summarizeBundle(dir, { reportWriter: feedOnly });
+    expect(result.report?.path).toBe(join(dir, 'report.html'));
+    const rebuilt = join(dir, 'rebuilt.html');
+    await reportWriterFor(dir, { outPath: rebuilt });
+    expect(await readFile(join(dir, 'report.html'), 'utf8')).toBe(await readFile(rebuilt, 'utf8'));
   });
 
   it('reports a bad scores line before a bad trials line, as without the report, and writes no report', async () => {
