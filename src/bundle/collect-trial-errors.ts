@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
+import { readTrialRows } from './read-trial-rows.js';
 import { rowSchemas } from './row-schemas.js';
+import type { Trial } from '../model/trial.js';
 
 /**
  * What the error rollup needs from `trials.jsonl`: the `(id, error.type)` of every trial with an
@@ -20,31 +22,46 @@ export interface TrialErrors {
 
 /**
  * Reads and validates `trials.jsonl` of a bundle (as `readTrialRows` without resolving evidence refs)
- * and keeps only the error rollup. A bad line is returned as `issues` (the `BundleReadError`'s),
+ * and keeps only the error rollup; `onTrial`, when given, is handed every trial row first, in file
+ * order, and awaited. A bad line is returned as `issues` (the `BundleReadError`'s),
  * never thrown; other failures (I/O) throw.
  *
  * @example
  * const { ids, types, issues } = await collectTrialErrors('examples/sparse-run');
  */
-export async function collectTrialErrors(dir: string): Promise<TrialErrors> {
+export async function collectTrialErrors(
+  dir: string,
+  onTrial?: (trial: Trial) => Promise<void>,
+): Promise<TrialErrors> {
   const out: TrialErrors = { ids: [], types: [], warnings: [], issues: null };
   const onTruncatedLine = (issue: BundleIssue): void => {
     out.warnings.push(issue);
   };
+  const take = (trial: Trial): void => {
+    const error = trial.error;
+    if (error === null || error === undefined) return;
+    out.ids.push(trial.id);
+    out.types.push(error.type);
+  };
   try {
-    // as readTrialRows without resolving refs, row by row (each parsed trial is garbage at once)
-    const options = {
-      displayName: BUNDLE_FILES.trials,
-      fastCheck: rowFastChecks.trial,
-      onTruncatedLine,
-      register: false,
-    };
-    await forEachJsonlRow(join(dir, BUNDLE_FILES.trials), rowSchemas.trial, options, (trial) => {
-      const error = trial.error;
-      if (error === null || error === undefined) return;
-      out.ids.push(trial.id);
-      out.types.push(error.type);
-    });
+    if (onTrial === undefined) {
+      // as readTrialRows without resolving refs, row by row (each parsed trial is garbage at once)
+      const options = {
+        displayName: BUNDLE_FILES.trials,
+        fastCheck: rowFastChecks.trial,
+        onTruncatedLine,
+        register: false,
+      };
+      await forEachJsonlRow(join(dir, BUNDLE_FILES.trials), rowSchemas.trial, options, take);
+    } else {
+      const rows = readTrialRows(dir, { onTruncatedLine, resolveRefs: false, register: false });
+      for await (const batch of rows) {
+        for (const trial of batch.rows) {
+          await onTrial(trial);
+          take(trial);
+        }
+      }
+    }
   } catch (error) {
     if (!(error instanceof BundleReadError)) throw error;
     out.issues = [...error.issues];

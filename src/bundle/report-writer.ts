@@ -1,7 +1,9 @@
 import type { RunMetadata } from './run-metadata.js';
+import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
+import type { Trial } from '../model/trial.js';
 
 /** A report fed in the stream: each scored trial as it passes, then the finished run. */
 export interface StreamedReport {
@@ -12,6 +14,25 @@ export interface StreamedReport {
     bundleDir: string;
     runId: string;
     metadata: RunMetadata;
+    tasks: readonly TaskSpec[];
+    summary: Summary;
+  }): Promise<{ path: string; bytes: number }>;
+}
+
+/**
+ * A report fed by a reader of a bundle on disk while it reads the bundle's files once: every trial row
+ * in file order, then every score row, then the finished run.
+ */
+export interface BundleFedReport {
+  /** Takes one trial row (its trajectory is read from the bundle only when the trial is kept). */
+  addTrial(trial: Trial): Promise<void>;
+  /** Takes one score row, after every trial row. */
+  addScore(score: ScoreRecord): void;
+  /** Writes `<bundleDir>/report.html` once the bundle's files are in place. */
+  finish(run: {
+    bundleDir: string;
+    runId: string;
+    metadata: RunMetadata | null;
     tasks: readonly TaskSpec[];
     summary: Summary;
   }): Promise<{ path: string; bytes: number }>;
@@ -30,4 +51,9 @@ export interface ReportWriter {
   (bundleDir: string, known?: { summary?: Summary }): Promise<{ path: string; bytes: number } | null>;
   /** Starts a report fed in the stream (optional). */
   stream?: () => StreamedReport;
+  /**
+   * Starts a report fed by a reader of the bundle in `bundleDir` (optional; `summarize` uses it so
+   * the bundle is read once): relative evidence refs resolve against `bundleDir`.
+   */
+  fromBundle?: (bundleDir: string, tasks: readonly TaskSpec[] | null) => BundleFedReport;
 }

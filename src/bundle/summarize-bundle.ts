@@ -17,8 +17,9 @@ import { readTaskSpecs } from './read-task-specs.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
-import { startTrialErrors } from './start-trial-errors.js';
-import type { ReportWriter } from './report-writer.js';
+import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
+import { collectTrialErrors } from './collect-trial-errors.js';
+import type { BundleFedReport, ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
 import type { RunManifest } from './run-manifest.js';
 import { STAGING_PREFIX, StagedBundleDir } from './staged-bundle-dir.js';
@@ -103,7 +104,7 @@ export async function summarizeBundle(
   };
 
   const manifest = await readBundleJson(src, BUNDLE_FILES.run, rowSchemas.runManifest);
-  await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
+  const metadata = await readBundleJson(src, BUNDLE_FILES.metadata, rowSchemas.metadata);
   const tasks = await readTaskSpecs(src);
   const previous = await previousSummary(src);
   appendAll(warnings, previous.warnings);
@@ -111,6 +112,7 @@ export async function summarizeBundle(
   let firstRunId: string | null = null;
   const hasTrials = existsSync(join(src, BUNDLE_FILES.trials));
   let finished: Awaited<ReturnType<BundleSummaryEngine>>;
+  let fed: BundleFedReport | null = null;
   if (options.summaryEngine) {
     const scoreBatches = async function* () {
       for await (const batch of readScoreRows(src, { onTruncatedLine, register: false })) {
@@ -138,11 +140,24 @@ export async function summarizeBundle(
     firstRunId ??= finished.runId ?? null;
   } else {
     const accumulator = new SummaryAccumulator(tasks);
+    // a report that can be fed while the bundle is read takes the trial rows first (as a report
+    // reading the bundle on its own would), here, so the files are read once
+    const feed = options.reportWriter?.fromBundle?.(src, tasks) ?? null;
+    fed = feed;
     const inWorker =
-      hasTrials && useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
-    // read concurrently (or afterwards, on this thread); problems are reported in the same order as
-    // a sequential read: scores first, then trials
-    const trials = hasTrials ? startTrialErrors(src, { inWorker }) : null;
+      hasTrials &&
+      feed === null &&
+      useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
+    const read =
+      feed !== null && hasTrials ? await collectTrialErrors(src, (trial) => feed.addTrial(trial)) : null;
+    // read concurrently (or afterwards, on this thread; or before, for the report); problems are
+    // reported in the same order as a sequential read: scores first, then trials
+    const trials: PendingTrialErrors | null =
+      read !== null
+        ? { result: () => Promise.resolve(read), stop: () => {} }
+        : hasTrials && feed === null
+          ? startTrialErrors(src, { inWorker })
+          : null;
     try {
       // row by row: each parsed score is garbage before the next is parsed
       await forEachJsonlRow(
@@ -157,6 +172,7 @@ export async function summarizeBundle(
         (row, text) => {
           firstRunId ??= row.run_id;
           accumulator.addScore(row, null, text);
+          fed?.addScore(row);
         },
       );
       if (trials !== null) {
@@ -231,7 +247,18 @@ export async function summarizeBundle(
   }
 
   await writeStatsJson(outDir, summary);
-  const report = options.reportWriter ? await options.reportWriter(outDir, { summary }) : null;
+  const report =
+    fed !== null
+      ? await fed.finish({
+          bundleDir: outDir,
+          runId: runManifest.run_id,
+          metadata,
+          tasks: tasks ?? [],
+          summary,
+        })
+      : options.reportWriter
+        ? await options.reportWriter(outDir, { summary })
+        : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
     const staged = await StagedBundleDir.open(outDir);

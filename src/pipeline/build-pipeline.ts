@@ -87,22 +87,36 @@ function untilError<T>(source: Observable<T>, interrupt: Observable<never>): Obs
   });
 }
 
+/**
+ * Pulls `source` until `interrupt` errors. Each pull waits on a promise of its own that the interrupt
+ * rejects through `wake`: racing every pull against one long-lived promise (`Promise.race`) would leave
+ * a reaction on it per pull, each holding the value it resolved with, so every trial of the run would
+ * stay in memory until the end.
+ */
 async function* pullUntilError<T>(source: AsyncIterable<T>, interrupt: Observable<never>): AsyncGenerator<T> {
-  let stop = (): void => undefined;
-  const interrupted = new Promise<never>((_, reject) => {
-    const subscription = interrupt.subscribe({ error: reject });
-    stop = () => subscription.unsubscribe();
+  let interrupted: { error: unknown } | null = null;
+  let wake: ((error: unknown) => void) | null = null;
+  const subscription = interrupt.subscribe({
+    error: (error: unknown) => {
+      interrupted = { error };
+      wake?.(error);
+    },
   });
-  interrupted.catch(() => undefined);
   const iterator = source[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), interrupted]);
+      if (interrupted !== null) throw (interrupted as { error: unknown }).error;
+      const next = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        wake = reject;
+        iterator.next().then(resolve, reject);
+      });
+      wake = null;
       if (next.done === true) return;
       yield next.value;
     }
   } finally {
-    stop();
+    wake = null;
+    subscription.unsubscribe();
     void iterator.return?.()?.catch(() => undefined);
   }
 }
