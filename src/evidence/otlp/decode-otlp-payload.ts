@@ -16,7 +16,7 @@ import { parseLosslessJson } from './parse-lossless-json.js';
 export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
   if (payload.kind === 'protobuf') {
     try {
-      return decodeOtlpProtobuf(payload.bytes);
+      return decodeOtlpProtobuf(payload.bytes, 'auto');
     } catch (error) {
       if (!(error instanceof OtlpDecodeError)) throw error;
       const offset = payload.bodyOffset + (error.offset ?? 0);
