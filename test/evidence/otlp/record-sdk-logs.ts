@@ -77,6 +77,44 @@ export function recordSdkLogs(): ReadableLogRecord[] {
   return exporter.getFinishedLogRecords();
 }
 
+/** One evaluator's result for one trace, or a log record with no trace (`traceId` null). */
+export interface EvaluationResult {
+  traceId: string | null;
+  spanId?: string;
+  name: string;
+  value: number;
+}
+
+/**
+ * `gen_ai.evaluation.result` events as another evaluator sends them, recorded with the OTel SDK's
+ * logger (`gen_ai.evaluation.name`, `gen_ai.evaluation.score.value`), each in its trace's context.
+ */
+export function evaluationResultLogs(results: readonly EvaluationResult[]): ReadableLogRecord[] {
+  const exporter = new InMemoryLogRecordExporter();
+  const provider = new LoggerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'external-judge' }),
+    processors: [new SimpleLogRecordProcessor(exporter)],
+  });
+  const logger = provider.getLogger('judge.lib', '1.0.0');
+  results.forEach((r, i) => {
+    logger.emit({
+      eventName: 'gen_ai.evaluation.result',
+      timestamp: [1_760_000_100 + i, 0],
+      ...(r.traceId === null
+        ? {}
+        : {
+            context: trace.setSpanContext(context.active(), {
+              traceId: r.traceId,
+              spanId: r.spanId ?? '00f067aa0ba902b7',
+              traceFlags: 1,
+            }),
+          }),
+      attributes: { 'gen_ai.evaluation.name': r.name, 'gen_ai.evaluation.score.value': r.value },
+    });
+  });
+  return exporter.getFinishedLogRecords();
+}
+
 /** An SDK log body or attribute value as the OTLP serializers map it (maps → kvlist). */
 function sdkAnyValue(v: unknown): unknown {
   if (v === undefined) return { type: 'empty' };
