@@ -95,8 +95,12 @@ const EXPECTED = {
 const WARNING =
   '2 log record(s) attached to no trial (1 without a trace id, 1 whose trace had no spans in the input)';
 
-async function score(input: string, out: string): Promise<{ code: number; stderr: string }> {
-  return runCli(['score', input, '--config', config, '--out', out, '--no-report', '--no-progress']);
+/** Scores `input` into `out`: every trial as {@link EXPECTED}, the two others a warning naming `file`. */
+async function expectScored(input: string, out: string, file: string): Promise<void> {
+  const r = await runCli(['score', input, '--config', config, '--out', out, '--no-report', '--no-progress']);
+  expect(r.code, r.stderr).toBe(0);
+  expect(scoresByTrial(out)).toEqual(EXPECTED);
+  expect(r.stderr).toContain(`warning: ${file}: ${WARNING}`);
 }
 
 describe('score: OTLP log records next to the spans', () => {
@@ -108,11 +112,7 @@ describe('score: OTLP log records next to the spans', () => {
       jsonLine(JsonLogsSerializer.serializeRequest(after)),
     ];
     writeFileSync(dump, lines.join('\n') + '\n');
-    const out = join(root, 'jsonl-out');
-    const r = await score(dump, out);
-    expect(r.code, r.stderr).toBe(0);
-    expect(scoresByTrial(out)).toEqual(EXPECTED);
-    expect(r.stderr).toContain(`warning: ${dump}: ${WARNING}`);
+    await expectScored(dump, join(root, 'jsonl-out'), dump);
   });
 
   it('protobuf frames: ExportLogsServiceRequest frames among trace frames are told apart', async () => {
@@ -125,11 +125,7 @@ describe('score: OTLP log records next to the spans', () => {
         Buffer.from(ProtobufLogsSerializer.serializeRequest(after) as Uint8Array),
       ]),
     );
-    const out = join(root, 'pb-out');
-    const r = await score(dump, out);
-    expect(r.code, r.stderr).toBe(0);
-    expect(scoresByTrial(out)).toEqual(EXPECTED);
-    expect(r.stderr).toContain(`warning: ${dump}: ${WARNING}`);
+    await expectScored(dump, join(root, 'pb-out'), dump);
   });
 
   it('a logs file read before the traces file (a directory, in name order) attaches too', async () => {
@@ -143,10 +139,6 @@ describe('score: OTLP log records next to the spans', () => {
       join(dir, 'traces.jsonl'),
       trials.map((spans) => jsonLine(JsonTraceSerializer.serializeRequest(spans))).join('\n') + '\n',
     );
-    const out = join(root, 'split-out');
-    const r = await score(dir, out);
-    expect(r.code, r.stderr).toBe(0);
-    expect(scoresByTrial(out)).toEqual(EXPECTED);
-    expect(r.stderr).toContain(`warning: ${join(dir, 'logs.jsonl')}: ${WARNING}`);
+    await expectScored(dir, join(root, 'split-out'), join(dir, 'logs.jsonl'));
   });
 });

@@ -29,6 +29,7 @@ import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { evaluationResultLogs } from '../evidence/otlp/record-sdk-logs.js';
 import { fakeAgent } from './fake-agent.js';
 import { liveEngineConfig } from './live-engine-config.js';
+import { liveRunOptions } from './live-run-options.js';
 
 const SPEC = {
   description: null,
@@ -283,25 +284,7 @@ describe('serve: OTLP logs', () => {
   });
 
   it('hands logs bodies to an engine on its own thread (the signal crosses with the body)', async () => {
-    const engine = await EngineThread.start({
-      runId: 'agent-eval-20260101000000-00000000',
-      configFile: null,
-      out: null,
-      db: null,
-      settleMs: 20,
-      idleTimeoutMs: 60_000,
-      endMarker: null,
-      maxQueuedSpans: 100_000,
-      maxPendingTrials: 1000,
-      concurrency: 1,
-      retainMs: 60_000,
-      retainMaxTrials: 1000,
-      flushMs: 50,
-      trialKeys: ['gen_ai.conversation.id'],
-      taskKeys: ['nemo.test_case.name'],
-      report: false,
-      stopWhenWidth: null,
-    });
+    const engine = await EngineThread.start(liveRunOptions({ concurrency: 1 }));
     const a = trialSpans('a');
     const logsBody = (results: Parameters<typeof evaluationResultLogs>[0]): Buffer =>
       Buffer.from(ProtobufLogsSerializer.serializeRequest(evaluationResultLogs(results))!);
