@@ -40,9 +40,10 @@ const logsService = exportService('/opentelemetry.proto.collector.logs.v1.LogsSe
 
 /**
  * The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export` and
- * `opentelemetry.proto.collector.logs.v1.LogsService/Export` on its own port. Raw request bytes go through the same decoder and handler as OTLP/HTTP; saturation answers
- * RESOURCE_EXHAUSTED (with a retry delay in the trailers), after waiting up to `saturationWaitMs`
- * for room, and shutdown answers UNAVAILABLE.
+ * `opentelemetry.proto.collector.logs.v1.LogsService/Export` on its own port. Raw request bytes go
+ * through the same decoder and handler as OTLP/HTTP; saturation answers RESOURCE_EXHAUSTED (with a
+ * retry delay in the trailers), after waiting up to `saturationWaitMs` for room, and shutdown
+ * answers UNAVAILABLE.
  *
  * @example
  * const grpcServer = new OtlpGrpcServer({ host: '127.0.0.1', port: 4317, token: null, maxMessageBytes: 64 << 20 }, handler);

@@ -140,8 +140,9 @@ function sseText(event: { type: string; data: unknown }): string {
 }
 
 /**
- * The OTLP/HTTP receiver (`POST /v1/traces` and `POST /v1/logs`, protobuf and JSON, gzip) plus the live read API
- * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
+ * The OTLP/HTTP receiver (`POST /v1/traces` and `POST /v1/logs`, protobuf and JSON, gzip) plus the
+ * live read API (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on
+ * one port.
  * `start` resolves with the bound address; `shutdown` stops accepting, ends SSE streams and is safe
  * to call twice or before `start`.
  *
