@@ -10,7 +10,7 @@ import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire } from '../bundle/metadata-to-wire.js';
-import { pythonJson } from '../bundle/python-json.js';
+import { pythonJson } from '../pycompat/python-json.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';

@@ -1,4 +1,5 @@
 import { BodyArena } from './body-arena.js';
+import { decodeOtlpBody } from './decode-otlp-body.js';
 import type { BodyHandler, ExportHandler, RequestDecoder, Saturated, Undecodable } from './serve-types.js';
 import type { ExportOutcome } from './export-response.js';
 
@@ -7,7 +8,8 @@ import type { ExportOutcome } from './export-response.js';
  * {@link BodyArena} (reused slabs, so kept bodies do not make the garbage collector's work grow),
  * decodes it from there with `decode` and hands the spans to `handler`, with a reloader that
  * decodes the same bytes again (so the handler can drop the spans and read them back later) and the
- * retained body, which the handler holds for as long as it needs it.
+ * retained body, which the handler holds for as long as it needs it. A logs body is decoded where
+ * it is (its records keep it alive, not an arena slab) and its records go to `handler.acceptLogs`.
  *
  * @example
  * const server = new OtlpHttpServer(config, decodingBodyHandler(engine, decodeExportRequest), engine);
@@ -21,7 +23,16 @@ export function decodingBodyHandler(
     saturation: () => handler.saturation(),
     isSaturated: () => handler.isSaturated(),
     waitForCapacity: (timeoutMs) => handler.waitForCapacity(timeoutMs),
-    acceptBody(bytes, encoding): ExportOutcome | Saturated | Undecodable {
+    acceptBody(bytes, encoding, _waitMs, signal = 'traces'): ExportOutcome | Saturated | Undecodable {
+      if (signal === 'logs') {
+        let records;
+        try {
+          records = decodeOtlpBody(bytes, encoding, 'logs').logRecords;
+        } catch (error) {
+          return { undecodable: (error as Error).message };
+        }
+        return handler.acceptLogs(records);
+      }
       const body = arena.store(bytes);
       try {
         let resourceSpans;

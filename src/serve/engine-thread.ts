@@ -4,11 +4,18 @@ import type { ExportOutcome } from './export-response.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import { JsonText } from './json-text.js';
 import type { LiveRunEnd, LiveRunOptions } from './open-live-run.js';
-import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 /** Messages to the engine thread (`engine-worker.ts`). */
 export type EngineThreadRequest =
-  | { t: 'accept'; id: number; body: Uint8Array; encoding: 'protobuf' | 'json'; waitMs: number }
+  | {
+      t: 'accept';
+      id: number;
+      body: Uint8Array;
+      encoding: 'protobuf' | 'json';
+      waitMs: number;
+      signal: OtlpSignal;
+    }
   | { t: 'summary'; id: number; omitTaskValues: boolean }
   | { t: 'trial'; id: number; trialId: string }
   | { t: 'metrics'; id: number }
@@ -139,12 +146,13 @@ export class EngineThread implements BodyHandler, LiveReadApi {
     body: Buffer,
     encoding: 'protobuf' | 'json',
     waitMs = 0,
+    signal: OtlpSignal = 'traces',
   ): Promise<ExportOutcome | Saturated | Undecodable> {
     // moved when the body owns its memory, else copied once (pooled or shared memory cannot move)
     const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const bytes = owned ? body : new Uint8Array(body);
     return this.#call(
-      { t: 'accept', id: 0, body: bytes, encoding, waitMs },
+      { t: 'accept', id: 0, body: bytes, encoding, waitMs, signal },
       bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [],
     ) as Promise<ExportOutcome | Saturated | Undecodable>;
   }

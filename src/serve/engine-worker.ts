@@ -57,9 +57,11 @@ port.on('message', (message: EngineThreadRequest) => {
       // the queues may have filled since. The body is read and here already, so it waits for room
       // as it would have before being read, instead of being refused (and sent again) at once.
       if (message.waitMs > 0 && engine.isSaturated()) {
-        const { id, encoding, waitMs } = message;
-        void engine.waitForCapacity(waitMs).then(() => reply(id, bodies.acceptBody(body, encoding)));
-      } else reply(message.id, bodies.acceptBody(body, message.encoding));
+        const { id, encoding, waitMs, signal } = message;
+        void engine
+          .waitForCapacity(waitMs)
+          .then(() => reply(id, bodies.acceptBody(body, encoding, 0, signal)));
+      } else reply(message.id, bodies.acceptBody(body, message.encoding, 0, message.signal));
       break;
     }
     case 'summary':

@@ -7,7 +7,8 @@ export interface ExportOutcome {
 }
 
 /**
- * Encodes an `ExportTraceServiceResponse` as protobuf. `partial_success` (field 1) is left unset on
+ * Encodes an `ExportTraceServiceResponse` as protobuf (an `ExportLogsServiceResponse` has the same
+ * fields: `rejected_log_records` 1, `error_message` 2). `partial_success` (field 1) is left unset on
  * full success, as the OTLP spec asks.
  *
  * @example
@@ -25,16 +26,20 @@ export function encodeExportResponseProto(outcome: ExportOutcome): Uint8Array {
 }
 
 /**
- * Encodes an `ExportTraceServiceResponse` as OTLP/JSON (int64 as a decimal string, lowerCamelCase).
+ * Encodes an `ExportTraceServiceResponse` as OTLP/JSON (int64 as a decimal string, lowerCamelCase);
+ * with `rejectedKey` `rejectedLogRecords`, an `ExportLogsServiceResponse`.
  *
  * @example
  * encodeExportResponseJson({ rejectedSpans: 2, errorMessage: 'x' });
  * // '{"partialSuccess":{"rejectedSpans":"2","errorMessage":"x"}}'
  */
-export function encodeExportResponseJson(outcome: ExportOutcome): string {
+export function encodeExportResponseJson(
+  outcome: ExportOutcome,
+  rejectedKey: 'rejectedSpans' | 'rejectedLogRecords' = 'rejectedSpans',
+): string {
   if (outcome.rejectedSpans === 0 && outcome.errorMessage === '') return '{}';
   const partialSuccess: Record<string, string> = {};
-  if (outcome.rejectedSpans > 0) partialSuccess['rejectedSpans'] = String(outcome.rejectedSpans);
+  if (outcome.rejectedSpans > 0) partialSuccess[rejectedKey] = String(outcome.rejectedSpans);
   if (outcome.errorMessage !== '') partialSuccess['errorMessage'] = outcome.errorMessage;
   return JSON.stringify({ partialSuccess });
 }

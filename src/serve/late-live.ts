@@ -1,5 +1,5 @@
 import type { ExportOutcome } from './export-response.js';
-import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 const STARTING: Saturated = {
   saturated: true,
@@ -44,8 +44,9 @@ export class LateLive implements BodyHandler, LiveReadApi {
     body: Buffer,
     encoding: 'protobuf' | 'json',
     waitMs?: number,
+    signal?: OtlpSignal,
   ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable> {
-    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, waitMs);
+    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, waitMs, signal);
   }
 
   summaryJson(options?: { omitTaskValues?: boolean }): unknown {

@@ -1,4 +1,4 @@
-import type { OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import type { OtlpLogRecord, OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
 import { buildOtlpTrialItem } from '../evidence/otlp/build-otlp-trial-item.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
 import { resolveNotedKey } from '../evidence/otlp/trial-key-rule.js';
@@ -158,6 +158,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
   readonly #problems: string[] = [];
   #unscoredTrials = 0;
+  /**
+   * Log records by trace id (`acceptLogs`), oldest trace first, with when the first came: a trial
+   * takes its traces' records each time it is scored; they go when the trace is sealed, or, when no
+   * span of the trace came within `idleTimeoutMs` of them, are counted as attached to no trial.
+   */
+  readonly #logs = new Map<string, { records: OtlpLogRecord[]; sinceMs: number }>();
+  #logRecordsHeld = 0;
 
   constructor(
     private readonly config: LiveEngineConfig,
@@ -269,6 +276,65 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
+   * Accepts one logs export's records, or answers `Saturated` when as many records as
+   * `maxQueuedSpans` are held already. Each record joins the trial of its trace id: one not scored
+   * yet takes it when it is (whether the record came before or after its spans), one scored already
+   * is scored again with it (as for late spans). Records without a trace id, or whose trial is
+   * sealed, are refused as partial success.
+   */
+  acceptLogs(records: readonly OtlpLogRecord[]): ExportOutcome | Saturated {
+    let withoutTrace = 0;
+    let late = 0;
+    const taken: OtlpLogRecord[] = [];
+    for (const record of records) {
+      if (isZeroId(record.traceId)) withoutTrace += 1;
+      else if (this.#assembler.isSealed(record.traceId)) late += 1;
+      else taken.push(record);
+    }
+    if (taken.length > 0 && this.#logRecordsHeld + taken.length > this.config.maxQueuedSpans)
+      return this.#throttle();
+    const now = this.nowMs();
+    const rescore = new Set<LiveTrial>();
+    for (const record of taken) {
+      let held = this.#logs.get(record.traceId);
+      if (held === undefined) {
+        held = { records: [], sinceMs: now };
+        this.#logs.set(record.traceId, held);
+      }
+      held.records.push(record);
+      const trace = this.#assembler.trial(record.traceId);
+      if (trace !== undefined && trace.version > 0 && !trace.dirty) rescore.add(trace);
+    }
+    this.#logRecordsHeld += taken.length;
+    this.metrics.logRecordsReceived += taken.length;
+    this.metrics.logRecordsRejected += withoutTrace + late;
+    for (const trace of rescore) this.#enqueue(trace, 'late-spans');
+    if (rescore.size > 0) this.#pump();
+    if (withoutTrace === 0 && late === 0) return EMPTY_OUTCOME;
+    const messages: string[] = [];
+    if (withoutTrace > 0)
+      messages.push(`${withoutTrace} log record(s) without a trace id cannot join a trial and were rejected`);
+    if (late > 0) messages.push(`${late} log record(s) arrived for trials already sealed and were rejected`);
+    return { rejectedSpans: withoutTrace + late, errorMessage: messages.join('; ') };
+  }
+
+  /** Lets go of the log records of traces no span of which came within `idleTimeoutMs` of them. */
+  #expireLogs(now: number): void {
+    for (const [traceId, held] of this.#logs) {
+      if (now - held.sinceMs < this.config.completion.idleTimeoutMs) break;
+      if (this.#assembler.trial(traceId) === undefined) this.#dropLogs(traceId, true);
+    }
+  }
+
+  #dropLogs(traceId: string, unattached: boolean): void {
+    const held = this.#logs.get(traceId);
+    if (held === undefined) return;
+    this.#logs.delete(traceId);
+    this.#logRecordsHeld -= held.records.length;
+    if (unattached) this.metrics.logRecordsUnattached += held.records.length;
+  }
+
+  /**
    * The answer to any request with spans while the queues are full, or null:
    * the receivers ask before reading a body, so a saturated receiver refuses exports without reading,
    * decoding or copying them (a request that would bring no acceptable span is refused too then; its
@@ -328,6 +394,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.metrics.trialsOpen = this.#assembler.openCount;
     this.#pump();
     this.#seal(now);
+    this.#expireLogs(now);
   }
 
   /**
@@ -343,7 +410,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       if (this.#jobs.has(key) || this.#scoring.has(key)) continue;
       const traces = this.#tracesByKey.get(key);
       if (traces === undefined) continue;
-      this.#assembler.seal(traces instanceof Map ? traces.keys() : [traces.key]);
+      const traceIds = traces instanceof Map ? [...traces.keys()] : [traces.key];
+      this.#assembler.seal(traceIds);
+      for (const traceId of traceIds) if (this.#assembler.isSealed(traceId)) this.#dropLogs(traceId, false);
       this.#tracesByKey.delete(key);
     }
   }
@@ -365,6 +434,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     await this.whenIdle();
     // Nothing arrives any more (the receivers stop accepting first): the stream's state (spans,
     // request bodies, trace maps) goes before the bundle is written, not collected while it is.
+    for (const traceId of [...this.#logs.keys()])
+      this.#dropLogs(traceId, this.#assembler.trial(traceId) === undefined);
     this.#assembler.clear();
     this.#tracesByKey.clear();
     this.#scoredAt.clear();
@@ -626,7 +697,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const item = buildOtlpTrialItem({
       trialId,
       taskId,
-      handle: OTLPTraceHandle.fromSpans(spans),
+      handle: OTLPTraceHandle.fromSpans(
+        spans,
+        job.traces.flatMap((t) => this.#logs.get(t.key)?.records ?? []),
+      ),
       origin: { file: 'otlp-live' },
     });
     // the output text is kept with the trial (plainOutput below): read it now, so that the metrics'

@@ -287,6 +287,11 @@ export class LiveTrialAssembler {
     return this.#trials.size;
   }
 
+  /** The trial of `key` while it is held (not sealed, not cleared), else undefined. */
+  trial(key: string): LiveTrial | undefined {
+    return this.#trials.get(key);
+  }
+
   /** Whether spans of this key can no longer be placed (the trial was sealed). */
   isSealed(key: string): boolean {
     return this.#sealed.has(key);

@@ -10,6 +10,10 @@ export class ServeMetrics {
   spansRejected = 0;
   spansDuplicate = 0;
   exportsThrottled = 0;
+  /** Log records taken (`acceptLogs`), refused (no trace id, trial sealed), and let go unattached. */
+  logRecordsReceived = 0;
+  logRecordsRejected = 0;
+  logRecordsUnattached = 0;
   /** Waits for room by exports that found the queues full (`waitForCapacity`), and their time. */
   exportWaits = 0;
   exportWaitMsSum = 0;
@@ -62,6 +66,24 @@ export class ServeMetrics {
       'counter',
       'Re-sent spans ignored by de-duplication.',
       this.spansDuplicate,
+    );
+    metric(
+      'evalstream_log_records_received_total',
+      'counter',
+      'Log records accepted (each joins the trial of its trace id).',
+      this.logRecordsReceived,
+    );
+    metric(
+      'evalstream_log_records_rejected_total',
+      'counter',
+      'Log records refused as partial success (no trace id, or their trial already sealed).',
+      this.logRecordsRejected,
+    );
+    metric(
+      'evalstream_log_records_unattached_total',
+      'counter',
+      'Log records let go because no span of their trace came within the idle timeout.',
+      this.logRecordsUnattached,
     );
     metric(
       'evalstream_exports_throttled_total',

@@ -1,4 +1,4 @@
-import type { OtlpResourceSpans } from '../evidence/otlp/otlp-types.js';
+import type { OtlpLogRecord, OtlpResourceSpans } from '../evidence/otlp/otlp-types.js';
 import type { RetainedBody } from './body-arena.js';
 import type { ExportOutcome } from './export-response.js';
 
@@ -32,7 +32,16 @@ export interface ExportHandler {
     reload?: () => readonly OtlpResourceSpans[],
     body?: RetainedBody,
   ): ExportOutcome | Saturated;
+  /**
+   * Takes one logs export's records (`POST /v1/logs`, gRPC `LogsService/Export`): each joins the
+   * trial of its trace id; records that cannot (no trace id, trial sealed) are refused as partial
+   * success.
+   */
+  acceptLogs(records: readonly OtlpLogRecord[]): ExportOutcome | Saturated;
 }
+
+/** Which OTLP export a request body is: `ExportTraceServiceRequest` or `ExportLogsServiceRequest`. */
+export type OtlpSignal = 'traces' | 'logs';
 
 /** Decodes one `ExportTraceServiceRequest` body; throws with a message naming the offset on bad input. */
 export type RequestDecoder = (body: Uint8Array, encoding: 'protobuf' | 'json') => OtlpResourceSpans[];
@@ -52,11 +61,13 @@ export interface BodyHandler {
    * Decodes `body` and accepts its spans (the receivers own `body` no longer: it may be moved).
    * `waitMs`: when the queues turn out to be full only once the body is read (another thread saw them
    * with room), how long the body may wait for room before it is refused; 0 refuses at once.
+   * `signal`: what the body is (default `traces`).
    */
   acceptBody(
     body: Buffer,
     encoding: 'protobuf' | 'json',
     waitMs?: number,
+    signal?: OtlpSignal,
   ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable>;
 }
 

@@ -10,7 +10,7 @@ export type InputFormat = 'bundle' | 'harbor' | 'atif' | 'otlp' | 'gym';
 const HEAD_BYTES = 64 * 1024;
 const FIRST_LINE_LIMIT = 64 * 1024 * 1024;
 const OTLP_KEYS =
-  /"(resourceSpans|resource_spans|batches|scopeSpans|scope_spans|instrumentationLibrarySpans)"\s*:/;
+  /"(resourceSpans|resource_spans|batches|scopeSpans|scope_spans|instrumentationLibrarySpans|resourceLogs|resource_logs|scopeLogs|scope_logs)"\s*:/;
 const ATIF_VERSION = /"schema_version"\s*:\s*"ATIF-/;
 const GYM_KEYS = /"(_ng_task_index|_ng_rollout_index)"\s*:/;
 
@@ -19,7 +19,7 @@ const GYM_KEYS = /"(_ng_task_index|_ng_rollout_index)"\s*:/;
  * with `run.json` → `bundle`; a Harbor trial dir (a `result.json` with `trial_name`) or a dir whose
  * subdirectories hold `result.json` → `harbor`. Files: `*.atif.json` → `atif`; `*.pb`/`*.binpb` →
  * `otlp`; JSON lines (`.jsonl`, `.ndjson`) by the first row's keys (`_ng_task_index` /
- * `_ng_rollout_index` → `gym`, `resourceSpans`/`batches` → `otlp`); other files by the first of those
+ * `_ng_rollout_index` → `gym`, `resourceSpans`/`batches`/`resourceLogs` → `otlp`); other files by the first of those
  * keys or an `"schema_version": "ATIF-..."` in the first 64 KiB. Gzip is looked through.
  *
  * @example
@@ -39,7 +39,14 @@ export async function detectFormat(path: string): Promise<InputFormat | null> {
         const row = JSON.parse(line) as unknown;
         if (row !== null && typeof row === 'object' && !Array.isArray(row)) {
           if ('_ng_task_index' in row || '_ng_rollout_index' in row) return 'gym';
-          if ('resourceSpans' in row || 'resource_spans' in row || 'batches' in row) return 'otlp';
+          if (
+            'resourceSpans' in row ||
+            'resource_spans' in row ||
+            'batches' in row ||
+            'resourceLogs' in row ||
+            'resource_logs' in row
+          )
+            return 'otlp';
         }
         return null;
       } catch {

@@ -18,7 +18,9 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
    * Receives each payload that does not decode though its bounds are known (a bad JSON line, a
    * protobuf frame whose body is corrupt behind an intact length prefix), as an `InputError` naming
    * the file and the line or byte offset: the payload is skipped and reading goes on. Without it such
-   * a payload ends the stream like any other bad input.
+   * a payload ends the stream like any other bad input. At the end of the input it also receives,
+   * per file, the count of log records that attached to no trial (no trace id, or no span of their
+   * trace in the input).
    */
   onIssue?: (issue: InputError) => void;
 }
@@ -27,6 +29,8 @@ export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
  * Trials from OTLP trace files: `.json` (one ExportTraceServiceRequest, or JSON lines under a `.json`
  * name), `.jsonl` (the Collector file exporter, one request per line), `.pb`/`.binpb` (one request,
  * or the Collector's 4-byte big-endian length-prefixed frames), each optionally gzip-compressed.
+ * Log exports (`resourceLogs` lines, `ExportLogsServiceRequest` frames) may sit in the same files or
+ * in files of their own: their records attach to the trial of their trace id.
  * Files are read lazily one after another, chunk by chunk, and only as fast as trials are taken (a
  * `PullSource`: memory stays bounded by the grouping window, not the file size), spans grouped into
  * trials across files (see `groupIntoTrials`).
@@ -77,4 +81,18 @@ async function* readOtlpTrials(
     throw error;
   }
   yield* grouper.flush();
+  if (options.onIssue === undefined) return;
+  for (const c of grouper.unattachedLogRecords()) {
+    const n = c.withoutTraceId + c.withoutSpans;
+    const parts = [
+      ...(c.withoutTraceId === 0 ? [] : [`${c.withoutTraceId} without a trace id`]),
+      ...(c.withoutSpans === 0 ? [] : [`${c.withoutSpans} whose trace had no spans in the input`]),
+    ];
+    options.onIssue(
+      new InputError(`${n} log record(s) attached to no trial (${parts.join(', ')})`, {
+        file: c.file,
+        field: 'logRecords',
+      }),
+    );
+  }
 }

@@ -13,35 +13,12 @@ import { EngineThread, EngineThreadStartError } from '../../src/serve/engine-thr
 import type { ExportOutcome } from '../../src/serve/export-response.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import type { LiveIntervalsJson } from '../../src/serve/live-intervals.js';
-import type { LiveRunOptions } from '../../src/serve/open-live-run.js';
 import type { Saturated, Undecodable } from '../../src/serve/serve-types.js';
 import { fakeAgent } from './fake-agent.js';
 import { liveEngineConfig } from './live-engine-config.js';
+import { liveRunOptions as runOptions } from './live-run-options.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
-
-function runOptions(overrides: Partial<LiveRunOptions> = {}): LiveRunOptions {
-  return {
-    runId: RUN,
-    configFile: null,
-    out: null,
-    db: null,
-    settleMs: 20,
-    idleTimeoutMs: 60_000,
-    endMarker: null,
-    maxQueuedSpans: 100_000,
-    maxPendingTrials: 1000,
-    concurrency: 4,
-    retainMs: 60_000,
-    retainMaxTrials: 20_000,
-    flushMs: 50,
-    trialKeys: ['gen_ai.conversation.id'],
-    taskKeys: ['nemo.test_case.name'],
-    report: false,
-    stopWhenWidth: null,
-    ...overrides,
-  };
-}
 
 /** Export bodies of a few fake-agent trials, one trial per body, protobuf and JSON alternating. */
 function trialBodies(): { body: Buffer; encoding: 'protobuf' | 'json' }[] {

@@ -17,7 +17,7 @@ import { parseLosslessJson } from './parse-lossless-json.js';
 export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
   if (payload.kind === 'protobuf') {
     try {
-      const request = decodeOtlpProtobuf(payload.bytes, { checkValues: true });
+      const request = decodeOtlpProtobuf(payload.bytes, { checkValues: true, signal: 'auto' });
       if (request.issues === undefined) return request;
       const base = payload.bodyOffset;
       const issues = request.issues.map((i) => ({ ...i, offset: base + (i.offset ?? 0) }));

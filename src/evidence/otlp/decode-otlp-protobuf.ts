@@ -10,6 +10,7 @@ import type {
   OtlpAttributes,
   OtlpExportRequest,
   OtlpKeyValue,
+  OtlpLogRecord,
   OtlpResource,
   OtlpResourceSpans,
   OtlpScope,
@@ -1157,6 +1158,232 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
   return { resource: lazyResource, scopeSpans, schemaUrl };
 }
 
+/*
+ * The logs side (`ExportLogsServiceRequest`): ResourceLogs and ScopeLogs use the field numbers of
+ * ResourceSpans and ScopeSpans; log records are fewer than spans, so each is scanned into its scalar
+ * fields at decode time and only its body and attribute values wait until read.
+ */
+const T_RL_SCOPE_LOGS = (2 << 3) | LEN;
+const T_SL_LOG_RECORDS = (2 << 3) | LEN;
+const T_LOG_TIME = (1 << 3) | 1;
+const T_LOG_SEVERITY_NUMBER = 2 << 3;
+const T_LOG_SEVERITY_TEXT = (3 << 3) | LEN;
+const T_LOG_BODY = (5 << 3) | LEN;
+const T_LOG_ATTRIBUTES = (6 << 3) | LEN;
+const T_LOG_DROPPED_ATTRS = 7 << 3;
+const T_LOG_FLAGS = (8 << 3) | 5;
+const T_LOG_TRACE_ID = (9 << 3) | LEN;
+const T_LOG_SPAN_ID = (10 << 3) | LEN;
+const T_LOG_OBSERVED_TIME = (11 << 3) | 1;
+const T_LOG_EVENT_NAME = (12 << 3) | LEN;
+
+/** A log record scanned at decode time; its body and attribute values are decoded when first read. */
+class WireLogRecord implements OtlpLogRecord {
+  readonly traceId: string = '';
+  readonly spanId: string = '';
+  readonly timeUnixNano: bigint = 0n;
+  readonly observedTimeUnixNano: bigint = 0n;
+  readonly severityNumber: number = 0;
+  readonly severityText: string = '';
+  readonly attributes: OtlpAttributes;
+  readonly droppedAttributesCount: number = 0;
+  readonly flags: number = 0;
+  readonly resource: OtlpResource;
+  scope: OtlpScope = EMPTY_SCOPE;
+  readonly #buf: Buf;
+  readonly #bodyStart: number = -1;
+  readonly #bodyEnd: number = -1;
+  #eventName: string | null = null;
+  #body: OtlpAnyValue | null = null;
+
+  constructor(buf: Buf, start: number, end: number, resource: OtlpResource) {
+    this.#buf = buf;
+    this.resource = resource;
+    const attributeRanges: number[] = [];
+    let time = -1;
+    let observed = -1;
+    let pos = start;
+    while (pos < end) {
+      const tag = varintAt(buf, pos, end, 'LogRecord');
+      pos = cursor;
+      switch (tag) {
+        case T_LOG_TIME:
+        case T_LOG_OBSERVED_TIME:
+          if (pos + 8 > end) fail('truncated fixed64', pos, 'LogRecord time');
+          if (tag === T_LOG_TIME) time = pos;
+          else observed = pos;
+          pos += 8;
+          break;
+        case T_LOG_SEVERITY_NUMBER:
+          this.severityNumber = varintAt(buf, pos, end, 'LogRecord.severity_number');
+          pos = cursor;
+          break;
+        case T_LOG_DROPPED_ATTRS:
+          this.droppedAttributesCount = varintAt(buf, pos, end, 'LogRecord.dropped_attributes_count');
+          pos = cursor;
+          break;
+        case T_LOG_FLAGS:
+          if (pos + 4 > end) fail('truncated fixed32', pos, 'LogRecord.flags');
+          this.flags = buf.readUInt32LE(pos);
+          pos += 4;
+          break;
+        default: {
+          if ((tag & 7) !== LEN) {
+            pos = skipAt(buf, tag & 7, pos, end, 'LogRecord');
+            break;
+          }
+          const len = varintAt(buf, pos, end, 'LogRecord');
+          const at = cursor;
+          if (at + len > end)
+            fail(
+              'truncated or corrupt: field runs past the end of the log record',
+              pos,
+              `LogRecord field ${tag >>> 3}`,
+            );
+          if (tag === T_LOG_TRACE_ID) this.traceId = buf.hexSlice(at, at + len);
+          else if (tag === T_LOG_SPAN_ID) this.spanId = buf.hexSlice(at, at + len);
+          else if (tag === T_LOG_SEVERITY_TEXT) this.severityText = buf.utf8Slice(at, at + len);
+          else if (tag === T_LOG_EVENT_NAME) this.#eventName = len === 0 ? null : buf.utf8Slice(at, at + len);
+          else if (tag === T_LOG_ATTRIBUTES) attributeRanges.push(at, at + len);
+          else if (tag === T_LOG_BODY) {
+            this.#bodyStart = at;
+            this.#bodyEnd = at + len;
+          }
+          pos = at + len;
+        }
+      }
+    }
+    this.observedTimeUnixNano = readFixed64(buf, observed);
+    const t = readFixed64(buf, time);
+    this.timeUnixNano = t === 0n ? this.observedTimeUnixNano : t;
+    this.attributes = attributesOf(buf, attributeRanges);
+  }
+
+  get eventName(): string {
+    this.#eventName ??=
+      this.attributes.getString('event.name') ?? this.attributes.getString('otel.event.name') ?? '';
+    return this.#eventName;
+  }
+
+  get body(): OtlpAnyValue {
+    if (this.#body === null) {
+      const [s, e] = [this.#bodyStart, this.#bodyEnd];
+      this.#body = s < 0 ? EMPTY_VALUE : onDemand(() => decodeAnyValue(this.#buf, s, e), s, 'LogRecord.body');
+    }
+    return this.#body;
+  }
+}
+
+/** The `[start, end)` of each length-delimited field `tag` of the message in `[start, end)`. */
+function fieldRanges(buf: Buf, start: number, end: number, tag: number, message: string): number[] {
+  const out: number[] = [];
+  let pos = start;
+  while (pos < end) {
+    const t = varintAt(buf, pos, end, message);
+    pos = cursor;
+    if (t !== tag) {
+      pos = skipAt(buf, t & 7, pos, end, message);
+      continue;
+    }
+    const len = varintAt(buf, pos, end, message);
+    if (cursor + len > end)
+      fail(`truncated or corrupt: field runs past the end of its ${message}`, pos, message);
+    out.push(cursor, cursor + len);
+    pos = cursor + len;
+  }
+  return out;
+}
+
+/** Appends the log records of the `ResourceLogs` in `[start, end)` to `out`. */
+function readResourceLogs(buf: Buf, start: number, end: number, out: OtlpLogRecord[]): void {
+  const resources = fieldRanges(buf, start, end, T_RS_RESOURCE, 'ResourceLogs');
+  const rs = resources.length - 2;
+  // the last resource field wins, wherever it stands among the scope logs
+  const resource: OtlpResource =
+    rs < 0 ? EMPTY_RESOURCE : new WireResource(buf, resources[rs] as number, resources[rs + 1] as number);
+  const scopes = fieldRanges(buf, start, end, T_RL_SCOPE_LOGS, 'ResourceLogs');
+  for (let i = 0; i < scopes.length; i += 2) {
+    const s = scopes[i] as number;
+    const e = scopes[i + 1] as number;
+    const scopeRanges = fieldRanges(buf, s, e, T_SS_SCOPE, 'ScopeLogs');
+    const sc = scopeRanges.length - 2;
+    const scope =
+      sc < 0 ? EMPTY_SCOPE : new WireScope(buf, scopeRanges[sc] as number, scopeRanges[sc + 1] as number);
+    const records = fieldRanges(buf, s, e, T_SL_LOG_RECORDS, 'ScopeLogs');
+    for (let j = 0; j < records.length; j += 2) {
+      const record = new WireLogRecord(buf, records[j] as number, records[j + 1] as number, resource);
+      record.scope = scope;
+      out.push(record);
+    }
+  }
+}
+
+/** Fields whose wire type exists only in a `LogRecord` (as tags), not in a `Span` under the same number. */
+const LOG_RECORD_ONLY_TAGS = new Set([
+  T_LOG_TIME,
+  T_LOG_SEVERITY_NUMBER,
+  T_LOG_ATTRIBUTES,
+  T_LOG_DROPPED_ATTRS,
+  T_LOG_FLAGS,
+  T_LOG_SPAN_ID,
+  T_LOG_OBSERVED_TIME,
+  T_LOG_EVENT_NAME,
+]);
+
+/**
+ * What the record in `[start, end)` is: `logs` at its first field that only a `LogRecord` has (with
+ * that wire type), `traces` at its first that only a `Span` has; null when it tells neither (only
+ * fields 3, 5 and 9, length-delimited in both).
+ */
+function recordKind(buf: Buf, start: number, end: number): 'logs' | 'traces' | null {
+  let pos = start;
+  while (pos < end) {
+    const tag = varintAt(buf, pos, end, 'record');
+    pos = cursor;
+    if (LOG_RECORD_ONLY_TAGS.has(tag)) return 'logs';
+    const field = tag >>> 3;
+    if (field >= 1 && field <= 16 && field !== 3 && field !== 5 && field !== 9) return 'traces';
+    pos = skipAt(buf, tag & 7, pos, end, 'record');
+  }
+  return null;
+}
+
+/** The kind of the first telling record under the message in `[start, end)` at `depth` (0: the request). */
+function requestKind(buf: Buf, start: number, end: number, depth: number): 'logs' | 'traces' | null {
+  const want = depth === 0 ? T_REQ_RESOURCE_SPANS : T_RS_SCOPE_SPANS;
+  let pos = start;
+  while (pos < end) {
+    const tag = varintAt(buf, pos, end, 'request');
+    pos = cursor;
+    if (tag !== want) {
+      pos = skipAt(buf, tag & 7, pos, end, 'request');
+      continue;
+    }
+    const len = varintAt(buf, pos, end, 'request');
+    const at = cursor;
+    if (at + len > end) return null;
+    const kind = depth === 2 ? recordKind(buf, at, at + len) : requestKind(buf, at, at + len, depth + 1);
+    if (kind !== null) return kind;
+    pos = at + len;
+  }
+  return null;
+}
+
+/**
+ * Whether a request of unknown kind (a frame of a file the Collector wrote both traces and logs to)
+ * is an `ExportLogsServiceRequest`. Both requests nest resource → scope → record under the same field
+ * numbers, but a `LogRecord`'s fields differ from a `Span`'s in wire type (its field 1 is the fixed64
+ * time where a span has its trace id bytes, …): the first record with a telling field decides. A
+ * request none of whose records tells, or that does not scan, is read as traces.
+ */
+function isLogsRequest(buf: Buf): boolean {
+  try {
+    return requestKind(buf, 0, buf.length, 0) === 'logs';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Decodes one binary `ExportTraceServiceRequest` (or `TracesData`, the same field 1) without
  * materialising what nobody reads: the message structure down to span fields is scanned (so a
@@ -1166,15 +1393,18 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
  * keys and values are also checked as they are scanned (no value decoded): bytes that are not UTF-8
  * and values nested more than `MAX_ANY_VALUE_DEPTH` levels become `issues` (payload offsets), the
  * latter refused by themselves (read as empty); without it such a value fails when it is read.
+ * `signal` `logs` reads an `ExportLogsServiceRequest` (or `LogsData`) into `logRecords` instead;
+ * `auto` tells the two apart by the wire types of the first record's fields (see `docs/otlp.md`).
  *
  * @example
  * const req = decodeOtlpProtobuf(readFileSync('export.binpb'));
  * for (const rs of req.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) s.name;
  * // throws OtlpDecodeError('truncated or corrupt: … at byte 1234 (Span.attributes)') on bad input
+ * decodeOtlpProtobuf(logsBody, { signal: 'logs' }).logRecords[0]?.eventName; // 'gen_ai.evaluation.result'
  */
 export function decodeOtlpProtobuf(
   bytes: Uint8Array,
-  options: { checkValues?: boolean } = {},
+  options: { checkValues?: boolean; signal?: 'traces' | 'logs' | 'auto' } = {},
 ): OtlpExportRequest {
   // protobuf messages are limited to 2 GiB, and the attribute index keeps positions in an Int32Array
   if (bytes.length > 0x7fffffff)
@@ -1183,13 +1413,20 @@ export function decodeOtlpProtobuf(
   const r = Reader.create(buf);
   const end = buf.length;
   const resourceSpans: OtlpResourceSpans[] = [];
+  const logRecords: OtlpLogRecord[] = [];
+  const signal = options.signal ?? 'traces';
+  const logs = signal === 'logs' || (signal === 'auto' && isLogsRequest(buf));
   requestIndex.length = 0;
   requestBlock = { data: new Int32Array(0) };
   checking = options.checkValues === true ? [] : null;
   try {
     while (r.pos < end) {
       const tag = r.uint32();
-      if (tag === T_REQ_RESOURCE_SPANS) {
+      if (logs && tag === T_REQ_RESOURCE_SPANS) {
+        const e = subEnd(r, end, 'ExportLogsServiceRequest.resource_logs');
+        readResourceLogs(buf, r.pos, e, logRecords);
+        r.pos = e;
+      } else if (tag === T_REQ_RESOURCE_SPANS) {
         const e = subEnd(r, end, 'ExportTraceServiceRequest.resource_spans');
         const outer = bounded(r, e);
         resourceSpans.push(readResourceSpans(r, e));
@@ -1206,6 +1443,6 @@ export function decodeOtlpProtobuf(
   requestBlock.data = requestIndex.take();
   const found = checking;
   checking = null;
-  if (found === null || found.length === 0) return { resourceSpans, logRecords: [] };
-  return { resourceSpans, logRecords: [], issues: found.map(issueOf) };
+  if (found === null || found.length === 0) return { resourceSpans, logRecords };
+  return { resourceSpans, logRecords, issues: found.map(issueOf) };
 }

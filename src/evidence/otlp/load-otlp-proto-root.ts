@@ -9,6 +9,8 @@ const PROTO_FILES = [
   'opentelemetry/proto/resource/v1/resource.proto',
   'opentelemetry/proto/trace/v1/trace.proto',
   'opentelemetry/proto/collector/trace/v1/trace_service.proto',
+  'opentelemetry/proto/logs/v1/logs.proto',
+  'opentelemetry/proto/collector/logs/v1/logs_service.proto',
 ];
 
 let cached: protobuf.Root | null = null;
@@ -26,7 +28,7 @@ function protoDir(): string {
 }
 
 /**
- * The protobufjs `Root` of evalstream's OTLP trace `.proto` files (loaded once, then cached). Look up
+ * The protobufjs `Root` of evalstream's OTLP trace and logs `.proto` files (loaded once, then cached). Look up
  * `opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest` to encode or reflection-decode.
  *
  * @example

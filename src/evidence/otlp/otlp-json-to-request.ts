@@ -292,39 +292,61 @@ function resourceSpans(v: unknown, path: string): OtlpResourceSpans {
   return { resource: res, scopeSpans, schemaUrl: str(pick(v, 'schemaUrl', 'schema_url')) };
 }
 
+/** `SEVERITY_NUMBER_<name>` by name (`INFO2`, …: four steps per level, TRACE = 1). */
+const SEVERITY_NUMBERS: Record<string, number> = Object.fromEntries(
+  ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].flatMap((level, i) =>
+    ['', '2', '3', '4'].map((step, j) => [`SEVERITY_NUMBER_${level}${step}`, i * 4 + j + 1]),
+  ),
+);
+
+function logRecord(r: unknown, path: string, res: OtlpResource, sc: OtlpScope): OtlpLogRecord {
+  if (!isObj(r)) throw new OtlpDecodeError(`${path} is not an object`, { field: path });
+  const attrs = attributes(r['attributes'], `${path}.attributes`);
+  const eventName =
+    str(pick(r, 'eventName', 'event_name')) ||
+    (attrs.getString('event.name') ?? attrs.getString('otel.event.name') ?? '');
+  const observed = int64(
+    pick(r, 'observedTimeUnixNano', 'observed_time_unix_nano'),
+    `${path}.observedTimeUnixNano`,
+  );
+  const time = int64(pick(r, 'timeUnixNano', 'time_unix_nano'), `${path}.timeUnixNano`);
+  return {
+    traceId: normalizeOtlpId(pick(r, 'traceId', 'trace_id'), 16),
+    spanId: normalizeOtlpId(pick(r, 'spanId', 'span_id'), 8),
+    timeUnixNano: time === 0n ? observed : time,
+    observedTimeUnixNano: observed,
+    severityNumber: enumValue(
+      pick(r, 'severityNumber', 'severity_number'),
+      SEVERITY_NUMBERS,
+      'SEVERITY_NUMBER_',
+    ),
+    severityText: str(pick(r, 'severityText', 'severity_text')),
+    eventName,
+    attributes: attrs,
+    droppedAttributesCount: uint(pick(r, 'droppedAttributesCount', 'dropped_attributes_count')),
+    flags: uint(r['flags']),
+    body: anyValue(r['body'], `${path}.body`),
+    resource: res,
+    scope: sc,
+  };
+}
+
 function logRecords(v: unknown, path: string): OtlpLogRecord[] {
   const out: OtlpLogRecord[] = [];
   list(v, path).forEach((rl, i) => {
-    if (!isObj(rl)) return;
-    const res = resource(rl['resource'], `${path}[${i}].resource`);
+    const rp = `${path}[${i}]`;
+    if (!isObj(rl)) throw new OtlpDecodeError(`${rp} is not an object`, { field: rp });
+    const res = resource(rl['resource'], `${rp}.resource`);
     const resourceRefusals = refusedSince(0);
     const first = out.length;
-    const scopes = list(
-      pick(rl, 'scopeLogs', 'scope_logs', 'instrumentationLibraryLogs'),
-      `${path}[${i}].scopeLogs`,
-    );
+    const scopes = list(pick(rl, 'scopeLogs', 'scope_logs', 'instrumentationLibraryLogs'), `${rp}.scopeLogs`);
     scopes.forEach((sl, j) => {
-      if (!isObj(sl)) return;
-      const p = `${path}[${i}].scopeLogs[${j}].logRecords`;
+      const sp = `${rp}.scopeLogs[${j}]`;
+      if (!isObj(sl)) throw new OtlpDecodeError(`${sp} is not an object`, { field: sp });
+      const sc = scope(pick(sl, 'scope', 'instrumentationLibrary'), `${sp}.scope`);
+      const p = `${sp}.logRecords`;
       list(pick(sl, 'logRecords', 'log_records'), p).forEach((r, k) => {
-        if (!isObj(r)) return;
-        const attrs = attributes(r['attributes'], `${p}[${k}].attributes`);
-        const eventName =
-          str(pick(r, 'eventName', 'event_name')) ||
-          (attrs.getString('event.name') ?? attrs.getString('otel.event.name') ?? '');
-        const time = pick(r, 'timeUnixNano', 'time_unix_nano');
-        out.push({
-          traceId: normalizeOtlpId(pick(r, 'traceId', 'trace_id'), 16),
-          spanId: normalizeOtlpId(pick(r, 'spanId', 'span_id'), 8),
-          timeUnixNano: int64(
-            time ?? pick(r, 'observedTimeUnixNano', 'observed_time_unix_nano'),
-            `${p}[${k}].timeUnixNano`,
-          ),
-          eventName,
-          attributes: attrs,
-          body: anyValue(r['body'], `${p}[${k}].body`),
-          resource: res,
-        });
+        out.push(logRecord(r, `${p}[${k}]`, res, sc));
         // a value refused in a log record is an issue of the record's trace (as its span would be)
         refusalIssues(out.slice(-1), refusedSince(0), issues);
       });
@@ -339,8 +361,9 @@ function logRecords(v: unknown, path: string): OtlpLogRecord[] {
  * `resourceSpans` (or Tempo's `batches`, or a bare list of ResourceSpans), `scopeSpans` or
  * `instrumentationLibrarySpans`, hex or base64 ids (→ lowercase hex), enums as integers or names,
  * 64-bit integers as strings or numbers (exact bigint; parse the text with `parseLosslessJson`),
- * camelCase or snake_case keys. `resourceLogs` in the same document become `logRecords`. Unknown keys
- * are ignored; a structurally wrong document throws `OtlpDecodeError` naming the field path. An
+ * camelCase or snake_case keys. `resourceLogs` (an `ExportLogsServiceRequest`, or log records written
+ * in the same document as spans) become `logRecords`, with severities as integers or names. Unknown
+ * keys are ignored; a structurally wrong document throws `OtlpDecodeError` naming the field path. An
  * attribute value nested more than `MAX_ANY_VALUE_DEPTH` levels is refused by itself: read as empty,
  * with a `nesting_too_deep` issue (its path and key) for each span it belongs to in `issues`.
  *

@@ -288,7 +288,10 @@ export class OTLPTraceHandle implements TrajectoryView {
     return this.forest().nodes.map((n) => n.span);
   }
 
-  /** Log records delivered with the trace (GenAI content events). */
+  /**
+   * Log records of the trace's trace ids, in arrival order, whether they came in the trace exports or
+   * in logs exports (GenAI content events, other evaluators' `gen_ai.evaluation.result`).
+   */
   logRecords(): OtlpLogRecord[] {
     return [...this.#load().logs];
   }

@@ -29,6 +29,27 @@ export interface OtlpGroupingConfig {
    * active traces are closed and their trials emitted early. Default 100000.
    */
   maxOpenSpans?: number;
+  /**
+   * Most log records held while no span of their trace has been seen (their spans may come later in
+   * the input, e.g. from a logs file read before the traces file); beyond it the oldest are let go
+   * and counted as attached to no trial. Default 100000.
+   */
+  maxWaitingLogRecords?: number;
+}
+
+/** Log records of one file that attach to no trial (see {@link OtlpTrialGrouper.unattachedLogRecords}). */
+export interface UnattachedLogRecords {
+  file: string;
+  /** Records with no trace id (or an all-zero one): nothing to attach them by. */
+  withoutTraceId: number;
+  /** Records whose trace had no span in the input while they could still join it. */
+  withoutSpans: number;
+}
+
+/** Log records of a trace no span of which has been seen yet, with the file each came from. */
+interface WaitingLogs {
+  logs: OtlpLogRecord[];
+  files: string[];
 }
 
 interface OpenTrace {
@@ -65,8 +86,11 @@ function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
  * `windowRequests` requests (or memory is short, or the input ends); on close its trial key is read
  * from the shallowest span carrying one of `trialKeys` (so a sub-agent stamped with its own
  * conversation id stays in its caller's trial) and it joins that trial (or is a trial of its own,
- * named by its trace id); a trial is emitted once all its traces are closed. Log records in the same
- * requests follow their trace. Trials are emitted in order of their first span.
+ * named by its trace id); a trial is emitted once all its traces are closed. Trials are emitted in
+ * order of their first span. Log records follow their trace id, wherever they come (trace or logs
+ * requests, before or after the spans): they keep an open trace open as spans do, and wait (bounded)
+ * for a first span of their trace; those that attach to no trial are counted
+ * (`unattachedLogRecords`).
  *
  * @example
  * const g = new OtlpTrialGrouper({});
@@ -83,6 +107,11 @@ export class OtlpTrialGrouper {
   readonly #emitted = new Map<string, number>();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
+  /** Log records waiting for a first span of their trace, oldest trace first. */
+  readonly #waiting = new Map<string, WaitingLogs>();
+  #waitingCount = 0;
+  readonly #maxWaitingLogs: number;
+  readonly #unattached = new Map<string, UnattachedLogRecords>();
   #seq = 0;
   /** Spans held: in open traces and in trials not yet emitted. */
   #heldSpans = 0;
@@ -92,6 +121,7 @@ export class OtlpTrialGrouper {
     this.#taskKeys = config.taskKeys ?? ['nemo.test_case.name'];
     this.#window = Math.max(1, config.windowRequests ?? 256);
     this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
+    this.#maxWaitingLogs = Math.max(0, config.maxWaitingLogRecords ?? 100_000);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
   }
 
@@ -119,9 +149,7 @@ export class OtlpTrialGrouper {
         }
       }
     }
-    for (const log of item.request.logRecords) {
-      if (log.traceId !== '') this.#touch(log.traceId, seq, origin).logs.push(log);
-    }
+    for (const log of item.request.logRecords) this.#placeLog(log, item.file, seq, origin);
     for (const issue of item.request.issues ?? []) {
       const t = this.#touch(issue.traceId, seq, origin);
       (t.diagnostics ??= []).push({
@@ -157,15 +185,76 @@ export class OtlpTrialGrouper {
     return done === null ? [] : this.#emit([...done]);
   }
 
+  /**
+   * A log record joins its trace while the trace is open (and keeps it open, as a span would); before
+   * any span of its trace it waits for one (a trace is closed and its trial emitted in one step, so a
+   * record after that finds neither and waits, to be counted at the end).
+   */
+  #placeLog(log: OtlpLogRecord, file: string, seq: number, origin: ItemOrigin): void {
+    const traceId = log.traceId;
+    if (/^0*$/.test(traceId)) {
+      this.#unattachedOf(file).withoutTraceId += 1;
+      return;
+    }
+    if (this.#traces.has(traceId)) {
+      this.#touch(traceId, seq, origin).logs.push(log);
+      return;
+    }
+    let waiting = this.#waiting.get(traceId);
+    if (waiting === undefined) {
+      waiting = { logs: [], files: [] };
+      this.#waiting.set(traceId, waiting);
+    }
+    waiting.logs.push(log);
+    waiting.files.push(file);
+    this.#waitingCount += 1;
+    while (this.#waitingCount > this.#maxWaitingLogs) {
+      const [oldest] = this.#waiting.keys();
+      this.#giveUpWaiting(oldest as string);
+    }
+  }
+
+  /** Counts the log records waiting for spans of `traceId` as attached to no trial. */
+  #giveUpWaiting(traceId: string): void {
+    const waiting = this.#waiting.get(traceId);
+    if (waiting === undefined) return;
+    this.#waiting.delete(traceId);
+    this.#waitingCount -= waiting.logs.length;
+    for (const file of waiting.files) this.#unattachedOf(file).withoutSpans += 1;
+  }
+
+  #unattachedOf(file: string): UnattachedLogRecords {
+    let counts = this.#unattached.get(file);
+    if (counts === undefined) {
+      counts = { file, withoutTraceId: 0, withoutSpans: 0 };
+      this.#unattached.set(file, counts);
+    }
+    return counts;
+  }
+
+  /**
+   * The log records that attach to no trial so far, per file in order of first such record: without
+   * a trace id, or (once `flush` ran, or past `maxWaitingLogRecords`) whose trace had no span while
+   * they could join it. Records are never dropped without being counted here.
+   */
+  unattachedLogRecords(): UnattachedLogRecords[] {
+    return [...this.#unattached.values()].map((c) => ({ ...c }));
+  }
+
   /** The open trace `traceId`, created or moved to the most recently active end. */
   #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
     let t = this.#traces.get(traceId);
     if (t === undefined) {
+      const waiting = this.#waiting.get(traceId);
+      if (waiting !== undefined) {
+        this.#waiting.delete(traceId);
+        this.#waitingCount -= waiting.logs.length;
+      }
       t = {
         traceId,
         spans: [],
         notes: this.#noter.start(),
-        logs: [],
+        logs: waiting?.logs ?? [],
         firstSeq: seq,
         lastSeq: seq,
         origin,
@@ -183,12 +272,13 @@ export class OtlpTrialGrouper {
   /** Closes everything still open and returns the remaining trials (end of input, or before an error). */
   flush(): TrialItem[] {
     for (const t of [...this.#traces.values()]) this.#close(t);
+    for (const traceId of [...this.#waiting.keys()]) this.#giveUpWaiting(traceId);
     return this.#emit([...this.#trials.values()]);
   }
 
   #close(t: OpenTrace): OpenTrial | null {
     this.#traces.delete(t.traceId);
-    if (t.spans.length === 0) return null; // log records of a trace with no spans cannot be placed
+    if (t.spans.length === 0) return null;
     const trialValue = this.#resolve(t, this.#trialKeys, 0);
     const key = trialValue === null ? `trace\u0000${t.traceId}` : `key\u0000${trialValue}`;
     let trial = this.#trials.get(key);

@@ -120,19 +120,28 @@ export interface OtlpResourceSpans {
 }
 
 /**
- * A log record that came in the same OTLP/JSON document as the spans (`resourceLogs`, written by
- * capture tools next to `resourceSpans`). GenAI instrumentations put message content in such records
- * (`gen_ai.choice`, `gen_ai.client.inference.operation.details`); ids may be '' when not recorded.
+ * A log record (`LogRecord` of an `ExportLogsServiceRequest`, or of `resourceLogs` written next to
+ * `resourceSpans` in one OTLP/JSON document). GenAI instrumentations put message content in such
+ * records (`gen_ai.choice`, `gen_ai.client.inference.operation.details`), evaluators their results
+ * (`gen_ai.evaluation.result`). Ids are '' when not recorded. `severityNumber`: 0 UNSPECIFIED,
+ * 1–4 TRACE, 5–8 DEBUG, 9–12 INFO, 13–16 WARN, 17–20 ERROR, 21–24 FATAL.
  */
 export interface OtlpLogRecord {
   readonly traceId: string;
   readonly spanId: string;
+  /** `time_unix_nano`, else `observed_time_unix_nano` when the event time was not recorded. */
   readonly timeUnixNano: bigint;
+  readonly observedTimeUnixNano: bigint;
+  readonly severityNumber: number;
+  readonly severityText: string;
   /** `eventName`, else the `event.name` / `otel.event.name` attribute, else ''. */
   readonly eventName: string;
   readonly attributes: OtlpAttributes;
+  readonly droppedAttributesCount: number;
+  readonly flags: number;
   readonly body: OtlpAnyValue;
   readonly resource: OtlpResource;
+  readonly scope: OtlpScope;
 }
 
 /**
@@ -150,7 +159,10 @@ export interface OtlpSpanIssue {
   readonly offset: number | null;
 }
 
-/** One decoded `ExportTraceServiceRequest` (plus any log records of the same JSON document). */
+/**
+ * One decoded export request: an `ExportTraceServiceRequest` (spans), an `ExportLogsServiceRequest`
+ * (log records), or an OTLP/JSON document holding both.
+ */
 export interface OtlpExportRequest {
   readonly resourceSpans: readonly OtlpResourceSpans[];
   readonly logRecords: readonly OtlpLogRecord[];
