@@ -94,8 +94,9 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>, CommandListi
     'merge',
     async () => (await import('./commands/merge.js')).mergeCommand(),
     {
-      term: 'merge [options] <bundles...>',
-      description: 'merge run bundles scored in shards (disjoint trials of one run) into one bundle',
+      term: 'merge [options] <shards...>',
+      description:
+        'merge runs scored in shards (disjoint trials of one run) into one bundle: bundles, or Parquet exports and DuckDB stores',
     },
   ],
 ];
