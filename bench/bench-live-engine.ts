@@ -45,7 +45,7 @@ export function benchLiveEngine(
  * Throws if a body is refused.
  *
  * @example
- * await feedBodies(engine, decodingBodyHandler(engine, decodeExportRequest), bodies, (ms) => (now += ms));
+ * await feedBodies(engine, decodingBodyHandler(engine), bodies, (ms) => (now += ms));
  */
 export async function feedBodies(
   engine: LiveEngine,

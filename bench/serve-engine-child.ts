@@ -40,7 +40,7 @@ const t0 = performance.now();
 let checked = 0;
 if (mode === 'decode') {
   for (const body of bodies) {
-    for (const rs of decodeExportRequest(body, 'protobuf'))
+    for (const rs of decodeExportRequest(body, 'protobuf').resourceSpans)
       for (const ss of rs.scopeSpans)
         for (const span of ss.spans)
           for (const { value } of span.attributes.entries())
@@ -56,7 +56,7 @@ if (mode === 'decode') {
     () => now,
   );
   // what serve does with a body once read: copied into the body arena, decoded from there, accepted
-  await feedBodies(engine, decodingBodyHandler(engine, decodeExportRequest), bodies, (ms) => (now += ms));
+  await feedBodies(engine, decodingBodyHandler(engine), bodies, (ms) => (now += ms));
   now += 1000;
   engine.tick();
   await engine.shutdown();

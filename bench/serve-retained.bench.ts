@@ -6,7 +6,6 @@
  * away, under `--retain-max-trials` 20,000) and one sealing each trial 1 ms after its scoring; heap
  * after full collections, before and after. Run with --expose-gc (`npm run bench` does).
  */
-import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
@@ -20,7 +19,7 @@ const trials = 10_000;
 async function perTrial(retainMs: number): Promise<{ heap: number; buffers: number }> {
   let now = 0;
   const engine = benchLiveEngine({ settleMs: 200, retainMs }, () => now);
-  const handler = decodingBodyHandler(engine, decodeExportRequest);
+  const handler = decodingBodyHandler(engine);
   const score = async (from: number, to: number): Promise<void> => {
     const bodies = Array.from({ length: to - from }, (_, k) => payload(from + k + 1));
     await feedBodies(engine, handler, bodies, (ms) => (now += ms));

@@ -3,7 +3,7 @@ import { otlpJsonToRequest } from '../evidence/otlp/otlp-json-to-request.js';
 import { parseLosslessJson } from '../evidence/otlp/parse-lossless-json.js';
 import { jsonNestingPast } from './json-nesting-past.js';
 import { MAX_ATTRIBUTE_DEPTH } from './too-deep-attribute.js';
-import type { RequestDecoder } from './serve-types.js';
+import type { OtlpExportRequest } from '../evidence/otlp/otlp-types.js';
 
 /**
  * Deepest JSON nesting of an OTLP/JSON request: the request's own structure (about 8 levels down to
@@ -18,9 +18,9 @@ const MAX_JSON_NESTING = 16 + 4 * MAX_ATTRIBUTE_DEPTH;
  * than the decoder can follow.
  *
  * @example
- * const resourceSpans = decodeExportRequest(body, 'protobuf');
+ * const request = decodeExportRequest(body, 'protobuf');
  */
-export const decodeExportRequest: RequestDecoder = (body, encoding) => {
+export function decodeExportRequest(body: Uint8Array, encoding: 'protobuf' | 'json'): OtlpExportRequest {
   if (encoding === 'json') {
     const at = jsonNestingPast(body, MAX_JSON_NESTING);
     if (at >= 0) throw new Error(`JSON nests deeper than ${MAX_JSON_NESTING} levels at byte ${at}`);
@@ -31,5 +31,5 @@ export const decodeExportRequest: RequestDecoder = (body, encoding) => {
       : otlpJsonToRequest(
           parseLosslessJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')),
         );
-  return [...request.resourceSpans];
-};
+  return request;
+}

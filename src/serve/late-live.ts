@@ -40,12 +40,8 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#bodies?.waitForCapacity(timeoutMs) ?? Promise.resolve();
   }
 
-  acceptBody(
-    body: Buffer,
-    encoding: 'protobuf' | 'json',
-    waitMs?: number,
-  ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable> {
-    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, waitMs);
+  acceptBody(body: Buffer, encoding: 'protobuf' | 'json'): ExportOutcome | Saturated | Undecodable {
+    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding);
   }
 
   summaryJson(options?: { omitTaskValues?: boolean }): unknown {
@@ -56,7 +52,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.trialJson(trialId);
   }
 
-  metricsText(): string | Promise<string> {
+  metricsText(): string {
     return this.#api?.metricsText() ?? '';
   }
 

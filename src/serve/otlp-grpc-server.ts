@@ -105,13 +105,13 @@ export class OtlpGrpcServer {
     const waitMs = this.config.saturationWaitMs ?? 0;
     if (waitMs > 0 && this.#accepting && this.handler.isSaturated()) {
       // wait for room (or the wait's end), then take it as any other export
-      void this.handler.waitForCapacity(waitMs).then(() => this.#take(call.request, callback, waitMs));
+      void this.handler.waitForCapacity(waitMs).then(() => this.#take(call.request, callback));
       return;
     }
-    this.#take(call.request, callback, waitMs);
+    this.#take(call.request, callback);
   };
 
-  #take(request: Buffer, callback: grpc.sendUnaryData<ExportOutcome>, waitMs: number): void {
+  #take(request: Buffer, callback: grpc.sendUnaryData<ExportOutcome>): void {
     if (!this.#accepting) {
       callback({ code: grpc.status.UNAVAILABLE, details: 'receiver is shutting down' });
       return;
@@ -143,21 +143,11 @@ export class OtlpGrpcServer {
     }
     let outcome;
     try {
-      outcome = this.handler.acceptBody(request, 'protobuf', waitMs);
-    } catch (error) {
+      outcome = this.handler.acceptBody(request, 'protobuf');
+    } finally {
       budget?.give(held);
-      throw error;
     }
-    if (outcome instanceof Promise) {
-      outcome
-        .finally(() => budget?.give(held))
-        .then(answer, (error: unknown) =>
-          callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
-        );
-    } else {
-      budget?.give(held);
-      answer(outcome);
-    }
+    answer(outcome);
   }
 }
 

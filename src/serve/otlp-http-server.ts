@@ -253,7 +253,7 @@ export class OtlpHttpServer {
     } else if (path === '/v1/events') {
       this.#events(req, res);
     } else if (path === '/metrics') {
-      const text = await this.api.metricsText();
+      const text = this.api.metricsText();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
       res.end(text);
     } else {
@@ -330,7 +330,7 @@ export class OtlpHttpServer {
     const held = body.length;
     let outcome;
     try {
-      outcome = await this.handler.acceptBody(body, encoding, waitMs);
+      outcome = this.handler.acceptBody(body, encoding);
     } finally {
       budget?.give(held);
     }
