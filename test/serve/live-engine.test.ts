@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OtlpExportRequest } from '../../src/evidence/otlp/otlp-types.js';
+import type { OtlpExportRequest, OtlpSpan } from '../../src/evidence/otlp/otlp-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
@@ -19,6 +19,11 @@ function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpExp
       ...(task === undefined ? {} : { 'nemo.test_case.name': task }),
     },
   });
+  return spanRequest(span);
+}
+
+/** A request of one span. */
+function spanRequest(span: OtlpSpan): OtlpExportRequest {
   return {
     resourceSpans: [
       {
@@ -133,16 +138,7 @@ describe('LiveEngine', () => {
         name: 'invoke_agent bot',
         attrs: { 'gen_ai.operation.name': 'invoke_agent', ...attrs },
       });
-      return {
-        resourceSpans: [
-          {
-            resource: span.resource,
-            scopeSpans: [{ scope: span.scope, spans: [span], schemaUrl: '' }],
-            schemaUrl: '',
-          },
-        ],
-        logRecords: [],
-      };
+      return spanRequest(span);
     };
     const settle = async (): Promise<void> => {
       engine.tick();
@@ -162,16 +158,7 @@ describe('LiveEngine', () => {
       parentSpanId: 'b1'.padStart(16, '0'),
       attrs: { 'gen_ai.conversation.id': 'conv-sub' },
     });
-    engine.acceptRequest({
-      resourceSpans: [
-        {
-          resource: sub.resource,
-          scopeSpans: [{ scope: sub.scope, spans: [sub], schemaUrl: '' }],
-          schemaUrl: '',
-        },
-      ],
-      logRecords: [],
-    });
+    engine.acceptRequest(spanRequest(sub));
     engine.acceptRequest(
       turn('a2', 'b1', { 'gen_ai.conversation.id': 'conv-x', 'nemo.test_case.name': 'task-7' }),
     );

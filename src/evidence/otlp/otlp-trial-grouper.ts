@@ -209,19 +209,15 @@ export class OtlpTrialGrouper {
     return done === null ? [] : this.#emit([...done]);
   }
 
+  #newTrace(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
+    return { traceId, spans: [], notes: this.#noter.start(), logs: [], firstSeq: seq, lastSeq: seq, origin };
+  }
+
   /** The open trace `traceId`, created or moved to the most recently active end. */
   #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
     let t = this.#traces.get(traceId);
     if (t === undefined) {
-      t = {
-        traceId,
-        spans: [],
-        notes: this.#noter.start(),
-        logs: [],
-        firstSeq: seq,
-        lastSeq: seq,
-        origin,
-      };
+      t = this.#newTrace(traceId, seq, origin);
       this.#traces.set(traceId, t);
     } else if (t.lastSeq !== seq) {
       this.#traces.delete(traceId);
@@ -398,13 +394,7 @@ export class OtlpTrialGrouper {
     if (known !== undefined) return known;
     if (this.#sealed.has(traceId)) return null;
     const t: LiveTrace = {
-      traceId,
-      spans: [],
-      notes: this.#noter.start(),
-      logs: [],
-      firstSeq: seq,
-      lastSeq: seq,
-      origin: LIVE_ORIGIN,
+      ...this.#newTrace(traceId, seq, LIVE_ORIGIN),
       lastAtMs: 0,
       ended: false,
       seen: new Map(),
