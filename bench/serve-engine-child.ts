@@ -5,7 +5,7 @@
  *           span's attribute values (strings decoded: what any receiver scoring these spans must at
  *           least do);
  *   engine  what `serve` does with a request after reading its body, without HTTP: the receivers'
- *           body handler (copy into the body arena, decode, `accept` with the re-decoding source),
+ *           body handler (decode, `acceptRequest`),
  *           assembly, completion timers (an injected clock: 1 ms per request, a tick every 50
  *           requests, `--settle-ms 200`),
  *           scoring with the default metrics, live state; then `shutdown` (flushes, returns every
@@ -55,7 +55,7 @@ if (mode === 'decode') {
     },
     () => now,
   );
-  // what serve does with a body once read: copied into the body arena, decoded from there, accepted
+  // what serve does with a body once read: decoded (lazily, spans read the body) and accepted
   await feedBodies(engine, decodingBodyHandler(engine), bodies, (ms) => (now += ms));
   now += 1000;
   engine.tick();

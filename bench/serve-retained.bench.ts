@@ -1,6 +1,6 @@
 /**
  * bench/serve-retained: what a scored trial that `serve` still retains for late spans costs (heap,
- * and request bodies in the body arena), against the same trial once sealed (the baseline, measured
+ * and the request bodies its spans read), against the same trial once sealed (the baseline, measured
  * in the same run): 10,000 bench/live trials (one 9-span agent trial per export, 8 per task) scored
  * through the receivers' body handler by two engines, one retaining every trial (`--retain-ms` far
  * away, under `--retain-max-trials` 20,000) and one sealing each trial 1 ms after its scoring; heap
@@ -53,5 +53,5 @@ console.log(
 );
 console.log(
   `serve-retained: a retained trial keeps ${kB(retained.heap)} kB of heap (${(retained.heap / sealed.heap).toFixed(1)}× the sealed one) ` +
-    `and ${kB(retained.buffers)} kB in array buffers (its request's body, in the arena); ${trials} trials, one per export`,
+    `and ${kB(retained.buffers)} kB in array buffers (its request's body, read by its spans); ${trials} trials, one per export`,
 );
