@@ -5,7 +5,9 @@ import type { ExportOutcome } from './export-response.js';
 /**
  * The receivers' {@link BodyHandler} in front of `handler`: decodes each request body (protobuf or
  * OTLP/JSON, lazily: spans keep reading the body's bytes) and hands the request to
- * `handler.acceptRequest`; a body that does not decode is `Undecodable` (400 / INVALID_ARGUMENT).
+ * `handler.acceptRequest`, with a reloader that decodes the same bytes again (so the handler can
+ * drop the spans and read them back later); a body that does not decode is `Undecodable` (400 /
+ * INVALID_ARGUMENT).
  *
  * @example
  * const server = new OtlpHttpServer(config, decodingBodyHandler(engine), engine);
@@ -22,7 +24,7 @@ export function decodingBodyHandler(handler: ExportHandler): BodyHandler {
       } catch (error) {
         return { undecodable: (error as Error).message };
       }
-      return handler.acceptRequest(request);
+      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding));
     },
   };
 }

@@ -96,7 +96,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
   readonly #grouper: OtlpTrialGrouper;
   /** Accepted requests not yet grouped (grouped on the next turn, after the receivers answered). */
-  readonly #queue: { request: OtlpExportRequest; spans: number }[] = [];
+  readonly #queue: {
+    request: OtlpExportRequest;
+    spans: number;
+    reload: (() => OtlpExportRequest) | undefined;
+  }[] = [];
   #queuedSpans = 0;
   /** Trials waiting for a scoring slot, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
@@ -183,9 +187,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * The one way into the live path: takes a decoded request (spans and/or log records) from any
    * transport, or answers `Saturated` when the queues are full (nothing is taken then). Spans
    * without valid ids, with attributes nested too deeply, or of sealed trials are refused (partial
-   * success, said in the outcome); the rest is grouped on the next turn.
+   * success, said in the outcome); the rest is grouped on the next turn. `reload` decodes the same
+   * request again: with it, a scored trial's spans are dropped from the heap and read back when they
+   * are needed again (late spans), so trials kept for late spans cost the garbage collector little.
    */
-  acceptRequest(request: OtlpExportRequest): ExportOutcome | Saturated {
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
     let rejected = 0;
     let late = 0;
     let deep = 0;
@@ -234,7 +240,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     if (kept > 0 || logs.length > 0) {
       const resourceSpans =
         refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
-      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: kept });
+      // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
+      const again = reload === undefined ? undefined : () => acceptable(reload());
+      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: kept, reload: again });
       this.#queuedSpans += kept;
       this.metrics.spansReceived += kept;
       this.metrics.queueDepthSpans = this.#queuedSpans;
@@ -435,8 +443,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #drainQueue(): void {
     const now = this.nowMs();
     while (this.#queue.length > 0) {
-      const { request, spans } = this.#queue.shift()!;
-      const accepted = this.#grouper.accept(request, now);
+      const { request, spans, reload } = this.#queue.shift()!;
+      const accepted = this.#grouper.accept(request, now, reload);
       this.metrics.spansDuplicate += accepted.duplicates;
       // sealed between the answer and now
       this.metrics.spansRejected += accepted.late;
@@ -522,6 +530,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       // one trial's records broke the summary: that trial is reported, the run goes on
       this.#unscored(job.key, error);
     }
+    // its spans go back to their requests' bytes until late spans (or a re-scoring) need them
+    if (!this.#jobs.has(job.key)) this.#grouper.release(job.key);
     this.#scoredAt.delete(job.key);
     this.#scoredAt.set(job.key, now);
     this.metrics.observeLatency(now - job.readyAtMs);
@@ -575,6 +585,18 @@ function without(
     ...rs,
     scopeSpans: rs.scopeSpans.map((ss) => ({ ...ss, spans: ss.spans.filter((span) => !refused.has(span)) })),
   }));
+}
+
+/** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
+function acceptable(request: OtlpExportRequest): OtlpExportRequest {
+  const refused = new Set<OtlpSpan>();
+  for (const rs of request.resourceSpans)
+    for (const ss of rs.scopeSpans)
+      for (const span of ss.spans)
+        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
+  return refused.size === 0
+    ? request
+    : { ...request, resourceSpans: without(request.resourceSpans, refused) };
 }
 
 function hasValidIds(span: OtlpSpan): boolean {

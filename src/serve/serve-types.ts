@@ -25,8 +25,9 @@ export interface ExportHandler {
   /**
    * The one way a decoded request (spans and/or log records, from any transport) enters the live
    * path: accepted (some spans perhaps refused, said in the outcome) or refused whole when saturated.
+   * `reload` decodes the same request again (its spans may then be dropped and read back later).
    */
-  acceptRequest(request: OtlpExportRequest): ExportOutcome | Saturated;
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated;
 }
 
 /** A request body that does not decode as an `ExportTraceServiceRequest` (HTTP 400 / INVALID_ARGUMENT). */

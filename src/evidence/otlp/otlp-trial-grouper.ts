@@ -85,6 +85,13 @@ interface LiveTrace extends OpenTrace {
   seen: Map<string, bigint | Set<bigint>>;
   /** The live trial it joined at its first completion, or null before. */
   trial: LiveTrial | null;
+  /**
+   * What reads each request that brought it spans or log records again, in order; null once one came
+   * without (its spans can then not be dropped and read back).
+   */
+  sources: (() => OtlpExportRequest)[] | null;
+  /** True while its spans, log records and seen ids are dropped (see `release`). */
+  released: boolean;
 }
 
 interface LiveTrial {
@@ -285,11 +292,23 @@ export class OtlpTrialGrouper {
    * time are ignored; spans and log records of sealed traces are refused). Trials are handed out by
    * {@link due}, not here.
    */
-  accept(request: OtlpExportRequest, nowMs: number): LiveAccepted {
+  accept(request: OtlpExportRequest, nowMs: number, reload?: () => OtlpExportRequest): LiveAccepted {
     const live = this.#liveOnly();
     this.#seq += 1;
     const seq = this.#seq;
     const counts: LiveAccepted = { added: 0, duplicates: 0, late: 0 };
+    const revived: LiveTrace[] = [];
+    const open = (traceId: string): LiveTrace | null => {
+      const t = this.#liveTrace(traceId, seq);
+      if (t === null) return null;
+      if (t.released) {
+        this.#revive(t);
+        revived.push(t);
+      }
+      if (reload === undefined) t.sources = null;
+      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) t.sources.push(reload);
+      return t;
+    };
     // consecutive spans mostly belong to the same trace: its state is looked up once
     let lastId: string | null = null;
     let last: LiveTrace | null = null;
@@ -298,7 +317,7 @@ export class OtlpTrialGrouper {
         for (const span of ss.spans) {
           if (span.traceId !== lastId) {
             lastId = span.traceId;
-            last = this.#liveTrace(lastId, seq);
+            last = open(lastId);
           }
           if (last === null) counts.late += 1;
           else if (!remember(last.seen, span.spanId, span.startTimeUnixNano)) counts.duplicates += 1;
@@ -314,14 +333,55 @@ export class OtlpTrialGrouper {
     }
     for (const log of request.logRecords) {
       if (log.traceId === '') continue;
-      const t = this.#liveTrace(log.traceId, seq);
+      const t = open(log.traceId);
       if (t === null) counts.late += 1;
       else {
         t.logs.push(log);
         this.#touchLive(t, seq, nowMs);
       }
     }
+    // a dropped trace that got only re-sent duplicates drops its spans again
+    for (const t of revived) if (!this.#liveDirty.has(t)) this.#drop(t);
     return counts;
+  }
+
+  /**
+   * Live policy: drops the spans, log records and seen ids of a handed-out trial's traces whose
+   * every request can be read again (the `reload` given to `accept`): they stay in the requests'
+   * bytes, off the JavaScript heap, and are read back when the trial gets spans again or is handed
+   * out again. A trace with content not yet handed out keeps it.
+   */
+  release(key: string): void {
+    const trial = this.#liveTrials.get(key);
+    if (trial !== undefined) for (const t of trial.traces) if (!this.#liveDirty.has(t)) this.#drop(t);
+  }
+
+  #drop(t: LiveTrace): void {
+    if (t.sources === null || t.released) return;
+    t.spans = [];
+    t.logs = [];
+    t.seen = new Map();
+    t.released = true;
+  }
+
+  /** Reads a dropped trace back from its requests, as it was accepted (duplicates ignored again). */
+  #revive(t: LiveTrace): void {
+    t.released = false;
+    t.notes = this.#noter.start();
+    for (const source of t.sources ?? []) {
+      const request = source();
+      for (const rs of request.resourceSpans) {
+        for (const ss of rs.scopeSpans) {
+          for (const span of ss.spans) {
+            if (span.traceId !== t.traceId || !remember(t.seen, span.spanId, span.startTimeUnixNano))
+              continue;
+            t.spans.push(span);
+            this.#noter.note(t.notes, span);
+          }
+        }
+      }
+      for (const log of request.logRecords) if (log.traceId === t.traceId) t.logs.push(log);
+    }
   }
 
   /** Live policy: whether spans of this trace are refused (its trial was sealed). */
@@ -399,6 +459,8 @@ export class OtlpTrialGrouper {
       ended: false,
       seen: new Map(),
       trial: null,
+      sources: [],
+      released: false,
     };
     this.#liveTraces.set(traceId, t);
     return t;
@@ -440,6 +502,7 @@ export class OtlpTrialGrouper {
     const out: LiveReadyTrial[] = [];
     for (const [trial, reason] of ready) {
       trial.version += 1;
+      for (const t of trial.traces) if (t.released) this.#revive(t);
       // a task key may come with a trace's later spans
       for (const t of trial.traces) trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
       const item = buildTrial(trial.trialId, trial.taskId ?? trial.trialId, trial.traces, LIVE_ORIGIN, {});
