@@ -40,12 +40,12 @@ export function benchLiveEngine(
 
 /**
  * Feeds `bodies` to `engine` as serve does with request bodies it has read: through `handler` (the
- * receivers' body handler: body arena, decoding, `accept`), the clock moved 1 ms per body by
+ * receivers' body handler: decoding, `acceptRequest`), the clock moved 1 ms per body by
  * `advance`, a tick every 50 bodies and a turn of the event loop after it (for scorings to run).
  * Throws if a body is refused.
  *
  * @example
- * await feedBodies(engine, decodingBodyHandler(engine, decodeExportRequest), bodies, (ms) => (now += ms));
+ * await feedBodies(engine, decodingBodyHandler(engine), bodies, (ms) => (now += ms));
  */
 export async function feedBodies(
   engine: LiveEngine,
@@ -55,7 +55,7 @@ export async function feedBodies(
 ): Promise<void> {
   let i = 0;
   for (const body of bodies) {
-    // synchronous, as serve's handler on the engine's own thread is: bodies are taken 50 at a time
+    // synchronous, as serve's body handler is: bodies are taken 50 at a time
     const outcome = handler.acceptBody(body, 'protobuf');
     if (outcome instanceof Promise) throw new Error('feedBodies needs a synchronous body handler');
     if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');

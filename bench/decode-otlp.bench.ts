@@ -23,7 +23,7 @@ function decodeRound(): number {
   const started = performance.now();
   for (let k = 0; k < 10; k++) {
     for (const body of bodies) {
-      for (const rs of decodeExportRequest(body, 'protobuf'))
+      for (const rs of decodeExportRequest(body, 'protobuf').resourceSpans)
         for (const ss of rs.scopeSpans)
           for (const span of ss.spans) {
             spans += 1;
@@ -50,7 +50,7 @@ function baselineRound(spansPerBody: number): number {
 }
 
 const spansPerBody = decodeExportRequest(bodies[0] as Buffer, 'protobuf')
-  .flatMap((rs) => rs.scopeSpans)
+  .resourceSpans.flatMap((rs) => rs.scopeSpans)
   .reduce((n, ss) => n + ss.spans.length, 0);
 const decode: number[] = [];
 const base: number[] = [];

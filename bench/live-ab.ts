@@ -55,6 +55,10 @@ interface LiveRun {
   spansPerSec: number;
   p99: number;
   engineUsPerSpan: number;
+  /** The server's CPU per span during the load (all threads). */
+  serverUsPerSpan: number;
+  /** Sustained spans/s against the same run's bare node:http baseline. */
+  vsBaseline: number;
   waits: number;
   equal: boolean;
 }
@@ -67,6 +71,8 @@ function parseRun(text: string): LiveRun {
     engineUsPerSpan: num(
       /the engine thread\) [\d.]+ s of CPU \(\d+ % of the load's wall time, ([\d.]+) µs\/span/,
     ),
+    serverUsPerSpan: num(/server CPU [\d.]+ s during load \(([\d.]+) µs\/span/),
+    vsBaseline: num(/against the baseline: ([\d.]+)× its spans\/s/),
     waits: num(/waited for room[^:]*: (\d+) waits/),
     equal: /in bundle: EQUAL/.test(text),
   };
@@ -120,7 +126,8 @@ try {
       .join(' ')}`,
   );
   const show = (r: LiveRun): string =>
-    `${r.spansPerSec} spans/s, p99 ${r.p99} ms, engine ${r.engineUsPerSpan} µs/span, ` +
+    `${r.spansPerSec} spans/s (${r.vsBaseline}× bare node:http), p99 ${r.p99} ms, ` +
+    `server ${r.serverUsPerSpan} µs/span (engine thread ${r.engineUsPerSpan}), ` +
     `${Number.isNaN(r.waits) ? 'waits not counted (a build without the counter)' : `${r.waits} waits`}${r.equal ? '' : ', ACCEPTED ≠ STORED'}`;
   for (let p = 0; p < pairs; p++) {
     const order = p % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const);
@@ -138,8 +145,10 @@ try {
   };
   for (const [side, s] of Object.entries(sides)) {
     console.log(
-      `${side}: median ${med(s.runs.map((r) => r.spansPerSec))} spans/s, p99 ${med(s.runs.map((r) => r.p99))} ms ` +
-        `(${Math.min(...s.runs.map((r) => r.p99))}–${Math.max(...s.runs.map((r) => r.p99))}), engine ` +
+      `${side}: median ${med(s.runs.map((r) => r.spansPerSec))} spans/s ` +
+        `(${med(s.runs.map((r) => r.vsBaseline))}× bare node:http), p99 ${med(s.runs.map((r) => r.p99))} ms ` +
+        `(${Math.min(...s.runs.map((r) => r.p99))}–${Math.max(...s.runs.map((r) => r.p99))}), server ` +
+        `${med(s.runs.map((r) => r.serverUsPerSpan))} µs/span, engine thread ` +
         `${med(s.runs.map((r) => r.engineUsPerSpan))} µs/span, ${med(s.runs.map((r) => r.waits))} waits`,
     );
   }

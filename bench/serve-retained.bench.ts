@@ -1,12 +1,11 @@
 /**
  * bench/serve-retained: what a scored trial that `serve` still retains for late spans costs (heap,
- * and request bodies in the body arena), against the same trial once sealed (the baseline, measured
+ * and the request bodies its spans read), against the same trial once sealed (the baseline, measured
  * in the same run): 10,000 bench/live trials (one 9-span agent trial per export, 8 per task) scored
  * through the receivers' body handler by two engines, one retaining every trial (`--retain-ms` far
  * away, under `--retain-max-trials` 20,000) and one sealing each trial 1 ms after its scoring; heap
  * after full collections, before and after. Run with --expose-gc (`npm run bench` does).
  */
-import { decodeExportRequest } from '../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
@@ -20,7 +19,7 @@ const trials = 10_000;
 async function perTrial(retainMs: number): Promise<{ heap: number; buffers: number }> {
   let now = 0;
   const engine = benchLiveEngine({ settleMs: 200, retainMs }, () => now);
-  const handler = decodingBodyHandler(engine, decodeExportRequest);
+  const handler = decodingBodyHandler(engine);
   const score = async (from: number, to: number): Promise<void> => {
     const bodies = Array.from({ length: to - from }, (_, k) => payload(from + k + 1));
     await feedBodies(engine, handler, bodies, (ms) => (now += ms));
@@ -54,5 +53,5 @@ console.log(
 );
 console.log(
   `serve-retained: a retained trial keeps ${kB(retained.heap)} kB of heap (${(retained.heap / sealed.heap).toFixed(1)}× the sealed one) ` +
-    `and ${kB(retained.buffers)} kB in array buffers (its request's body, in the arena); ${trials} trials, one per export`,
+    `and ${kB(retained.buffers)} kB in array buffers (its request's body, read by its spans); ${trials} trials, one per export`,
 );

@@ -1,13 +1,35 @@
-import { decodeOtlpBody } from './decode-otlp-body.js';
-import type { RequestDecoder } from './serve-types.js';
+import { decodeOtlpProtobuf } from '../evidence/otlp/decode-otlp-protobuf.js';
+import { otlpJsonToRequest } from '../evidence/otlp/otlp-json-to-request.js';
+import { parseLosslessJson } from '../evidence/otlp/parse-lossless-json.js';
+import { jsonNestingPast } from './json-nesting-past.js';
+import { MAX_ATTRIBUTE_DEPTH } from './too-deep-attribute.js';
+import type { OtlpExportRequest } from '../evidence/otlp/otlp-types.js';
 
 /**
- * Decodes an OTLP/HTTP or gRPC `ExportTraceServiceRequest` body (protobuf or OTLP/JSON) into its
- * spans (see `decodeOtlpBody`); throws with the offset on bad input.
+ * Deepest JSON nesting of an OTLP/JSON request: the request's own structure (about 8 levels down to
+ * an attribute) plus {@link MAX_ATTRIBUTE_DEPTH} levels of values of 3 JSON levels each, with room
+ * to spare, so that a span whose attributes are too deep is refused by itself, not with its request.
+ */
+const MAX_JSON_NESTING = 16 + 4 * MAX_ATTRIBUTE_DEPTH;
+
+/**
+ * Decodes an OTLP/HTTP or gRPC request body (`ExportTraceServiceRequest`, protobuf or OTLP/JSON)
+ * with the project's own decoders; throws with the offset on bad input, and on JSON nested deeper
+ * than the decoder can follow.
  *
  * @example
- * const resourceSpans = decodeExportRequest(body, 'protobuf');
+ * const request = decodeExportRequest(body, 'protobuf');
  */
-export const decodeExportRequest: RequestDecoder = (body, encoding) => [
-  ...decodeOtlpBody(body, encoding, 'traces').resourceSpans,
-];
+export function decodeExportRequest(body: Uint8Array, encoding: 'protobuf' | 'json'): OtlpExportRequest {
+  if (encoding === 'json') {
+    const at = jsonNestingPast(body, MAX_JSON_NESTING);
+    if (at >= 0) throw new Error(`JSON nests deeper than ${MAX_JSON_NESTING} levels at byte ${at}`);
+  }
+  const request =
+    encoding === 'protobuf'
+      ? decodeOtlpProtobuf(body)
+      : otlpJsonToRequest(
+          parseLosslessJson(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')),
+        );
+  return request;
+}

@@ -1,5 +1,5 @@
 import type { ExportOutcome } from './export-response.js';
-import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
 
 const STARTING: Saturated = {
   saturated: true,
@@ -40,13 +40,8 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#bodies?.waitForCapacity(timeoutMs) ?? Promise.resolve();
   }
 
-  acceptBody(
-    body: Buffer,
-    encoding: 'protobuf' | 'json',
-    waitMs?: number,
-    signal?: OtlpSignal,
-  ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable> {
-    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, waitMs, signal);
+  acceptBody(body: Buffer, encoding: 'protobuf' | 'json'): ExportOutcome | Saturated | Undecodable {
+    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding);
   }
 
   summaryJson(options?: { omitTaskValues?: boolean }): unknown {
@@ -57,7 +52,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.trialJson(trialId);
   }
 
-  metricsText(): string | Promise<string> {
+  metricsText(): string {
     return this.#api?.metricsText() ?? '';
   }
 

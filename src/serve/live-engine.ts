@@ -1,29 +1,23 @@
-import type { OtlpLogRecord, OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
-import { buildOtlpTrialItem } from '../evidence/otlp/build-otlp-trial-item.js';
-import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
-import { resolveNotedKey } from '../evidence/otlp/trial-key-rule.js';
-import { scoreTrial } from '../metrics/score-trial.js';
-import type { Diagnostic, ScoreRecord } from '../model/score-record.js';
+import { map, Subject } from 'rxjs';
+import {
+  OtlpTrialGrouper,
+  type LiveCompletion,
+  type LiveReadyTrial,
+  type ReadyReason,
+} from '../evidence/otlp/otlp-trial-grouper.js';
+import type { OtlpExportRequest, OtlpResourceSpans, OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import type { Diagnostic } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
-import type { AgentOutput } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
+import { scoreTrials } from '../operators/score-trials.js';
 import type { TrialPlan } from '../pipeline/trial-plan.js';
+import { writeToSinks } from '../pipeline/write-to-sinks.js';
 import type { Sink } from '../sinks/sink.js';
-import { SummaryBuilder } from '../summary/summary-builder.js';
-import { StringKeyIndex } from '../util/string-key-index.js';
-import type { ExportOutcome } from './export-response.js';
-import {
-  LiveTrialAssembler,
-  type LiveAssemblerConfig,
-  type LiveTrial,
-  type ReadyReason,
-  type SpanSource,
-} from './live-trial-assembler.js';
-import type { RetainedBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
-import { KeptTrials } from './kept-trials.js';
-import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
+import type { ExportOutcome } from './export-response.js';
+import type { LiveIntervalsJson } from './live-intervals.js';
+import { LiveState, type LiveEvent } from './live-state.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
 import { tooDeepAttribute } from './too-deep-attribute.js';
@@ -31,11 +25,11 @@ import { tooDeepAttribute } from './too-deep-attribute.js';
 /** Configuration of the live engine (validated by the `serve` command). */
 export interface LiveEngineConfig {
   runId: string;
-  completion: LiveAssemblerConfig;
+  completion: LiveCompletion;
   /** Trial and task key attributes, as for the file source. */
   trialKeys: readonly string[];
   taskKeys: readonly string[];
-  /** Most spans accepted but not yet assembled; past it exports are throttled. */
+  /** Most spans accepted but not yet grouped (queued requests); past it exports are throttled. */
   maxQueuedSpans: number;
   /** Most trials waiting to be scored and stored; past it exports are throttled. */
   maxPendingTrials: number;
@@ -48,12 +42,12 @@ export interface LiveEngineConfig {
   tickMs: number;
   /**
    * How long a scored trial keeps its spans for late arrivals (ms). After that it is sealed: its
-   * spans are released (memory stays bounded) and later spans for it are refused as partial success.
+   * spans are dropped (memory stays bounded) and later spans for it are refused as partial success.
    */
   retainMs: number;
   /**
    * Most scored trials retained at once; past it the ones scored longest ago are sealed early, so
-   * memory stays bounded at high rates (each retained trial keeps its requests' bodies). Default
+   * memory stays bounded at high rates (each retained trial keeps its spans). Default
    * unlimited (only `retainMs` applies).
    */
   retainMaxTrials?: number | undefined;
@@ -69,10 +63,9 @@ export interface LiveEngineConfig {
   stopWhenWidth?: number | null | undefined;
 }
 
-interface ScoringJob {
-  key: string;
-  traces: LiveTrial[];
-  reason: ReadyReason;
+/** A trial handed out for scoring, with its plan and when it became ready. */
+interface ScoringJob extends LiveReadyTrial {
+  plan: TrialPlan;
   readyAtMs: number;
 }
 
@@ -84,55 +77,41 @@ const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
 const SCORING_SLICE_MS = 4;
 
 /**
- * The live scoring engine behind `evalstream serve`: takes decoded spans from the receivers
- * (`accept`, never blocking, throttling when its bounded queues are full), assembles traces with
- * `LiveTrialAssembler`, joins traces into trials by the file source's keys, scores each completed
- * trial with the pipeline's planner, keeps the latest version of every trial (late spans re-score it
- * and the new scores replace the old ones everywhere), writes each version to the sinks (whose
- * rows are replaced by run id + trial id + metric type), and serves the live summary and events.
+ * `serve`'s source on the file path's road: decoded requests enter through {@link acceptRequest}
+ * (never blocking; throttled when the bounded queues are full), are grouped into trials by the file
+ * path's `OtlpTrialGrouper` under the live completion policy (end-of-trial span and settle, idle
+ * timeout; late spans re-open a trial, which is handed out again as a new version), and each trial
+ * handed out goes through the same `scoreTrials` stage and `writeToSinks` fan-out as a file's
+ * trials; the scored trials end in the {@link LiveState} (summary, intervals, events, the latest
+ * version of every trial). A sink that fails is written to no more and reported (`problem`).
  *
  * @example
- * const engine = new LiveEngine(config, planner, [duckdbSink], Date.now);
- * engine.start(); // timers
+ * const engine = new LiveEngine(config, planner, [store], Date.now);
+ * engine.start(); // completion timer
+ * engine.acceptRequest(request); // from a receiver
  * await engine.shutdown(); // scores what is complete, flushes open trials
- * for (const trial of engine.eachFinalTrial()) write(trial); // every trial once, one at a time
+ * for (const trial of engine.eachFinalTrial()) write(trial); // every trial once
  */
 export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
-  readonly #assembler: LiveTrialAssembler;
-  readonly #queue: { spans: OtlpSpan[]; source: SpanSource | null }[] = [];
-  /**
-   * The body behind each source that came with one (`accept`'s `body`). The holders (the queue
-   * entry until assembled, then each trial with spans from it) retain and release the body itself;
-   * an entry goes with its source.
-   */
-  readonly #bodies = new WeakMap<SpanSource, RetainedBody>();
-  /**
-   * Scorings under way per trial key (a re-scoring can start before the last one ended): such a
-   * trial is not sealed meanwhile, as its spans may read from their bodies.
-   */
-  readonly #scoring = new Map<string, number>();
+  readonly #grouper: OtlpTrialGrouper;
+  /** Accepted requests not yet grouped (grouped on the next turn, after the receivers answered). */
+  readonly #queue: {
+    request: OtlpExportRequest;
+    spans: number;
+    reload: (() => OtlpExportRequest) | undefined;
+  }[] = [];
   #queuedSpans = 0;
-  /**
-   * The traces of each trial, by trial key: the trace itself for a one-trace trial (the usual case:
-   * no map per retained trial), a map by trace id (in joining order) once a second trace joins. Each
-   * trace knows its own trial key (`LiveTrial.trialKey`).
-   */
-  readonly #tracesByKey = new Map<string, LiveTrial | Map<string, LiveTrial>>();
-  /** Every scored trial's latest version, packed (the live state that grows with the run). */
-  readonly #kept = new KeptTrials();
-  /**
-   * Slot in `#kept` by trial key, and by trial id (one key each per trial scored, kept for the run:
-   * their keys as code units off the heap).
-   */
-  readonly #results = new StringKeyIndex();
-  readonly #resultsByTrialId = new StringKeyIndex();
-  /** Scored trials by last scoring time, oldest first (for sealing). */
-  readonly #scoredAt = new Map<string, number>();
-  /** Trials waiting for scoring, by trial key, oldest first (a key is queued at most once). */
+  /** Trials waiting for a scoring slot, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
-  #running = 0;
-  readonly #listeners = new Set<(event: { type: string; data: unknown }) => void>();
+  /** Jobs given to the scoring stage and not yet through the sinks, by their item. */
+  readonly #running = new Map<TrialItem, ScoringJob>();
+  /** Trial keys scored, by last scoring time, oldest first (for sealing). */
+  readonly #scoredAt = new Map<string, number>();
+  readonly #state: LiveState;
+  /** Trials into the scoring stage: the same `scoreTrials` → `writeToSinks` road as a file's. */
+  #scoring = new Subject<TrialItem>();
+  readonly #scored: Promise<void>;
   #timer: NodeJS.Timeout | null = null;
   #drainScheduled = false;
   #pumpScheduled = false;
@@ -141,48 +120,60 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #idleWaiters: (() => void)[] = [];
   /** Requests waiting for room in the queues (`waitForCapacity`), oldest first. */
   readonly #capacityWaiters = new CapacityWaiters();
-  #summaryCache: Summary | null = null;
-  #lightSummaryCache: Summary | null = null;
-  /**
-   * The live summary's builder, fed each newly scored trial once a summary was asked for (null
-   * before, and after a re-scoring, which replaces scores a builder cannot take back: the next read
-   * rebuilds it from the kept trials).
-   */
-  #summaryBuilder: SummaryBuilder | null = null;
-  /** Each output's values for the live intervals; stale after a re-scoring (rebuilt on the next read). */
-  readonly #intervals = new LiveIntervals(0.05);
-  #intervalsStale = false;
-  #intervalsCache: LiveIntervalsJson | null = null;
-  /** Sinks that failed: written to no more (the others, the live state and the bundle go on). */
-  readonly #failedSinks = new Set<Sink<ScoredTrial>>();
   /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
   readonly #problems: string[] = [];
   #unscoredTrials = 0;
-  /**
-   * Log records by trace id (`acceptLogs`), oldest trace first, with when the first came: a trial
-   * takes its traces' records each time it is scored; they go when the trace is sealed, or, when no
-   * span of the trace came within `idleTimeoutMs` of them, are counted as attached to no trial.
-   */
-  readonly #logs = new Map<string, { records: OtlpLogRecord[]; sinceMs: number }>();
-  #logRecordsHeld = 0;
 
   constructor(
     private readonly config: LiveEngineConfig,
     private readonly planner: (item: TrialItem) => TrialPlan,
-    private readonly sinks: readonly Sink<ScoredTrial>[],
+    sinks: readonly Sink<ScoredTrial>[],
     private readonly nowMs: () => number = Date.now,
   ) {
-    this.#assembler = new LiveTrialAssembler(
-      config.completion,
-      (span) => span.traceId,
-      {
-        retain: (source) => this.#bodies.get(source)?.retain(),
-        release: (source) => this.#bodies.get(source)?.release(),
-        viewsOn: (source) => this.#bodies.get(source)?.addView(),
-        viewsOff: (source) => this.#bodies.get(source)?.dropView(),
-      },
-      [...config.trialKeys, ...config.taskKeys],
-    );
+    this.#grouper = new OtlpTrialGrouper({
+      trialKeys: config.trialKeys,
+      taskKeys: config.taskKeys,
+      live: config.completion,
+    });
+    this.#state = new LiveState(config.stopWhenWidth ?? null);
+    this.#scored = this.#openScoring(sinks.map((sink) => this.#tolerant(sink)));
+  }
+
+  /**
+   * Opens the scoring road: trials pushed to `#scoring` → `scoreTrials` → completion note →
+   * `writeToSinks` → the live state. Resolves when it ends; should it break (a bug, not a trial's
+   * problem: those are failed scores), the trials in it are reported unscored and a new one opens.
+   */
+  #openScoring(sinks: Sink<ScoredTrial>[]): Promise<void> {
+    const timeout = this.config.metricTimeoutMs > 0 ? this.config.metricTimeoutMs : null;
+    const idleMs = this.config.completion.idleTimeoutMs;
+    this.#scoring = new Subject<TrialItem>();
+    return new Promise((resolve) => {
+      this.#scoring
+        .pipe(
+          scoreTrials({
+            runId: this.config.runId,
+            plan: (item) => this.#running.get(item)!.plan,
+            concurrency: this.config.concurrency,
+            timeoutMs: timeout,
+          }),
+          map((scored) => {
+            const job = this.#running.get(scored.item)!;
+            return withNote(scored, completionDiagnostic(scored.item.trial.id, job.reason, idleMs));
+          }),
+          writeToSinks(sinks),
+        )
+        .subscribe({
+          next: (scored) => this.#keep(scored),
+          error: (error: unknown) => {
+            for (const job of this.#running.values()) this.#unscored(job.key, error);
+            this.#running.clear();
+            resolve(this.#openScoring(sinks));
+            this.#pump();
+          },
+          complete: () => resolve(),
+        });
+    });
   }
 
   /** Starts the completion timer. */
@@ -193,68 +184,67 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
-   * Accepts one export's spans, or answers `Saturated` when the queues are full (nothing is taken
-   * then). `reload` decodes the same request again: with it, a scored trial's spans are dropped from
-   * the heap until they are needed again (late spans), which keeps the garbage collector's work
-   * small while trials are retained; without it they stay in memory until the trial is sealed.
-   * `body`, the request body `reload` (and the decoded spans) read from, is retained for as long as
-   * a queue entry or a trial needs it, and released after (see {@link BodyArena}).
+   * The one way into the live path: takes a decoded request (spans and/or log records) from any
+   * transport, or answers `Saturated` when the queues are full (nothing is taken then). Spans
+   * without valid ids, with attributes nested too deeply, or of sealed trials are refused (partial
+   * success, said in the outcome); the rest is grouped on the next turn. `reload` decodes the same
+   * request again: with it, a scored trial's spans are dropped from the heap and read back when they
+   * are needed again (late spans), so trials kept for late spans cost the garbage collector little.
    */
-  accept(
-    resourceSpans: readonly OtlpResourceSpans[],
-    reload?: () => readonly OtlpResourceSpans[],
-    body?: RetainedBody,
-  ): ExportOutcome | Saturated {
-    const spans: OtlpSpan[] = [];
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
     let rejected = 0;
     let late = 0;
     let deep = 0;
     let firstDeep = '';
+    let kept = 0;
     // a trace's spans mostly come one after another: its sealed state is looked up once
     let lastTrace = '';
     let lastSealed = false;
-    for (const rs of resourceSpans) {
+    const sealed = (traceId: string): boolean => {
+      if (traceId !== lastTrace) {
+        lastTrace = traceId;
+        lastSealed = this.#grouper.isSealed(traceId);
+      }
+      return lastSealed;
+    };
+    let refused: Set<OtlpSpan> | null = null;
+    for (const rs of request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          if (!hasValidIds(span)) {
-            rejected += 1;
-            continue;
+          let refuse = true;
+          if (!hasValidIds(span)) rejected += 1;
+          else {
+            const tooDeep = tooDeepAttribute(span);
+            if (tooDeep !== null) {
+              if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
+              deep += 1;
+            } else if (sealed(span.traceId)) late += 1;
+            else refuse = false;
           }
-          const tooDeep = tooDeepAttribute(span);
-          if (tooDeep !== null) {
-            if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
-            deep += 1;
-            continue;
-          }
-          const traceId = span.traceId;
-          if (traceId !== lastTrace) {
-            lastTrace = traceId;
-            lastSealed = this.#assembler.isSealed(traceId);
-          }
-          if (lastSealed) late += 1;
-          else spans.push(span);
+          if (refuse) (refused ??= new Set()).add(span);
+          else kept += 1;
         }
       }
     }
+    let logs = request.logRecords;
+    for (const log of logs) if (log.traceId !== '' && sealed(log.traceId)) late += 1;
+    if (late > 0) logs = logs.filter((log) => log.traceId === '' || !this.#grouper.isSealed(log.traceId));
     if (
-      spans.length > 0 &&
-      (this.#queuedSpans + spans.length > this.config.maxQueuedSpans ||
+      kept > 0 &&
+      (this.#queuedSpans + kept > this.config.maxQueuedSpans ||
         this.#pendingTrials() >= this.config.maxPendingTrials)
     ) {
       return this.#throttle();
     }
     this.metrics.spansRejected += rejected + late + deep;
-    if (spans.length > 0) {
-      const source = reload === undefined ? null : () => spansWithValidIds(reload());
-      if (source !== null && body !== undefined) {
-        // the queue entry holds the body, and its decoded spans read it in place
-        body.retain();
-        body.addView();
-        this.#bodies.set(source, body);
-      }
-      this.#queue.push({ spans, source });
-      this.#queuedSpans += spans.length;
-      this.metrics.spansReceived += spans.length;
+    if (kept > 0 || logs.length > 0) {
+      const resourceSpans =
+        refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
+      // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
+      const again = reload === undefined ? undefined : () => acceptable(reload());
+      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: kept, reload: again });
+      this.#queuedSpans += kept;
+      this.metrics.spansReceived += kept;
       this.metrics.queueDepthSpans = this.#queuedSpans;
       this.#scheduleDrain();
     }
@@ -276,79 +266,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
-   * Accepts one logs export's records, or answers `Saturated` when as many records as
-   * `maxQueuedSpans` are held already. Each record joins the trial of its trace id: one not scored
-   * yet takes it when it is (whether the record came before or after its spans), one scored already
-   * is scored again with it (as for late spans). Records without a trace id, or whose trial is
-   * sealed, are refused as partial success.
-   */
-  acceptLogs(records: readonly OtlpLogRecord[]): ExportOutcome | Saturated {
-    let withoutTrace = 0;
-    let late = 0;
-    const taken: OtlpLogRecord[] = [];
-    for (const record of records) {
-      if (isZeroId(record.traceId)) withoutTrace += 1;
-      else if (this.#assembler.isSealed(record.traceId)) late += 1;
-      else taken.push(record);
-    }
-    if (taken.length > 0 && this.#logRecordsHeld + taken.length > this.config.maxQueuedSpans)
-      return this.#throttle();
-    const now = this.nowMs();
-    const rescore = new Set<LiveTrial>();
-    for (const record of taken) {
-      let held = this.#logs.get(record.traceId);
-      if (held === undefined) {
-        held = { records: [], sinceMs: now };
-        this.#logs.set(record.traceId, held);
-      }
-      held.records.push(record);
-      const trace = this.#assembler.trial(record.traceId);
-      if (trace !== undefined && trace.version > 0 && !trace.dirty) rescore.add(trace);
-    }
-    this.#logRecordsHeld += taken.length;
-    this.metrics.logRecordsReceived += taken.length;
-    this.metrics.logRecordsRejected += withoutTrace + late;
-    for (const trace of rescore) this.#enqueue(trace, 'late-spans');
-    if (rescore.size > 0) this.#pump();
-    if (withoutTrace === 0 && late === 0) return EMPTY_OUTCOME;
-    const messages: string[] = [];
-    if (withoutTrace > 0)
-      messages.push(`${withoutTrace} log record(s) without a trace id cannot join a trial and were rejected`);
-    if (late > 0) messages.push(`${late} log record(s) arrived for trials already sealed and were rejected`);
-    return { rejectedSpans: withoutTrace + late, errorMessage: messages.join('; ') };
-  }
-
-  /** Lets go of the log records of traces no span of which came within `idleTimeoutMs` of them. */
-  #expireLogs(now: number): void {
-    for (const [traceId, held] of this.#logs) {
-      if (now - held.sinceMs < this.config.completion.idleTimeoutMs) break;
-      if (this.#assembler.trial(traceId) === undefined) this.#dropLogs(traceId, true);
-    }
-  }
-
-  #dropLogs(traceId: string, unattached: boolean): void {
-    const held = this.#logs.get(traceId);
-    if (held === undefined) return;
-    this.#logs.delete(traceId);
-    this.#logRecordsHeld -= held.records.length;
-    if (unattached) this.metrics.logRecordsUnattached += held.records.length;
-  }
-
-  /**
-   * The answer to any request with spans while the queues are full, or null:
-   * the receivers ask before reading a body, so a saturated receiver refuses exports without reading,
-   * decoding or copying them (a request that would bring no acceptable span is refused too then; its
-   * retry is harmless). Counted as a throttled export like a refusal by {@link accept}.
+   * The answer to any request with spans while the queues are full, or null: the receivers ask
+   * before reading a body, so a saturated receiver refuses exports without reading or decoding them
+   * (a request that would bring no acceptable span is refused too then; its retry is harmless).
+   * Counted as a throttled export like a refusal by {@link acceptRequest}.
    */
   saturation(): Saturated | null {
-    return this.#queuesFull() ? this.#throttle() : null;
+    return this.isSaturated() ? this.#throttle() : null;
   }
 
   isSaturated(): boolean {
-    return this.#queuesFull();
-  }
-
-  #queuesFull(): boolean {
     return (
       this.#queuedSpans >= this.config.maxQueuedSpans || this.#pendingTrials() >= this.config.maxPendingTrials
     );
@@ -366,12 +293,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       .then(() => this.metrics.observeExportWait(performance.now() - started));
   }
 
-  /** As {@link waitForCapacity}, not counted: for a watcher of the queues' state, not an export. */
-  whenRoom(timeoutMs: number): Promise<void> {
-    if (!this.isSaturated()) return Promise.resolve();
-    return this.#capacityWaiters.wait(timeoutMs);
-  }
-
   /** Lets the oldest waiting request in when the queues have room (called as they shrink). */
   #admitWaiter(): void {
     if (this.#capacityWaiters.size > 0 && !this.isSaturated()) this.#capacityWaiters.admitOldest();
@@ -386,34 +307,27 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     };
   }
 
-  /** Moves queued spans into the assembler and hands completed trials to scoring (also run by the timer). */
+  /** Groups queued requests and hands completed trials to scoring (also run by the timer). */
   tick(): void {
     this.#drainQueue();
     const now = this.nowMs();
-    for (const [trace, reason] of this.#assembler.due(now)) this.#enqueue(trace, reason);
-    this.metrics.trialsOpen = this.#assembler.openCount;
+    this.#enqueue(this.#grouper.due(now), now);
     this.#pump();
     this.#seal(now);
-    this.#expireLogs(now);
   }
 
   /**
-   * Releases the spans of trials scored more than `retainMs` ago, and of the oldest-scored trials
-   * beyond `retainMaxTrials`, that nothing is pending for.
+   * Seals (forgets, refusing later spans) the trials scored more than `retainMs` ago, and the
+   * oldest-scored trials beyond `retainMaxTrials`, that nothing is pending for.
    */
   #seal(now: number): void {
     const most = this.config.retainMaxTrials ?? Infinity;
     for (const [key, at] of this.#scoredAt) {
       if (now - at < this.config.retainMs && this.#scoredAt.size <= most) break;
       this.#scoredAt.delete(key);
-      // queued or being scored: scored again later, and sealed after that
-      if (this.#jobs.has(key) || this.#scoring.has(key)) continue;
-      const traces = this.#tracesByKey.get(key);
-      if (traces === undefined) continue;
-      const traceIds = traces instanceof Map ? [...traces.keys()] : [traces.key];
-      this.#assembler.seal(traceIds);
-      for (const traceId of traceIds) if (this.#assembler.isSealed(traceId)) this.#dropLogs(traceId, false);
-      this.#tracesByKey.delete(key);
+      // queued or being scored, or with spans not yet handed out: sealed after its next scoring
+      if (this.#jobs.has(key)) continue;
+      this.#grouper.seal(key);
     }
   }
 
@@ -428,23 +342,25 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     // requests waiting for room go on to the receivers' answer (503 once they stop accepting)
     this.#capacityWaiters.releaseAll();
     this.#drainQueue();
-    for (const [trace, reason] of this.#assembler.due(this.nowMs())) this.#enqueue(trace, reason);
-    for (const [trace, reason] of this.#assembler.flush()) this.#enqueue(trace, reason);
+    const now = this.nowMs();
+    this.#enqueue(this.#grouper.due(now), now);
+    this.#enqueue(this.#grouper.flushLive(), now);
     this.#pump();
     await this.whenIdle();
+    this.#scoring.complete();
+    await this.#scored;
+
     // Nothing arrives any more (the receivers stop accepting first): the stream's state (spans,
-    // request bodies, trace maps) goes before the bundle is written, not collected while it is.
-    for (const traceId of [...this.#logs.keys()])
-      this.#dropLogs(traceId, this.#assembler.trial(traceId) === undefined);
-    this.#assembler.clear();
-    this.#tracesByKey.clear();
+    // traces) goes before the bundle is written, not collected while it is.
+    this.#grouper.clearLive();
     this.#scoredAt.clear();
-    return this.#kept.size;
+    return this.#state.size;
   }
 
-  /** Resolves when no span is queued and no trial is waiting or being scored. */
+  /** Resolves when no request is queued and no trial is waiting or being scored. */
   whenIdle(): Promise<void> {
-    if (this.#queuedSpans === 0 && this.#pendingTrials() === 0) return Promise.resolve();
+    if (this.#queuedSpans === 0 && this.#queue.length === 0 && this.#pendingTrials() === 0)
+      return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -453,94 +369,40 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return [...this.eachFinalTrial()];
   }
 
-  /**
-   * {@link finalTrials} one at a time: each trial is rebuilt from the packed records when it is
-   * reached, so a caller that writes them out never holds more than one.
-   */
-  *eachFinalTrial(): Generator<ScoredTrial> {
-    for (let slot = 0; slot < this.#kept.size; slot++) yield this.#kept.get(slot).scored;
+  /** {@link finalTrials} one at a time. */
+  eachFinalTrial(): Generator<ScoredTrial> {
+    return this.#state.eachFinalTrial();
   }
 
-  /**
-   * The summary of every trial's latest version (as `buildSummary` over {@link finalTrials}, with the
-   * tasks in first-scored order). Kept up to date incrementally: after the first read, each newly
-   * scored trial is added to a {@link SummaryBuilder} as it is scored, and a read takes a snapshot;
-   * a re-scored trial makes the next read rebuild it from the kept trials.
-   */
+  /** The summary of every trial's latest version (see {@link LiveState.summary}). */
   summary(): Summary {
-    if (this.#summaryCache !== null) return this.#summaryCache;
-    this.#summaryCache = this.#currentSummaryBuilder().snapshot();
-    return this.#summaryCache;
+    return this.#state.summary();
   }
 
   /** {@link summary} with `task_metric_values` left empty (`{}`): cheaper for a large run. */
   summaryWithoutTaskValues(): Summary {
-    if (this.#summaryCache !== null) return { ...this.#summaryCache, task_metric_values: {} };
-    this.#lightSummaryCache ??= this.#currentSummaryBuilder().snapshot([], { taskValues: false });
-    return this.#lightSummaryCache;
+    return this.#state.summaryWithoutTaskValues();
   }
 
-  #currentSummaryBuilder(): SummaryBuilder {
-    let builder = this.#summaryBuilder;
-    if (builder === null) {
-      builder = new SummaryBuilder([]);
-      this.#summaryBuilder = builder;
-      for (const trial of this.eachFinalTrial()) this.#addToSummary(builder, trial);
-    }
-    return builder;
-  }
-
-  #addToSummary(builder: SummaryBuilder, trial: ScoredTrial): void {
-    // tasks in first-scored order, each with its first trial's spec
-    if (!builder.hasTask(trial.task.id)) builder.addTaskSpec(trial.task);
-    for (const score of trial.scores) builder.addScore(score);
-    builder.addTrial(trial.item.trial);
-  }
-
-  /**
-   * The live summary (`GET /v1/summary`): {@link summary}, plus `intervals`: per output bounded in
-   * [0, 1], the fixed-n interval next to an anytime-valid confidence sequence, and the stop width.
-   */
   summaryJson(options: { omitTaskValues?: boolean } = {}): unknown {
-    const intervals = this.intervalsJson();
-    if (!options.omitTaskValues) return { ...this.summary(), intervals };
-    const { task_metric_values: _omitted, ...rest } = this.summaryWithoutTaskValues();
-    return { ...rest, intervals };
+    return this.#state.summaryJson(options);
   }
 
-  /** The `intervals` of {@link summaryJson}. */
   intervalsJson(): LiveIntervalsJson {
-    if (this.#intervalsCache !== null) return this.#intervalsCache;
-    if (this.#intervalsStale) {
-      this.#intervals.clear();
-      for (const trial of this.eachFinalTrial()) this.#intervals.add(trial);
-      this.#intervalsStale = false;
-    }
-    this.#intervalsCache = this.#intervals.json(this.config.stopWhenWidth ?? null);
-    return this.#intervalsCache;
+    return this.#state.intervalsJson();
   }
 
-  trialJson(trialId: string): unknown | undefined {
-    const slot = this.#resultsByTrialId.get(trialId);
-    if (slot === undefined) return undefined;
-    const result = this.#kept.get(slot);
-    return {
-      trial_id: result.scored.item.trial.id,
-      task_id: result.scored.task.id,
-      version: result.version,
-      completion: result.completion,
-      status: result.scored.item.trial.status,
-      scores: result.scored.scores,
-    };
+  trialJson(trialId: string): unknown {
+    return this.#state.trialJson(trialId);
   }
 
   metricsText(): string {
+    this.metrics.trialsOpen = this.#grouper.openCount;
     return this.metrics.render();
   }
 
-  onEvent(listener: (event: { type: string; data: unknown }) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  onEvent(listener: (event: LiveEvent) => void): () => void {
+    return this.#state.onEvent(listener);
   }
 
   healthy(): boolean {
@@ -565,7 +427,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   #pendingTrials(): number {
-    return this.#jobs.size + this.#running;
+    return this.#jobs.size + this.#running.size;
   }
 
   #scheduleDrain(): void {
@@ -581,64 +443,54 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #drainQueue(): void {
     const now = this.nowMs();
     while (this.#queue.length > 0) {
-      const { spans, source } = this.#queue.shift()!;
-      const added = this.#assembler.add(spans, now, source);
-      if (source !== null) {
-        // the queue entry's view and hold go (trials that took spans hold their own)
-        const body = this.#bodies.get(source);
-        body?.dropView();
-        body?.release();
-      }
-      this.metrics.spansDuplicate += spans.length - added;
-      this.#queuedSpans -= spans.length;
+      const { request, spans, reload } = this.#queue.shift()!;
+      const accepted = this.#grouper.accept(request, now, reload);
+      this.metrics.spansDuplicate += accepted.duplicates;
+      // sealed between the answer and now
+      this.metrics.spansRejected += accepted.late;
+      this.#queuedSpans -= spans;
     }
     this.metrics.queueDepthSpans = this.#queuedSpans;
-    this.metrics.trialsOpen = this.#assembler.openCount;
+    this.metrics.trialsOpen = this.#grouper.openCount;
     this.#admitWaiter();
   }
 
-  /** A completed trace joins its trial (by the file source's key rule); the trial is queued for scoring. */
-  #enqueue(trace: LiveTrial, reason: ReadyReason): void {
-    const traceId = trace.key;
-    let key = trace.trialKey;
-    if (key === null) {
-      const resolved = resolveNotedKey([trace.notes], this.config.trialKeys, 0, () => trace.spans);
-      key = resolved === null ? `trace\u0000${traceId}` : `key\u0000${resolved}`;
-      trace.trialKey = key;
-    }
-    const filed = this.#tracesByKey.get(key);
-    let ordered: LiveTrial[];
-    if (filed === undefined || filed === trace) {
-      this.#tracesByKey.set(key, trace);
-      ordered = [trace];
-    } else {
-      let traces: Map<string, LiveTrial>;
-      if (filed instanceof Map) traces = filed;
-      else {
-        traces = new Map([[filed.key, filed]]);
-        this.#tracesByKey.set(key, traces);
+  /**
+   * Plans each trial handed out and queues it for scoring (a newer version of a queued trial takes
+   * its place). A trial whose plan fails is reported and not scored; the run goes on.
+   */
+  #enqueue(ready: readonly LiveReadyTrial[], now: number): void {
+    for (const trial of ready) {
+      let plan: TrialPlan;
+      try {
+        plan = this.planner(trial.item);
+      } catch (error) {
+        this.#unscored(trial.key, error);
+        continue;
       }
-      traces.set(traceId, trace);
-      ordered = [...traces.values()];
-    }
-    const pending = this.#jobs.get(key);
-    if (pending !== undefined) {
-      pending.traces = ordered;
-      pending.reason = worstReason(pending.reason, reason);
-    } else {
-      this.#jobs.set(key, { key, traces: ordered, reason, readyAtMs: this.nowMs() });
+      const queued = this.#jobs.get(trial.key);
+      const reason = queued === undefined ? trial.reason : worstReason(queued.reason, trial.reason);
+      const readyAtMs = queued?.readyAtMs ?? now;
+      if (queued !== undefined) this.#jobs.delete(trial.key);
+      this.#jobs.set(trial.key, { ...trial, reason, plan, readyAtMs });
     }
     this.metrics.scoringQueueTrials = this.#pendingTrials();
   }
 
+  #unscored(key: string, error: unknown): void {
+    this.#unscoredTrials += 1;
+    if (this.#unscoredTrials === 1)
+      this.#report(`trial key '${printableKey(key)}' could not be scored: ${messageOf(error)}`);
+  }
+
   /**
-   * Starts queued scorings, in slices of about {@link SCORING_SLICE_MS} of one event-loop turn: a
-   * scoring whose metrics resolve at once runs to its end in microtasks, so starting every due
-   * trial in one turn (or each next one from the last one's completion) would keep the receivers
-   * waiting for all of them; past the slice the next one starts in a later turn, after I/O.
+   * Hands queued trials to the scoring stage while fewer than `concurrency` are in it, in slices of
+   * about {@link SCORING_SLICE_MS} of one event-loop turn: a scoring whose metrics resolve at once
+   * runs to its end in microtasks, so handing over every due trial in one turn would keep the
+   * receivers waiting for all of them; past the slice the next one goes in a later turn, after I/O.
    */
   #pump(): void {
-    while (this.#running < this.config.concurrency && this.#jobs.size > 0) {
+    while (this.#running.size < this.config.concurrency && this.#jobs.size > 0) {
       if (performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
         if (!this.#pumpScheduled) {
           this.#pumpScheduled = true;
@@ -650,133 +502,101 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         }
         return;
       }
-      this.#startNext();
+      const job = this.#jobs.values().next().value!;
+      this.#jobs.delete(job.key);
+      try {
+        // the output text is kept with the trial: read now, the metrics' candidates get a plain value
+        if (job.item.trial.output !== null) void job.item.trial.output.output_text;
+      } catch (error) {
+        this.#unscored(job.key, error);
+        continue;
+      }
+      this.#running.set(job.item, job);
+      this.#scoring.next(job.item);
     }
     this.#notifyIdle();
   }
 
-  #startNext(): void {
-    const job = this.#jobs.values().next().value!;
-    this.#jobs.delete(job.key);
-    this.#running += 1;
-    this.#scoring.set(job.key, (this.#scoring.get(job.key) ?? 0) + 1);
-    this.#score(job)
-      .catch((error: unknown) => {
-        // one trial's evidence broke the scoring or the summary: that trial is reported, the run goes on
-        this.#unscoredTrials += 1;
-        if (this.#unscoredTrials === 1)
-          this.#report(`trial key '${printableKey(job.key)}' could not be scored: ${messageOf(error)}`);
-      })
-      .finally(() => {
-        this.#running -= 1;
-        const scoring = this.#scoring.get(job.key)! - 1;
-        if (scoring === 0) this.#scoring.delete(job.key);
-        else this.#scoring.set(job.key, scoring);
-        this.metrics.scoringQueueTrials = this.#pendingTrials();
-        this.#admitWaiter();
-        this.#pump();
-        this.#notifyIdle();
-      });
+  /** A scored trial passed the sinks: it becomes the trial's latest version in the live state. */
+  #keep(scored: ScoredTrial): void {
+    const job = this.#running.get(scored.item)!;
+    this.#running.delete(scored.item);
+    const now = this.nowMs();
+    try {
+      const version = this.#state.put(job.key, scored, job.reason);
+      if (version === 1) this.metrics.trialsScored += 1;
+      else this.metrics.trialsRescored += 1;
+    } catch (error) {
+      // one trial's records broke the summary: that trial is reported, the run goes on
+      this.#unscored(job.key, error);
+    }
+    // its spans go back to their requests' bytes until late spans (or a re-scoring) need them
+    if (!this.#jobs.has(job.key)) this.#grouper.release(job.key);
+    this.#scoredAt.delete(job.key);
+    this.#scoredAt.set(job.key, now);
+    this.metrics.observeLatency(now - job.readyAtMs);
+    this.metrics.scoringQueueTrials = this.#pendingTrials();
+    this.#admitWaiter();
+    this.#pump();
+    this.#notifyIdle();
+  }
+
+  /**
+   * A sink as the live road writes it: a sink whose write fails is reported and written to no more (the others and the live state go
+   * on). Flush and shutdown are the run's (`openLiveRun`), after the stream.
+   */
+  #tolerant(sink: Sink<ScoredTrial>): Sink<ScoredTrial> {
+    let failed = false;
+    return {
+      write: async (scored) => {
+        if (failed) return;
+        const job = this.#running.get(scored.item)!;
+        const note = completionDiagnostic(
+          scored.item.trial.id,
+          job.reason,
+          this.config.completion.idleTimeoutMs,
+        );
+        try {
+          await sink.write(withNote(scored, note));
+        } catch (error) {
+          failed = true;
+          this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+        }
+      },
+      flush: async () => undefined,
+      shutdown: async () => undefined,
+    };
   }
 
   #notifyIdle(): void {
-    if (this.#queuedSpans !== 0 || this.#pendingTrials() !== 0) return;
+    if (this.#queuedSpans !== 0 || this.#queue.length !== 0 || this.#pendingTrials() !== 0) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
-
-  async #score(job: ScoringJob): Promise<void> {
-    const spans = job.traces.length === 1 ? job.traces[0]!.spans.slice() : job.traces.flatMap((t) => t.spans);
-    // the keys as `resolveKey` reads them over `spans`, from what each trace noted as its spans came
-    const notes = job.traces.map((t) => t.notes);
-    const { trialKeys, taskKeys } = this.config;
-    const trialValue = resolveNotedKey(notes, trialKeys, 0, () => spans);
-    const trialId = trialValue ?? job.traces[0]!.key;
-    const taskId = resolveNotedKey(notes, taskKeys, trialKeys.length, () => spans) ?? trialId;
-    const item = buildOtlpTrialItem({
-      trialId,
-      taskId,
-      handle: OTLPTraceHandle.fromSpans(
-        spans,
-        job.traces.flatMap((t) => this.#logs.get(t.key)?.records ?? []),
-      ),
-      origin: { file: 'otlp-live' },
-    });
-    // the output text is kept with the trial (plainOutput below): read it now, so that the metrics'
-    // candidates get it as a plain value instead of each defining a lazy one
-    if (item.trial.output !== null) void item.trial.output.output_text;
-    const plan = this.planner(item);
-    const timeout = this.config.metricTimeoutMs > 0 ? { timeoutMs: this.config.metricTimeoutMs } : {};
-    const scores = await scoreTrial(item, plan.task, plan.metrics, {
-      runId: this.config.runId,
-      rowIndex: plan.rowIndex,
-      ...timeout,
-    });
-    const note = completionDiagnostic(trialId, job.reason, this.config.completion.idleTimeoutMs);
-    const finalScores: ScoreRecord[] =
-      note === null ? scores : scores.map((s) => ({ ...s, diagnostics: [...s.diagnostics, note] }));
-    const scored: ScoredTrial = { item, scores: finalScores, task: plan.task };
-    const previous = this.#results.get(job.key);
-    const version = previous === undefined ? 1 : this.#kept.version(previous) + 1;
-    for (const sink of this.sinks) {
-      if (this.#failedSinks.has(sink)) continue;
-      try {
-        await sink.write(scored);
-      } catch (error) {
-        this.#failedSinks.add(sink);
-        this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
-      }
-    }
-    // Keep the records, not the trace: spans stay only with the assembler until the trial is sealed.
-    // The output is copied as plain data: an OTLP trial's lazy `output_text` holds its trace handle.
-    // the slot is read again after the sinks: a scoring of the same trial that started meanwhile
-    // may have kept it first, and this version must then replace it, not take a second slot
-    const replaced = this.#results.get(job.key) ?? null;
-    const kept: ScoredTrial = {
-      ...scored,
-      item: {
-        ...item,
-        evidence: null,
-        trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
-      },
-    };
-    const slot = this.#kept.put(replaced, kept, version, job.reason);
-    if (this.#summaryBuilder !== null) {
-      if (replaced === null) this.#addToSummary(this.#summaryBuilder, kept);
-      else this.#summaryBuilder = null;
-    }
-    if (replaced === null) this.#intervals.add(kept);
-    else this.#intervalsStale = true;
-    this.#intervalsCache = null;
-    this.#results.set(job.key, slot);
-    // The spans go back to their requests' bodies until late spans (or a re-scoring) need them.
-    if (!this.#jobs.has(job.key)) for (const trace of job.traces) this.#assembler.release(trace);
-    this.#scoredAt.delete(job.key);
-    this.#scoredAt.set(job.key, this.nowMs());
-    this.#resultsByTrialId.set(trialId, slot);
-    this.#summaryCache = null;
-    this.#lightSummaryCache = null;
-    if (version === 1) this.metrics.trialsScored += 1;
-    else this.metrics.trialsRescored += 1;
-    this.metrics.observeLatency(this.nowMs() - job.readyAtMs);
-    if (this.#listeners.size === 0) return;
-    const event = {
-      type: 'score',
-      data: { trial_id: trialId, task_id: taskId, version, completion: job.reason, scores: finalScores },
-    };
-    for (const listener of this.#listeners) listener(event);
-  }
 }
 
-/** The spans of a request `accept` can have taken from it (valid ids, not too deep), in request order. */
-function spansWithValidIds(resourceSpans: readonly OtlpResourceSpans[]): OtlpSpan[] {
-  const spans: OtlpSpan[] = [];
-  for (const rs of resourceSpans) {
+/** `resourceSpans` without the `refused` spans (a request with refused spans is rebuilt once). */
+function without(
+  resourceSpans: readonly OtlpResourceSpans[],
+  refused: ReadonlySet<OtlpSpan>,
+): OtlpResourceSpans[] {
+  return resourceSpans.map((rs) => ({
+    ...rs,
+    scopeSpans: rs.scopeSpans.map((ss) => ({ ...ss, spans: ss.spans.filter((span) => !refused.has(span)) })),
+  }));
+}
+
+/** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
+function acceptable(request: OtlpExportRequest): OtlpExportRequest {
+  const refused = new Set<OtlpSpan>();
+  for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
-      for (const span of ss.spans) if (hasValidIds(span) && tooDeepAttribute(span) === null) spans.push(span);
-  }
-  return spans;
+      for (const span of ss.spans)
+        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
+  return refused.size === 0
+    ? request
+    : { ...request, resourceSpans: without(request.resourceSpans, refused) };
 }
 
 function hasValidIds(span: OtlpSpan): boolean {
@@ -793,7 +613,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A trial key as `#enqueue` builds it (`key\u0000<id>` or `trace\u0000<trace id>`), for messages. */
+/** A trial key as the grouper builds it (`key\u0000<id>` or `trace\u0000<trace id>`), for messages. */
 function printableKey(key: string): string {
   return key.slice(key.indexOf('\u0000') + 1);
 }
@@ -801,6 +621,12 @@ function printableKey(key: string): string {
 function worstReason(a: ReadyReason, b: ReadyReason): ReadyReason {
   const rank: Record<ReadyReason, number> = { ended: 0, 'late-spans': 1, 'idle-timeout': 2, shutdown: 3 };
   return rank[a] >= rank[b] ? a : b;
+}
+
+/** `scored` with `note` added to each score's diagnostics (itself when there is no note). */
+function withNote(scored: ScoredTrial, note: Diagnostic | null): ScoredTrial {
+  if (note === null) return scored;
+  return { ...scored, scores: scored.scores.map((s) => ({ ...s, diagnostics: [...s.diagnostics, note] })) };
 }
 
 function completionDiagnostic(trialId: string, reason: ReadyReason, idleMs: number): Diagnostic | null {
@@ -821,9 +647,4 @@ function completionDiagnostic(trialId: string, reason: ReadyReason, idleMs: numb
     };
   }
   return null;
-}
-
-/** A plain copy of a trial output (reads a lazy `output_text` once; keeps no trace handle). */
-function plainOutput(output: AgentOutput | null): AgentOutput | null {
-  return output === null ? null : { ...output };
 }

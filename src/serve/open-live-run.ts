@@ -7,10 +7,11 @@ import { toRunBundle } from '../sinks/to-run-bundle.js';
 import { bundleReportWriter } from '../bundle/bundle-report-writer.js';
 import { newRunId } from '../bundle/new-run-id.js';
 import { LiveDuckDBStore } from './live-duckdb-store.js';
+import { EvaluationResultEmitter } from './evaluation-result-emitter.js';
 import { LiveEngine } from './live-engine.js';
 
 /**
- * What a live run needs to be set up: plain data (it crosses to the engine thread), the options of
+ * What a live run needs to be set up: the options of
  * `evalstream serve` that concern scoring, the store and the bundle.
  */
 export interface LiveRunOptions {
@@ -33,6 +34,8 @@ export interface LiveRunOptions {
   report: boolean;
   /** `--stop-when-width`, or null. */
   stopWhenWidth: number | null;
+  /** `--emit-otlp`: where every score is sent as `gen_ai.evaluation.result` log records, or null. */
+  emitOtlp?: string | null;
 }
 
 /** How a live run ended: the trials scored, and what makes its outputs incomplete (or null). */
@@ -54,8 +57,8 @@ export interface LiveRun {
 }
 
 /**
- * Sets up a live run: loads the config, opens the DuckDB store (`db`) and makes the engine (not yet
- * started). The same on the receiving thread and on a separate engine thread.
+ * Sets up a live run: loads the config, opens the DuckDB store (`db`) and the `emitOtlp` sink, and
+ * makes the engine (not yet started).
  *
  * @example
  * const run = await openLiveRun(options, (m) => process.stderr.write(m));
@@ -86,6 +89,7 @@ export async function openLiveRun(
     await store.open();
     sinks.push(store);
   }
+  if (options.emitOtlp != null) sinks.push(new EvaluationResultEmitter(options.emitOtlp, { runId }));
   const engine = new LiveEngine(
     {
       runId,
@@ -120,7 +124,7 @@ export async function openLiveRun(
         try {
           await sink.shutdown();
         } catch (error) {
-          problems.push(`the store could not be closed cleanly: ${(error as Error).message}`);
+          problems.push(`a sink could not be closed cleanly: ${(error as Error).message}`);
         }
       }
       if (options.out !== null) {

@@ -9,7 +9,7 @@ import {
 } from './export-response.js';
 import type { BodyBudget } from './body-budget.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
-import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { JsonText } from './json-text.js';
 import { livePageHtml } from './live-page-html.js';
 
@@ -21,8 +21,6 @@ export interface OtlpHttpServerConfig extends BodyLimits {
   token: string | null;
   /** Path of the export endpoint (default `/v1/traces`). */
   tracesPath: string;
-  /** Path of the logs export endpoint (default `/v1/logs`). */
-  logsPath?: string | undefined;
   /**
    * How long a request that finds the queues full waits, unread, for room before it is refused with
    * 429 (0 or absent: refused at once). While it waits its body stays in the socket, so TCP holds the
@@ -89,15 +87,10 @@ function grpcCodeForHttp(status: number): number {
 const PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf' };
 const EMPTY_PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf', 'content-length': '0' };
 
-function sendOutcome(
-  res: ServerResponse,
-  encoding: Encoding,
-  outcome: ExportOutcome,
-  signal: OtlpSignal,
-): void {
+function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOutcome): void {
   if (encoding === 'json') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(encodeExportResponseJson(outcome, signal === 'logs' ? 'rejectedLogRecords' : 'rejectedSpans'));
+    res.end(encodeExportResponseJson(outcome));
   } else if (outcome.rejectedSpans === 0 && outcome.errorMessage === '') {
     // full success: the empty ExportTraceServiceResponse, as a Content-Length: 0 body (not chunked)
     res.writeHead(200, EMPTY_PROTOBUF_HEADERS);
@@ -140,9 +133,8 @@ function sseText(event: { type: string; data: unknown }): string {
 }
 
 /**
- * The OTLP/HTTP receiver (`POST /v1/traces` and `POST /v1/logs`, protobuf and JSON, gzip) plus the
- * live read API (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on
- * one port.
+ * The OTLP/HTTP receiver (`POST /v1/traces`, protobuf and JSON, gzip) plus the live read API
+ * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
  * `start` resolves with the bound address; `shutdown` stops accepting, ends SSE streams and is safe
  * to call twice or before `start`.
  *
@@ -207,15 +199,13 @@ export class OtlpHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // The export paths are the hot ones: no URL object when the target is exactly one of them.
-    const logsPath = this.config.logsPath ?? '/v1/logs';
-    const exported = req.url === this.config.tracesPath ? 'traces' : req.url === logsPath ? 'logs' : null;
-    if (exported !== null && req.method === 'POST') {
+    // The export path is the hot one: no URL object when the target is exactly it.
+    if (req.url === this.config.tracesPath && req.method === 'POST') {
       if (!checkBearerToken(req.headers.authorization, this.config.token)) {
         this.#unauthorized(req, res);
         return;
       }
-      await this.#export(req, res, exported);
+      await this.#export(req, res);
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -236,13 +226,13 @@ export class OtlpHttpServer {
       this.#unauthorized(req, res);
       return;
     }
-    if (path === this.config.tracesPath || path === logsPath) {
+    if (path === this.config.tracesPath) {
       if (req.method !== 'POST') {
         res.writeHead(405, { allow: 'POST' });
         res.end();
         return;
       }
-      await this.#export(req, res, path === logsPath ? 'logs' : 'traces');
+      await this.#export(req, res);
       return;
     }
     if (req.method !== 'GET') {
@@ -263,7 +253,7 @@ export class OtlpHttpServer {
     } else if (path === '/v1/events') {
       this.#events(req, res);
     } else if (path === '/metrics') {
-      const text = await this.api.metricsText();
+      const text = this.api.metricsText();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
       res.end(text);
     } else {
@@ -294,7 +284,7 @@ export class OtlpHttpServer {
     }));
   }
 
-  async #export(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal): Promise<void> {
+  async #export(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const encoding = contentEncodingOf(req);
     if (encoding === null) {
       req.resume();
@@ -340,7 +330,7 @@ export class OtlpHttpServer {
     const held = body.length;
     let outcome;
     try {
-      outcome = await this.handler.acceptBody(body, encoding, waitMs, signal);
+      outcome = this.handler.acceptBody(body, encoding);
     } finally {
       budget?.give(held);
     }
@@ -349,7 +339,7 @@ export class OtlpHttpServer {
         res,
         encoding,
         400,
-        `request does not decode as ${signal === 'logs' ? 'ExportLogsServiceRequest' : 'ExportTraceServiceRequest'}: ${outcome.undecodable}`,
+        `request does not decode as ExportTraceServiceRequest: ${outcome.undecodable}`,
       );
       return;
     }
@@ -357,7 +347,7 @@ export class OtlpHttpServer {
       sendThrottled(res, encoding, outcome);
       return;
     }
-    sendOutcome(res, encoding, outcome, signal);
+    sendOutcome(res, encoding, outcome);
   }
 
   #unauthorized(req: IncomingMessage, res: ServerResponse): void {

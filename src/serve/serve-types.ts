@@ -1,5 +1,4 @@
-import type { OtlpLogRecord, OtlpResourceSpans } from '../evidence/otlp/otlp-types.js';
-import type { RetainedBody } from './body-arena.js';
+import type { OtlpExportRequest } from '../evidence/otlp/otlp-types.js';
 import type { ExportOutcome } from './export-response.js';
 
 /** The receiver's answer when its queues are full: retry later (HTTP 429 / gRPC RESOURCE_EXHAUSTED). */
@@ -24,27 +23,12 @@ export interface ExportHandler {
    */
   waitForCapacity(timeoutMs: number): Promise<void>;
   /**
-   * `reload` decodes the same request body again (the handler may drop the spans and re-read them);
-   * `body`, the bytes both read from, is retained while the handler needs them and released after.
+   * The one way a decoded request (spans and/or log records, from any transport) enters the live
+   * path: accepted (some spans perhaps refused, said in the outcome) or refused whole when saturated.
+   * `reload` decodes the same request again (its spans may then be dropped and read back later).
    */
-  accept(
-    resourceSpans: readonly OtlpResourceSpans[],
-    reload?: () => readonly OtlpResourceSpans[],
-    body?: RetainedBody,
-  ): ExportOutcome | Saturated;
-  /**
-   * Takes one logs export's records (`POST /v1/logs`, gRPC `LogsService/Export`): each joins the
-   * trial of its trace id; records that cannot (no trace id, trial sealed) are refused as partial
-   * success.
-   */
-  acceptLogs(records: readonly OtlpLogRecord[]): ExportOutcome | Saturated;
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated;
 }
-
-/** Which OTLP export a request body is: `ExportTraceServiceRequest` or `ExportLogsServiceRequest`. */
-export type OtlpSignal = 'traces' | 'logs';
-
-/** Decodes one `ExportTraceServiceRequest` body; throws with a message naming the offset on bad input. */
-export type RequestDecoder = (body: Uint8Array, encoding: 'protobuf' | 'json') => OtlpResourceSpans[];
 
 /** A request body that does not decode as an `ExportTraceServiceRequest` (HTTP 400 / INVALID_ARGUMENT). */
 export interface Undecodable {
@@ -57,26 +41,16 @@ export interface BodyHandler {
   saturation(): Saturated | null;
   isSaturated(): boolean;
   waitForCapacity(timeoutMs: number): Promise<void>;
-  /**
-   * Decodes `body` and accepts its spans (the receivers own `body` no longer: it may be moved).
-   * `waitMs`: when the queues turn out to be full only once the body is read (another thread saw them
-   * with room), how long the body may wait for room before it is refused; 0 refuses at once.
-   * `signal`: what the body is (default `traces`).
-   */
-  acceptBody(
-    body: Buffer,
-    encoding: 'protobuf' | 'json',
-    waitMs?: number,
-    signal?: OtlpSignal,
-  ): ExportOutcome | Saturated | Undecodable | Promise<ExportOutcome | Saturated | Undecodable>;
+  /** Decodes `body` and accepts it (the receivers own `body` no longer: decoded spans read it). */
+  acceptBody(body: Buffer, encoding: 'protobuf' | 'json'): ExportOutcome | Saturated | Undecodable;
 }
 
-/** The read side of the live state, served over HTTP; answers may come later (from another thread). */
+/** The read side of the live state, served over HTTP. */
 export interface LiveReadApi {
   /** The live summary; `omitTaskValues`: without its `task_metric_values` key. */
   summaryJson(options?: { omitTaskValues?: boolean }): unknown;
   trialJson(trialId: string): unknown;
-  metricsText(): string | Promise<string>;
+  metricsText(): string;
   /** Subscribe to score events; returns an unsubscribe function. */
   onEvent(listener: (event: { type: string; data: unknown }) => void): () => void;
   healthy(): boolean;

@@ -48,7 +48,7 @@ function decodedSpans(): OtlpSpan[] {
   root.end([1_700_000_004, 0]);
   const body = ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans())!;
   const spans: OtlpSpan[] = [];
-  for (const rs of decodeExportRequest(body, 'protobuf'))
+  for (const rs of decodeExportRequest(body, 'protobuf').resourceSpans)
     for (const ss of rs.scopeSpans) spans.push(...ss.spans);
   return spans;
 }

@@ -27,7 +27,9 @@ describe('serve --emit-otlp', () => {
         const spans = agent.recorded.getFinishedSpans();
         const root = spans.find((s) => s.name.startsWith('invoke_agent'))!;
         roots.set(trial, { traceId: root.spanContext().traceId, spanId: root.spanContext().spanId });
-        engine.accept(decodeExportRequest(ProtobufTraceSerializer.serializeRequest(spans)!, 'protobuf'));
+        engine.acceptRequest(
+          decodeExportRequest(ProtobufTraceSerializer.serializeRequest(spans)!, 'protobuf'),
+        );
       }
       engine.tick();
       await engine.whenIdle();
@@ -82,7 +84,7 @@ describe('serve --emit-otlp', () => {
     );
     const agent = fakeAgent(new InMemorySpanExporter());
     agent.runTrial('t', 'x');
-    engine.accept(
+    engine.acceptRequest(
       decodeExportRequest(
         ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!,
         'protobuf',

@@ -99,7 +99,7 @@ describe('serve under hostile input', () => {
       decodeExportRequest(
         deepAttributeRequest({ traceId, spanId: '00000000000000aa', trialId: 'x', depth, padBytes: 1 }),
         'protobuf',
-      )[0]!.scopeSpans[0]!.spans[0]!;
+      ).resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
     expect(tooDeepAttribute(at(64))).toBeNull();
     expect(tooDeepAttribute(at(65))).toBe("attribute 'payload' nests deeper than 64 levels");
   });

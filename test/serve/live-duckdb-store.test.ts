@@ -49,7 +49,7 @@ async function runLive(
     agent.runTrial('t', turn.trial, { tools: turn.tools });
     const spans = agent.recorded.getFinishedSpans();
     sent += spans.length;
-    const outcome = engine.accept(
+    const outcome = engine.acceptRequest(
       decodeExportRequest(ProtobufTraceSerializer.serializeRequest(spans)!, 'protobuf'),
     );
     expect(outcome).toEqual({ rejectedSpans: 0, errorMessage: '' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OtlpResourceSpans } from '../../src/evidence/otlp/otlp-types.js';
+import type { OtlpExportRequest, OtlpSpan } from '../../src/evidence/otlp/otlp-types.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
@@ -8,7 +8,7 @@ import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeSpan } from './fake-span.js';
 import { liveEngineConfig } from './live-engine-config.js';
 
-function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpResourceSpans[] {
+function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpExportRequest {
   const span = fakeSpan({
     traceId: n.toString(16).padStart(32, '0'),
     spanId,
@@ -19,13 +19,21 @@ function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpRes
       ...(task === undefined ? {} : { 'nemo.test_case.name': task }),
     },
   });
-  return [
-    {
-      resource: span.resource,
-      scopeSpans: [{ scope: span.scope, spans: [span], schemaUrl: '' }],
-      schemaUrl: '',
-    },
-  ];
+  return spanRequest(span);
+}
+
+/** A request of one span. */
+function spanRequest(span: OtlpSpan): OtlpExportRequest {
+  return {
+    resourceSpans: [
+      {
+        resource: span.resource,
+        scopeSpans: [{ scope: span.scope, spans: [span], schemaUrl: '' }],
+        schemaUrl: '',
+      },
+    ],
+    logRecords: [],
+  };
 }
 
 /** An engine on a manual clock whose ticks the test drives (the timer's period is long). */
@@ -47,7 +55,8 @@ describe('LiveEngine', () => {
     let now = 0;
     const engine = manualEngine(() => now);
     const trials = 2000;
-    for (let n = 1; n <= trials; n++) expect(engine.accept(request(n))).toMatchObject({ rejectedSpans: 0 });
+    for (let n = 1; n <= trials; n++)
+      expect(engine.acceptRequest(request(n))).toMatchObject({ rejectedSpans: 0 });
     engine.tick(); // assembled at time 0
     now = 100;
     engine.tick(); // all of them are due now
@@ -75,8 +84,8 @@ describe('LiveEngine', () => {
         trials: trials.map((t) => t.item.trial),
       });
     };
-    const score = async (requests: OtlpResourceSpans[][]) => {
-      for (const r of requests) engine.accept(r);
+    const score = async (requests: OtlpExportRequest[]) => {
+      for (const r of requests) engine.acceptRequest(r);
       engine.tick();
       now += 100;
       engine.tick();
@@ -122,20 +131,14 @@ describe('LiveEngine', () => {
       [],
       () => now,
     );
-    const turn = (trace: string, spanId: string, attrs: Record<string, string>): OtlpResourceSpans[] => {
+    const turn = (trace: string, spanId: string, attrs: Record<string, string>): OtlpExportRequest => {
       const span = fakeSpan({
         traceId: trace.padStart(32, '0'),
         spanId: spanId.padStart(16, '0'),
         name: 'invoke_agent bot',
         attrs: { 'gen_ai.operation.name': 'invoke_agent', ...attrs },
       });
-      return [
-        {
-          resource: span.resource,
-          scopeSpans: [{ scope: span.scope, spans: [span], schemaUrl: '' }],
-          schemaUrl: '',
-        },
-      ];
+      return spanRequest(span);
     };
     const settle = async (): Promise<void> => {
       engine.tick();
@@ -144,7 +147,7 @@ describe('LiveEngine', () => {
       await engine.whenIdle();
     };
     // turn 1 carries no task key: the trial is its own task until turn 2 names one
-    engine.accept(turn('a1', 'a1', { 'gen_ai.conversation.id': 'conv-x' }));
+    engine.acceptRequest(turn('a1', 'a1', { 'gen_ai.conversation.id': 'conv-x' }));
     await settle();
     expect(engine.trialJson('conv-x')).toMatchObject({ task_id: 'conv-x', version: 1 });
     // a sub-agent's span (ended, so sent, first) with its own conversation id, deeper in turn 2, does
@@ -155,14 +158,10 @@ describe('LiveEngine', () => {
       parentSpanId: 'b1'.padStart(16, '0'),
       attrs: { 'gen_ai.conversation.id': 'conv-sub' },
     });
-    engine.accept([
-      {
-        resource: sub.resource,
-        scopeSpans: [{ scope: sub.scope, spans: [sub], schemaUrl: '' }],
-        schemaUrl: '',
-      },
-    ]);
-    engine.accept(turn('a2', 'b1', { 'gen_ai.conversation.id': 'conv-x', 'nemo.test_case.name': 'task-7' }));
+    engine.acceptRequest(spanRequest(sub));
+    engine.acceptRequest(
+      turn('a2', 'b1', { 'gen_ai.conversation.id': 'conv-x', 'nemo.test_case.name': 'task-7' }),
+    );
     await settle();
     expect(engine.trialJson('conv-x')).toMatchObject({ task_id: 'task-7', version: 2 });
     expect(engine.trialJson('conv-sub')).toBeUndefined();
@@ -170,8 +169,8 @@ describe('LiveEngine', () => {
     // past retainMs both traces are sealed: late spans for either are refused
     now += 2000;
     engine.tick();
-    expect(engine.accept(turn('a1', 'c1', {}))).toMatchObject({ rejectedSpans: 1 });
-    expect(engine.accept(turn('a2', 'c2', {}))).toMatchObject({ rejectedSpans: 1 });
+    expect(engine.acceptRequest(turn('a1', 'c1', {}))).toMatchObject({ rejectedSpans: 1 });
+    expect(engine.acceptRequest(turn('a2', 'c2', {}))).toMatchObject({ rejectedSpans: 1 });
     expect(engine.finalTrials()).toHaveLength(1);
   });
 });

@@ -65,7 +65,7 @@ describe('live intervals', () => {
       const agent = fakeAgent(new InMemorySpanExporter());
       agent.runTrial('t', trial, { fail: trial === 'b' });
       const body = ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
-      engine.accept(decodeExportRequest(body, 'protobuf'));
+      engine.acceptRequest(decodeExportRequest(body, 'protobuf'));
     }
     engine.tick();
     await engine.whenIdle();

@@ -3,7 +3,6 @@ import { OTLPTraceExporter as ProtoHttpExporter } from '@opentelemetry/exporter-
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
@@ -48,7 +47,7 @@ async function startLive(
   const engine = new LiveEngine(config, planner, sinks);
   const http = new OtlpHttpServer(
     { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits, ...httpOptions },
-    decodingBodyHandler(engine, decodeExportRequest),
+    decodingBodyHandler(engine),
     engine,
   );
   const grpcServer = new OtlpGrpcServer(
@@ -59,7 +58,7 @@ async function startLive(
       maxMessageBytes: limits.maxDecompressedBytes,
       saturationWaitMs: httpOptions.saturationWaitMs,
     },
-    decodingBodyHandler(engine, decodeExportRequest),
+    decodingBodyHandler(engine),
   );
   const address = await http.start();
   const grpcPort = await grpcServer.start();

@@ -1,4 +1,3 @@
-import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import type { LiveEngine } from '../../src/serve/live-engine.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
@@ -22,7 +21,7 @@ export async function startEngineServer(engine: LiveEngine): Promise<{ http: Otl
       maxBodyBytes: 4 << 20,
       maxDecompressedBytes: 16 << 20,
     },
-    decodingBodyHandler(engine, decodeExportRequest),
+    decodingBodyHandler(engine),
     engine,
   );
   const url = `http://127.0.0.1:${(await http.start()).port}`;

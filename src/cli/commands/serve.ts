@@ -2,8 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
-import { decodeExportRequest } from '../../serve/decode-export-request.js';
-import { EngineThread, EngineThreadStartError } from '../../serve/engine-thread.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
 import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
@@ -56,8 +54,8 @@ interface ServeOptions {
   trialKey: string[];
   taskKey: string[];
   report: boolean;
-  engineThread: boolean;
   stopWhenWidth?: number;
+  emitOtlp?: string;
 }
 
 /**
@@ -163,11 +161,11 @@ export function serveCommand(): Command {
       '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
       positiveNumber('--stop-when-width'),
     )
-    .option('--no-report', 'do not write report.html into the bundle')
     .option(
-      '--no-engine-thread',
-      'decode, score and keep the live state on the thread that receives (default: on a thread of their own)',
+      '--emit-otlp <url>',
+      'send every score to this OTLP/HTTP logs endpoint (e.g. http://127.0.0.1:4318/v1/logs) as gen_ai.evaluation.result log records',
     )
+    .option('--no-report', 'do not write report.html into the bundle')
     .addHelpText(
       'after',
       '\nExample:\n  evalstream serve --http 127.0.0.1:4318 --grpc 127.0.0.1:4317 --out runs/live --db runs/live.duckdb\n' +
@@ -201,6 +199,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     taskKeys: options.taskKey,
     report: options.report,
     stopWhenWidth: options.stopWhenWidth ?? null,
+    emitOtlp: options.emitOtlp ?? null,
   };
   if (options.maxBodyMemory < options.maxDecompressedBytes)
     throw new CliError(
@@ -247,7 +246,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   }
   let live: OpenLive;
   try {
-    live = await openLive(runOptions, options.engineThread);
+    live = await openLive(runOptions);
   } catch (error) {
     await grpcServer?.shutdown();
     await httpServer.shutdown();
@@ -300,7 +299,7 @@ async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<
   }
 }
 
-/** The live run as the receivers use it, on its own thread or on this one. */
+/** The live run as the receivers use it. */
 interface OpenLive {
   runId: string;
   bodies: BodyHandler;
@@ -308,12 +307,8 @@ interface OpenLive {
   finish(): Promise<LiveRunEnd>;
 }
 
-async function openLive(options: LiveRunOptions, onThread: boolean): Promise<OpenLive> {
+async function openLive(options: LiveRunOptions): Promise<OpenLive> {
   try {
-    if (onThread) {
-      const engine = await EngineThread.start(options);
-      return { runId: engine.runId, bodies: engine, api: engine, finish: () => engine.finish() };
-    }
     const run = await openLiveRun(
       options,
       (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
@@ -322,13 +317,12 @@ async function openLive(options: LiveRunOptions, onThread: boolean): Promise<Ope
     run.engine.start();
     return {
       runId: run.runId,
-      bodies: decodingBodyHandler(run.engine, decodeExportRequest),
+      bodies: decodingBodyHandler(run.engine),
       api: run.engine,
       finish: () => run.finish(),
     };
   } catch (error) {
-    if (error instanceof ConfigError || (error instanceof EngineThreadStartError && error.badInput))
-      throw new CliError((error as Error).message, EXIT_BAD_INPUT);
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
     throw error;
   }
 }

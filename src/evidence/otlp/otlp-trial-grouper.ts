@@ -1,10 +1,13 @@
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
+import type { JsonObject } from '../../model/json-value.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
-import type { OtlpLogRecord, OtlpSpan } from './otlp-types.js';
+import type { OtlpExportRequest, OtlpLogRecord, OtlpSpan } from './otlp-types.js';
 import { KeyNoter, resolveNotedKey, type KeyNotes } from './trial-key-rule.js';
+import { StringKeyIndex } from '../../util/string-key-index.js';
+import { isTrialEndSpan } from './is-trial-end-span.js';
 
 /** How spans are grouped into trials. Every field is optional; the defaults are documented inline. */
 export interface OtlpGroupingConfig {
@@ -35,6 +38,39 @@ export interface OtlpGroupingConfig {
    * and counted as attached to no trial. Default 100000.
    */
   maxWaitingLogRecords?: number;
+  /**
+   * The live completion policy (`serve`), used by `accept`/`due` in place of the request window: a
+   * trace is complete once its end span was seen and nothing arrived for `settleMs`, or nothing
+   * arrived for `idleTimeoutMs` without one.
+   */
+  live?: LiveCompletion;
+}
+
+/** When a live trace is complete (see {@link OtlpGroupingConfig.live}). */
+export interface LiveCompletion {
+  settleMs: number;
+  idleTimeoutMs: number;
+  /** An attribute whose presence marks a trial's last span, besides root agent spans. */
+  endMarkerAttribute: string | null;
+}
+
+/** Why a live trial was handed out (again). */
+export type ReadyReason = 'ended' | 'idle-timeout' | 'late-spans' | 'shutdown';
+
+/** A live trial handed out by `due` or `flushLive`: its key, version (1, 2, … per hand-out) and why. */
+export interface LiveReadyTrial {
+  key: string;
+  item: TrialItem;
+  version: number;
+  reason: ReadyReason;
+}
+
+/** What `accept` did with a request's spans. */
+export interface LiveAccepted {
+  added: number;
+  duplicates: number;
+  /** Spans (and log records) of sealed traces, not taken. */
+  late: number;
 }
 
 /** Log records of one file that attach to no trial (see {@link OtlpTrialGrouper.unattachedLogRecords}). */
@@ -64,6 +100,34 @@ interface OpenTrace {
   /** What the decoder went on past in this trace's spans; null: nothing. */
   diagnostics: TrialDiagnostic[] | null;
 }
+
+/** A trace of the live policy: kept (with its spans) after its trial is handed out, until sealed. */
+interface LiveTrace extends OpenTrace {
+  lastAtMs: number;
+  ended: boolean;
+  /** Span id → start time(s) seen, to ignore re-sent spans. */
+  seen: Map<string, bigint | Set<bigint>>;
+  /** The live trial it joined at its first completion, or null before. */
+  trial: LiveTrial | null;
+  /**
+   * What reads each request that brought it spans or log records again, in order; null once one came
+   * without (its spans can then not be dropped and read back).
+   */
+  sources: (() => OtlpExportRequest)[] | null;
+  /** True while its spans, log records and seen ids are dropped (see `release`). */
+  released: boolean;
+}
+
+interface LiveTrial {
+  key: string;
+  trialId: string;
+  taskId: string | null;
+  /** In joining order; sorted by first request when handed out. */
+  traces: LiveTrace[];
+  version: number;
+}
+
+const LIVE_ORIGIN: ItemOrigin = { file: 'otlp-live' };
 
 interface OpenTrial {
   key: string;
@@ -115,6 +179,14 @@ export class OtlpTrialGrouper {
   #seq = 0;
   /** Spans held: in open traces and in trials not yet emitted. */
   #heldSpans = 0;
+  readonly #live: LiveCompletion | null;
+  /** Live traces by trace id: open, or kept with their trial until it is sealed. */
+  readonly #liveTraces = new Map<string, LiveTrace>();
+  /** Live traces with spans or log records not yet handed out. */
+  readonly #liveDirty = new Set<LiveTrace>();
+  readonly #liveTrials = new Map<string, LiveTrial>();
+  /** Trace ids of sealed live trials (one per trace of the run: kept off the heap). */
+  readonly #sealed = new StringKeyIndex();
 
   constructor(config: OtlpGroupingConfig) {
     this.#trialKeys = config.trialKeys ?? ['gen_ai.conversation.id'];
@@ -123,6 +195,7 @@ export class OtlpTrialGrouper {
     this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
     this.#maxWaitingLogs = Math.max(0, config.maxWaitingLogRecords ?? 100_000);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
+    this.#live = config.live ?? null;
   }
 
   /** `resolveKey(t.spans, keys)` from the values noted as spans arrived (keys at `offset` in `#keys`). */
@@ -241,25 +314,30 @@ export class OtlpTrialGrouper {
     return [...this.#unattached.values()].map((c) => ({ ...c }));
   }
 
+  #newTrace(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
+    return {
+      traceId,
+      spans: [],
+      notes: this.#noter.start(),
+      logs: [],
+      firstSeq: seq,
+      lastSeq: seq,
+      origin,
+      diagnostics: null,
+    };
+  }
+
   /** The open trace `traceId`, created or moved to the most recently active end. */
   #touch(traceId: string, seq: number, origin: ItemOrigin): OpenTrace {
     let t = this.#traces.get(traceId);
     if (t === undefined) {
       const waiting = this.#waiting.get(traceId);
+      t = this.#newTrace(traceId, seq, origin);
       if (waiting !== undefined) {
         this.#waiting.delete(traceId);
         this.#waitingCount -= waiting.logs.length;
+        t.logs = waiting.logs;
       }
-      t = {
-        traceId,
-        spans: [],
-        notes: this.#noter.start(),
-        logs: waiting?.logs ?? [],
-        firstSeq: seq,
-        lastSeq: seq,
-        origin,
-        diagnostics: null,
-      };
       this.#traces.set(traceId, t);
     } else if (t.lastSeq !== seq) {
       this.#traces.delete(traceId);
@@ -313,25 +391,286 @@ export class OtlpTrialGrouper {
       this.#heldSpans -= trial.spanCount;
       const part = (this.#emitted.get(trial.key) ?? 0) + 1;
       this.#emitted.set(trial.key, part);
-      const traces = trial.traces.length > 1 ? [...trial.traces].sort(byFirstSeq) : trial.traces;
-      const handle =
-        traces.length === 1
-          ? OTLPTraceHandle.fromSpans((traces[0] as OpenTrace).spans, (traces[0] as OpenTrace).logs)
-          : OTLPTraceHandle.fromSpans(
-              traces.flatMap((t) => t.spans),
-              traces.flatMap((t) => t.logs),
-            );
       const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
-      const diagnostics: TrialDiagnostic[] = [];
-      for (const t of traces) if (t.diagnostics !== null) diagnostics.push(...t.diagnostics);
-      return buildOtlpTrialItem({
+      return buildTrial(
         trialId,
-        taskId: trial.taskId ?? trialId,
-        handle,
-        origin: trial.origin,
-        metadata: part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
-        diagnostics,
-      });
+        trial.taskId ?? trialId,
+        trial.traces,
+        trial.origin,
+        part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
+      );
     });
   }
+  /**
+   * Live policy: adds one decoded request at `nowMs` (spans re-sent with the same span id and start
+   * time are ignored; spans and log records of sealed traces are refused). Trials are handed out by
+   * {@link due}, not here.
+   */
+  accept(request: OtlpExportRequest, nowMs: number, reload?: () => OtlpExportRequest): LiveAccepted {
+    const live = this.#liveOnly();
+    this.#seq += 1;
+    const seq = this.#seq;
+    const counts: LiveAccepted = { added: 0, duplicates: 0, late: 0 };
+    const revived: LiveTrace[] = [];
+    const open = (traceId: string): LiveTrace | null => {
+      const t = this.#liveTrace(traceId, seq);
+      if (t === null) return null;
+      if (t.released) {
+        this.#revive(t);
+        revived.push(t);
+      }
+      if (reload === undefined) t.sources = null;
+      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) t.sources.push(reload);
+      return t;
+    };
+    // consecutive spans mostly belong to the same trace: its state is looked up once
+    let lastId: string | null = null;
+    let last: LiveTrace | null = null;
+    for (const rs of request.resourceSpans) {
+      for (const ss of rs.scopeSpans) {
+        for (const span of ss.spans) {
+          if (span.traceId !== lastId) {
+            lastId = span.traceId;
+            last = open(lastId);
+          }
+          if (last === null) counts.late += 1;
+          else if (!remember(last.seen, span.spanId, span.startTimeUnixNano)) counts.duplicates += 1;
+          else {
+            last.spans.push(span);
+            this.#noter.note(last.notes, span);
+            if (isTrialEndSpan(span, live.endMarkerAttribute)) last.ended = true;
+            this.#touchLive(last, seq, nowMs);
+            counts.added += 1;
+          }
+        }
+      }
+    }
+    for (const log of request.logRecords) {
+      if (log.traceId === '') continue;
+      const t = open(log.traceId);
+      if (t === null) counts.late += 1;
+      else {
+        t.logs.push(log);
+        this.#touchLive(t, seq, nowMs);
+      }
+    }
+    // a dropped trace that got only re-sent duplicates drops its spans again
+    for (const t of revived) if (!this.#liveDirty.has(t)) this.#drop(t);
+    return counts;
+  }
+
+  /**
+   * Live policy: drops the spans, log records and seen ids of a handed-out trial's traces whose
+   * every request can be read again (the `reload` given to `accept`): they stay in the requests'
+   * bytes, off the JavaScript heap, and are read back when the trial gets spans again or is handed
+   * out again. A trace with content not yet handed out keeps it.
+   */
+  release(key: string): void {
+    const trial = this.#liveTrials.get(key);
+    if (trial !== undefined) for (const t of trial.traces) if (!this.#liveDirty.has(t)) this.#drop(t);
+  }
+
+  #drop(t: LiveTrace): void {
+    if (t.sources === null || t.released) return;
+    t.spans = [];
+    t.logs = [];
+    t.seen = new Map();
+    t.released = true;
+  }
+
+  /** Reads a dropped trace back from its requests, as it was accepted (duplicates ignored again). */
+  #revive(t: LiveTrace): void {
+    t.released = false;
+    t.notes = this.#noter.start();
+    for (const source of t.sources ?? []) {
+      const request = source();
+      for (const rs of request.resourceSpans) {
+        for (const ss of rs.scopeSpans) {
+          for (const span of ss.spans) {
+            if (span.traceId !== t.traceId || !remember(t.seen, span.spanId, span.startTimeUnixNano))
+              continue;
+            t.spans.push(span);
+            this.#noter.note(t.notes, span);
+          }
+        }
+      }
+      for (const log of request.logRecords) if (log.traceId === t.traceId) t.logs.push(log);
+    }
+  }
+
+  /** Live policy: whether spans of this trace are refused (its trial was sealed). */
+  isSealed(traceId: string): boolean {
+    return this.#sealed.has(traceId);
+  }
+
+  /**
+   * Live policy: the trials complete at `nowMs`. A trace is complete once its end span was seen and
+   * nothing arrived for `settleMs`, or nothing arrived for `idleTimeoutMs`; it then joins its trial
+   * (by the trial keys, as from files) and the trial is handed out with every trace it has so far.
+   * Spans arriving for a trial already handed out re-open it: it is handed out again (a new version,
+   * reason `late-spans`) once it completes again.
+   */
+  due(nowMs: number): LiveReadyTrial[] {
+    const live = this.#liveOnly();
+    const ready = new Map<LiveTrial, ReadyReason>();
+    for (const t of this.#liveDirty) {
+      const quiet = nowMs - t.lastAtMs;
+      if (quiet < (t.ended ? live.settleMs : live.idleTimeoutMs)) continue;
+      this.#completeLive(t, t.ended ? 'ended' : 'idle-timeout', ready);
+    }
+    return this.#handOut(ready);
+  }
+
+  /** Live policy: every trial with spans not yet handed out, whatever its timers (at shutdown). */
+  flushLive(): LiveReadyTrial[] {
+    const ready = new Map<LiveTrial, ReadyReason>();
+    for (const t of this.#liveDirty) this.#completeLive(t, 'shutdown', ready);
+    return this.#handOut(ready);
+  }
+
+  /** Live policy: traces with spans not yet handed out. */
+  get openCount(): number {
+    return this.#liveDirty.size;
+  }
+
+  /**
+   * Live policy: forgets a handed-out trial and its spans; later spans of its traces are refused
+   * ({@link isSealed}). A trial with spans not yet handed out is kept; returns whether it was sealed.
+   */
+  seal(key: string): boolean {
+    const trial = this.#liveTrials.get(key);
+    if (trial === undefined) return true;
+    for (const t of trial.traces) if (this.#liveDirty.has(t)) return false;
+    this.#liveTrials.delete(key);
+    for (const t of trial.traces) {
+      this.#liveTraces.delete(t.traceId);
+      this.#sealed.set(t.traceId, 0);
+    }
+    return true;
+  }
+
+  /** Live policy: forgets every trace, trial and sealed id (at shutdown). */
+  clearLive(): void {
+    this.#liveTraces.clear();
+    this.#liveDirty.clear();
+    this.#liveTrials.clear();
+    this.#sealed.clear();
+  }
+
+  #liveOnly(): LiveCompletion {
+    if (this.#live === null) throw new Error('OtlpTrialGrouper: the live methods need the `live` policy');
+    return this.#live;
+  }
+
+  /** The live trace `traceId` (created when new), or null when it was sealed. */
+  #liveTrace(traceId: string, seq: number): LiveTrace | null {
+    const known = this.#liveTraces.get(traceId);
+    if (known !== undefined) return known;
+    if (this.#sealed.has(traceId)) return null;
+    const t: LiveTrace = {
+      ...this.#newTrace(traceId, seq, LIVE_ORIGIN),
+      lastAtMs: 0,
+      ended: false,
+      seen: new Map(),
+      trial: null,
+      sources: [],
+      released: false,
+    };
+    this.#liveTraces.set(traceId, t);
+    return t;
+  }
+
+  #touchLive(t: LiveTrace, seq: number, nowMs: number): void {
+    t.lastSeq = seq;
+    t.lastAtMs = nowMs;
+    this.#liveDirty.add(t);
+  }
+
+  /** A complete live trace joins its trial (at its first completion), which becomes ready. */
+  #completeLive(t: LiveTrace, reason: ReadyReason, ready: Map<LiveTrial, ReadyReason>): void {
+    this.#liveDirty.delete(t);
+    let trial = t.trial;
+    if (trial === null) {
+      if (t.spans.length === 0) {
+        // log records of a trace with no spans cannot be placed
+        this.#liveTraces.delete(t.traceId);
+        return;
+      }
+      const trialValue = this.#resolve(t, this.#trialKeys, 0);
+      const key = trialValue === null ? `trace\u0000${t.traceId}` : `key\u0000${trialValue}`;
+      trial = this.#liveTrials.get(key) ?? null;
+      if (trial === null) {
+        trial = { key, trialId: trialValue ?? t.traceId, taskId: null, traces: [], version: 0 };
+        this.#liveTrials.set(key, trial);
+      }
+      trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
+      trial.traces.push(t);
+      t.trial = trial;
+    }
+    const why: ReadyReason = trial.version > 0 && reason !== 'shutdown' ? 'late-spans' : reason;
+    const before = ready.get(trial);
+    ready.set(trial, before === undefined ? why : worstReason(before, why));
+  }
+
+  #handOut(ready: Map<LiveTrial, ReadyReason>): LiveReadyTrial[] {
+    const out: LiveReadyTrial[] = [];
+    for (const [trial, reason] of ready) {
+      trial.version += 1;
+      for (const t of trial.traces) if (t.released) this.#revive(t);
+      // a task key may come with a trace's later spans
+      for (const t of trial.traces) trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
+      const item = buildTrial(trial.trialId, trial.taskId ?? trial.trialId, trial.traces, LIVE_ORIGIN, {});
+      out.push({ key: trial.key, item, version: trial.version, reason });
+    }
+    return out;
+  }
+}
+
+/** One trial's `TrialItem` from its traces (in order of their first request): spans, then log records. */
+function buildTrial(
+  trialId: string,
+  taskId: string,
+  traces: readonly OpenTrace[],
+  origin: ItemOrigin,
+  metadata: JsonObject,
+): TrialItem {
+  const ordered = traces.length > 1 ? [...traces].sort(byFirstSeq) : traces;
+  const diagnostics: TrialDiagnostic[] = [];
+  for (const t of ordered) if (t.diagnostics !== null) diagnostics.push(...t.diagnostics);
+  const handle =
+    ordered.length === 1
+      ? OTLPTraceHandle.fromSpans((ordered[0] as OpenTrace).spans, (ordered[0] as OpenTrace).logs)
+      : OTLPTraceHandle.fromSpans(
+          ordered.flatMap((t) => t.spans),
+          ordered.flatMap((t) => t.logs),
+        );
+  return buildOtlpTrialItem({ trialId, taskId, handle, origin, metadata, diagnostics });
+}
+
+const REASON_RANK: Record<ReadyReason, number> = {
+  ended: 0,
+  'late-spans': 1,
+  'idle-timeout': 2,
+  shutdown: 3,
+};
+
+function worstReason(a: ReadyReason, b: ReadyReason): ReadyReason {
+  return REASON_RANK[a] >= REASON_RANK[b] ? a : b;
+}
+
+/** Records (span id, start); false when it was already there (a re-sent duplicate). */
+function remember(seen: Map<string, bigint | Set<bigint>>, spanId: string, start: bigint): boolean {
+  const known = seen.get(spanId);
+  if (known === undefined) {
+    seen.set(spanId, start);
+    return true;
+  }
+  if (typeof known === 'bigint') {
+    if (known === start) return false;
+    seen.set(spanId, new Set([known, start]));
+    return true;
+  }
+  if (known.has(start)) return false;
+  known.add(start);
+  return true;
 }

@@ -1,4 +1,4 @@
-import type { OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import type { OtlpSpan } from './otlp-types.js';
 
 /**
  * Whether a span marks the end of a trial: a root span (no parent, or a configured marker attribute

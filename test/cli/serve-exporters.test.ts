@@ -10,9 +10,9 @@ import { boundPorts, startCliProcess } from './serve-process.js';
 
 const RUN = 'agent-eval-20260101000000-0000beef';
 
-describe('evalstream serve with its engine thread (the default)', () => {
+describe('evalstream serve as a process', () => {
   it('scores what the real OTel exporters send (proto, JSON, gRPC) as `score` scores the same spans; bundle and DuckDB agree', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'evalstream-serve-thread-'));
+    const dir = await mkdtemp(join(tmpdir(), 'evalstream-serve-exporters-'));
     const db = join(dir, 'live.duckdb');
     const serve = await startCliProcess([
       'serve',
