@@ -1,0 +1,81 @@
+import type { BundleIssue } from '../bundle/bundle-issue.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { TaskSpec } from '../model/task.js';
+import type { ItemOrigin } from '../model/trial-item.js';
+import type { Trial } from '../model/trial.js';
+import type { CompactTrajectory } from '../report/report-data.js';
+import type { WorkChunk } from './work-chunk.js';
+
+/** What a scoring worker is started with (its `workerData`). */
+export interface ScoreWorkerData {
+  /** The config file each worker loads itself, or `(defaults)`. */
+  configFile: string;
+  /** `--concurrency`, when it overrides the config. */
+  concurrency: number | null;
+  runId: string;
+  /** Whether the report is written: then the worker reads the trajectories it may embed. */
+  report: boolean;
+}
+
+/** An error sent between threads: its kind decides how the other side rebuilds it. */
+export type ErrorWire =
+  | {
+      kind: 'input';
+      message: string;
+      file: string;
+      line: number | null;
+      offset: number | null;
+      field: string | null;
+    }
+  | { kind: 'bundle'; issues: BundleIssue[] }
+  | { kind: 'other'; message: string };
+
+/**
+ * A trial as read by a worker: the record the bundle writes, the source's task spec, where it came
+ * from, and `floats`: the float paths of a record read from bundle text (null: not from text).
+ */
+export interface TrialWire {
+  trial: Trial;
+  task: TaskSpec | null;
+  origin: ItemOrigin;
+  floats: string[] | null;
+}
+
+/** How a worker scores the trials of one task, decided by the main thread at the task's first trial. */
+export interface TaskPlanWire {
+  /** The task as scored (descriptors of the applied metrics, views). */
+  task: TaskSpec;
+  rowIndex: number;
+  /** The task's first trial and its source spec: the worker picks the same metrics from them. */
+  first: { trial: Trial; task: TaskSpec | null };
+}
+
+/** One scored trial sent back: its scores (with their float paths) and, maybe, its report trajectory. */
+export interface ScoredWire {
+  scores: ScoreRecord[];
+  floats: (string[] | null)[];
+  /** Present when the report may embed this trial's trajectory. */
+  trajectory?: CompactTrajectory | string | null;
+}
+
+/** Main thread → worker. */
+export type ToWorkerMessage =
+  | { type: 'chunk'; id: number; chunk: WorkChunk }
+  | { type: 'plans'; id: number; plans: TaskPlanWire[] }
+  | { type: 'drop'; id: number };
+
+/** Worker → main thread. */
+export type FromWorkerMessage =
+  | {
+      type: 'read';
+      id: number;
+      trials: TrialWire[];
+      /** ATIF chunks: the trial-id counts after reading (see `WorkChunk`). */
+      trialIdCounts: [string, number][] | null;
+      /** Payloads skipped as bad (warnings). */
+      issues: string[];
+      /** What ended the reading early: raised after the trials before it. */
+      error: ErrorWire | null;
+    }
+  | { type: 'scored'; id: number; results: ScoredWire[] }
+  | { type: 'failed'; id: number; error: ErrorWire };
