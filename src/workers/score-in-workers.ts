@@ -77,8 +77,12 @@ export function scoreInWorkers(options: ScoreInWorkersOptions): PullSource<Score
 }
 
 async function* scoreChunks(options: ScoreInWorkersOptions): AsyncGenerator<ScoredTrial> {
-  const inputs = await planInputs(options.inputs, options.format);
+  // the workers load their modules and config while the inputs are listed
   const pool = new WorkerPool(options);
+  const inputs = await planInputs(options.inputs, options.format).catch(async (error: unknown) => {
+    await pool.stop();
+    throw error;
+  });
   const chunks = workChunks(inputs)[Symbol.asyncIterator]();
   const slots: Slot[] = [];
   const byId = new Map<number, Slot>();

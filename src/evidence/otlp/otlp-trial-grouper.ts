@@ -1,5 +1,5 @@
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
-import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
+import { buildOtlpTrialPart, type OtlpTrialPart } from './build-otlp-trial-part.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
 import type { OtlpLogRecord, OtlpSpan } from './otlp-types.js';
@@ -70,6 +70,10 @@ function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
  * const ready = [...g.push(item1), ...g.push(item2), ...g.flush()];
  */
 export class OtlpTrialGrouper {
+  /** `windowRequests` when not configured. */
+  static readonly defaultWindowRequests = 256;
+  /** `maxOpenSpans` when not configured. */
+  static readonly defaultMaxOpenSpans = 100_000;
   readonly #trialKeys: readonly string[];
   readonly #taskKeys: readonly string[];
   readonly #window: number;
@@ -78,6 +82,8 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   readonly #emitted = new Map<string, number>();
+  /** How each emitted item was made, for `partOf`. */
+  readonly #parts = new WeakMap<TrialItem, OtlpTrialPart>();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   #seq = 0;
@@ -87,8 +93,8 @@ export class OtlpTrialGrouper {
   constructor(config: OtlpGroupingConfig) {
     this.#trialKeys = config.trialKeys ?? ['gen_ai.conversation.id'];
     this.#taskKeys = config.taskKeys ?? ['nemo.test_case.name'];
-    this.#window = Math.max(1, config.windowRequests ?? 256);
-    this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
+    this.#window = Math.max(1, config.windowRequests ?? OtlpTrialGrouper.defaultWindowRequests);
+    this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? OtlpTrialGrouper.defaultMaxOpenSpans);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
   }
 
@@ -165,6 +171,16 @@ export class OtlpTrialGrouper {
     return t;
   }
 
+  /** Spans held now: in open traces and in trials not yet emitted. */
+  get heldSpans(): number {
+    return this.#heldSpans;
+  }
+
+  /** How an item this grouper emitted was made: its trial key, part number and the pieces of its id. */
+  partOf(item: TrialItem): OtlpTrialPart | undefined {
+    return this.#parts.get(item);
+  }
+
   /** Closes everything still open and returns the remaining trials (end of input, or before an error). */
   flush(): TrialItem[] {
     for (const t of [...this.#traces.values()]) this.#close(t);
@@ -216,14 +232,17 @@ export class OtlpTrialGrouper {
               traces.flatMap((t) => t.spans),
               traces.flatMap((t) => t.logs),
             );
-      const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
-      return buildOtlpTrialItem({
-        trialId,
-        taskId: trial.taskId ?? trialId,
+      const made: OtlpTrialPart = {
+        key: trial.key,
+        part,
+        trialId: trial.trialId,
+        taskId: trial.taskId,
         handle,
         origin: trial.origin,
-        metadata: part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
-      });
+      };
+      const item = buildOtlpTrialPart(made);
+      this.#parts.set(item, made);
+      return item;
     });
   }
 }
