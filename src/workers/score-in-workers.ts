@@ -14,8 +14,10 @@ import { errorFromWire } from './error-from-wire.js';
 import { rememberFloatPaths } from './remember-float-paths.js';
 import { workChunks } from './work-chunks.js';
 import type { WorkChunk } from './work-chunk.js';
+import { OtlpTrialGrouper } from '../evidence/otlp/otlp-trial-grouper.js';
 import type {
   FromWorkerMessage,
+  OtlpChunkCheck,
   ScoreWorkerData,
   ScoredWire,
   TaskPlanWire,
@@ -29,6 +31,8 @@ export interface ScoreInWorkersOptions extends ScoreWorkerData {
   format: 'auto' | InputFormat;
   /** Worker threads (>= 1). */
   workers: number;
+  /** OTLP payload bytes per chunk (default 4 MiB; a chunk has at least `windowRequests` payloads). */
+  otlpChunkBytes?: number;
   /** The run's trial planner (`createTrialPlanner`): called on this thread, once per trial, in order. */
   plan: (item: TrialItem) => TrialPlan;
   /** Payloads a worker skipped as bad. */
@@ -49,6 +53,46 @@ interface Slot {
   read: Extract<FromWorkerMessage, { type: 'read' }> | null;
   planned: { item: TrialItem; task: TaskSpec }[] | null;
   scored: ScoredWire[] | null;
+  /** `otlp-frames`: its split trials were renumbered after the earlier chunks'. */
+  renamed: boolean;
+}
+
+/** Spans one pass holds at most before it closes traces early (the grouper's default). */
+const MAX_OPEN_SPANS = OtlpTrialGrouper.defaultMaxOpenSpans;
+const WINDOW = OtlpTrialGrouper.defaultWindowRequests;
+
+/**
+ * Whether one pass would group the trials of two consecutive `otlp-frames` chunks as their workers
+ * did: no trace is touched within `windowRequests` requests on both sides of the boundary (so no
+ * trace, and no trial still open, spans it), the second chunk has at least that many requests (the
+ * trials open at the end of the first come out before it ends), and the two never held together more
+ * spans than one pass holds before closing traces early.
+ */
+function groupedAsOnePass(before: OtlpChunkCheck, after: OtlpChunkCheck): boolean {
+  if (after.requests < WINDOW || before.peakSpans + after.peakSpans > MAX_OPEN_SPANS) return false;
+  const tail = new Set(before.tail);
+  return !after.head.some((id) => tail.has(id));
+}
+
+/** One `otlp-frames` chunk of two consecutive ones. */
+function joinFrames(
+  a: Extract<WorkChunk, { kind: 'otlp-frames' }>,
+  b: Extract<WorkChunk, { kind: 'otlp-frames' }>,
+): WorkChunk {
+  const bytes = new Uint8Array(a.bytes.byteLength + b.bytes.byteLength);
+  bytes.set(new Uint8Array(a.bytes), 0);
+  bytes.set(new Uint8Array(b.bytes), a.bytes.byteLength);
+  const shift = a.bytes.byteLength;
+  const moved = b.payloads.map((p) =>
+    p.kind === 'json' ? p : { ...p, start: p.start + shift, end: p.end + shift },
+  );
+  return {
+    kind: 'otlp-frames',
+    payloads: [...a.payloads, ...moved],
+    bytes: bytes.buffer,
+    flush: b.flush,
+    error: b.error,
+  };
 }
 
 /**
@@ -83,7 +127,7 @@ async function* scoreChunks(options: ScoreInWorkersOptions): AsyncGenerator<Scor
     await pool.stop();
     throw error;
   });
-  const chunks = workChunks(inputs)[Symbol.asyncIterator]();
+  const chunks = workChunks(inputs, options.otlpChunkBytes)[Symbol.asyncIterator]();
   const slots: Slot[] = [];
   const byId = new Map<number, Slot>();
   let nextId = 0;
@@ -108,8 +152,62 @@ async function* scoreChunks(options: ScoreInWorkersOptions): AsyncGenerator<Scor
     else throw errorFromWire(message.error);
   };
 
+  /** Trial keys of the OTLP trials emitted so far, with their last part. */
+  const emittedParts = new Map<string, number>();
+
+  /**
+   * An `otlp-frames` slot grouped as one pass would group it: true once it is, after renumbering its
+   * split trials; false while it waits for the next chunk's check or is being read again (joined with
+   * the next chunk when a trace crosses their boundary).
+   */
+  const settleOtlp = (slot: Slot, check: OtlpChunkCheck): boolean => {
+    const chunk = slot.chunk as Extract<WorkChunk, { kind: 'otlp-frames' }>;
+    if (!chunk.flush) {
+      const at = slots.indexOf(slot);
+      const next = slots[at + 1];
+      const after = next?.read?.otlp;
+      if (next === undefined || after === undefined || after === null) return false;
+      if (!groupedAsOnePass(check, after)) {
+        const joined: Slot = {
+          id: nextId++,
+          chunk: joinFrames(chunk, next.chunk as typeof chunk),
+          worker: pool.idlest(slots),
+          read: null,
+          planned: null,
+          scored: null,
+          renamed: false,
+        };
+        for (const old of [slot, next]) {
+          byId.delete(old.id);
+          pool.send(old.worker, { type: 'drop', id: old.id });
+        }
+        slots.splice(at, 2, joined);
+        dispatch(joined);
+        return false;
+      }
+    }
+    if (!slot.renamed) {
+      slot.renamed = true;
+      const renames: [number, number][] = [];
+      check.keys.forEach((key, i) => {
+        const before = emittedParts.get(key) ?? 0;
+        if (before > 0) renames.push([i, before + (check.parts[i] as number)]);
+      });
+      if (renames.length > 0) {
+        slot.read = null;
+        pool.send(slot.worker, { type: 'rename', id: slot.id, parts: renames });
+        return false;
+      }
+    }
+    check.keys.forEach((key, i) => emittedParts.set(key, check.parts[i] as number));
+    // its bytes are not needed any more: it will not be joined with another chunk
+    slot.chunk = { ...chunk, payloads: [], bytes: new ArrayBuffer(0) };
+    return true;
+  };
+
   /** Plans a read slot in order; false when it must be read again first. */
   const plan = (slot: Slot, read: NonNullable<Slot['read']>): boolean => {
+    if (read.otlp !== null && !settleOtlp(slot, read.otlp)) return false;
     if (slot.chunk.kind === 'atif' && read.trialIdCounts !== null) {
       const before = new Map(slot.chunk.trialIdCounts);
       const stale = read.trialIdCounts.some(([id]) => (before.get(id) ?? 0) !== (idCounts.get(id) ?? 0));
@@ -166,6 +264,7 @@ async function* scoreChunks(options: ScoreInWorkersOptions): AsyncGenerator<Scor
           read: null,
           planned: null,
           scored: null,
+          renamed: false,
         };
         slots.push(slot);
         dispatch(slot);

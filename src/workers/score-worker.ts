@@ -21,12 +21,15 @@ import { errorToWire } from './error-to-wire.js';
 import { floatPathsOf } from './float-paths-of.js';
 import type {
   FromWorkerMessage,
+  OtlpChunkCheck,
   ScoreWorkerData,
   ScoredWire,
   TaskPlanWire,
   ToWorkerMessage,
 } from './worker-messages.js';
 import { readWorkChunk } from './read-work-chunk.js';
+import { readOtlpFrames } from './read-otlp-frames.js';
+import { buildOtlpTrialPart, type OtlpTrialPart } from '../evidence/otlp/build-otlp-trial-part.js';
 import type { WorkChunk } from './work-chunk.js';
 
 const port = parentPort;
@@ -41,36 +44,72 @@ if (port !== null) {
   const selection = new TrajectorySelection(DEFAULT_SELECTION_LIMITS);
   let scoring: Promise<void> = Promise.resolve();
 
+  /** How the trials of each `otlp-frames` chunk were grouped, until it is scored (for `rename`). */
+  const otlpParts = new Map<number, OtlpTrialPart[]>();
+  const checks = new Map<number, OtlpChunkCheck>();
+
+  const postRead = (
+    id: number,
+    items: TrialItem[],
+    extra: Pick<Extract<FromWorkerMessage, { type: 'read' }>, 'trialIdCounts' | 'issues' | 'error' | 'otlp'>,
+  ): void => {
+    const trials = items.map((item) => ({
+      trial: item.trial,
+      task: item.task,
+      origin: item.origin,
+      floats: floatPathsOf(item.trial),
+    }));
+    post({ type: 'read', id, trials, ...extra });
+  };
+
   const read = async (id: number, chunk: WorkChunk): Promise<void> => {
+    const issues: string[] = [];
+    const onIssue = (issue: Error): void => void issues.push(issue.message);
+    if (chunk.kind === 'otlp-frames') {
+      const { items, parts, check } = readOtlpFrames(chunk, onIssue);
+      chunks.set(id, items);
+      otlpParts.set(id, parts);
+      checks.set(id, check);
+      postRead(id, items, { trialIdCounts: null, issues, error: chunk.error, otlp: check });
+      return;
+    }
     const counts = new Map(chunk.kind === 'atif' ? chunk.trialIdCounts : []);
     const items: TrialItem[] = [];
-    const issues: string[] = [];
     let error = null;
     try {
-      const onIssue = (issue: Error): void => void issues.push(issue.message);
-      for await (const item of readWorkChunk(chunk, { trialIdCounts: counts, onIssue })) items.push(item);
+      for await (const item of readWorkChunk(chunk, counts)) items.push(item);
     } catch (thrown) {
       error = errorToWire(thrown);
     }
     chunks.set(id, items);
-    post({
-      type: 'read',
-      id,
-      trials: items.map((item) => ({
-        trial: item.trial,
-        task: item.task,
-        origin: item.origin,
-        floats: floatPathsOf(item.trial),
-      })),
+    postRead(id, items, {
       trialIdCounts: chunk.kind === 'atif' ? [...counts] : null,
       issues,
       error,
+      otlp: null,
     });
+  };
+
+  /** Split OTLP trials renumbered after the parts earlier chunks emitted; the chunk is sent again. */
+  const rename = (id: number, renames: [number, number][]): void => {
+    const items = chunks.get(id);
+    const parts = otlpParts.get(id);
+    const check = checks.get(id);
+    if (items === undefined || parts === undefined || check === undefined) return;
+    for (const [index, part] of renames) {
+      const made = { ...(parts[index] as OtlpTrialPart), part };
+      parts[index] = made;
+      items[index] = buildOtlpTrialPart(made);
+      check.parts[index] = part;
+    }
+    postRead(id, items, { trialIdCounts: null, issues: [], error: null, otlp: check });
   };
 
   const score = async (id: number, wires: TaskPlanWire[]): Promise<void> => {
     const items = chunks.get(id);
     chunks.delete(id);
+    otlpParts.delete(id);
+    checks.delete(id);
     if (items === undefined) return;
     const { metricsOf } = await config;
     for (const wire of wires) {
@@ -114,6 +153,11 @@ if (port !== null) {
       }
       case 'drop':
         chunks.delete(message.id);
+        otlpParts.delete(message.id);
+        checks.delete(message.id);
+        return;
+      case 'rename':
+        rename(message.id, message.parts);
         return;
     }
   });

@@ -58,11 +58,32 @@ export interface ScoredWire {
   trajectory?: CompactTrajectory | string | null;
 }
 
+/** One OTLP payload sent to a worker: a JSON text, or a protobuf body as a range of the chunk's bytes. */
+export type OtlpPayloadWire =
+  | { file: string; kind: 'json'; text: string; line: number; offset: number }
+  | { file: string; kind: 'protobuf'; start: number; end: number; offset: number; bodyOffset: number };
+
+/**
+ * What the main thread needs to know whether an `otlp-frames` chunk was grouped as one pass would
+ * group it (see `scoreInWorkers`): the trace ids its first and last `windowRequests` requests touch,
+ * its requests, the most spans it held, and the trial key and part of each trial it emitted.
+ */
+export interface OtlpChunkCheck {
+  head: string[];
+  tail: string[];
+  requests: number;
+  peakSpans: number;
+  keys: string[];
+  parts: number[];
+}
+
 /** Main thread → worker. */
 export type ToWorkerMessage =
   | { type: 'chunk'; id: number; chunk: WorkChunk }
   | { type: 'plans'; id: number; plans: TaskPlanWire[] }
-  | { type: 'drop'; id: number };
+  | { type: 'drop'; id: number }
+  /** Renumber split OTLP trials (`[index, part]`) and send the chunk's `read` again. */
+  | { type: 'rename'; id: number; parts: [number, number][] };
 
 /** Worker → main thread. */
 export type FromWorkerMessage =
@@ -76,6 +97,8 @@ export type FromWorkerMessage =
       issues: string[];
       /** What ended the reading early: raised after the trials before it. */
       error: ErrorWire | null;
+      /** `otlp-frames` chunks: how they were grouped. */
+      otlp: OtlpChunkCheck | null;
     }
   | { type: 'scored'; id: number; results: ScoredWire[] }
   | { type: 'failed'; id: number; error: ErrorWire };
