@@ -37,7 +37,8 @@ export function readOtlpFrames(
   const recent: string[][] = [];
   let requests = 0;
   let peakSpans = 0;
-  const bytes = Buffer.from(chunk.bytes);
+  // a copy: the spans point into it, and the chunk's own bytes go back to the main thread
+  const bytes = Buffer.from(new Uint8Array(chunk.bytes));
   for (const wire of chunk.payloads) {
     const payload: OtlpPayloadItem = {
       file: wire.file,

@@ -147,8 +147,12 @@ async function* scoreChunks(options: ScoreInWorkersOptions): AsyncGenerator<Scor
   pool.onMessage = (message) => {
     const slot = byId.get(message.id);
     if (slot === undefined) return;
-    if (message.type === 'read') slot.read = message;
-    else if (message.type === 'scored') slot.scored = message.results;
+    if (message.type === 'read') {
+      slot.read = message;
+      // the chunk's bytes come back from the worker, kept in case the chunk is joined with the next
+      if (message.bytes !== null && slot.chunk.kind === 'otlp-frames')
+        slot.chunk = { ...slot.chunk, bytes: message.bytes };
+    } else if (message.type === 'scored') slot.scored = message.results;
     else throw errorFromWire(message.error);
   };
 
@@ -347,8 +351,11 @@ class WorkerPool {
     this.#stopInterrupt = () => subscription?.unsubscribe();
   }
 
+  /** Posts `message`; an OTLP chunk's bytes are moved, not copied (the worker sends them back). */
   send(worker: number, message: ToWorkerMessage): void {
-    this.#workers[worker]?.postMessage(message);
+    const moved =
+      message.type === 'chunk' && message.chunk.kind === 'otlp-frames' ? [message.chunk.bytes] : [];
+    this.#workers[worker]?.postMessage(message, moved);
   }
 
   /** The worker with the fewest chunks among `slots`. */

@@ -52,6 +52,7 @@ if (port !== null) {
     id: number,
     items: TrialItem[],
     extra: Pick<Extract<FromWorkerMessage, { type: 'read' }>, 'trialIdCounts' | 'issues' | 'error' | 'otlp'>,
+    bytes: ArrayBuffer | null = null,
   ): void => {
     const trials = items.map((item) => ({
       trial: item.trial,
@@ -59,7 +60,9 @@ if (port !== null) {
       origin: item.origin,
       floats: floatPathsOf(item.trial),
     }));
-    post({ type: 'read', id, trials, ...extra });
+    const message: FromWorkerMessage = { type: 'read', id, trials, ...extra, bytes };
+    if (bytes === null) port.postMessage(message);
+    else port.postMessage(message, [bytes]);
   };
 
   const read = async (id: number, chunk: WorkChunk): Promise<void> => {
@@ -70,7 +73,7 @@ if (port !== null) {
       chunks.set(id, items);
       otlpParts.set(id, parts);
       checks.set(id, check);
-      postRead(id, items, { trialIdCounts: null, issues, error: chunk.error, otlp: check });
+      postRead(id, items, { trialIdCounts: null, issues, error: chunk.error, otlp: check }, chunk.bytes);
       return;
     }
     const counts = new Map(chunk.kind === 'atif' ? chunk.trialIdCounts : []);

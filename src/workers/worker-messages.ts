@@ -99,6 +99,8 @@ export type FromWorkerMessage =
       error: ErrorWire | null;
       /** `otlp-frames` chunks: how they were grouped. */
       otlp: OtlpChunkCheck | null;
+      /** `otlp-frames` chunks: the bytes the chunk came with, moved back (the worker decodes a copy). */
+      bytes: ArrayBuffer | null;
     }
   | { type: 'scored'; id: number; results: ScoredWire[] }
   | { type: 'failed'; id: number; error: ErrorWire };

@@ -15,6 +15,7 @@ import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { writeToSinks } from '../../src/pipeline/write-to-sinks.js';
 import { toRunBundle } from '../../src/sinks/to-run-bundle.js';
 import { openInputs } from '../../src/sources/open-inputs.js';
+import { seededRandom } from '../../src/stats/seeded-random.js';
 import { scoreInWorkers } from '../../src/workers/score-in-workers.js';
 
 const FILES = ['summary.json', 'scores.jsonl', 'trials.jsonl', 'tasks.jsonl'];
@@ -26,17 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
@@ -45,6 +35,7 @@ interface OpenTrace {
   conv: string;
   left: number;
   root: string;
+  started: boolean;
 }
 
 /**
@@ -55,7 +46,7 @@ interface OpenTrace {
  * records of their traces.
  */
 function writeDump(file: string, requests: number, seed: number): void {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const lines: string[] = [];
   let traces = 0;
   let spans = 0;
@@ -64,7 +55,7 @@ function writeDump(file: string, requests: number, seed: number): void {
   const recentConvs: string[] = [];
   const start = (conv: string, left: number): OpenTrace => {
     traces += 1;
-    const t = { traceId: hex(traces, 32), conv, left, root: hex((spans += 1), 16) };
+    const t = { traceId: hex(traces, 32), conv, left, root: hex((spans += 1), 16), started: false };
     return t;
   };
   const span = (t: OpenTrace, first: boolean) => {
@@ -106,13 +97,15 @@ function writeDump(file: string, requests: number, seed: number): void {
     if (!mixed) {
       const t = start(newConv(), 0);
       batch.push(span(t, true), span(t, false), span(t, false));
+      t.started = true;
       if (r() < 0.05) open.push(start(t.conv, 1));
     } else {
       while (open.length < 2 + Math.floor(r() * 3)) open.push(start(newConv(), 3 + Math.floor(r() * 8)));
     }
     for (const t of [...open]) {
       if (r() < 0.5 && mixed) continue;
-      batch.push(span(t, t.left > 0 && batch.length === 0 && false));
+      batch.push(span(t, !t.started));
+      t.started = true;
       t.left -= 1;
       if (r() < 0.1)
         logs.push({
