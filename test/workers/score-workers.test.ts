@@ -77,68 +77,91 @@ function manyAtifFiles(): string {
   return dir;
 }
 
+// each run starts worker threads that load the TypeScript sources: slow on a loaded machine
+const SLOW = 300_000;
+
 describe('score --workers', () => {
-  it('writes the same bundle as one worker for Harbor jobs, ATIF files, a bundle and Gym rollouts', async () => {
-    await expectSameBundles(['examples/harbor-job'], [2]);
-    await expectSameBundles(['test/fixtures/harbor/job-2026-01-05'], [2]);
-    await expectSameBundles([ATIF_DIR], [2]);
-    await expectSameBundles(['examples/sparse-run'], [2]);
-    await expectSameBundles(['test/fixtures/gym/rollouts.jsonl'], [2]);
-    await expectSameBundles(['test/fixtures/otlp/samples'], [2]);
-  });
+  it(
+    'writes the same bundle as one worker for Harbor jobs, ATIF files, a bundle and Gym rollouts',
+    async () => {
+      await expectSameBundles(['examples/harbor-job'], [2]);
+      await expectSameBundles(['test/fixtures/harbor/job-2026-01-05'], [2]);
+      await expectSameBundles([ATIF_DIR], [2]);
+      await expectSameBundles(['examples/sparse-run'], [2]);
+      await expectSameBundles(['test/fixtures/gym/rollouts.jsonl'], [2]);
+      await expectSameBundles(['test/fixtures/otlp/samples'], [2]);
+    },
+    SLOW,
+  );
 
-  it('numbers repeated ATIF trajectory ids across chunks and plans shared tasks as one pass does', async () => {
-    const dir = manyAtifFiles();
-    const out = await expectSameBundles([dir, 'examples/harbor-job'], [2, 3]);
-    const ids = readFileSync(join(out, 'trials.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { id: string }).id);
-    expect(ids.filter((id) => id.startsWith('traj-0'))).toEqual([
-      'traj-0',
-      'traj-0-2',
-      'traj-0-3',
-      'traj-0-4',
-    ]);
-  });
+  it(
+    'numbers repeated ATIF trajectory ids across chunks and plans shared tasks as one pass does',
+    async () => {
+      const dir = manyAtifFiles();
+      const out = await expectSameBundles([dir, 'examples/harbor-job'], [2, 3]);
+      const ids = readFileSync(join(out, 'trials.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(ids.filter((id) => id.startsWith('traj-0'))).toEqual([
+        'traj-0',
+        'traj-0-2',
+        'traj-0-3',
+        'traj-0-4',
+      ]);
+    },
+    SLOW,
+  );
 
-  it('keeps a metric error as a failed score, as one worker does', async () => {
-    const cfg = join(root, 'flaky.config.mjs');
-    writeFileSync(
-      cfg,
-      `export default { metrics: { default: [{ type: 'flaky', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async (input) => { const n = (input.candidate.output_text ?? '').length; if (n % 2 === 1) throw new Error('judge unavailable'); return { outputs: [{ name: 's', value: n }] }; } }] } };\n`,
-    );
-    const out = await expectSameBundles([manyAtifFiles()], [2], '--config', cfg);
-    const scores = readFileSync(join(out, 'scores.jsonl'), 'utf8');
-    expect(scores).toContain('judge unavailable');
-    expect(scores).toContain('"status": "completed"');
-  });
+  it(
+    'keeps a metric error as a failed score, as one worker does',
+    async () => {
+      const cfg = join(root, 'flaky.config.mjs');
+      writeFileSync(
+        cfg,
+        `export default { metrics: { default: [{ type: 'flaky', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async (input) => { const n = (input.candidate.output_text ?? '').length; if (n % 2 === 1) throw new Error('judge unavailable'); return { outputs: [{ name: 's', value: n }] }; } }] } };\n`,
+      );
+      const out = await expectSameBundles([manyAtifFiles()], [2], '--config', cfg);
+      const scores = readFileSync(join(out, 'scores.jsonl'), 'utf8');
+      expect(scores).toContain('judge unavailable');
+      expect(scores).toContain('"status": "completed"');
+    },
+    SLOW,
+  );
 
-  it('fails the run with exit 1 when a worker crashes or exits, naming the worker', async () => {
-    const crash = join(root, 'crash.config.mjs');
-    writeFileSync(
-      crash,
-      `export default { metrics: { default: [{ type: 'crash', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async () => { setTimeout(() => { throw new Error('out of GPU memory'); }, 0); return { outputs: [{ name: 's', value: 1 }] }; } }] } };\n`,
-    );
-    const crashed = await score([manyAtifFiles()], 2, '--config', crash);
-    expect(crashed.code).toBe(1);
-    expect(crashed.stderr).toMatch(
-      /run failed after \d+ trials: scoring worker [12] failed: out of GPU memory/,
-    );
+  it(
+    'fails the run with exit 1 when a worker crashes or exits, naming the worker',
+    async () => {
+      const crash = join(root, 'crash.config.mjs');
+      writeFileSync(
+        crash,
+        `export default { metrics: { default: [{ type: 'crash', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async () => { setTimeout(() => { throw new Error('out of GPU memory'); }, 0); return { outputs: [{ name: 's', value: 1 }] }; } }] } };\n`,
+      );
+      const crashed = await score([manyAtifFiles()], 2, '--config', crash);
+      expect(crashed.code).toBe(1);
+      expect(crashed.stderr).toMatch(
+        /run failed after \d+ trials: scoring worker [12] failed: out of GPU memory/,
+      );
 
-    const exit = join(root, 'exit.config.mjs');
-    writeFileSync(
-      exit,
-      `export default { metrics: { default: [{ type: 'exit', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async () => process.exit(7) }] } };\n`,
-    );
-    const exited = await score([manyAtifFiles()], 2, '--config', exit);
-    expect(exited.code).toBe(1);
-    expect(exited.stderr).toMatch(/scoring worker [12] stopped \(exit code 7\)/);
-  });
+      const exit = join(root, 'exit.config.mjs');
+      writeFileSync(
+        exit,
+        `export default { metrics: { default: [{ type: 'exit', outputSpec: () => [{ name: 's', description: null, kind: 'continuous', valueSchema: 'ContinuousScore', required: true }], computeScores: async () => process.exit(7) }] } };\n`,
+      );
+      const exited = await score([manyAtifFiles()], 2, '--config', exit);
+      expect(exited.code).toBe(1);
+      expect(exited.stderr).toMatch(/scoring worker [12] stopped \(exit code 7\)/);
+    },
+    SLOW,
+  );
 
-  it('refuses --db, which it does not write yet (exit 2)', async () => {
-    const r = await score([ATIF_DIR], 2, '--db', join(root, 'store.duckdb'));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--workers writes run bundles only');
-  });
+  it(
+    'refuses --db, which it does not write yet (exit 2)',
+    async () => {
+      const r = await score([ATIF_DIR], 2, '--db', join(root, 'store.duckdb'));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--workers writes run bundles only');
+    },
+    SLOW,
+  );
 });
