@@ -8,6 +8,7 @@ import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
 import { compactJson } from './compact-json.js';
 import { cutText } from './cut-text.js';
+import { DEFAULT_SELECTION_LIMITS } from './default-selection-limits.js';
 import type {
   CompactTrajectory,
   ReportScoreDetail,
@@ -19,10 +20,6 @@ import { readTrialTrajectory } from './read-trial-trajectory.js';
 import { ReportRows } from './report-rows.js';
 import { TrajectorySelection } from './trajectory-selection.js';
 
-/** Failed or errored trials whose detail the report keeps by default. */
-const DEFAULT_FAILED = 200;
-/** Other trials kept by default, as a deterministic sample. */
-const DEFAULT_SAMPLE = 100;
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 
 const HOW_TO_GET_THE_REST =
@@ -144,8 +141,8 @@ export class ReportCollector {
     this.#mode = options.trajectories ?? 'auto';
     const all = this.#mode === 'all';
     this.#selection = new TrajectorySelection({
-      failed: all ? Infinity : (options.maxFailedTrials ?? DEFAULT_FAILED),
-      sample: all ? Infinity : (options.sampleTrials ?? DEFAULT_SAMPLE),
+      failed: all ? Infinity : (options.maxFailedTrials ?? DEFAULT_SELECTION_LIMITS.failed),
+      sample: all ? Infinity : (options.sampleTrials ?? DEFAULT_SELECTION_LIMITS.sample),
     });
     this.#budget = all ? Infinity : (options.maxTrajectoryBytes ?? DEFAULT_BUDGET);
     for (const task of options.tasks ?? []) this.#rows.addTask(task.id);
@@ -263,8 +260,8 @@ export class ReportCollector {
 
   #ruleText(): string {
     if (this.#mode === 'all') return 'every trial (--trajectories all)';
-    const failed = this.#options.maxFailedTrials ?? DEFAULT_FAILED;
-    const sample = this.#options.sampleTrials ?? DEFAULT_SAMPLE;
+    const failed = this.#options.maxFailedTrials ?? DEFAULT_SELECTION_LIMITS.failed;
+    const sample = this.#options.sampleTrials ?? DEFAULT_SELECTION_LIMITS.sample;
     const budget = budgetText(this.#budget);
     const what = this.#mode === 'none' ? 'details (no trajectories)' : 'details and trajectories';
     return (

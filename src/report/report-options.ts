@@ -30,5 +30,5 @@ export interface ReportOptions {
    * Turns a trial's evidence into a compact trajectory, replacing the built-in reader (which reads
    * inline or referenced ATIF). Return null when the trial has none.
    */
-  trajectoryOf?: (trial: Trial) => Promise<CompactTrajectory | null>;
+  trajectoryOf?: (trial: Trial) => Promise<CompactTrajectory | string | null>;
 }

@@ -14,6 +14,7 @@ import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
+import { listHarborEntries } from './list-harbor-entries.js';
 import { PullSource } from '../pipeline/pull-source.js';
 
 const count = z.number().nullish();
@@ -56,6 +57,11 @@ type AgentContext = z.infer<typeof agentContext>;
 export interface FromHarborJobOptions {
   /** Called after each trial directory is read. */
   onProgress?: (progress: { file: string; trials: number }) => void;
+  /**
+   * Read only these entries of the job directory (names, in name order), e.g. one slice of a job read
+   * in pieces; default every entry. Ignored when `dir` is itself a trial directory.
+   */
+  names?: readonly string[];
 }
 
 /**
@@ -87,16 +93,7 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
     options.onProgress?.({ file: own.path, trials: 1 });
     return;
   }
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    throw new InputError(`cannot read Harbor job directory: ${(error as Error).message}`, { file: dir });
-  }
-  const names = entries
-    .filter((e) => e.isDirectory() || e.isSymbolicLink())
-    .map((e) => e.name)
-    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const names = options.names ?? (await listHarborEntries(dir));
   let n = 0;
   for (const name of names) {
     const trialDir = join(dir, name);

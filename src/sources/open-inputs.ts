@@ -1,20 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
-import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
-import { isGzipFile } from '../evidence/is-gzip-file.js';
-import { join, resolve } from 'node:path';
 import type { OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { PullSource } from '../pipeline/pull-source.js';
-import { detectFormat, type InputFormat } from './detect-format.js';
+import type { InputFormat } from './detect-format.js';
 import { fromAtifFiles } from './from-atif-files.js';
 import { fromBundle } from './from-bundle.js';
 import { fromGymRollouts } from './from-gym-rollouts.js';
 import { fromHarborJob } from './from-harbor-job.js';
 import { fromOtlpFiles } from './from-otlp-files.js';
-import { checkInsideRoot } from './check-inside-root.js';
-import { InputError } from './input-error.js';
+import type { InputError } from './input-error.js';
+import { planInputs, type InputPlan } from './plan-inputs.js';
 
 /** Options of `openInputs`: the format (default `auto`) and the OTLP span-grouping rule. */
 export interface OpenInputsOptions extends OtlpGroupingConfig {
@@ -24,15 +18,6 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   /** OTLP payloads skipped as bad (see `FromOtlpFilesOptions.onIssue`); without it they end the stream. */
   onIssue?: (issue: InputError) => void;
 }
-
-const FORMAT_NAMES = 'bundle, harbor, atif, otlp, gym';
-const FILE_PATTERNS: Record<'atif' | 'otlp' | 'gym', RegExp> = {
-  atif: /\.json(\.gz)?$/i,
-  otlp: /\.(json|jsonl|ndjson|pb|binpb)(\.gz)?$/i,
-  gym: /\.(jsonl|ndjson)(\.gz)?$/i,
-};
-
-type Plan = { kind: 'bundle' | 'harbor'; dir: string } | { kind: 'atif' | 'otlp' | 'gym'; files: string[] };
 
 /**
  * Every trial of the given inputs as one lazy stream, each input read by its source: a run bundle
@@ -54,11 +39,11 @@ export function openInputs(
   options: OpenInputsOptions = {},
 ): PullSource<TrialItem> {
   return new PullSource(async function* () {
-    for (const p of await plan(inputs, options.format ?? 'auto')) yield* open(p, options);
+    for (const p of await planInputs(inputs, options.format ?? 'auto')) yield* open(p, options);
   });
 }
 
-function open(p: Plan, options: OpenInputsOptions): PullSource<TrialItem> {
+function open(p: InputPlan, options: OpenInputsOptions): PullSource<TrialItem> {
   const { format: _format, onProgress, onIssue, ...grouping } = options;
   const progress = onProgress === undefined ? {} : { onProgress };
   switch (p.kind) {
@@ -77,108 +62,4 @@ function open(p: Plan, options: OpenInputsOptions): PullSource<TrialItem> {
         ...(onIssue === undefined ? {} : { onIssue }),
       });
   }
-}
-
-async function plan(inputs: readonly string[], forced: 'auto' | InputFormat): Promise<Plan[]> {
-  const plans: Plan[] = [];
-  const fileGroups = new Map<'atif' | 'otlp' | 'gym', string[]>();
-  const addFile = (format: 'atif' | 'otlp' | 'gym', file: string): void => {
-    let group = fileGroups.get(format);
-    if (group === undefined) {
-      group = [];
-      fileGroups.set(format, group);
-      plans.push({ kind: format, files: group });
-    }
-    group.push(file);
-  };
-  for (const input of inputs) {
-    const path = resolve(input);
-    const st = await stat(path).catch((error: Error) => {
-      throw new InputError(`cannot read input: ${error.message}`, { file: input });
-    });
-    if (st.isFile()) await refuseUnreadable(path, input);
-    const detected = forced === 'auto' ? await detectFormat(path) : forced;
-    if (st.isDirectory()) {
-      if (detected === 'bundle' || detected === 'harbor') {
-        plans.push({ kind: detected, dir: path });
-        continue;
-      }
-      const fileFormat = forced === 'auto' || forced === 'bundle' || forced === 'harbor' ? null : forced;
-      let found = 0;
-      for (const file of await listFilesRecursive(path)) {
-        const format =
-          fileFormat === null
-            ? await detectFormat(file)
-            : FILE_PATTERNS[fileFormat].test(file)
-              ? fileFormat
-              : null;
-        if (format === 'atif' || format === 'otlp' || format === 'gym') {
-          addFile(format, file);
-          found += 1;
-        }
-      }
-      if (found === 0) {
-        throw new InputError(`no ${forced === 'auto' ? 'recognisable' : forced} inputs in this directory`, {
-          file: input,
-        });
-      }
-      continue;
-    }
-    if (detected === null) {
-      throw new InputError(`cannot tell the input format; name it with --format (${FORMAT_NAMES})`, {
-        file: input,
-      });
-    }
-    if (detected === 'bundle' || detected === 'harbor') {
-      throw new InputError(`a ${detected} input is a directory, not a file`, { file: input });
-    }
-    addFile(detected, path);
-  }
-  return plans;
-}
-
-/** Files under `dir`; symlinks are followed inside `dir` (each directory once), refused outside it. */
-async function listFilesRecursive(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const root = await realpath(dir);
-  const seen = new Set<string>();
-  const walk = async (d: string): Promise<void> => {
-    const real = await realpath(d);
-    if (seen.has(real)) return;
-    seen.add(real);
-    const entries = await readdir(d, { withFileTypes: true });
-    entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
-    for (const e of entries) {
-      const full = join(d, e.name);
-      if (e.isSymbolicLink()) {
-        await checkInsideRoot(root, full);
-        const st = await stat(full).catch(() => null);
-        if (st?.isDirectory() === true) await walk(full);
-        else if (st?.isFile() === true) out.push(full);
-      } else if (e.isDirectory()) await walk(full);
-      else if (e.isFile()) out.push(full);
-    }
-  };
-  await walk(dir);
-  return out;
-}
-
-/** An empty file, or a gzip file that does not inflate, said as such (before format detection). */
-async function refuseUnreadable(path: string, input: string): Promise<void> {
-  const st = await stat(path);
-  if (st.size === 0) throw new InputError('the file is empty', { file: input });
-  if (!(await isGzipFile(path))) return;
-  let inflated = 0;
-  const raw = createReadStream(path);
-  try {
-    for await (const chunk of raw.pipe(createGunzip()) as AsyncIterable<Buffer>) {
-      inflated += chunk.length;
-      break;
-    }
-  } catch (error) {
-    throw new InputError(gzipErrorReason(error), { file: input, offset: 0 });
-  } finally {
-    raw.destroy();
-  }
-  if (inflated === 0) throw new InputError('the file is empty (an empty gzip stream)', { file: input });
 }

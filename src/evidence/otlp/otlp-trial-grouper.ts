@@ -1,7 +1,8 @@
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
-import type { JsonObject } from '../../model/json-value.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
+import { buildOtlpTrialPart, type OtlpTrialPart } from './build-otlp-trial-part.js';
+import type { JsonObject } from '../../model/json-value.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
 import type { OtlpExportRequest, OtlpLogRecord, OtlpSpan } from './otlp-types.js';
@@ -161,6 +162,10 @@ function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
  * const ready = [...g.push(item1), ...g.push(item2), ...g.flush()];
  */
 export class OtlpTrialGrouper {
+  /** `windowRequests` when not configured. */
+  static readonly defaultWindowRequests = 256;
+  /** `maxOpenSpans` when not configured. */
+  static readonly defaultMaxOpenSpans = 100_000;
   readonly #trialKeys: readonly string[];
   readonly #taskKeys: readonly string[];
   readonly #window: number;
@@ -169,6 +174,8 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   readonly #emitted = new Map<string, number>();
+  /** How each emitted item was made, for `partOf`. */
+  readonly #parts = new WeakMap<TrialItem, OtlpTrialPart>();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   /** Log records waiting for a first span of their trace, oldest trace first. */
@@ -191,8 +198,8 @@ export class OtlpTrialGrouper {
   constructor(config: OtlpGroupingConfig) {
     this.#trialKeys = config.trialKeys ?? ['gen_ai.conversation.id'];
     this.#taskKeys = config.taskKeys ?? ['nemo.test_case.name'];
-    this.#window = Math.max(1, config.windowRequests ?? 256);
-    this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? 100_000);
+    this.#window = Math.max(1, config.windowRequests ?? OtlpTrialGrouper.defaultWindowRequests);
+    this.#maxOpenSpans = Math.max(1, config.maxOpenSpans ?? OtlpTrialGrouper.defaultMaxOpenSpans);
     this.#maxWaitingLogs = Math.max(0, config.maxWaitingLogRecords ?? 100_000);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
     this.#live = config.live ?? null;
@@ -347,6 +354,16 @@ export class OtlpTrialGrouper {
     return t;
   }
 
+  /** Spans held now: in open traces and in trials not yet emitted. */
+  get heldSpans(): number {
+    return this.#heldSpans;
+  }
+
+  /** How an item this grouper emitted was made: its trial key, part number and the pieces of its id. */
+  partOf(item: TrialItem): OtlpTrialPart | undefined {
+    return this.#parts.get(item);
+  }
+
   /** Closes everything still open and returns the remaining trials (end of input, or before an error). */
   flush(): TrialItem[] {
     for (const t of [...this.#traces.values()]) this.#close(t);
@@ -391,14 +408,19 @@ export class OtlpTrialGrouper {
       this.#heldSpans -= trial.spanCount;
       const part = (this.#emitted.get(trial.key) ?? 0) + 1;
       this.#emitted.set(trial.key, part);
-      const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
-      return buildTrial(
-        trialId,
-        trial.taskId ?? trialId,
-        trial.traces,
-        trial.origin,
-        part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
-      );
+      const { handle, diagnostics } = traceContent(trial.traces);
+      const made: OtlpTrialPart = {
+        key: trial.key,
+        part,
+        trialId: trial.trialId,
+        taskId: trial.taskId,
+        handle,
+        origin: trial.origin,
+        ...(diagnostics.length > 0 ? { diagnostics } : {}),
+      };
+      const item = buildOtlpTrialPart(made);
+      this.#parts.set(item, made);
+      return item;
     });
   }
   /**
@@ -634,6 +656,15 @@ function buildTrial(
   origin: ItemOrigin,
   metadata: JsonObject,
 ): TrialItem {
+  const { handle, diagnostics } = traceContent(traces);
+  return buildOtlpTrialItem({ trialId, taskId, handle, origin, metadata, diagnostics });
+}
+
+/** The spans and log records of a trial's traces (in order of their first request), and their diagnostics. */
+function traceContent(traces: readonly OpenTrace[]): {
+  handle: OTLPTraceHandle;
+  diagnostics: TrialDiagnostic[];
+} {
   const ordered = traces.length > 1 ? [...traces].sort(byFirstSeq) : traces;
   const diagnostics: TrialDiagnostic[] = [];
   for (const t of ordered) if (t.diagnostics !== null) diagnostics.push(...t.diagnostics);
@@ -644,7 +675,7 @@ function buildTrial(
           ordered.flatMap((t) => t.spans),
           ordered.flatMap((t) => t.logs),
         );
-  return buildOtlpTrialItem({ trialId, taskId, handle, origin, metadata, diagnostics });
+  return { handle, diagnostics };
 }
 
 const REASON_RANK: Record<ReadyReason, number> = {
