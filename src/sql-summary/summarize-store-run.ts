@@ -23,9 +23,10 @@ export interface SummarizeStoreRunOptions {
 /**
  * Computes the summary of one stored run (spec §7) in SQL over the store tables — aggregates with
  * every statistic and percentile, coverage, task values, views, pass@k, ordering, counts and the
- * error rollup — and returns the same `Summary` object as the in-memory `buildSummary`. JavaScript
- * only shapes the result rows into objects. Uses temp tables (works on read-only files); DuckDB may
- * spill to its `temp_directory` on large runs.
+ * error rollup — and returns the same `Summary` object as the in-memory `buildSummary`. Each
+ * aggregate's statistics come from its values read back in SDK order by the in-memory engine's
+ * `aggregateRangeScore`; task values are read into columns (`columnarTaskValues`). Uses temp tables
+ * (works on read-only files); DuckDB may spill to its `temp_directory` on large runs.
  *
  * @example
  * const summary = await summarizeStoreRun(connection, 'agent-eval-20260715093012-1a2b3c4d');
