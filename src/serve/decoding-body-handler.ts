@@ -3,8 +3,8 @@ import type { BodyHandler, ExportHandler, Saturated, Undecodable } from './serve
 import type { ExportOutcome } from './export-response.js';
 
 /**
- * The receivers' {@link BodyHandler} in front of `handler`: decodes each request body (protobuf or
- * OTLP/JSON, lazily: spans keep reading the body's bytes) and hands the request to
+ * The receivers' {@link BodyHandler} in front of `handler`: decodes each request body (traces or
+ * logs, protobuf or OTLP/JSON, lazily: spans keep reading the body's bytes) and hands the request to
  * `handler.acceptRequest`, with a reloader that decodes the same bytes again (so the handler can
  * drop the spans and read them back later); a body that does not decode is `Undecodable` (400 /
  * INVALID_ARGUMENT).
@@ -17,14 +17,15 @@ export function decodingBodyHandler(handler: ExportHandler): BodyHandler {
     saturation: () => handler.saturation(),
     isSaturated: () => handler.isSaturated(),
     waitForCapacity: (timeoutMs) => handler.waitForCapacity(timeoutMs),
-    acceptBody(body, encoding): ExportOutcome | Saturated | Undecodable {
+    acceptBody(body, encoding, signal = 'traces'): ExportOutcome | Saturated | Undecodable {
       let request;
       try {
-        request = decodeExportRequest(body, encoding);
+        request = decodeExportRequest(body, encoding, signal);
       } catch (error) {
-        return { undecodable: (error as Error).message };
+        const name = signal === 'logs' ? 'ExportLogsServiceRequest' : 'ExportTraceServiceRequest';
+        return { undecodable: `request does not decode as ${name}: ${(error as Error).message}` };
       }
-      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding));
+      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding, signal));
     },
   };
 }

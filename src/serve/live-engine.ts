@@ -29,7 +29,10 @@ export interface LiveEngineConfig {
   /** Trial and task key attributes, as for the file source. */
   trialKeys: readonly string[];
   taskKeys: readonly string[];
-  /** Most spans accepted but not yet grouped (queued requests); past it exports are throttled. */
+  /**
+   * Most spans and log records accepted but not yet grouped (queued requests); past it exports are
+   * throttled.
+   */
   maxQueuedSpans: number;
   /** Most trials waiting to be scored and stored; past it exports are throttled. */
   maxPendingTrials: number;
@@ -186,10 +189,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /**
    * The one way into the live path: takes a decoded request (spans and/or log records) from any
    * transport, or answers `Saturated` when the queues are full (nothing is taken then). Spans
-   * without valid ids, with attributes nested too deeply, or of sealed trials are refused (partial
-   * success, said in the outcome); the rest is grouped on the next turn. `reload` decodes the same
-   * request again: with it, a scored trial's spans are dropped from the heap and read back when they
-   * are needed again (late spans), so trials kept for late spans cost the garbage collector little.
+   * without valid ids, with attributes nested too deeply, or of sealed trials, and log records
+   * without a trace id or of sealed trials, are refused (partial success, said in the outcome and
+   * counted); the rest is grouped on the next turn. A log record joins the trial of its trace id:
+   * before the trace's spans it waits for them (counted as unattached when none come within the
+   * idle timeout), after the trial was scored it makes it scored again, as late spans do. `reload`
+   * decodes the same request again: with it, a scored trial's spans are dropped from the heap and
+   * read back when they are needed again (late spans), so trials kept for late spans cost the
+   * garbage collector little.
    */
   acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
     let rejected = 0;
@@ -226,29 +233,41 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         }
       }
     }
+    // a log record joins the trial of its trace id: it cannot without one, or once that trial is sealed
     let logs = request.logRecords;
-    for (const log of logs) if (log.traceId !== '' && sealed(log.traceId)) late += 1;
-    if (late > 0) logs = logs.filter((log) => log.traceId === '' || !this.#grouper.isSealed(log.traceId));
+    let logsWithoutTrace = 0;
+    let logsLate = 0;
+    for (const log of logs) {
+      if (isZeroId(log.traceId)) logsWithoutTrace += 1;
+      else if (sealed(log.traceId)) logsLate += 1;
+    }
+    if (logsWithoutTrace + logsLate > 0)
+      logs = logs.filter((log) => !isZeroId(log.traceId) && !this.#grouper.isSealed(log.traceId));
+    // log records wait in the queue as spans do, and count against the same bound
+    const items = kept + logs.length;
     if (
-      kept > 0 &&
-      (this.#queuedSpans + kept > this.config.maxQueuedSpans ||
+      items > 0 &&
+      (this.#queuedSpans + items > this.config.maxQueuedSpans ||
         this.#pendingTrials() >= this.config.maxPendingTrials)
     ) {
       return this.#throttle();
     }
     this.metrics.spansRejected += rejected + late + deep;
-    if (kept > 0 || logs.length > 0) {
+    this.metrics.logRecordsRejected += logsWithoutTrace + logsLate;
+    if (items > 0) {
       const resourceSpans =
         refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
       // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
       const again = reload === undefined ? undefined : () => acceptable(reload());
-      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: kept, reload: again });
-      this.#queuedSpans += kept;
+      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: items, reload: again });
+      this.#queuedSpans += items;
       this.metrics.spansReceived += kept;
+      this.metrics.logRecordsReceived += logs.length;
       this.metrics.queueDepthSpans = this.#queuedSpans;
       this.#scheduleDrain();
     }
-    if (rejected === 0 && late === 0 && deep === 0) return EMPTY_OUTCOME;
+    const refusedLogs = logsWithoutTrace + logsLate;
+    if (rejected === 0 && late === 0 && deep === 0 && refusedLogs === 0) return EMPTY_OUTCOME;
     const messages: string[] = [];
     if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
     if (deep > 0)
@@ -262,7 +281,13 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           ') and were rejected',
       );
     }
-    return { rejectedSpans: rejected + late + deep, errorMessage: messages.join('; ') };
+    if (logsWithoutTrace > 0)
+      messages.push(
+        `${logsWithoutTrace} log record(s) without a trace id cannot join a trial and were rejected`,
+      );
+    if (logsLate > 0)
+      messages.push(`${logsLate} log record(s) arrived for trials already sealed and were rejected`);
+    return { rejectedSpans: rejected + late + deep + refusedLogs, errorMessage: messages.join('; ') };
   }
 
   /**
@@ -312,6 +337,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#drainQueue();
     const now = this.nowMs();
     this.#enqueue(this.#grouper.due(now), now);
+    this.metrics.logRecordsUnattached = this.#grouper.unattachedLiveLogRecords;
     this.#pump();
     this.#seal(now);
   }
@@ -345,6 +371,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const now = this.nowMs();
     this.#enqueue(this.#grouper.due(now), now);
     this.#enqueue(this.#grouper.flushLive(), now);
+    this.metrics.logRecordsUnattached = this.#grouper.unattachedLiveLogRecords;
     this.#pump();
     await this.whenIdle();
     this.#scoring.complete();
@@ -447,7 +474,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       const accepted = this.#grouper.accept(request, now, reload);
       this.metrics.spansDuplicate += accepted.duplicates;
       // sealed between the answer and now
-      this.metrics.spansRejected += accepted.late;
+      this.metrics.spansRejected += accepted.late - accepted.lateLogRecords;
+      this.metrics.logRecordsRejected += accepted.lateLogRecords;
       this.#queuedSpans -= spans;
     }
     this.metrics.queueDepthSpans = this.#queuedSpans;

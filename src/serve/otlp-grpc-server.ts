@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { BodyBudget } from './body-budget.js';
 import { checkBearerToken } from './check-bearer-token.js';
 import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
-import type { BodyHandler, Saturated, Undecodable } from './serve-types.js';
+import type { BodyHandler, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 /** Configuration of the OTLP/gRPC receiver. */
 export interface OtlpGrpcServerConfig {
@@ -21,11 +21,10 @@ export interface OtlpGrpcServerConfig {
   budget?: BodyBudget | undefined;
 }
 
-const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
-
-const traceService: grpc.ServiceDefinition = {
+/** The `Export` method of an OTLP collector service, its messages passed through as bytes. */
+const exportService = (path: string): grpc.ServiceDefinition => ({
   Export: {
-    path: EXPORT_PATH,
+    path,
     requestStream: false,
     responseStream: false,
     requestSerialize: (value: Buffer) => value,
@@ -34,11 +33,14 @@ const traceService: grpc.ServiceDefinition = {
     responseDeserialize: (bytes: Buffer) => bytes,
     originalName: 'export',
   },
-};
+});
+
+const traceService = exportService('/opentelemetry.proto.collector.trace.v1.TraceService/Export');
+const logsService = exportService('/opentelemetry.proto.collector.logs.v1.LogsService/Export');
 
 /**
- * The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export` on its own
- * port. Raw request bytes go through the same decoder and handler as OTLP/HTTP; saturation answers
+ * The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.TraceService/Export` and
+ * `opentelemetry.proto.collector.logs.v1.LogsService/Export` on its own port. Raw request bytes go through the same decoder and handler as OTLP/HTTP; saturation answers
  * RESOURCE_EXHAUSTED (with a retry delay in the trailers), after waiting up to `saturationWaitMs`
  * for room, and shutdown answers UNAVAILABLE.
  *
@@ -63,7 +65,8 @@ export class OtlpGrpcServer {
       'grpc.max_receive_message_length': this.config.maxMessageBytes,
       'grpc.max_send_message_length': 4 * 1024 * 1024,
     });
-    server.addService(traceService, { Export: this.#export });
+    server.addService(traceService, { Export: this.#exporter('traces') });
+    server.addService(logsService, { Export: this.#exporter('logs') });
     this.#server = server;
     return await new Promise<number>((resolve, reject) => {
       server.bindAsync(
@@ -93,25 +96,27 @@ export class OtlpGrpcServer {
     });
   }
 
-  readonly #export = (
-    call: grpc.ServerUnaryCall<Buffer, ExportOutcome>,
-    callback: grpc.sendUnaryData<ExportOutcome>,
-  ): void => {
-    const auth = call.metadata.get('authorization')[0];
-    if (!checkBearerToken(typeof auth === 'string' ? auth : undefined, this.config.token)) {
-      callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
-      return;
-    }
-    const waitMs = this.config.saturationWaitMs ?? 0;
-    if (waitMs > 0 && this.#accepting && this.handler.isSaturated()) {
-      // wait for room (or the wait's end), then take it as any other export
-      void this.handler.waitForCapacity(waitMs).then(() => this.#take(call.request, callback));
-      return;
-    }
-    this.#take(call.request, callback);
-  };
+  readonly #exporter =
+    (signal: OtlpSignal) =>
+    (
+      call: grpc.ServerUnaryCall<Buffer, ExportOutcome>,
+      callback: grpc.sendUnaryData<ExportOutcome>,
+    ): void => {
+      const auth = call.metadata.get('authorization')[0];
+      if (!checkBearerToken(typeof auth === 'string' ? auth : undefined, this.config.token)) {
+        callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token' });
+        return;
+      }
+      const waitMs = this.config.saturationWaitMs ?? 0;
+      if (waitMs > 0 && this.#accepting && this.handler.isSaturated()) {
+        // wait for room (or the wait's end), then take it as any other export
+        void this.handler.waitForCapacity(waitMs).then(() => this.#take(call.request, callback, signal));
+        return;
+      }
+      this.#take(call.request, callback, signal);
+    };
 
-  #take(request: Buffer, callback: grpc.sendUnaryData<ExportOutcome>): void {
+  #take(request: Buffer, callback: grpc.sendUnaryData<ExportOutcome>, signal: OtlpSignal): void {
     if (!this.#accepting) {
       callback({ code: grpc.status.UNAVAILABLE, details: 'receiver is shutting down' });
       return;
@@ -123,10 +128,7 @@ export class OtlpGrpcServer {
     }
     const answer = (outcome: ExportOutcome | Saturated | Undecodable): void => {
       if ('undecodable' in outcome) {
-        callback({
-          code: grpc.status.INVALID_ARGUMENT,
-          details: `request does not decode as ExportTraceServiceRequest: ${outcome.undecodable}`,
-        });
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: outcome.undecodable });
       } else if ('saturated' in outcome) exhausted(callback, outcome);
       else callback(null, outcome);
     };
@@ -143,7 +145,7 @@ export class OtlpGrpcServer {
     }
     let outcome;
     try {
-      outcome = this.handler.acceptBody(request, 'protobuf');
+      outcome = this.handler.acceptBody(request, 'protobuf', signal);
     } finally {
       budget?.give(held);
     }

@@ -9,7 +9,7 @@ import {
 } from './export-response.js';
 import type { BodyBudget } from './body-budget.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
-import type { BodyHandler, LiveReadApi, Saturated } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
 import { JsonText } from './json-text.js';
 import { livePageHtml } from './live-page-html.js';
 
@@ -21,6 +21,8 @@ export interface OtlpHttpServerConfig extends BodyLimits {
   token: string | null;
   /** Path of the export endpoint (default `/v1/traces`). */
   tracesPath: string;
+  /** Path of the logs export endpoint (default `/v1/logs`). */
+  logsPath?: string | undefined;
   /**
    * How long a request that finds the queues full waits, unread, for room before it is refused with
    * 429 (0 or absent: refused at once). While it waits its body stays in the socket, so TCP holds the
@@ -87,10 +89,15 @@ function grpcCodeForHttp(status: number): number {
 const PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf' };
 const EMPTY_PROTOBUF_HEADERS = { 'content-type': 'application/x-protobuf', 'content-length': '0' };
 
-function sendOutcome(res: ServerResponse, encoding: Encoding, outcome: ExportOutcome): void {
+function sendOutcome(
+  res: ServerResponse,
+  encoding: Encoding,
+  outcome: ExportOutcome,
+  signal: OtlpSignal,
+): void {
   if (encoding === 'json') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(encodeExportResponseJson(outcome));
+    res.end(encodeExportResponseJson(outcome, signal === 'logs' ? 'rejectedLogRecords' : 'rejectedSpans'));
   } else if (outcome.rejectedSpans === 0 && outcome.errorMessage === '') {
     // full success: the empty ExportTraceServiceResponse, as a Content-Length: 0 body (not chunked)
     res.writeHead(200, EMPTY_PROTOBUF_HEADERS);
@@ -133,7 +140,7 @@ function sseText(event: { type: string; data: unknown }): string {
 }
 
 /**
- * The OTLP/HTTP receiver (`POST /v1/traces`, protobuf and JSON, gzip) plus the live read API
+ * The OTLP/HTTP receiver (`POST /v1/traces` and `POST /v1/logs`, protobuf and JSON, gzip) plus the live read API
  * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
  * `start` resolves with the bound address; `shutdown` stops accepting, ends SSE streams and is safe
  * to call twice or before `start`.
@@ -199,13 +206,15 @@ export class OtlpHttpServer {
   }
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // The export path is the hot one: no URL object when the target is exactly it.
-    if (req.url === this.config.tracesPath && req.method === 'POST') {
+    // The export paths are the hot ones: no URL object when the target is exactly one of them.
+    const logsPath = this.config.logsPath ?? '/v1/logs';
+    const exported = req.url === this.config.tracesPath ? 'traces' : req.url === logsPath ? 'logs' : null;
+    if (exported !== null && req.method === 'POST') {
       if (!checkBearerToken(req.headers.authorization, this.config.token)) {
         this.#unauthorized(req, res);
         return;
       }
-      await this.#export(req, res);
+      await this.#export(req, res, exported);
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -226,13 +235,13 @@ export class OtlpHttpServer {
       this.#unauthorized(req, res);
       return;
     }
-    if (path === this.config.tracesPath) {
+    if (path === this.config.tracesPath || path === logsPath) {
       if (req.method !== 'POST') {
         res.writeHead(405, { allow: 'POST' });
         res.end();
         return;
       }
-      await this.#export(req, res);
+      await this.#export(req, res, path === logsPath ? 'logs' : 'traces');
       return;
     }
     if (req.method !== 'GET') {
@@ -284,7 +293,7 @@ export class OtlpHttpServer {
     }));
   }
 
-  async #export(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #export(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal): Promise<void> {
     const encoding = contentEncodingOf(req);
     if (encoding === null) {
       req.resume();
@@ -330,24 +339,19 @@ export class OtlpHttpServer {
     const held = body.length;
     let outcome;
     try {
-      outcome = this.handler.acceptBody(body, encoding);
+      outcome = this.handler.acceptBody(body, encoding, signal);
     } finally {
       budget?.give(held);
     }
     if ('undecodable' in outcome) {
-      sendFailure(
-        res,
-        encoding,
-        400,
-        `request does not decode as ExportTraceServiceRequest: ${outcome.undecodable}`,
-      );
+      sendFailure(res, encoding, 400, outcome.undecodable);
       return;
     }
     if ('saturated' in outcome) {
       sendThrottled(res, encoding, outcome);
       return;
     }
-    sendOutcome(res, encoding, outcome);
+    sendOutcome(res, encoding, outcome, signal);
   }
 
   #unauthorized(req: IncomingMessage, res: ServerResponse): void {

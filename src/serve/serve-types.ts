@@ -30,8 +30,12 @@ export interface ExportHandler {
   acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated;
 }
 
-/** A request body that does not decode as an `ExportTraceServiceRequest` (HTTP 400 / INVALID_ARGUMENT). */
+/** Which OTLP export a request body is: `ExportTraceServiceRequest` or `ExportLogsServiceRequest`. */
+export type OtlpSignal = 'traces' | 'logs';
+
+/** A request body that does not decode as its export request (HTTP 400 / INVALID_ARGUMENT). */
 export interface Undecodable {
+  /** Why, naming the request (`request does not decode as ExportLogsServiceRequest: …`). */
   undecodable: string;
 }
 
@@ -41,8 +45,15 @@ export interface BodyHandler {
   saturation(): Saturated | null;
   isSaturated(): boolean;
   waitForCapacity(timeoutMs: number): Promise<void>;
-  /** Decodes `body` and accepts it (the receivers own `body` no longer: decoded spans read it). */
-  acceptBody(body: Buffer, encoding: 'protobuf' | 'json'): ExportOutcome | Saturated | Undecodable;
+  /**
+   * Decodes `body` as `signal`'s export request (default `traces`) and accepts it (the receivers own
+   * `body` no longer: decoded spans and log records read it).
+   */
+  acceptBody(
+    body: Buffer,
+    encoding: 'protobuf' | 'json',
+    signal?: OtlpSignal,
+  ): ExportOutcome | Saturated | Undecodable;
 }
 
 /** The read side of the live state, served over HTTP. */

@@ -16,20 +16,17 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { OTLPTraceHandle } from '../../src/evidence/otlp/otlp-trace-handle.js';
-import type { OtlpLogRecord } from '../../src/evidence/otlp/otlp-types.js';
+import type { OtlpExportRequest } from '../../src/evidence/otlp/otlp-types.js';
 import type { Metric } from '../../src/model/metric.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
-import { decodeOtlpBody } from '../../src/serve/decode-otlp-body.js';
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
-import { EngineThread } from '../../src/serve/engine-thread.js';
-import { LiveEngine } from '../../src/serve/live-engine.js';
+import { LiveEngine, type LiveEngineConfig } from '../../src/serve/live-engine.js';
 import { OtlpGrpcServer } from '../../src/serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { evaluationResultLogs } from '../evidence/otlp/record-sdk-logs.js';
 import { fakeAgent } from './fake-agent.js';
 import { liveEngineConfig } from './live-engine-config.js';
-import { liveRunOptions } from './live-run-options.js';
 
 const SPEC = {
   description: null,
@@ -66,12 +63,23 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function startLive(): Promise<{ engine: LiveEngine; httpUrl: string; grpcAddress: string }> {
-  const engine = new LiveEngine(
-    liveEngineConfig({ completion: { settleMs: 20, idleTimeoutMs: 60_000, endMarkerAttribute: null } }),
+/** A live engine scoring `externalEval` only, with the test configuration and `overrides`. */
+function externalEvalEngine(
+  overrides: Partial<LiveEngineConfig> = {},
+  nowMs: () => number = Date.now,
+): LiveEngine {
+  return new LiveEngine(
+    liveEngineConfig(overrides),
     createTrialPlanner({ config: parseConfig({ metrics: { default: [externalEval] } }, 'test') }),
     [],
+    nowMs,
   );
+}
+
+async function startLive(): Promise<{ engine: LiveEngine; httpUrl: string; grpcAddress: string }> {
+  const engine = externalEvalEngine({
+    completion: { settleMs: 20, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+  });
   const http = new OtlpHttpServer(
     {
       host: '127.0.0.1',
@@ -81,12 +89,12 @@ async function startLive(): Promise<{ engine: LiveEngine; httpUrl: string; grpcA
       maxBodyBytes: 1 << 20,
       maxDecompressedBytes: 4 << 20,
     },
-    decodingBodyHandler(engine, decodeExportRequest),
+    decodingBodyHandler(engine),
     engine,
   );
   const grpcServer = new OtlpGrpcServer(
     { host: '127.0.0.1', port: 0, token: 'secret', maxMessageBytes: 4 << 20 },
-    decodingBodyHandler(engine, decodeExportRequest),
+    decodingBodyHandler(engine),
   );
   const { port } = await http.start();
   const grpcPort = await grpcServer.start();
@@ -254,58 +262,72 @@ describe('serve: OTLP logs', () => {
 
   it('counts records whose trace has no span within the idle timeout, and refuses those of sealed trials', async () => {
     let now = 1_000;
-    const engine = new LiveEngine(
-      liveEngineConfig({
-        completion: { settleMs: 0, idleTimeoutMs: 500, endMarkerAttribute: null },
-        retainMs: 100,
-      }),
-      createTrialPlanner({ config: parseConfig({ metrics: { default: [externalEval] } }, 'test') }),
-      [],
+    const engine = externalEvalEngine(
+      { completion: { settleMs: 0, idleTimeoutMs: 500, endMarkerAttribute: null }, retainMs: 100 },
       () => now,
     );
     const a = trialSpans('a');
-    engine.acceptLogs(
-      decodeExportLogs(evaluationResultLogs([{ traceId: 'ab'.repeat(16), name: 'helpfulness', value: 1 }])),
-    );
-    engine.accept(decodeExportRequest(ProtobufTraceSerializer.serializeRequest(a.spans)!, 'protobuf'));
+    const orphan = 'ab'.repeat(16);
+    expect(
+      engine.acceptRequest(
+        logsRequest([
+          { traceId: orphan, name: 'helpfulness', value: 1 },
+          { traceId: a.traceId, name: 'helpfulness', value: 0.5 },
+        ]),
+      ),
+    ).toEqual({ rejectedSpans: 0, errorMessage: '' });
+    engine.tick(); // grouped at 1000 ms
+    now += 400; // within the idle timeout: a's record waits for a's spans
+    engine.acceptRequest(decodeExportRequest(ProtobufTraceSerializer.serializeRequest(a.spans)!, 'protobuf'));
     engine.tick();
     await engine.whenIdle();
-    now += 600; // past the idle timeout (the orphan goes) and the retention (a is sealed)
+    expect(outputsOf(engine, 'a')).toEqual({ version: 1, helpfulness: 0.5, log_records: 1 });
+    expect(engine.metrics.logRecordsUnattached).toBe(0);
+    now += 200; // past the orphan's idle timeout (it goes, counted) and a's retention (a is sealed)
     engine.tick();
     expect(engine.metrics.logRecordsUnattached).toBe(1);
-    const sealed = engine.acceptLogs(
-      decodeExportLogs(evaluationResultLogs([{ traceId: a.traceId, name: 'helpfulness', value: 1 }])),
-    );
+    expect(engine.metricsText()).toContain('evalstream_log_records_unattached_total 1\n');
+    const sealed = engine.acceptRequest(logsRequest([{ traceId: a.traceId, name: 'helpfulness', value: 1 }]));
     expect(sealed).toEqual({
       rejectedSpans: 1,
       errorMessage: '1 log record(s) arrived for trials already sealed and were rejected',
     });
+    expect(engine.metrics.logRecordsRejected).toBe(1);
+    expect(engine.metrics.spansRejected).toBe(0);
     await engine.shutdown();
+    expect(outputsOf(engine, 'a').version).toBe(1);
   });
 
-  it('hands logs bodies to an engine on its own thread (the signal crosses with the body)', async () => {
-    const engine = await EngineThread.start(liveRunOptions({ concurrency: 1 }));
-    const a = trialSpans('a');
-    const logsBody = (results: Parameters<typeof evaluationResultLogs>[0]): Buffer =>
-      Buffer.from(ProtobufLogsSerializer.serializeRequest(evaluationResultLogs(results))!);
-    expect(
-      await engine.acceptBody(
-        logsBody([
-          { traceId: a.traceId, name: 'helpfulness', value: 0.5 },
-          { traceId: null, name: 'helpfulness', value: 1 },
-        ]),
-        'protobuf',
-        0,
-        'logs',
-      ),
-    ).toMatchObject({ rejectedSpans: 1 });
-    await engine.acceptBody(Buffer.from(ProtobufTraceSerializer.serializeRequest(a.spans)!), 'protobuf');
-    expect(await engine.metricsText()).toContain('evalstream_log_records_received_total 1\n');
-    expect(await engine.finish()).toEqual({ trials: 1, problem: null });
+  it('counts records still waiting for spans at shutdown as unattached', async () => {
+    const engine = externalEvalEngine();
+    engine.acceptRequest(
+      logsRequest([
+        { traceId: 'cd'.repeat(16), name: 'helpfulness', value: 1 },
+        { traceId: 'cd'.repeat(16), name: 'helpfulness', value: 0 },
+      ]),
+    );
+    expect(await engine.shutdown()).toBe(0);
+    expect(engine.metrics.logRecordsReceived).toBe(2);
+    expect(engine.metrics.logRecordsUnattached).toBe(2);
+  });
+
+  it('counts log records against the queue bound: a logs export past it is throttled whole', async () => {
+    const engine = externalEvalEngine({ maxQueuedSpans: 2 });
+    const three = [1, 2, 3].map(() => ({ traceId: 'ef'.repeat(16), name: 'helpfulness', value: 1 }));
+    expect(engine.acceptRequest(logsRequest(three))).toMatchObject({ saturated: true });
+    expect(engine.metrics.exportsThrottled).toBe(1);
+    expect(engine.metrics.logRecordsReceived).toBe(0);
+    expect(engine.acceptRequest(logsRequest(three.slice(1)))).toEqual({ rejectedSpans: 0, errorMessage: '' });
+    expect(engine.metrics.logRecordsReceived).toBe(2);
+    await engine.shutdown();
   });
 });
 
-/** The records as `POST /v1/logs` hands them to the engine. */
-function decodeExportLogs(records: ReadableLogRecord[]): readonly OtlpLogRecord[] {
-  return decodeOtlpBody(ProtobufLogsSerializer.serializeRequest(records)!, 'protobuf', 'logs').logRecords;
+/** The request `POST /v1/logs` hands to the engine for these evaluation results. */
+function logsRequest(results: Parameters<typeof evaluationResultLogs>[0]): OtlpExportRequest {
+  return decodeExportRequest(
+    ProtobufLogsSerializer.serializeRequest(evaluationResultLogs(results))!,
+    'protobuf',
+    'logs',
+  );
 }

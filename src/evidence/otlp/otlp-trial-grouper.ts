@@ -72,6 +72,8 @@ export interface LiveAccepted {
   duplicates: number;
   /** Spans (and log records) of sealed traces, not taken. */
   late: number;
+  /** Of `late`, the log records. */
+  lateLogRecords: number;
 }
 
 /** Log records of one file that attach to no trial (see {@link OtlpTrialGrouper.unattachedLogRecords}). */
@@ -192,6 +194,7 @@ export class OtlpTrialGrouper {
   /** Live traces with spans or log records not yet handed out. */
   readonly #liveDirty = new Set<LiveTrace>();
   readonly #liveTrials = new Map<string, LiveTrial>();
+  #liveUnattached = 0;
   /** Trace ids of sealed live trials (one per trace of the run: kept off the heap). */
   readonly #sealed = new StringKeyIndex();
 
@@ -432,7 +435,7 @@ export class OtlpTrialGrouper {
     const live = this.#liveOnly();
     this.#seq += 1;
     const seq = this.#seq;
-    const counts: LiveAccepted = { added: 0, duplicates: 0, late: 0 };
+    const counts: LiveAccepted = { added: 0, duplicates: 0, late: 0, lateLogRecords: 0 };
     const revived: LiveTrace[] = [];
     const open = (traceId: string): LiveTrace | null => {
       const t = this.#liveTrace(traceId, seq);
@@ -470,8 +473,10 @@ export class OtlpTrialGrouper {
     for (const log of request.logRecords) {
       if (log.traceId === '') continue;
       const t = open(log.traceId);
-      if (t === null) counts.late += 1;
-      else {
+      if (t === null) {
+        counts.late += 1;
+        counts.lateLogRecords += 1;
+      } else {
         t.logs.push(log);
         this.#touchLive(t, seq, nowMs);
       }
@@ -550,6 +555,14 @@ export class OtlpTrialGrouper {
     return this.#handOut(ready);
   }
 
+  /**
+   * Live policy: log records let go so far because no span of their trace came before it completed
+   * (within the idle timeout, or by `flushLive`).
+   */
+  get unattachedLiveLogRecords(): number {
+    return this.#liveUnattached;
+  }
+
   /** Live policy: traces with spans not yet handed out. */
   get openCount(): number {
     return this.#liveDirty.size;
@@ -615,6 +628,7 @@ export class OtlpTrialGrouper {
     if (trial === null) {
       if (t.spans.length === 0) {
         // log records of a trace with no spans cannot be placed
+        this.#liveUnattached += t.logs.length;
         this.#liveTraces.delete(t.traceId);
         return;
       }
