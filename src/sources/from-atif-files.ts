@@ -19,12 +19,6 @@ export interface FromAtifFilesOptions {
   includeSubagents?: boolean;
   /** Called after each file is read. */
   onProgress?: (progress: { file: string; trials: number }) => void;
-  /**
-   * How many trials already took each id (read and updated): a trajectory id met again becomes
-   * `<id>-<n>`. Default a new map, so ids are unique within `paths`; pass one map to keep them unique
-   * across several calls (files read in pieces).
-   */
-  trialIdCounts?: Map<string, number>;
 }
 
 /**
@@ -51,7 +45,7 @@ async function* readAtifFiles(
   paths: readonly string[],
   options: FromAtifFilesOptions,
 ): AsyncGenerator<TrialItem> {
-  const seen = options.trialIdCounts ?? new Map<string, number>();
+  const seen = new Map<string, number>();
   let n = 0;
   for (const p of paths) {
     const file = resolve(p);

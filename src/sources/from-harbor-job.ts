@@ -57,11 +57,6 @@ type AgentContext = z.infer<typeof agentContext>;
 export interface FromHarborJobOptions {
   /** Called after each trial directory is read. */
   onProgress?: (progress: { file: string; trials: number }) => void;
-  /**
-   * Read only these entries of the job directory (names, in name order), e.g. one slice of a job read
-   * in pieces; default every entry. Ignored when `dir` is itself a trial directory.
-   */
-  names?: readonly string[];
 }
 
 /**
@@ -93,7 +88,7 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
     options.onProgress?.({ file: own.path, trials: 1 });
     return;
   }
-  const names = options.names ?? (await listHarborEntries(dir));
+  const names = await listHarborEntries(dir);
   let n = 0;
   for (const name of names) {
     const trialDir = join(dir, name);

@@ -16,11 +16,6 @@ import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Summary } from '../../model/summary.js';
 import { buildPipeline, type Pipeline } from '../../pipeline/build-pipeline.js';
-import { createTrialPlanner } from '../../pipeline/create-trial-planner.js';
-import { writeToSinks } from '../../pipeline/write-to-sinks.js';
-import type { Trial } from '../../model/trial.js';
-import type { CompactTrajectory } from '../../report/report-data.js';
-import { workerReportWriter } from '../../workers/worker-report-writer.js';
 import { PullSource } from '../../pipeline/pull-source.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
@@ -44,7 +39,6 @@ export interface ScoreFlags {
   db?: string;
   report: boolean;
   concurrency?: number;
-  workers?: number;
   runId?: string;
   progress: boolean;
   json?: boolean;
@@ -67,15 +61,6 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
   if (flags.concurrency !== undefined) config.scoring.concurrency = flags.concurrency;
   const runId = flags.runId ?? config.runId ?? newRunId();
   const out = flags.out ?? join('runs', runId);
-  const workers = flags.workers ?? 1;
-  if (workers > 1 && storeFile(flags, out) !== null) {
-    throw new CliError(
-      '--workers writes run bundles only: drop --db and --engine duckdb, or score with --workers 1',
-      EXIT_BAD_INPUT,
-    );
-  }
-  // trials scored on worker threads reach the report without evidence handles: the workers read the trajectories
-  const trajectories = new WeakMap<Trial, CompactTrajectory | string | null>();
 
   // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
   const inputBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
@@ -106,11 +91,7 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
         summary = written;
       },
       labels: config.labels,
-      reportWriter: flags.report
-        ? workers > 1
-          ? workerReportWriter(trajectories)
-          : bundleReportWriter
-        : null,
+      reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
       summaryEngine:
         link?.engine ??
@@ -131,19 +112,7 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
     if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
     else warnings.push(message);
   };
-  const pipeline =
-    workers > 1
-      ? await workersPipeline(inputs, flags, {
-          workers,
-          config,
-          configFile,
-          runId,
-          sinks,
-          warn,
-          trajectories,
-          progress,
-        })
-      : onePassPipeline(inputs, flags, { config, configFile, runId, sinks, warn, progress });
+  const pipeline = onePassPipeline(inputs, flags, { config, configFile, runId, sinks, warn, progress });
   // a metric that never settles (timeoutMs: null) leaves nothing else keeping Node's event loop alive:
   // without this timer the process would exit 13 with nothing written instead of waiting for a signal
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -200,33 +169,6 @@ function onePassPipeline(inputs: string[], flags: ScoreFlags, parts: PipelinePar
     onWarning: warn,
     interrupt: signalError(),
   });
-}
-
-/**
- * Reading and scoring on `workers` threads (`scoreInWorkers`), writing here: the same trials, scores
- * and order as one pass.
- */
-async function workersPipeline(
-  inputs: string[],
-  flags: ScoreFlags,
-  parts: PipelineParts & { workers: number; trajectories: WeakMap<Trial, CompactTrajectory | string | null> },
-): Promise<Pipeline> {
-  const { scoreInWorkers } = await import('../../workers/score-in-workers.js');
-  const { progress, trajectories } = parts;
-  const scored = scoreInWorkers({
-    inputs,
-    format: flags.format,
-    workers: parts.workers,
-    configFile: parts.configFile,
-    concurrency: flags.concurrency ?? null,
-    runId: parts.runId,
-    report: flags.report,
-    plan: createTrialPlanner({ config: parts.config, configFile: parts.configFile, onWarning: parts.warn }),
-    onWarning: parts.warn,
-    interrupt: signalError(),
-    onTrajectory: (trial, trajectory) => trajectories.set(trial, trajectory),
-  });
-  return { runId: parts.runId, scored$: countReads(scored, progress).pipe(writeToSinks(parts.sinks)) };
 }
 
 /** `source`, counting each value as read when the next stage pulls it (so it stays pull-driven). */

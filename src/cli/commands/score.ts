@@ -11,7 +11,7 @@ function positiveInt(value: string): number {
 
 /**
  * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine auto|memory|duckdb]
- * [--db F] [--no-report] [--concurrency N] [--workers N] [--run-id ID]`: reads the trials of the inputs (run
+ * [--db F] [--no-report] [--concurrency N] [--run-id ID]`: reads the trials of the inputs (run
  * bundles, Harbor jobs, ATIF/OTLP/Gym files), scores them with the config's metrics (or the built-ins
  * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`). `summary.json` is
  * computed in memory, or with `--engine duckdb` in DuckDB SQL (DuckDB reads the written `scores.jsonl`
@@ -50,11 +50,6 @@ export function scoreCommand(): Command {
     )
     .option('--no-report', 'do not write report.html')
     .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
-    .option(
-      '--workers <n>',
-      'worker threads that read and score the inputs (same output as 1; see docs/scale-out.md)',
-      positiveInt,
-    )
     .option('--run-id <id>', 'run id (overrides the config)')
     .option('--no-progress', 'never draw a progress bar')
     .option('--json', 'print the run outcome as one JSON object instead of the aggregate table')
@@ -65,7 +60,6 @@ Examples:
   evalstream score examples/harbor-job --out runs/example
   evalstream score traces/*.jsonl --config evalstream.config.ts --out runs/r1 --db runs/all.duckdb
   evalstream score rollouts.jsonl --format gym --out runs/gym
-  evalstream score trajectories/ --workers 2 --out runs/r2                        # on two threads
   evalstream score jobs/big --engine duckdb --db runs/all.duckdb --out runs/big   # SQL summary + store
 
 Ctrl-C (SIGINT) or SIGTERM stops the run: the trials scored so far are written, exit 1.

@@ -1,7 +1,6 @@
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { buildOtlpTrialItem } from './build-otlp-trial-item.js';
-import { buildOtlpTrialPart, type OtlpTrialPart } from './build-otlp-trial-part.js';
 import type { JsonObject } from '../../model/json-value.js';
 import { OTLPTraceHandle } from './otlp-trace-handle.js';
 import type { OtlpRequestItem } from './otlp-stream-types.js';
@@ -176,8 +175,6 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   readonly #emitted = new Map<string, number>();
-  /** How each emitted item was made, for `partOf`. */
-  readonly #parts = new WeakMap<TrialItem, OtlpTrialPart>();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   /** Log records waiting for a first span of their trace, oldest trace first. */
@@ -357,16 +354,6 @@ export class OtlpTrialGrouper {
     return t;
   }
 
-  /** Spans held now: in open traces and in trials not yet emitted. */
-  get heldSpans(): number {
-    return this.#heldSpans;
-  }
-
-  /** How an item this grouper emitted was made: its trial key, part number and the pieces of its id. */
-  partOf(item: TrialItem): OtlpTrialPart | undefined {
-    return this.#parts.get(item);
-  }
-
   /** Closes everything still open and returns the remaining trials (end of input, or before an error). */
   flush(): TrialItem[] {
     for (const t of [...this.#traces.values()]) this.#close(t);
@@ -411,19 +398,14 @@ export class OtlpTrialGrouper {
       this.#heldSpans -= trial.spanCount;
       const part = (this.#emitted.get(trial.key) ?? 0) + 1;
       this.#emitted.set(trial.key, part);
-      const { handle, diagnostics } = traceContent(trial.traces);
-      const made: OtlpTrialPart = {
-        key: trial.key,
-        part,
-        trialId: trial.trialId,
-        taskId: trial.taskId,
-        handle,
-        origin: trial.origin,
-        ...(diagnostics.length > 0 ? { diagnostics } : {}),
-      };
-      const item = buildOtlpTrialPart(made);
-      this.#parts.set(item, made);
-      return item;
+      const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
+      return buildTrial(
+        trialId,
+        trial.taskId ?? trialId,
+        trial.traces,
+        trial.origin,
+        part === 1 ? {} : { otlp_split_trial: true, otlp_split_part: part },
+      );
     });
   }
   /**
