@@ -158,6 +158,7 @@ describe('backpressure from source to sink', () => {
     probe = new Probe();
     const size = statSync(inputs.otlp).size;
     let bytesAtTenth = -1;
+    let scoredAtTenth = 0;
     let bytesRead = 0;
     const source = fromOtlpFiles([inputs.otlp], {
       chunkBytes: 4096,
@@ -169,7 +170,11 @@ describe('backpressure from source to sink', () => {
     const watching: Metric = {
       ...metric,
       computeScores: async (input) => {
-        if (probe.scored === 10 && bytesAtTenth < 0) bytesAtTenth = bytesRead;
+        // two scorings may finish before the next one starts: take the first start after the tenth
+        if (probe.scored >= 10 && bytesAtTenth < 0) {
+          bytesAtTenth = bytesRead;
+          scoredAtTenth = probe.scored;
+        }
         return metric.computeScores(input);
       },
     };
@@ -180,7 +185,7 @@ describe('backpressure from source to sink', () => {
     // and one read chunk; not the file
     const perLine = size / LINE_TRIALS;
     expect(bytesAtTenth).toBeGreaterThan(0);
-    expect(bytesAtTenth).toBeLessThanOrEqual((256 + 10 + CONCURRENCY + 1) * perLine + 4096);
+    expect(bytesAtTenth).toBeLessThanOrEqual((256 + scoredAtTenth + CONCURRENCY + 1) * perLine + 4096);
     expect(bytesAtTenth).toBeLessThan(size / 4);
   });
 
