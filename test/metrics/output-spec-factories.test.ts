@@ -5,7 +5,6 @@ import { continuousScore } from '../../src/metrics/continuous-score.js';
 import { discreteScore } from '../../src/metrics/discrete-score.js';
 import { label } from '../../src/metrics/label.js';
 import { model } from '../../src/metrics/model.js';
-import { outputSpecsFromDescriptor } from '../../src/metrics/output-specs-from-descriptor.js';
 import { toMetricDescriptor } from '../../src/metrics/to-metric-descriptor.js';
 import type { Metric } from '../../src/model/metric.js';
 
@@ -64,16 +63,6 @@ describe('descriptor conversion', () => {
         { name: 'v', description: null, value_schema: 'Verdict' },
       ],
     });
-  });
-
-  it('round-trips through outputSpecsFromDescriptor (model schemas are not recoverable)', () => {
-    const specs = outputSpecsFromDescriptor(toMetricDescriptor(metric));
-    expect(specs.map((s) => [s.name, s.kind, s.valueSchema, s.required])).toEqual([
-      ['reward', 'continuous', 'ContinuousScore', true],
-      ['format_ok', 'continuous', 'ContinuousScore', false],
-      ['v', 'model', 'Verdict', true],
-    ]);
-    expect(specs[2]?.schema).toBeUndefined();
   });
 
   it('refuses duplicate output names, no outputs and an empty type', () => {

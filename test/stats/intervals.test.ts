@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
-import { passAtKInterval } from '../../src/stats/pass-at-k-interval.js';
 import { studentTInterval } from '../../src/stats/student-t-interval.js';
 import { studentTIntervalFromMoments } from '../../src/stats/student-t-interval-from-moments.js';
 import { wilsonInterval } from '../../src/stats/wilson-interval.js';
@@ -85,24 +84,5 @@ describe('wilsonInterval', () => {
     expect(wilsonInterval(5, 5)).toMatchObject({ high: 1 });
     expect(wilsonInterval(0, 0)).toBeNull();
     expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
-  });
-});
-
-describe('passAtKInterval', () => {
-  it('averages the per-task estimates and puts a t-interval over tasks', () => {
-    // pass@2 per task: 1 − C(2,2)/C(4,2) = 5/6; 0 passes → 0; all pass → 1
-    const i = passAtKInterval(
-      [
-        { n: 4, c: 2 },
-        { n: 4, c: 0 },
-        { n: 4, c: 4 },
-        { n: 1, c: 1 },
-      ],
-      2,
-    );
-    const expected = studentTInterval([5 / 6, 0, 1]);
-    expect(i).toMatchObject({ method: 'pass_at_k_t', n: 3, df: 2 });
-    expect(i?.estimate).toBeCloseTo((5 / 6 + 1) / 3, 15);
-    expect(i?.low).toBeCloseTo(expected?.low as number, 14);
   });
 });

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BundleStats } from '../../src/stats/bundle-stats.js';
+import { passAtK } from '../../src/metrics/stats/pass-at-k.js';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
-import { passAtKInterval } from '../../src/stats/pass-at-k-interval.js';
+import { studentTInterval } from '../../src/stats/student-t-interval.js';
 import { wilsonInterval } from '../../src/stats/wilson-interval.js';
 import { runCli } from '../cli/run-cli.js';
 import { gymRolloutsText } from './gym-rollouts-text.js';
@@ -52,9 +53,8 @@ describe('stats.json', () => {
     expect(reward?.intervals[2]).toEqual(wilsonInterval(6, 12));
     // pass@2: Student-t over the per-task estimates, from the summary's own moments
     const pass2 = stats.aggregates.find((a) => a.name === 'verifier_reward.reward.pass@2');
-    const expected = passAtKInterval(
-      REWARDS.map((t) => ({ n: t.length, c: t.filter((v) => v === 1).length })),
-      2,
+    const expected = studentTInterval(
+      REWARDS.map((t) => passAtK(t.length, t.filter((v) => v === 1).length, 2)),
     );
     expect(pass2).toMatchObject({ kind: 'pass_at_k', n: 4, tasks: 4 });
     expect(pass2?.intervals[0]?.method).toBe('pass_at_k_t');
