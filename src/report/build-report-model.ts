@@ -22,7 +22,7 @@ import type {
 import type { ReportRows } from './report-rows.js';
 import { clusterTInterval95 } from './stats/cluster-t-interval-95.js';
 import { histogramBins } from './stats/histogram-bins.js';
-import { tInterval95 } from './stats/t-interval-95.js';
+import { studentTIntervalFromMoments } from '../stats/student-t-interval-from-moments.js';
 
 /**
  * Everything the HTML writer embeds: the core data, one detail per task, and the details of the kept
@@ -327,11 +327,14 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       }
     } else if (c.kind === 'pass@k' || c.kind === 'view') {
       const n = row.count ?? 0;
-      const interval = n >= MIN_INTERVAL_N ? tInterval95(row.mean, row.sample_std_dev, n) : null;
+      const interval =
+        n >= MIN_INTERVAL_N && row.mean !== null && row.sample_std_dev !== null
+          ? studentTIntervalFromMoments(row.mean, row.sample_std_dev, n)
+          : null;
       if (interval) {
         const over =
           c.kind === 'pass@k' ? `${n} per-task estimates` : `${n} opportunities (treated as independent)`;
-        ci = { ...interval, method: `Student-t over ${over}, df=${n - 1}` };
+        ci = { lo: interval.low, hi: interval.high, method: `Student-t over ${over}, df=${n - 1}` };
       }
     }
     if (ci) ci = clipToUnit(ci, row);

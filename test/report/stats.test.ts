@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { clusterTInterval95 } from '../../src/report/stats/cluster-t-interval-95.js';
 import { histogramBins } from '../../src/report/stats/histogram-bins.js';
 import { studentTQuantile } from '../../src/pycompat/student-t-quantile.js';
-import { tInterval95 } from '../../src/report/stats/t-interval-95.js';
 
 // t(0.975, df) from standard tables (R: qt(0.975, df)).
 const T975: [number, number][] = [
@@ -21,21 +20,6 @@ describe('studentTQuantile', () => {
   it('is NaN for nonsense arguments', () => {
     expect(studentTQuantile(0.975, 0)).toBeNaN();
     expect(studentTQuantile(1, 3)).toBeNaN();
-  });
-});
-
-describe('tInterval95', () => {
-  it('is mean ± t(0.975, n−1)·s/√n', () => {
-    // mean 0.5, s 0.5, n 4: half-width 3.18244630528371 · 0.25
-    const ci = tInterval95(0.5, 0.5, 4);
-    expect(ci?.lo).toBeCloseTo(-0.2956115763209275, 8);
-    expect(ci?.hi).toBeCloseTo(1.2956115763209275, 8);
-  });
-  it('is null without two values or with missing statistics', () => {
-    expect(tInterval95(1, null, 1)).toBeNull();
-    expect(tInterval95(null, 0.2, 5)).toBeNull();
-    expect(tInterval95(0.5, 0.1, null)).toBeNull();
-    expect(tInterval95(0.5, NaN, 5)).toBeNull();
   });
 });
 
