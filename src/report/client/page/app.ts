@@ -70,27 +70,11 @@ export function derive() {
   for (let i = 0; i < nTrials; i++) rows[fill[task[i]]++] = i;
   X.taskStart = start;
   X.taskRows = rows;
-  X.taskIndex = new Map(
-    D.tasks.id.map(function (id, i) {
-      return [id, i];
-    }),
-  );
-  const typeIndex = new Map(
-    D.metricTypes.map(function (t, i) {
-      return [t, i];
-    }),
-  );
-  X.outType = D.outputs.map(function (o) {
-    return typeIndex.get(o.metric);
-  });
-  X.outIndex = new Map(
-    D.outputs.map(function (o, i) {
-      return [o.key, i];
-    }),
-  );
-  X.declSets = D.declSets.map(function (list) {
-    return new Set(list);
-  });
+  X.taskIndex = new Map(D.tasks.id.map((id, i) => [id, i]));
+  const typeIndex = new Map(D.metricTypes.map((t, i) => [t, i]));
+  X.outType = D.outputs.map((o) => typeIndex.get(o.metric));
+  X.outIndex = new Map(D.outputs.map((o, i) => [o.key, i]));
+  X.declSets = D.declSets.map((list) => new Set(list));
   X.chunks = new Map();
   X.taskSpecs = undefined;
   X.ui = null;
@@ -152,9 +136,7 @@ export function parseHash() {
   }
   const parts = hash
     .split('/')
-    .filter(function (p) {
-      return p !== '';
-    })
+    .filter((p) => p !== '')
     .map(dec);
   const params = new URLSearchParams(query);
   const r = {

@@ -55,18 +55,17 @@ export function renderHeader() {
   if (r.sdkVersion) meta.push(h('span', null, ['Version ', h('b', { text: r.sdkVersion })]));
   const ts = c.trialStatus,
     ss = c.scoreStatus;
-  const errorSub = c.errorsByType.slice(0, 3).map(function (e) {
-    return h('div', { class: 'sub', text: e[0] + ': ' + format.int(e[1]) });
-  });
+  const errorSub = c.errorsByType
+    .slice(0, 3)
+    .map((e) => h('div', { class: 'sub', text: e[0] + ': ' + format.int(e[1]) }));
   if (c.errorsByType.length > 3)
     errorSub.push(h('div', { class: 'sub', text: '+' + (c.errorsByType.length - 3) + ' more types' }));
-  const card = function (label, n, subs?, cls?) {
-    return h('div', { class: 'card' + (cls ? ' ' + cls : ''), id: 'count-' + label.toLowerCase() }, [
+  const card = (label, n, subs?, cls?) =>
+    h('div', { class: 'card' + (cls ? ' ' + cls : ''), id: 'count-' + label.toLowerCase() }, [
       h('div', { class: 'l', text: label }),
       h('div', { class: 'n', text: format.int(n) }),
       subs,
     ]);
-  };
   return h(
     'header',
     { class: 'top' },
@@ -78,9 +77,9 @@ export function renderHeader() {
         ? h(
             'div',
             { class: 'chips' },
-            r.labels.map(function (l) {
-              return h('span', { class: 'chip' }, [h('span', { class: 'k', text: l[0] + ' ' }), l[1]]);
-            }),
+            r.labels.map((l) =>
+              h('span', { class: 'chip' }, [h('span', { class: 'k', text: l[0] + ' ' }), l[1]]),
+            ),
           )
         : null,
       h('div', { class: 'cards' }, [
@@ -106,9 +105,7 @@ export function renderHeader() {
         ? h(
             'div',
             { class: 'notes' },
-            D.notes.map(function (n) {
-              return h('div', { text: n });
-            }),
+            D.notes.map((n) => h('div', { text: n })),
           )
         : null,
       selectionEl(),
@@ -294,12 +291,12 @@ export function renderSummary(root) {
         h(
           'tbody',
           null,
-          D.counts.errorsByType.map(function (e) {
-            return h('tr', null, [
+          D.counts.errorsByType.map((e) =>
+            h('tr', null, [
               h('td', { class: 'name', text: e[0] }),
               h('td', { class: 'num', text: format.int(e[1]) }),
-            ]);
-          }),
+            ]),
+          ),
         ),
       ]),
     );
@@ -374,9 +371,7 @@ export function aggRow(a) {
 
 export function renderPlots(root) {
   root.appendChild(h('h2', { text: 'Coverage' }));
-  const withCoverage = D.outputs.filter(function (o) {
-    return o.coverage;
-  });
+  const withCoverage = D.outputs.filter((o) => o.coverage);
   root.appendChild(
     h(
       'div',
@@ -440,18 +435,14 @@ export function renderTasks(root) {
     'select',
     { id: 'task-metric', title: 'Metric output' },
     [h('option', { value: '', text: 'Any metric' })].concat(
-      D.outputs.map(function (o) {
-        return h('option', { value: o.key, text: o.key });
-      }),
+      D.outputs.map((o) => h('option', { value: o.key, text: o.key })),
     ),
   );
   metric.value = S.metric;
   const status = h(
     'select',
     { id: 'task-status', title: 'Status' },
-    STATUS_OPTIONS.map(function (o) {
-      return h('option', { value: o[0], text: o[1] });
-    }),
+    STATUS_OPTIONS.map((o) => h('option', { value: o[0], text: o[1] })),
   );
   status.value = S.status;
   const countEl = h('span', { class: 'count', id: 'task-count' });
@@ -678,12 +669,8 @@ export function matcher() {
 
 export function ensureLowerIds() {
   if (X.lowerTask) return;
-  X.lowerTask = D.tasks.id.map(function (x) {
-    return x.toLowerCase();
-  });
-  X.lowerTrial = D.trials.id.map(function (x) {
-    return x.toLowerCase();
-  });
+  X.lowerTask = D.tasks.id.map((x) => x.toLowerCase());
+  X.lowerTrial = D.trials.id.map((x) => x.toLowerCase());
 }
 
 export function exportSelection() {
@@ -825,9 +812,7 @@ export function renderDetail() {
     );
     return;
   }
-  const pos = X.taskList.findIndex(function (r) {
-    return r.t === t;
-  });
+  const pos = X.taskList.findIndex((r) => r.t === t);
   ui.list.reveal(pos);
   if (!whenParsed(renderDetail)) {
     pane.appendChild(h('div', { class: 'panel hint', text: 'Loading…' }));
@@ -1136,9 +1121,7 @@ export function columnsOnlyDetail(row) {
 export function trialDetail(t, row) {
   const raw = trialDetailData(row) || columnsOnlyDetail(row);
   const d = Object.assign({}, raw, {
-    scores: raw.scores.map(function (e) {
-      return scoreOf(e, row);
-    }),
+    scores: raw.scores.map((e) => scoreOf(e, row)),
   });
   const id = D.trials.id[row];
   const box = h('div', { class: 'panel', id: 'trial-detail' });
@@ -1188,9 +1171,9 @@ export function trialDetail(t, row) {
   box.appendChild(h('h3', { text: 'Metric scores' }));
   if (!d.scores.length) box.appendChild(h('div', { class: 'muted', text: 'No scores for this trial.' }));
   for (const sc of d.scores) {
-    const outRows = sc.outputs.map(function (o) {
-      return h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]);
-    });
+    const outRows = sc.outputs.map((o) =>
+      h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
+    );
     box.appendChild(
       h('div', { class: 'section score' }, [
         h('div', null, [
@@ -1204,14 +1187,14 @@ export function trialDetail(t, row) {
               h('tbody', null, outRows),
             ])
           : h('div', { class: 'muted', text: 'No outputs.' }),
-        (sc.diagnostics || []).map(function (g) {
-          return h('div', { class: 'diag' }, [
+        (sc.diagnostics || []).map((g) =>
+          h('div', { class: 'diag' }, [
             h('span', { class: 'sev ' + g.severity, text: g.severity }),
             g.message,
             g.source ? h('span', { class: 'muted', text: ' (' + g.source + ')' }) : null,
             g.details ? details('Details', pre(pretty(g.details))) : null,
-          ]);
-        }),
+          ]),
+        ),
         sc.metadata ? details('Score metadata', pre(pretty(sc.metadata))) : null,
       ]),
     );
@@ -1272,14 +1255,14 @@ export function trialDetail(t, row) {
           h(
             'tbody',
             null,
-            d.evidence.map(function (e) {
-              return h('tr', null, [
+            d.evidence.map((e) =>
+              h('tr', null, [
                 h('td', { class: 'name', text: e[0] }),
                 h('td', { text: e[1] }),
                 h('td', { text: e[2] || '—' }),
                 h('td', { class: 'name', text: e[3] || '(inline)' }),
-              ]);
-            }),
+              ]),
+            ),
           ),
         ]),
       ),
@@ -1331,9 +1314,7 @@ export function trajectoryEl(tr) {
         st.message ? pre(st.message) : null,
         st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
         st.calls.map(toolCallEl),
-        st.observations.map(function (ob) {
-          return details('Observation', pre(ob));
-        }),
+        st.observations.map((ob) => details('Observation', pre(ob))),
       ]),
     );
   }
