@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { BodyBudget } from '../../serve/body-budget.js';
@@ -28,6 +28,81 @@ function positiveNumber(flag: string) {
     return n;
   };
 }
+
+type Parse = (flag: string) => (value: string) => number;
+
+/** The options of `serve`, in help order: flags, description, parser of a numeric value, default. */
+const OPTIONS: readonly (readonly [string, string, (Parse | undefined)?, unknown?])[] = [
+  ['--http <host:port>', 'OTLP/HTTP receiver and live API address', undefined, '127.0.0.1:4318'],
+  ['--grpc <host:port>', 'OTLP/gRPC receiver address', undefined, '127.0.0.1:4317'],
+  ['--no-grpc', 'do not start the gRPC receiver'],
+  ['--config <file>', 'evalstream config (metrics per task, views)'],
+  ['--out <dir>', 'write the run bundle here at shutdown'],
+  ['--db <file>', 'store scores, spans and tool calls in this DuckDB file as trials are scored'],
+  ['--token-file <file>', 'require this bearer token (file content, trimmed) on every request'],
+  ['--run-id <id>', 'run id (default agent-eval-<time>-<hex>)'],
+  ['--settle-ms <ms>', 'quiet time after a trial’s end span before scoring', positiveInt, 2000],
+  ['--idle-timeout <ms>', 'score a trial without an end span after this quiet time', positiveInt, 300_000],
+  ['--end-marker <attribute>', 'an attribute marking a trial’s last span'],
+  ['--max-body-bytes <n>', 'largest OTLP/HTTP request body on the wire', positiveInt, 16 * 1024 * 1024],
+  [
+    '--max-decompressed-bytes <n>',
+    'largest OTLP/HTTP body after gzip, and largest OTLP/gRPC message',
+    positiveInt,
+    64 * 1024 * 1024,
+  ],
+  [
+    '--max-body-memory <n>',
+    'bytes of request bodies all requests together may hold while they are read and inflated (past it: 429 / RESOURCE_EXHAUSTED)',
+    positiveInt,
+    128 * 1024 * 1024,
+  ],
+  [
+    '--request-timeout-ms <ms>',
+    'longest time a request may take to arrive in full (past it: 408, connection closed)',
+    positiveInt,
+    30_000,
+  ],
+  ['--max-queued-spans <n>', 'spans accepted but not yet assembled before throttling', positiveInt, 200_000],
+  ['--max-pending-trials <n>', 'trials waiting to be scored before throttling', positiveInt, 1000],
+  [
+    '--saturation-wait-ms <ms>',
+    'how long an export that finds the queues full waits for room before 429 / RESOURCE_EXHAUSTED (OTLP/HTTP: its body unread; 0 = answer at once)',
+    positiveInt,
+    1000,
+  ],
+  ['--concurrency <n>', 'trials scored at once', positiveInt, 8],
+  [
+    '--retain-ms <ms>',
+    'keep a scored trial’s spans this long for late spans (then later spans are refused)',
+    positiveInt,
+    300_000,
+  ],
+  [
+    '--retain-max-trials <n>',
+    'retain at most this many scored trials for late spans; past it the oldest-scored are sealed early (bounds memory at high rates)',
+    positiveInt,
+    20_000,
+  ],
+  [
+    '--flush-ms <ms>',
+    'with --db: commit scored trials to the store at least this often (one transaction per batch)',
+    positiveInt,
+    250,
+  ],
+  ['--trial-key <attr...>', 'attributes naming the trial', undefined, ['gen_ai.conversation.id']],
+  ['--task-key <attr...>', 'attributes naming the task', undefined, ['nemo.test_case.name']],
+  [
+    '--stop-when-width <w>',
+    '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
+    positiveNumber,
+  ],
+  [
+    '--emit-otlp <url>',
+    'send every score to this OTLP/HTTP logs endpoint (e.g. http://127.0.0.1:4318/v1/logs) as gen_ai.evaluation.result log records',
+  ],
+  ['--no-report', 'do not write report.html into the bundle'],
+];
 
 interface ServeOptions {
   http: string;
@@ -66,106 +141,14 @@ interface ServeOptions {
  * evalstream serve --http 127.0.0.1:4318 --grpc 127.0.0.1:4317 --out runs/live --db runs/live.duckdb
  */
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates')
-    .option('--http <host:port>', 'OTLP/HTTP receiver and live API address', '127.0.0.1:4318')
-    .option('--grpc <host:port>', 'OTLP/gRPC receiver address', '127.0.0.1:4317')
-    .option('--no-grpc', 'do not start the gRPC receiver')
-    .option('--config <file>', 'evalstream config (metrics per task, views)')
-    .option('--out <dir>', 'write the run bundle here at shutdown')
-    .option('--db <file>', 'store scores, spans and tool calls in this DuckDB file as trials are scored')
-    .option('--token-file <file>', 'require this bearer token (file content, trimmed) on every request')
-    .option('--run-id <id>', 'run id (default agent-eval-<time>-<hex>)')
-    .option(
-      '--settle-ms <ms>',
-      'quiet time after a trial’s end span before scoring',
-      positiveInt('--settle-ms'),
-      2000,
-    )
-    .option(
-      '--idle-timeout <ms>',
-      'score a trial without an end span after this quiet time',
-      positiveInt('--idle-timeout'),
-      300_000,
-    )
-    .option('--end-marker <attribute>', 'an attribute marking a trial’s last span')
-    .option(
-      '--max-body-bytes <n>',
-      'largest OTLP/HTTP request body on the wire',
-      positiveInt('--max-body-bytes'),
-      16 * 1024 * 1024,
-    )
-    .option(
-      '--max-decompressed-bytes <n>',
-      'largest OTLP/HTTP body after gzip, and largest OTLP/gRPC message',
-      positiveInt('--max-decompressed-bytes'),
-      64 * 1024 * 1024,
-    )
-    .option(
-      '--max-body-memory <n>',
-      'bytes of request bodies all requests together may hold while they are read and inflated (past it: 429 / RESOURCE_EXHAUSTED)',
-      positiveInt('--max-body-memory'),
-      128 * 1024 * 1024,
-    )
-    .option(
-      '--request-timeout-ms <ms>',
-      'longest time a request may take to arrive in full (past it: 408, connection closed)',
-      positiveInt('--request-timeout-ms'),
-      30_000,
-    )
-    .option(
-      '--max-queued-spans <n>',
-      'spans accepted but not yet assembled before throttling',
-      positiveInt('--max-queued-spans'),
-      200_000,
-    )
-    .option(
-      '--max-pending-trials <n>',
-      'trials waiting to be scored before throttling',
-      positiveInt('--max-pending-trials'),
-      1000,
-    )
-    .option(
-      '--saturation-wait-ms <ms>',
-      'how long an export that finds the queues full waits for room before 429 / RESOURCE_EXHAUSTED (OTLP/HTTP: its body unread; 0 = answer at once)',
-      positiveInt('--saturation-wait-ms'),
-      1000,
-    )
-    .option('--concurrency <n>', 'trials scored at once', positiveInt('--concurrency'), 8)
-    .option(
-      '--retain-ms <ms>',
-      'keep a scored trial’s spans this long for late spans (then later spans are refused)',
-      positiveInt('--retain-ms'),
-      300_000,
-    )
-    .option(
-      '--retain-max-trials <n>',
-      'retain at most this many scored trials for late spans; past it the oldest-scored are sealed early (bounds memory at high rates)',
-      positiveInt('--retain-max-trials'),
-      20_000,
-    )
-    .option(
-      '--flush-ms <ms>',
-      'with --db: commit scored trials to the store at least this often (one transaction per batch)',
-      positiveInt('--flush-ms'),
-      250,
-    )
-    .addOption(
-      new Option('--trial-key <attr...>', 'attributes naming the trial').default(['gen_ai.conversation.id']),
-    )
-    .addOption(
-      new Option('--task-key <attr...>', 'attributes naming the task').default(['nemo.test_case.name']),
-    )
-    .option(
-      '--stop-when-width <w>',
-      '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
-      positiveNumber('--stop-when-width'),
-    )
-    .option(
-      '--emit-otlp <url>',
-      'send every score to this OTLP/HTTP logs endpoint (e.g. http://127.0.0.1:4318/v1/logs) as gen_ai.evaluation.result log records',
-    )
-    .option('--no-report', 'do not write report.html into the bundle')
+  const command = new Command('serve').description(
+    'receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates',
+  );
+  for (const [flags, description, parse, fallback] of OPTIONS) {
+    if (parse === undefined) command.option(flags, description, fallback as string | string[] | undefined);
+    else command.option(flags, description, parse(flags.split(' ')[0] as string), fallback as number);
+  }
+  return command
     .addHelpText(
       'after',
       '\nExample:\n  evalstream serve --http 127.0.0.1:4318 --grpc 127.0.0.1:4317 --out runs/live --db runs/live.duckdb\n' +
