@@ -58,7 +58,7 @@ export async function registerCommands(program: Command, argv: readonly string[]
   const first = argv.findIndex((arg) => !arg.startsWith('-'));
   const wanted = argv[first] === 'help' ? argv[first + 1] : argv[first];
   if (COMMANDS.some(([name]) => name === wanted)) {
-    const module = (await import(/* @vite-ignore */ `./commands/${wanted}.js`)) as Record<string, () => Command>;
+    const module: Record<string, () => Command> = await import(/* @vite-ignore */ `./commands/${wanted}.js`);
     program.addCommand((module[`${wanted}Command`] as () => Command)());
   } else {
     const terms = new Map<Command, string>();

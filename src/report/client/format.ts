@@ -31,16 +31,16 @@ function fmtNum(x: number): string {
 function fmtPct(part: number, total: number): string {
   if (!total) return '—';
   const p = (100 * part) / total;
-  return (p === 100 || p === 0 ? p.toFixed(0) : p.toFixed(1)) + '%';
+  return `${p === 100 || p === 0 ? p.toFixed(0) : p.toFixed(1)}%`;
 }
 
 /** Seconds as `12.5 s`, `3 min 4 s` or `2 h 05 min`; null when absent. */
 function fmtDuration(sec: number | null | undefined): string | null {
   if (sec === null || sec === undefined) return null;
-  if (sec < 60) return sec.toFixed(1) + ' s';
+  if (sec < 60) return `${sec.toFixed(1)} s`;
   const m = Math.floor(sec / 60);
-  if (m < 60) return m + ' min ' + Math.round(sec - m * 60) + ' s';
-  return Math.floor(m / 60) + ' h ' + String(m % 60).padStart(2, '0') + ' min';
+  if (m < 60) return `${m} min ${Math.round(sec - m * 60)} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
 /** An ISO timestamp with a space for the `T`; null when absent. */

@@ -12,7 +12,7 @@ interface LiveSummary {
 }
 
 const token = new URLSearchParams(location.search).get('token');
-const query = token ? '?token=' + encodeURIComponent(token) : '';
+const query = token ? `?token=${encodeURIComponent(token)}` : '';
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -26,14 +26,7 @@ function cell(tr: HTMLTableRowElement, text: string): void {
 
 function render(s: LiveSummary): void {
   byId('counts').textContent =
-    'tasks ' +
-    format.int(s.task_count) +
-    ' · trials ' +
-    format.int(s.trial_count) +
-    ' · scores ' +
-    format.int(s.score_count) +
-    ' · errors ' +
-    format.int(s.error_count);
+    `tasks ${format.int(s.task_count)} · trials ${format.int(s.trial_count)} · scores ${format.int(s.score_count)} · errors ${format.int(s.error_count)}`;
   const body = byId('rows');
   body.textContent = '';
   for (const a of s.scores?.scores ?? []) {
@@ -86,7 +79,7 @@ function refresh(): void {
     if (again) refresh();
   };
   const request = fetch(
-    '/v1/summary?omit=task_metric_values' + (token ? '&token=' + encodeURIComponent(token) : ''),
+    `/v1/summary?omit=task_metric_values${token ? '&token=' + encodeURIComponent(token) : ''}`,
   );
   // the wait counts from after the request started, so reads are spaced by at least the delay
   last = Date.now();
@@ -102,7 +95,7 @@ function refresh(): void {
 }
 
 refresh();
-const events = new EventSource('/v1/events' + query);
+const events = new EventSource(`/v1/events${query}`);
 events.onopen = () => {
   byId('dot').className = 'dot on';
   byId('status').textContent = 'live';

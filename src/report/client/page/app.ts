@@ -113,7 +113,7 @@ export function trialDetailData(row) {
   const c = Math.floor(at / D.detail.chunkSize);
   let chunk = X.chunks.get(c);
   if (!chunk) {
-    chunk = readJson('es-d-' + c) || [];
+    chunk = readJson(`es-d-${c}`) || [];
     X.chunks.set(c, chunk);
   }
   return chunk[at - c * D.detail.chunkSize] || null;
@@ -170,15 +170,15 @@ export function hashQuery() {
   if (S.metric) p.set('m', S.metric);
   if (S.status) p.set('s', S.status);
   const q = p.toString();
-  return q ? '?' + q : '';
+  return q ? `?${q}` : '';
 }
 
 export function currentHash() {
-  if (S.view === 'plots') return '#/plots' + (S.output === null ? '' : '/' + enc(S.output));
+  if (S.view === 'plots') return `#/plots${S.output === null ? '' : '/' + enc(S.output)}`;
   if (S.view !== 'tasks') return '#/summary';
-  if (S.task === null) return '#/tasks' + hashQuery();
-  let hsh = '#/task/' + enc(S.task);
-  if (S.trial !== null) hsh += '/trial/' + enc(S.trial) + (S.occ > 1 ? '/' + S.occ : '');
+  if (S.task === null) return `#/tasks${hashQuery()}`;
+  let hsh = `#/task/${enc(S.task)}`;
+  if (S.trial !== null) hsh += `/trial/${enc(S.trial)}${S.occ > 1 ? '/' + S.occ : ''}`;
   return hsh + hashQuery();
 }
 
@@ -217,7 +217,7 @@ export function onRoute() {
   }
   renderMain();
   if (S.view === 'plots' && S.output !== null) {
-    const card = X.main.querySelector('[data-key="' + CSS.escape(S.output) + '"]');
+    const card = X.main.querySelector(`[data-key="${CSS.escape(S.output)}"]`);
     if (card) card.scrollIntoView({ block: 'start' });
   } else if (prevView !== S.view) window.scrollTo(0, 0);
 }
@@ -235,24 +235,24 @@ export function renderMain() {
 export function init() {
   D = readJson('es-data');
   derive();
-  document.title = 'evalstream · ' + D.run.id;
+  document.title = `evalstream · ${D.run.id}`;
   const app = clear(document.getElementById('app') as HTMLElement);
   app.appendChild(renderHeader());
   const tabs = [
     ['summary', 'Summary', '#/summary'],
     ['plots', 'Plots', '#/plots'],
-    ['tasks', 'Tasks (' + format.int(X.nTasks) + ')', '#/tasks'],
+    ['tasks', `Tasks (${format.int(X.nTasks)})`, '#/tasks'],
   ];
   X.tabs = tabs.map(function (t) {
     return h('a', {
       href: t[2],
       'data-view': t[0],
-      id: 'tab-' + t[0],
+      id: `tab-${t[0]}`,
       text: t[1],
       onclick: function (ev) {
         if (t[0] === 'tasks') {
           ev.preventDefault();
-          go('#/tasks' + hashQuery());
+          go(`#/tasks${hashQuery()}`);
         }
       },
     });
@@ -276,7 +276,7 @@ export function start() {
       app.appendChild(
         h('div', {
           class: 'error-box',
-          text: 'The report could not be displayed: ' + (err instanceof Error ? err.message : String(err)),
+          text: `The report could not be displayed: ${err instanceof Error ? err.message : String(err)}`,
         }),
       );
     throw err;

@@ -20,8 +20,8 @@ const AXIS = { stroke: '#667085', grid: { stroke: '#edf0f4', width: 1 }, ticks: 
 /** A short axis label: `1.2M`, `15k`, `1,500`, or 4 significant digits. */
 function tickLabel(v: number): string {
   const a = Math.abs(v);
-  if (a >= 1e6) return String(parseFloat((v / 1e6).toPrecision(3))) + 'M';
-  if (a >= 1e4) return String(parseFloat((v / 1e3).toPrecision(3))) + 'k';
+  if (a >= 1e6) return `${String(parseFloat((v / 1e6).toPrecision(3)))}M`;
+  if (a >= 1e4) return `${String(parseFloat((v / 1e3).toPrecision(3)))}k`;
   if (a >= 1000 && Number.isInteger(v)) return format.int(v);
   return String(parseFloat(v.toPrecision(4)));
 }
@@ -35,7 +35,7 @@ function chart(
   onPick?: (index: number) => void,
 ): HTMLElement {
   const line = h('div', { class: 'readout', text: ' ' });
-  const box = h('div', { class: 'chart ' + className });
+  const box = h('div', { class: `chart ${className}` });
   const plot = new uPlot(
     {
       ...SIZE,
@@ -71,11 +71,7 @@ export function histogramChart(hist: ReportHistogram): HTMLElement {
   const label = (i: number): string =>
     hist.discrete
       ? tickLabel((edges[i] as number) + 0.5)
-      : '[' +
-        tickLabel(edges[i] as number) +
-        ', ' +
-        tickLabel(edges[i + 1] as number) +
-        (i === counts.length - 1 ? ']' : ')');
+      : `[${tickLabel(edges[i] as number)}, ${tickLabel(edges[i + 1] as number)}${i === counts.length - 1 ? ']' : ')'}`;
   return chart(
     'histogram',
     {
@@ -99,7 +95,7 @@ export function histogramChart(hist: ReportHistogram): HTMLElement {
       cursor: { drag: { x: false, y: false } },
     },
     [centres, counts],
-    (i) => label(i) + ': ' + format.int(counts[i]) + (counts[i] === 1 ? ' value' : ' values'),
+    (i) => `${label(i)}: ${format.int(counts[i])}${counts[i] === 1 ? ' value' : ' values'}`,
   );
 }
 
@@ -110,9 +106,9 @@ export function valueCountsChart(pairs: [string, number][]): HTMLElement {
     'div',
     { class: 'hbars' },
     pairs.map((p) =>
-      h('div', { class: 'hbar', title: p[0] + ': ' + format.int(p[1]) }, [
+      h('div', { class: 'hbar', title: `${p[0]}: ${format.int(p[1])}` }, [
         h('span', { class: 'l', text: p[0] }),
-        h('span', { class: 'b' }, h('span', { style: { width: ((100 * p[1]) / max).toFixed(2) + '%' } })),
+        h('span', { class: 'b' }, h('span', { style: { width: `${((100 * p[1]) / max).toFixed(2)}%` } })),
         h('span', { class: 'n', text: format.int(p[1]) }),
       ]),
     ),
@@ -155,7 +151,7 @@ export function stripChart(
       cursor: { drag: { x: false, y: false } },
     },
     [means.map((_, i) => i + 0.5), means],
-    (i) => taskIds[tasks[i] as number] + ': ' + format.stat(means[i]),
+    (i) => `${taskIds[tasks[i] as number]}: ${format.stat(means[i])}`,
     (i) => onPick(tasks[i] as number),
   );
 }
@@ -184,17 +180,7 @@ export function passAtKChart(points: ReportOutput['passAtK']): HTMLElement {
     [points.map((p) => p.k), points.map((p) => p.mean)],
     (i) => {
       const p = points[i] as ReportOutput['passAtK'][number];
-      return (
-        'pass@' +
-        p.k +
-        ' = ' +
-        format.stat(p.mean) +
-        ' (count ' +
-        format.int(p.count) +
-        ', nan_count ' +
-        format.int(p.nanCount) +
-        ')'
-      );
+      return `pass@${p.k} = ${format.stat(p.mean)} (count ${format.int(p.count)}, nan_count ${format.int(p.nanCount)})`;
     },
   );
 }
@@ -208,13 +194,7 @@ export function coverageChart(outputs: ReportOutput[]): HTMLElement {
       .filter((o) => o.coverage)
       .map((o) => {
         const c = o.coverage as NonNullable<ReportOutput['coverage']>;
-        const text =
-          'scored ' +
-          format.int(c.scored) +
-          ' · missing ' +
-          format.int(c.missing) +
-          ' · failed ' +
-          format.int(c.failed);
+        const text = `scored ${format.int(c.scored)} · missing ${format.int(c.missing)} · failed ${format.int(c.failed)}`;
         return h('div', { class: 'cov-row' }, [
           h('span', { class: 'l', title: o.key, text: o.key }),
           covBar(

@@ -85,7 +85,7 @@ export function valueEl(v) {
   if (typeof v === 'object' && !Array.isArray(v) && typeof v.$nf === 'string')
     return h('span', { class: 'val nf', text: v.$nf });
   if (typeof v === 'object' && !Array.isArray(v) && typeof v.$o === 'string')
-    return h('span', { class: 'val none', text: '(' + v.$o + ')' });
+    return h('span', { class: 'val none', text: `(${v.$o})` });
   return h('span', { class: 'val', text: JSON.stringify(unbox(v)) });
 }
 
@@ -127,7 +127,7 @@ export function statusName(c) {
 }
 
 export function badge(c, label?) {
-  return h('span', { class: 'badge ' + (c || ''), text: label || statusName(c) });
+  return h('span', { class: `badge ${c || ''}`, text: label || statusName(c) });
 }
 
 export function covBar(parts, total, title) {
@@ -135,7 +135,7 @@ export function covBar(parts, total, title) {
   for (const part of parts) {
     if (!part[1] || !total) continue;
     bar.appendChild(
-      h('span', { class: part[0], style: { width: ((100 * part[1]) / total).toFixed(2) + '%' } }),
+      h('span', { class: part[0], style: { width: `${((100 * part[1]) / total).toFixed(2)}%` } }),
     );
   }
   return bar;
@@ -143,7 +143,7 @@ export function covBar(parts, total, title) {
 
 /** Starts a download of a JSON document (a blob: URL, nothing leaves the page). */
 export function downloadJson(name, obj) {
-  const blob = new Blob([JSON.stringify(obj, null, 2) + '\n'], { type: 'application/json' });
+  const blob = new Blob([`${JSON.stringify(obj, null, 2)}\n`], { type: 'application/json' });
   const url = URL.createObjectURL(blob);
   const a = h('a', { href: url, download: name });
   document.body.appendChild(a);

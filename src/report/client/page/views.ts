@@ -44,7 +44,7 @@ export function renderHeader() {
   const meta: any[] = [];
   if (r.target) {
     const t = [r.target.name || '(unnamed)'];
-    if (r.target.kind) t.push('(' + r.target.kind + ')');
+    if (r.target.kind) t.push(`(${r.target.kind})`);
     if (r.target.version) t.push(r.target.version);
     meta.push(h('span', null, ['Target ', h('b', { text: t.join(' ') })]));
   }
@@ -57,11 +57,11 @@ export function renderHeader() {
     ss = c.scoreStatus;
   const errorSub = c.errorsByType
     .slice(0, 3)
-    .map((e) => h('div', { class: 'sub', text: e[0] + ': ' + format.int(e[1]) }));
+    .map((e) => h('div', { class: 'sub', text: `${e[0]}: ${format.int(e[1])}` }));
   if (c.errorsByType.length > 3)
-    errorSub.push(h('div', { class: 'sub', text: '+' + (c.errorsByType.length - 3) + ' more types' }));
+    errorSub.push(h('div', { class: 'sub', text: `+${c.errorsByType.length - 3} more types` }));
   const card = (label, n, subs?, cls?) =>
-    h('div', { class: 'card' + (cls ? ' ' + cls : ''), id: 'count-' + label.toLowerCase() }, [
+    h('div', { class: `card${cls ? ' ' + cls : ''}`, id: `count-${label.toLowerCase()}` }, [
       h('div', { class: 'l', text: label }),
       h('div', { class: 'n', text: format.int(n) }),
       subs,
@@ -78,7 +78,7 @@ export function renderHeader() {
             'div',
             { class: 'chips' },
             r.labels.map((l) =>
-              h('span', { class: 'chip' }, [h('span', { class: 'k', text: l[0] + ' ' }), l[1]]),
+              h('span', { class: 'chip' }, [h('span', { class: 'k', text: `${l[0]} ` }), l[1]]),
             ),
           )
         : null,
@@ -89,16 +89,10 @@ export function renderHeader() {
           c.trials,
           h('div', {
             class: 'sub',
-            text:
-              format.int(ts.completed) +
-              ' completed · ' +
-              format.int(ts.partial) +
-              ' partial · ' +
-              format.int(ts.failed) +
-              ' failed',
+            text: `${format.int(ts.completed)} completed · ${format.int(ts.partial)} partial · ${format.int(ts.failed)} failed`,
           }),
         ),
-        card('Scores', c.scores, h('div', { class: 'sub', text: format.int(ss.failed) + ' failed' })),
+        card('Scores', c.scores, h('div', { class: 'sub', text: `${format.int(ss.failed)} failed` })),
         card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
       ]),
       D.notes.length
@@ -119,17 +113,9 @@ export function selectionEl() {
   const kept = D.detail.rows.length;
   return h('details', { class: 'selection', id: 'selection' }, [
     h('summary', {
-      text:
-        'Drill-down: details of ' +
-        format.int(kept) +
-        ' of ' +
-        format.int(X.nTrials) +
-        ' trials, trajectories of ' +
-        format.int(sel.trajectoriesKept) +
-        ' of ' +
-        format.int(sel.trajectoriesTotal),
+      text: `Drill-down: details of ${format.int(kept)} of ${format.int(X.nTrials)} trials, trajectories of ${format.int(sel.trajectoriesKept)} of ${format.int(sel.trajectoriesTotal)}`,
     }),
-    h('div', { text: 'Kept: ' + sel.rule + '.' }),
+    h('div', { text: `Kept: ${sel.rule}.` }),
     h('div', { text: sel.howToGetTheRest }),
   ]);
 }
@@ -195,8 +181,8 @@ export function renderSummary(root) {
         h(
           'th',
           {
-            class: 'sortable' + (col[2] ? ' num' : ''),
-            title: 'Sort by ' + col[1],
+            class: `sortable${col[2] ? ' num' : ''}`,
+            title: `Sort by ${col[1]}`,
             onclick: function () {
               if (S.aggSort === col[0]) S.aggDir = -S.aggDir;
               else {
@@ -242,7 +228,7 @@ export function renderSummary(root) {
           h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: 'No aggregate matches the filter.' }),
         ),
       );
-    countEl.textContent = rows.length + ' of ' + D.aggregates.length + ' rows';
+    countEl.textContent = `${rows.length} of ${D.aggregates.length} rows`;
   }
   search.addEventListener('input', function () {
     S.aggQ = search.value;
@@ -306,14 +292,14 @@ export function renderSummary(root) {
 
 export function aggRow(a) {
   const name = a.key
-    ? h('a', { class: 'name', href: '#/plots/' + enc(a.key), title: 'Plots of ' + a.key, text: a.name })
+    ? h('a', { class: 'name', href: `#/plots/${enc(a.key)}`, title: `Plots of ${a.key}`, text: a.name })
     : h('span', { class: 'name', text: a.name });
   const mean = a.kind === 'scalar' ? a.value : a.mean;
   const ci = a.ci
     ? h('span', {
         class: 'ci',
         title: a.ci.method,
-        text: '[' + format.stat(a.ci.lo) + ', ' + format.stat(a.ci.hi) + ']',
+        text: `[${format.stat(a.ci.lo)}, ${format.stat(a.ci.hi)}]`,
       })
     : h('span', {
         class: 'faint',
@@ -331,24 +317,20 @@ export function aggRow(a) {
           ['f', c.failed],
         ],
         c.total,
-        'scored ' + c.scored + ' · missing ' + c.missing + ' · failed ' + c.failed + ' of ' + c.total,
+        `scored ${c.scored} · missing ${c.missing} · failed ${c.failed} of ${c.total}`,
       ),
-      h('span', { class: 'covtext', text: format.int(c.scored) + '/' + format.int(c.total) }),
+      h('span', { class: 'covtext', text: `${format.int(c.scored)}/${format.int(c.total)}` }),
     ];
   } else if (a.count !== null && a.nanCount !== null && (a.kind === 'view' || a.kind === 'pass@k')) {
     const total = a.count + a.nanCount;
     cov = [
-      covBar([['s', a.count]], total, 'measured ' + a.count + ' · unmeasured ' + a.nanCount + ' of ' + total),
-      h('span', { class: 'covtext', text: format.int(a.count) + '/' + format.int(total) }),
+      covBar([['s', a.count]], total, `measured ${a.count} · unmeasured ${a.nanCount} of ${total}`),
+      h('span', { class: 'covtext', text: `${format.int(a.count)}/${format.int(total)}` }),
     ];
   } else cov = h('span', { class: 'faint', text: '—' });
   return h('tr', { 'data-name': a.name }, [
     h('td', null, name),
-    h(
-      'td',
-      null,
-      h('span', { class: 'kind ' + (a.kind === 'pass@k' ? 'pass' : a.kind), text: kindLabel(a) }),
-    ),
+    h('td', null, h('span', { class: `kind ${a.kind === 'pass@k' ? 'pass' : a.kind}`, text: kindLabel(a) })),
     h('td', {
       class: 'num mean',
       text: format.stat(mean),
@@ -392,21 +374,21 @@ export function renderPlots(root) {
         plotBox(
           'Per-task mean',
           stripChart(o, D.tasks.id, function (t) {
-            go('#/task/' + enc(D.tasks.id[t]));
+            go(`#/task/${enc(D.tasks.id[t])}`);
           }),
         ),
       );
     if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
     const c = o.coverage;
     root.appendChild(
-      h('div', { class: 'plot-card', id: 'plot-' + i, 'data-key': o.key }, [
+      h('div', { class: 'plot-card', id: `plot-${i}`, 'data-key': o.key }, [
         h('h3', null, [
           h('span', { class: 'name', text: o.key }),
           h('span', { class: 'kind', text: o.kind }),
           c
             ? h('span', {
                 class: 'covtext',
-                text: 'scored ' + format.int(c.scored) + ' / ' + format.int(c.total),
+                text: `scored ${format.int(c.scored)} / ${format.int(c.total)}`,
               })
             : null,
         ]),
@@ -524,23 +506,23 @@ export function refreshTaskList() {
     { mean: o >= 0 ? D.outputs[o].output : 'Mean' },
     S.sort,
     S.dir,
-    o >= 0 ? 'Mean of ' + D.outputs[o].key + ' over the listed trials' : '',
+    o >= 0 ? `Mean of ${D.outputs[o].key} over the listed trials` : '',
   );
   ui.list.set(rows, function (r) {
     const row = h(
       'div',
       {
-        class: 'row' + (D.tasks.id[r.t] === S.task ? ' sel' : ''),
+        class: `row${D.tasks.id[r.t] === S.task ? ' sel' : ''}`,
         'data-task': D.tasks.id[r.t],
         onclick: function () {
-          go('#/task/' + enc(D.tasks.id[r.t]) + hashQuery());
+          go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`);
         },
       },
       [
         h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
         h('span', { class: 'r', text: format.int(r.n) }),
-        h('span', { class: 'r' + (r.failed ? '' : ' faint'), text: format.int(r.failed) }),
-        h('span', { class: 'r' + (r.errors ? '' : ' faint'), text: format.int(r.errors) }),
+        h('span', { class: `r${r.failed ? '' : ' faint'}`, text: format.int(r.failed) }),
+        h('span', { class: `r${r.errors ? '' : ' faint'}`, text: format.int(r.errors) }),
         h('span', { class: 'r', text: format.stat(r.mean) }),
       ],
     );
@@ -688,7 +670,7 @@ export function exportSelection() {
       trialCount += trials.length;
     }
   }
-  downloadJson(safeFileName(D.run.id) + '-selection.json', {
+  downloadJson(`${safeFileName(D.run.id)}-selection.json`, {
     run_id: D.run.id,
     filters: { search: S.q, metric: S.metric || null, status: S.status || null },
     task_count: tasks.length,
@@ -740,7 +722,7 @@ export function virtualTable(columns, template, onSort) {
           {
             class: col[2] ? 'r' : '',
             'data-sort': col[0],
-            title: col[0] === 'mean' && meanTitle ? meanTitle : 'Sort by ' + label,
+            title: col[0] === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`,
             onclick: function () {
               onSort(col[0]);
             },
@@ -763,7 +745,7 @@ export function virtualTable(columns, template, onSort) {
     const last = Math.min(items.length, Math.ceil((top + height) / ROW) + 4);
     for (let i = first; i < last; i++) {
       const el = (renderRow as (item: any) => HTMLElement)(items[i]);
-      el.style.top = i * ROW + 'px';
+      el.style.top = `${i * ROW}px`;
       el.style.gridTemplateColumns = template;
       body.appendChild(el);
     }
@@ -781,8 +763,8 @@ export function virtualTable(columns, template, onSort) {
     set: function (rows, fn) {
       items = rows;
       renderRow = fn;
-      spacer.style.height = rows.length * ROW + 'px';
-      body.style.height = Math.min(560, Math.max(rows.length, 4) * ROW + 2) + 'px';
+      spacer.style.height = `${rows.length * ROW}px`;
+      body.style.height = `${Math.min(560, Math.max(rows.length, 4) * ROW + 2)}px`;
       draw();
     },
     redraw: draw,
@@ -844,7 +826,7 @@ export function trialHash(row) {
     if (D.trials.id[r] === id) occ++;
     if (r === row) break;
   }
-  return '#/task/' + enc(D.tasks.id[t]) + '/trial/' + enc(id) + (occ > 1 ? '/' + occ : '') + hashQuery();
+  return `#/task/${enc(D.tasks.id[t])}/trial/${enc(id)}${occ > 1 ? '/' + occ : ''}${hashQuery()}`;
 }
 
 export function taskOutputs(t) {
@@ -1127,9 +1109,9 @@ export function trialDetail(t, row) {
   const box = h('div', { class: 'panel', id: 'trial-detail' });
   box.appendChild(
     h('div', { class: 'crumbs' }, [
-      h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }),
+      h('a', { href: `#/tasks${hashQuery()}`, text: 'Tasks' }),
       ' › ',
-      h('a', { href: '#/task/' + enc(D.tasks.id[t]) + hashQuery(), text: D.tasks.id[t] }),
+      h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] }),
       ' › ',
       id,
     ]),
@@ -1139,11 +1121,11 @@ export function trialDetail(t, row) {
       'div',
       { style: { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' } },
       [
-        h('h2', null, [id + ' ', badge(D.trials.status[row])]),
+        h('h2', null, [`${id} `, badge(D.trials.status[row])]),
         h('button', {
           text: 'Export trial (JSON)',
           onclick: function () {
-            downloadJson(safeFileName(id) + '-trial.json', {
+            downloadJson(`${safeFileName(id)}-trial.json`, {
               run_id: D.run.id,
               task_id: D.tasks.id[t],
               trial_id: id,
@@ -1160,7 +1142,7 @@ export function trialDetail(t, row) {
       h('div', { class: 'error-box' }, [
         h('div', null, [
           h('span', { class: 't', text: d.error.type }),
-          d.error.occurredAt ? h('span', { class: 'muted', text: ' · ' + d.error.occurredAt }) : null,
+          d.error.occurredAt ? h('span', { class: 'muted', text: ` · ${d.error.occurredAt}` }) : null,
         ]),
         d.error.message ? h('div', { text: d.error.message }) : null,
         d.error.traceback ? details('Traceback', pre(d.error.traceback)) : null,
@@ -1189,9 +1171,9 @@ export function trialDetail(t, row) {
           : h('div', { class: 'muted', text: 'No outputs.' }),
         (sc.diagnostics || []).map((g) =>
           h('div', { class: 'diag' }, [
-            h('span', { class: 'sev ' + g.severity, text: g.severity }),
+            h('span', { class: `sev ${g.severity}`, text: g.severity }),
             g.message,
-            g.source ? h('span', { class: 'muted', text: ' (' + g.source + ')' }) : null,
+            g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
             g.details ? details('Details', pre(pretty(g.details))) : null,
           ]),
         ),
@@ -1204,7 +1186,7 @@ export function trialDetail(t, row) {
     box.appendChild(
       h('div', { class: 'notes', id: 'not-embedded' }, [
         h('div', { text: 'This trial’s output, trajectory and metadata are not embedded in this report.' }),
-        h('div', { text: 'Kept: ' + D.selection.rule + '.' }),
+        h('div', { text: `Kept: ${D.selection.rule}.` }),
         h('div', { text: D.selection.howToGetTheRest }),
       ]),
     );
@@ -1240,7 +1222,7 @@ export function trialDetail(t, row) {
   if (d.evidence) {
     box.appendChild(
       details(
-        'Evidence (' + d.evidence.length + ')',
+        `Evidence (${d.evidence.length})`,
         h('table', { class: 'grid' }, [
           h(
             'thead',
@@ -1279,37 +1261,20 @@ export function trajectoryEl(tr) {
     'Steps and tool calls ',
     h('span', {
       class: 'muted',
-      text:
-        '· ' +
-        tr.format +
-        (tr.steps.length ? ' · ' + tr.steps.length + ' steps' : '') +
-        ' · ' +
-        calls +
-        ' tool calls' +
-        (tr.agent ? ' · ' + tr.agent : ''),
+      text: `· ${tr.format}${tr.steps.length ? ' · ' + tr.steps.length + ' steps' : ''} · ${calls} tool calls${tr.agent ? ' · ' + tr.agent : ''}`,
     }),
   ];
   const body: any[] = [];
   if (tr.note) body.push(h('div', { class: 'muted', text: tr.note }));
   for (const st of tr.steps) {
     const tok = st.tokens
-      ? ' · tokens ' +
-        (st.tokens[0] === null ? '?' : st.tokens[0]) +
-        ' in / ' +
-        (st.tokens[1] === null ? '?' : st.tokens[1]) +
-        ' out'
+      ? ` · tokens ${st.tokens[0] === null ? '?' : st.tokens[0]} in / ${st.tokens[1] === null ? '?' : st.tokens[1]} out`
       : '';
     body.push(
-      h('div', { class: 'step ' + st.source }, [
+      h('div', { class: `step ${st.source}` }, [
         h('div', {
           class: 'sh',
-          text:
-            'Step ' +
-            (st.id === null ? '?' : st.id) +
-            ' · ' +
-            st.source +
-            (st.model ? ' · ' + st.model : '') +
-            tok,
+          text: `Step ${st.id === null ? '?' : st.id} · ${st.source}${st.model ? ' · ' + st.model : ''}${tok}`,
         }),
         st.message ? pre(st.message) : null,
         st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
@@ -1326,12 +1291,12 @@ export function trajectoryEl(tr) {
 }
 
 export function toolCallEl(c) {
-  return h('details', { class: 'call' + (c.isError ? ' err' : '') }, [
+  return h('details', { class: `call${c.isError ? ' err' : ''}` }, [
     h('summary', null, [
       'Tool call ',
       h('span', { class: 'name', text: c.name }),
       c.isError ? ' (error)' : '',
-      c.id ? h('span', { class: 'muted', text: ' · ' + c.id }) : null,
+      c.id ? h('span', { class: 'muted', text: ` · ${c.id}` }) : null,
     ]),
     h('div', { class: 'in' }, [
       h('div', { class: 'cap muted', text: 'Arguments' }),
