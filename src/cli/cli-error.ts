@@ -1,6 +1,4 @@
-/** Exit codes (README "Exit codes"). */
-export const EXIT_OK = 0;
-/** The run failed or is incomplete (e.g. a truncated input: results written but not trustworthy). */
+/** Exit codes (README "Exit codes"), 0 being success. The run failed or is incomplete (e.g. a truncated input: results written but not trustworthy). */
 export const EXIT_RUN_FAILED = 1;
 /** Bad usage or bad input (malformed file, invalid config). */
 export const EXIT_BAD_INPUT = 2;

@@ -17,26 +17,14 @@ export interface MetricOutputSpec {
   readonly schema?: ZodType;
 }
 
-/** Schema class names of the four built-in kinds, as written in `tasks.jsonl`. */
-export const VALUE_SCHEMA_BY_KIND = {
-  continuous: 'ContinuousScore',
-  discrete: 'DiscreteScore',
-  boolean: 'BooleanValue',
-  label: 'Label',
-} as const;
+const BUILTIN_KINDS: Readonly<Record<string, OutputKind>> = {
+  ContinuousScore: 'continuous',
+  DiscreteScore: 'discrete',
+  BooleanValue: 'boolean',
+  Label: 'label',
+};
 
 /** The kind a `value_schema` name stands for: any name other than the four built-ins is a custom model. */
 export function kindOfValueSchema(valueSchema: string): OutputKind {
-  switch (valueSchema) {
-    case 'ContinuousScore':
-      return 'continuous';
-    case 'DiscreteScore':
-      return 'discrete';
-    case 'BooleanValue':
-      return 'boolean';
-    case 'Label':
-      return 'label';
-    default:
-      return 'model';
-  }
+  return Object.hasOwn(BUILTIN_KINDS, valueSchema) ? (BUILTIN_KINDS[valueSchema] as OutputKind) : 'model';
 }

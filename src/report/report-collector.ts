@@ -8,7 +8,6 @@ import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
 import { compactJson } from './compact-json.js';
 import { cutText } from './cut-text.js';
-import { DEFAULT_SELECTION_LIMITS } from './default-selection-limits.js';
 import type {
   CompactTrajectory,
   ReportScoreDetail,
@@ -21,6 +20,8 @@ import { ReportRows } from './report-rows.js';
 import { TrajectorySelection } from './trajectory-selection.js';
 
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
+/** Failed or errored trials (first come), then a deterministic sample of the others, kept by default. */
+const DEFAULT_SELECTION_LIMITS = { failed: 200, sample: 100 };
 
 const HOW_TO_GET_THE_REST =
   'Every trial is in the run bundle: "evalstream inspect <bundle-dir>" prints each trial’s tool calls, ' +
