@@ -141,6 +141,13 @@ export function covBar(parts, total, title) {
   return bar;
 }
 
+/** A `table` with one header row (a heading, or `[heading, class]`) above `rows`. */
+export function grid(props: Props, heads: (string | [string, string])[], rows: Kids) {
+  const th = (c: string | [string, string]) =>
+    typeof c === 'string' ? h('th', { text: c }) : h('th', { text: c[0], class: c[1] });
+  return h('table', props, [h('thead', null, h('tr', null, heads.map(th))), h('tbody', null, rows)]);
+}
+
 /** Starts a download of a JSON document (a blob: URL, nothing leaves the page). */
 export function downloadJson(name, obj) {
   const blob = new Blob([`${JSON.stringify(obj, null, 2)}\n`], { type: 'application/json' });

@@ -8,6 +8,7 @@ import {
   details,
   downloadJson,
   enc,
+  grid,
   h,
   pre,
   pretty,
@@ -268,23 +269,16 @@ export function renderSummary(root) {
   if (D.counts.errorsByType.length) {
     root.appendChild(h('h2', { text: 'Errors by type' }));
     root.appendChild(
-      h('table', { class: 'grid', id: 'error-table' }, [
-        h(
-          'thead',
-          null,
-          h('tr', null, [h('th', { text: 'Error type' }), h('th', { class: 'num', text: 'Trials' })]),
+      grid(
+        { class: 'grid', id: 'error-table' },
+        ['Error type', ['Trials', 'num']],
+        D.counts.errorsByType.map((e) =>
+          h('tr', null, [
+            h('td', { class: 'name', text: e[0] }),
+            h('td', { class: 'num', text: format.int(e[1]) }),
+          ]),
         ),
-        h(
-          'tbody',
-          null,
-          D.counts.errorsByType.map((e) =>
-            h('tr', null, [
-              h('td', { class: 'name', text: e[0] }),
-              h('td', { class: 'num', text: format.int(e[1]) }),
-            ]),
-          ),
-        ),
-      ]),
+      ),
     );
   }
   draw();
@@ -1164,10 +1158,7 @@ export function trialDetail(t, row) {
           badge(sc.status.charAt(0), sc.status),
         ]),
         outRows.length
-          ? h('table', { class: 'grid outputs' }, [
-              h('thead', null, h('tr', null, [h('th', { text: 'Output' }), h('th', { text: 'Value' })])),
-              h('tbody', null, outRows),
-            ])
+          ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows)
           : h('div', { class: 'muted', text: 'No outputs.' }),
         (sc.diagnostics || []).map((g) =>
           h('div', { class: 'diag' }, [
@@ -1223,30 +1214,18 @@ export function trialDetail(t, row) {
     box.appendChild(
       details(
         `Evidence (${d.evidence.length})`,
-        h('table', { class: 'grid' }, [
-          h(
-            'thead',
-            null,
+        grid(
+          { class: 'grid' },
+          ['Name', 'Kind', 'Format', 'Ref'],
+          d.evidence.map((e) =>
             h('tr', null, [
-              h('th', { text: 'Name' }),
-              h('th', { text: 'Kind' }),
-              h('th', { text: 'Format' }),
-              h('th', { text: 'Ref' }),
+              h('td', { class: 'name', text: e[0] }),
+              h('td', { text: e[1] }),
+              h('td', { text: e[2] || '—' }),
+              h('td', { class: 'name', text: e[3] || '(inline)' }),
             ]),
           ),
-          h(
-            'tbody',
-            null,
-            d.evidence.map((e) =>
-              h('tr', null, [
-                h('td', { class: 'name', text: e[0] }),
-                h('td', { text: e[1] }),
-                h('td', { text: e[2] || '—' }),
-                h('td', { class: 'name', text: e[3] || '(inline)' }),
-              ]),
-            ),
-          ),
-        ]),
+        ),
       ),
     );
   }
