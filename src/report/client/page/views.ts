@@ -42,18 +42,19 @@ export const STATUS_OPTIONS = [
 export function renderHeader() {
   const r = D.run,
     c = D.counts;
-  const meta: any[] = [];
-  if (r.target) {
-    const t = [r.target.name || '(unnamed)'];
-    if (r.target.kind) t.push(`(${r.target.kind})`);
-    if (r.target.version) t.push(r.target.version);
-    meta.push(h('span', null, ['Target ', h('b', { text: t.join(' ') })]));
-  }
-  if (r.startedAt) meta.push(h('span', null, ['Started ', h('b', { text: format.time(r.startedAt) })]));
-  if (r.finishedAt) meta.push(h('span', null, ['Finished ', h('b', { text: format.time(r.finishedAt) })]));
-  if (r.durationSec !== null)
-    meta.push(h('span', null, ['Duration ', h('b', { text: format.duration(r.durationSec) })]));
-  if (r.sdkVersion) meta.push(h('span', null, ['Version ', h('b', { text: r.sdkVersion })]));
+  const target = r.target
+    ? [r.target.name || '(unnamed)', r.target.kind && `(${r.target.kind})`, r.target.version]
+        .filter(Boolean)
+        .join(' ')
+    : null;
+  const facts = [
+    ['Target', target],
+    ['Started', format.time(r.startedAt)],
+    ['Finished', format.time(r.finishedAt)],
+    ['Duration', format.duration(r.durationSec)],
+    ['Version', r.sdkVersion],
+  ];
+  const meta = facts.filter((f) => f[1]).map((f) => h('span', null, [`${f[0]} `, h('b', { text: f[1] })]));
   const ts = c.trialStatus,
     ss = c.scoreStatus;
   const errorSub = c.errorsByType
