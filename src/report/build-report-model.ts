@@ -53,8 +53,6 @@ export interface ReportModelInput {
   notes: readonly string[];
   /** Longest string kept in task details (default 4000). */
   maxTextChars?: number;
-  /** Trial details per lazily parsed chunk (default 500). */
-  chunkSize?: number;
 }
 
 /** Fewest values (or tasks, for the clustered interval) for which a 95% interval is shown. */
@@ -168,7 +166,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const { summary, tasks, rows } = input;
   const maxText = input.maxTextChars ?? 4000;
   const limits = { maxText };
-  const chunkSize = input.chunkSize ?? 500;
+  const chunkSize = 500; // trial details per lazily parsed chunk
   const taskIds = rows.taskIds;
   const addTask = (id: string): number => rows.addTask(id);
   const rowCount = rows.count;

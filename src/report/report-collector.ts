@@ -171,13 +171,11 @@ export class ReportCollector {
   async take(trial: Trial, evidence: CandidateEvidence | null = null): Promise<number> {
     let trajectory: CompactTrajectory | string | null = null;
     if (this.#mode !== 'none' && this.wants(trial)) {
-      trajectory = this.#options.trajectoryOf
-        ? await this.#options.trajectoryOf(trial)
-        : await readTrialTrajectory(trial, {
-            evidence,
-            maxText: this.#maxText,
-            ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
-          });
+      trajectory = await readTrialTrajectory(trial, {
+        evidence,
+        maxText: this.#maxText,
+        ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
+      });
     }
     return this.addTrial(trial, trajectory);
   }

@@ -1,6 +1,3 @@
-import type { CompactTrajectory } from './report-data.js';
-import type { Trial } from '../model/trial.js';
-
 /**
  * How much of each trial the report embeds. Every trial has a row in the table; the detail (output,
  * error, scores, metadata, trajectory) is kept for a bounded selection: every failed or errored trial
@@ -26,9 +23,4 @@ export interface ReportOptions {
   maxTextChars?: number;
   /** Directory that relative evidence refs resolve against (the bundle directory). */
   bundleDir?: string;
-  /**
-   * Turns a trial's evidence into a compact trajectory, replacing the built-in reader (which reads
-   * inline or referenced ATIF). Return null when the trial has none.
-   */
-  trajectoryOf?: (trial: Trial) => Promise<CompactTrajectory | string | null>;
 }
