@@ -23,8 +23,6 @@ export interface CompareRunsOptions {
   seed?: number;
   /** Bootstrap resamples. Default 2,000. */
   bootstrapResamples?: number;
-  /** Permutation resamples (exact enumeration at or below this many sign assignments). Default 10,000. */
-  permutationResamples?: number;
 }
 
 interface Pair {
@@ -66,7 +64,6 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
         seed,
         higherIsBetter: !lowerIsBetter.has(name),
         bootstrapResamples: options.bootstrapResamples ?? 2_000,
-        permutationResamples: options.permutationResamples ?? 10_000,
       }),
     );
   const holm = holmAdjust(partial.map((o) => o.pValue));
@@ -102,7 +99,6 @@ interface OutputOptions {
   seed: number;
   higherIsBetter: boolean;
   bootstrapResamples: number;
-  permutationResamples: number;
 }
 
 type PartialComparison = Omit<OutputComparison, 'holm' | 'benjaminiHochberg' | 'verdict'>;
@@ -136,7 +132,7 @@ function compareOutput(name: string, a: RunValues, b: RunValues, options: Output
   });
   const permutation = pairedPermutationTest(taskDifferences, {
     seed: options.seed,
-    resamples: options.permutationResamples,
+    resamples: 10_000, // exact enumeration at or below this many sign assignments
   });
   let flips: OutputComparison['flips'] = null;
   let mcnemar: OutputComparison['mcnemar'] = null;

@@ -15,8 +15,6 @@ export interface ConfidenceSequenceOptions {
   /** Known bounds of each observation (default 0 and 1). */
   lower?: number;
   upper?: number;
-  /** Largest bet λ (the paper's c; default 1/2). */
-  maxBet?: number;
 }
 
 /**
@@ -38,7 +36,7 @@ export function confidenceSequence(
   const alpha = options.alpha ?? 0.05;
   const lo = options.lower ?? 0;
   const hi = options.upper ?? 1;
-  const maxBet = options.maxBet ?? 0.5;
+  const maxBet = 0.5; // the largest bet λ, the paper's c
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   if (!(hi > lo)) throw new RangeError(`upper bound ${hi} must exceed lower bound ${lo}`);
   if (values.length === 0) return null;
