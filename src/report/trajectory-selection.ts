@@ -1,4 +1,5 @@
 import type { Trial } from '../model/trial.js';
+import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
 
 /** The bounds of {@link TrajectorySelection}; see `ReportOptions`. */
 export interface SelectionLimits {
@@ -10,16 +11,6 @@ export interface SelectionLimits {
 
 /** Why a trial was kept. */
 export type SelectionReason = 'failed' | 'sample';
-
-/** FNV-1a (32-bit) of a string: a stable, order-independent rank for the sample. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
 
 /** A trial whose status is `failed` or that carries an error. */
 function isFailedTrial(trial: Pick<Trial, 'status' | 'error'>): boolean {
@@ -34,7 +25,7 @@ interface Sampled {
 /**
  * Decides, one trial at a time, which trials keep their drill-down detail: every failed or errored
  * trial up to `limits.failed` (first come), then a deterministic sample of `limits.sample` others (the
- * smallest FNV-1a hashes of `task id + trial id`, so the same run gives the same sample whatever the
+ * smallest FNV-1a hashes (`fnv1aUtf16`, unsigned) of `task id + trial id`, so the same run gives the same sample whatever the
  * order). A sampled trial may later be displaced by one with a smaller hash; `offer` says which row
  * that was, so its detail can be dropped.
  *
@@ -50,11 +41,6 @@ export class TrajectorySelection {
 
   constructor(limits: SelectionLimits) {
     this.#limits = limits;
-  }
-
-  /** How many failed trials were kept. */
-  get failedKept(): number {
-    return this.#failed;
   }
 
   /** Whether `trial` would be kept now (nothing is recorded). */
@@ -88,6 +74,6 @@ export class TrajectorySelection {
   }
 
   #hash(trial: Pick<Trial, 'task_id' | 'id'>): number {
-    return fnv1a(`${trial.task_id}\u0000${trial.id}`);
+    return fnv1aUtf16(`${trial.task_id}\u0000${trial.id}`) >>> 0;
   }
 }
