@@ -41,26 +41,12 @@ export function scoreTrial(
   const { trial } = item;
   const n = metrics.length;
   if (trial.status === 'failed') {
+    const message = `trial ${pyValueRepr(trial.id)} is failed`;
+    const diagnostics = (source: string): Diagnostic[] => [
+      { severity: 'error', message, source, details: { trial_status: 'failed' } },
+    ];
     return Promise.resolve(
-      metrics.map((metric) =>
-        record(
-          trial,
-          task,
-          metric.type,
-          options.runId,
-          options.rowIndex,
-          'failed',
-          [],
-          [
-            {
-              severity: 'error',
-              message: `trial ${pyValueRepr(trial.id)} is failed`,
-              source: metric.type,
-              details: { trial_status: 'failed' },
-            },
-          ],
-        ),
-      ),
+      metrics.map((m) => record(trial, task, options, m.type, 'failed', [], diagnostics(m.type))),
     );
   }
   if (n === 0) return Promise.resolve([]);
@@ -165,18 +151,8 @@ class TrialScoring {
     outputs: MetricOutput[],
     diagnostics: Diagnostic[],
   ): ScoreRecord {
-    const { options } = this;
     const type = (this.metrics[i] as Metric).type;
-    return record(
-      this.item.trial,
-      this.task,
-      type,
-      options.runId,
-      options.rowIndex,
-      status,
-      outputs,
-      diagnostics,
-    );
+    return record(this.item.trial, this.task, this.options, type, status, outputs, diagnostics);
   }
 }
 
@@ -184,9 +160,8 @@ class TrialScoring {
 function record(
   trial: Trial,
   task: TaskSpec,
+  { runId, rowIndex }: ScoreTrialOptions,
   metricType: string,
-  runId: string,
-  rowIndex: number,
   status: 'completed' | 'failed',
   outputs: MetricOutput[],
   diagnostics: Diagnostic[],
