@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeOtlpProtobuf } from '../../src/evidence/otlp/decode-otlp-protobuf.js';
 import { runCli } from '../cli/run-cli.js';
 import { lengthDelimited as field } from './length-delimited.js';
+import { readJsonl } from './read-jsonl.js';
 
 // Threat: bytes that are not UTF-8 in the strings read only on demand (OTLP protobuf events, links,
 // status, resources, scopes) and in Gym rollout lines replaced by U+FFFD without a word.
@@ -13,12 +14,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'es-utf8-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const readJsonl = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** `text` with the marker `@` replaced by a byte that is not UTF-8 (each marker its own byte). */
 const bad = (text: string, byte: number): Buffer => {
