@@ -9,6 +9,7 @@ export interface BundleIssue {
   code:
     | 'missing_file'
     | 'invalid_json'
+    | 'invalid_utf8'
     | 'invalid_row'
     | 'ref_escape'
     | 'truncated_line'

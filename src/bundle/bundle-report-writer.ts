@@ -35,6 +35,7 @@ export const bundleReportWriter: ReportWriter = Object.assign(
           await collector.take(trial);
         },
         addScore: (score) => collector.addScore(score),
+        addDiagnostic: (row) => collector.addDiagnostic(row),
         finish: (run) =>
           writeReportModel(
             collector.finish({

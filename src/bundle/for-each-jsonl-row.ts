@@ -20,8 +20,12 @@ export async function forEachJsonlRow<T extends object>(
   onRow: (row: T, text: string, line: number) => void,
 ): Promise<void> {
   const parse = jsonlRowParser(schema, options);
-  await forEachLine(file, (text, line, terminated) => {
-    const row = parse(text, line, terminated);
-    if (row !== null) onRow(row, text, line);
-  });
+  await forEachLine(
+    file,
+    (text, line, terminated) => {
+      const row = parse(text, line, terminated);
+      if (row !== null) onRow(row, text, line);
+    },
+    options.displayName,
+  );
 }

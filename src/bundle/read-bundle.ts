@@ -2,8 +2,10 @@ import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { Trial } from '../model/trial.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { BundleReadError } from './bundle-read-error.js';
+import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
 import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
@@ -16,7 +18,7 @@ import { appendAll } from '../util/append-all.js';
 /**
  * Reads a whole run bundle into memory, validating every file (spec §8). Only `scores.jsonl` is
  * required; without `run.json` the manifest is rebuilt from the files present (run id from the first
- * score, else the directory name). Throws `BundleReadError` naming file, line and field.
+ * score, else the directory name); `diagnostics.jsonl` is read when present. Throws `BundleReadError` naming file, line and field.
  *
  * @example
  * const bundle = await readBundle('examples/sparse-run');
@@ -45,6 +47,8 @@ export async function readBundle(dir: string): Promise<RunBundle> {
   const scores: ScoreRecord[] = [];
   for await (const batch of readScoreRows(abs)) for (const score of batch.rows) scores.push(score);
   const summary = await readBundleJson(abs, BUNDLE_FILES.summary, rowSchemas.summary);
+  const diagnostics: TrialDiagnosticRow[] = [];
+  const hasDiagnostics = await forEachDiagnosticRow(abs, (row) => diagnostics.push(row));
   return {
     dir: abs,
     manifest: manifest ?? (await synthesizeManifest(abs, scores)),
@@ -53,6 +57,7 @@ export async function readBundle(dir: string): Promise<RunBundle> {
     trials,
     scores,
     summary,
+    diagnostics: hasDiagnostics ? diagnostics : null,
   };
 }
 

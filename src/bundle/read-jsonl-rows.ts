@@ -51,7 +51,7 @@ export async function* readJsonlRows<T extends object>(
 ): AsyncGenerator<RowBatch<T>> {
   const register = options.register !== false;
   const parse = jsonlRowParser(schema, options);
-  for await (const batch of readLineBatches(file)) {
+  for await (const batch of readLineBatches(file, options.displayName)) {
     let out: RowBatch<T> = { rows: [], lines: [], texts: register ? null : [] };
     let failure: BundleReadError | null = null;
     const { texts, lines } = batch;

@@ -4,6 +4,7 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 
 /** A report fed in the stream: each scored trial as it passes, then the finished run. */
 export interface StreamedReport {
@@ -21,13 +22,15 @@ export interface StreamedReport {
 
 /**
  * A report fed by a reader of a bundle on disk while it reads the bundle's files once: every trial row
- * in file order, then every score row, then the finished run.
+ * in file order, then every score row, then every diagnostic row, then the finished run.
  */
 export interface BundleFedReport {
   /** Takes one trial row (its trajectory is read from the bundle only when the trial is kept). */
   addTrial(trial: Trial): Promise<void>;
   /** Takes one score row, after every trial row. */
   addScore(score: ScoreRecord): void;
+  /** Takes one row of `diagnostics.jsonl`, after every score row. */
+  addDiagnostic(row: TrialDiagnosticRow): void;
   /** Writes `<bundleDir>/report.html` once the bundle's files are in place. */
   finish(run: {
     bundleDir: string;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import type { EvidenceDescriptor, EvidenceRecord, Trial, TrialMeasurements } from '../model/trial.js';
 import { summarySchema } from '../summary/summary-schema.js';
 import type { RunManifest } from './run-manifest.js';
@@ -232,6 +233,20 @@ const runManifestSchema = z.looseObject({
   dashboard_path: z.string().nullable().optional(),
 }) as unknown as z.ZodType<RunManifest, unknown>;
 
+// --- diagnostics.jsonl (evalstream's own file beside the SDK's) ---
+
+const lineOrOffset = z.number().int().nonnegative().nullable();
+const diagnosticSchema = z.strictObject({
+  trial_id: z.string(),
+  task_id: z.string(),
+  code: z.enum(['invalid_utf8', 'negative_token_count', 'nesting_too_deep']),
+  message: z.string(),
+  file: z.string(),
+  line: lineOrOffset,
+  offset: lineOrOffset,
+  field: z.string(),
+}) as z.ZodType<TrialDiagnosticRow, unknown>;
+
 /**
  * zod schemas of every file of a run bundle (validation at the edge; extra keys forbidden as in the
  * SDK's pydantic models, defaults filled in as pydantic would). `summary` is the shared summary
@@ -248,6 +263,7 @@ export const rowSchemas = {
   metadata: metadataSchema as z.ZodType<RunMetadata, unknown>,
   runManifest: runManifestSchema,
   summary: summarySchema,
+  diagnostic: diagnosticSchema,
 } as const;
 
 function duplicates(names: readonly string[]): string[] {

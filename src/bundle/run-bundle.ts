@@ -2,6 +2,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import type { RunManifest } from './run-manifest.js';
 import type { RunMetadata } from './run-metadata.js';
 
@@ -22,4 +23,6 @@ export interface RunBundle {
   trials: Trial[] | null;
   scores: ScoreRecord[];
   summary: Summary | null;
+  /** `diagnostics.jsonl`: the trials' input diagnostics; absent or null: the bundle has none. */
+  diagnostics?: TrialDiagnosticRow[] | null;
 }

@@ -15,6 +15,7 @@ import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
@@ -188,6 +189,9 @@ export async function summarizeBundle(
     }
     finished = accumulator.finish(previous.runnerScores);
   }
+  // the trials' input diagnostics are kept as they are (in place, or copied with the bundle), checked
+  // like the other files and handed to the report
+  await forEachDiagnosticRow(src, (row) => fed?.addDiagnostic(row), { onTruncatedLine });
   const { summary, isFloat } = finished;
   const summaryChunks = (): Iterable<Buffer> => summaryJsonBytes(summary, isFloat, { newline: true });
   // compared with the old file while writing (no second pass over hundreds of MB)

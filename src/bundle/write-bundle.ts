@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import { BUNDLE_FILES } from './bundle-files.js';
+import { DIAGNOSTICS_FILE_NAME } from './diagnostics-file-name.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
 import { EvidencePlacer } from './evidence-placer.js';
 import { JsonlWriter } from './jsonl-writer.js';
@@ -83,6 +84,12 @@ export async function writeBundle(
       }
       await out.close();
       files.push(BUNDLE_FILES.trials);
+    }
+    if (bundle.diagnostics) {
+      const out = await JsonlWriter.create(staged.file(DIAGNOSTICS_FILE_NAME));
+      for (const row of bundle.diagnostics) await out.writeLine(pythonJson({ ...row }));
+      await out.close();
+      files.push(DIAGNOSTICS_FILE_NAME);
     }
     const recompute = options.summary === 'recompute' || bundle.summary === null;
     const accumulator = recompute ? new SummaryAccumulator(bundle.tasks) : null;

@@ -78,8 +78,16 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
     };
   });
   return {
-    a: { source: a.source, runId: a.runId },
-    b: { source: b.source, runId: b.runId },
+    a: {
+      source: a.source,
+      runId: a.runId,
+      ...(a.diagnostics === undefined ? {} : { diagnostics: a.diagnostics }),
+    },
+    b: {
+      source: b.source,
+      runId: b.runId,
+      ...(b.diagnostics === undefined ? {} : { diagnostics: b.diagnostics }),
+    },
     alpha,
     confidence: 1 - alpha,
     seed,

@@ -17,8 +17,8 @@ const LISTED = 12;
 export function formatComparisonText(c: RunComparison): string {
   const pct = `${Math.round(c.confidence * 100)}%`;
   const lines = [
-    `A: ${c.a.source}${c.a.runId === null ? '' : ` (run ${c.a.runId})`}`,
-    `B: ${c.b.source}${c.b.runId === null ? '' : ` (run ${c.b.runId})`}`,
+    `A: ${c.a.source}${c.a.runId === null ? '' : ` (run ${c.a.runId})`}${diagnosticsNote(c.a.diagnostics)}`,
+    `B: ${c.b.source}${c.b.runId === null ? '' : ` (run ${c.b.runId})`}${diagnosticsNote(c.b.diagnostics)}`,
     `differences are B − A; α ${c.alpha}; seed ${c.seed}`,
     '',
   ];
@@ -34,6 +34,12 @@ export function formatComparisonText(c: RunComparison): string {
     `${c.outputs.length} outputs compared: ${count('improved')} improved, ${count('regressed')} regressed, ${count('inconclusive')} inconclusive`,
   );
   return lines.join('\n') + '\n';
+}
+
+function diagnosticsNote(n: number | undefined): string {
+  return n === undefined || n === 0
+    ? ''
+    : `; ${n} input diagnostic${n === 1 ? '' : 's'} in diagnostics.jsonl`;
 }
 
 function outputLines(o: OutputComparison, pct: string): string[] {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
+import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readBundleJson } from '../bundle/read-bundle-json.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import type { Summary } from '../model/summary.js';
@@ -11,8 +12,9 @@ import { summaryValues } from './summary-values.js';
 /**
  * Reads the per-trial values of a run bundle from its `summary.json` (`task_metric_values`: every
  * output of every task, trial by trial; numbers and booleans kept, labels, missing and non-finite
- * values dropped). Throws `BundleReadError` (naming the file and field) when the bundle has no valid
- * summary.
+ * values dropped), and counts the rows of its `diagnostics.jsonl` when it has one. Throws
+ * `BundleReadError` (naming the file and field) when the bundle has no valid summary or a bad
+ * diagnostics line.
  *
  * @example
  * const a = await readBundleValues('runs/a');
@@ -32,5 +34,14 @@ export async function readBundleValues(dir: string): Promise<RunValues> {
   }
   const summary = (await readBundleJson(abs, BUNDLE_FILES.summary, rowSchemas.summary)) as Summary;
   const manifest = await readBundleJson(abs, BUNDLE_FILES.run, rowSchemas.runManifest);
-  return { source: dir, runId: manifest?.run_id ?? null, ...summaryValues(summary) };
+  let diagnostics = 0;
+  const hasDiagnostics = await forEachDiagnosticRow(abs, () => {
+    diagnostics += 1;
+  });
+  return {
+    source: dir,
+    runId: manifest?.run_id ?? null,
+    ...(hasDiagnostics ? { diagnostics } : {}),
+    ...summaryValues(summary),
+  };
 }

@@ -43,7 +43,9 @@ export function renderComparisonHtml(c: RunComparison): string {
   const rows = c.outputs.map((o) => summaryRow(o)).join('\n');
   const details = c.outputs.map((o) => detail(o, pct)).join('\n');
   const side = (label: string, r: RunComparison['a']): string =>
-    `<span>${label} <b>${e(r.source)}</b>${r.runId === null ? '' : ` (run ${e(r.runId)})`}</span>`;
+    `<span>${label} <b>${e(r.source)}</b>${r.runId === null ? '' : ` (run ${e(r.runId)})`}` +
+    (r.diagnostics ? ` · ${r.diagnostics} input diagnostics` : '') +
+    '</span>';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -8,8 +8,9 @@ import type { OutputComparison } from './output-comparison.js';
  * if (comparison.outputs.some((o) => o.verdict === 'regressed')) process.exitCode = 1;
  */
 export interface RunComparison {
-  a: { source: string; runId: string | null };
-  b: { source: string; runId: string | null };
+  /** Each run; `diagnostics`: its trials' input diagnostics, when it is a bundle with `diagnostics.jsonl`. */
+  a: { source: string; runId: string | null; diagnostics?: number };
+  b: { source: string; runId: string | null; diagnostics?: number };
   alpha: number;
   confidence: number;
   seed: number;

@@ -15,6 +15,8 @@ export interface RunValues {
   /** Where the run was read from (as given on the command line). */
   source: string;
   runId: string | null;
+  /** Rows of the bundle's `diagnostics.jsonl` (the trials' input diagnostics); absent: no such file. */
+  diagnostics?: number;
   outputs: Map<string, Map<string, TrialValue[]>>;
   /** Outputs whose every value is 0/1 or a boolean. */
   binary: Set<string>;

@@ -4,7 +4,11 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { BundleReadError } from '../bundle/bundle-read-error.js';
+import { DIAGNOSTICS_FILE_NAME } from '../bundle/diagnostics-file-name.js';
+import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { forEachLine } from '../bundle/for-each-line.js';
+import { formatBundleIssue } from '../bundle/format-bundle-issue.js';
 import type { ReportWriter } from '../bundle/report-writer.js';
 import { STAGING_PREFIX } from '../bundle/staged-bundle-dir.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../bundle/summarize-bundle.js';
@@ -38,12 +42,18 @@ interface ShardScan {
 }
 
 /** Files a bundle writer makes itself; everything else in a shard (evidence) is copied over. */
-const OWN_FILES = new Set<string>([...Object.values(BUNDLE_FILES), STATS_FILE_NAME, 'evalstream.duckdb']);
+const OWN_FILES = new Set<string>([
+  ...Object.values(BUNDLE_FILES),
+  DIAGNOSTICS_FILE_NAME,
+  STATS_FILE_NAME,
+  'evalstream.duckdb',
+]);
 
 /**
  * Merges run bundles scored in shards (disjoint trials of one run) into one bundle at `outDir`:
  * `tasks.jsonl` is the union of the shards' task lines in first-seen order, `trials.jsonl` and
- * `scores.jsonl` the shards' lines byte for byte in the order the shards are given, evidence is
+ * `scores.jsonl` (and `diagnostics.jsonl`, when a shard has one) the shards' lines byte for byte in
+ * the order the shards are given, evidence is
  * copied, and `summary.json` (and `stats.json`) is computed from the merged files. When the shards are
  * consecutive pieces of the input, in order, the summary is byte-identical to scoring everything in
  * one process (the summary takes tasks in task order and scores in arrival order within a task).
@@ -81,7 +91,12 @@ export async function mergeBundles(
       );
     }
     await writeFile(join(tmp, BUNDLE_FILES.tasks), [...tasks.values()].map((t) => t.text + '\n').join(''));
-    for (const name of [BUNDLE_FILES.trials, BUNDLE_FILES.scores]) {
+    const withDiagnostics = shards.some((shard) => existsSync(join(shard, DIAGNOSTICS_FILE_NAME)));
+    for (const name of [
+      BUNDLE_FILES.trials,
+      BUNDLE_FILES.scores,
+      ...(withDiagnostics ? [DIAGNOSTICS_FILE_NAME] : []),
+    ]) {
       const target = join(tmp, name);
       await writeFile(target, '');
       for (const shard of shards) {
@@ -142,18 +157,22 @@ async function scanShard(
   ): Promise<void> => {
     const file = join(shard, name);
     if (!existsSync(file)) return;
-    await forEachLine(file, (text, line, terminated) => {
-      if (!terminated) throw new MergeError(`${file}: line ${line}: cut off (the shard is incomplete)`);
-      let row: unknown;
-      try {
-        row = JSON.parse(text);
-      } catch (error) {
-        throw new MergeError(`${file}: line ${line}: not JSON: ${(error as Error).message}`);
-      }
-      if (row === null || typeof row !== 'object' || Array.isArray(row))
-        throw new MergeError(`${file}: line ${line}: not a JSON object`);
-      onRow(row as Record<string, unknown>, line, text);
-    });
+    await forEachLine(
+      file,
+      (text, line, terminated) => {
+        if (!terminated) throw new MergeError(`${file}: line ${line}: cut off (the shard is incomplete)`);
+        let row: unknown;
+        try {
+          row = JSON.parse(text);
+        } catch (error) {
+          throw new MergeError(`${file}: line ${line}: not JSON: ${(error as Error).message}`);
+        }
+        if (row === null || typeof row !== 'object' || Array.isArray(row))
+          throw new MergeError(`${file}: line ${line}: not a JSON object`);
+        onRow(row as Record<string, unknown>, line, text);
+      },
+      file,
+    );
   };
   const field = (row: Record<string, unknown>, key: string, file: string, line: number): string => {
     const value = row[key];
@@ -183,6 +202,12 @@ async function scanShard(
   await rows(BUNDLE_FILES.scores, () => {
     scores += 1;
   });
+  try {
+    await forEachDiagnosticRow(shard, () => {});
+  } catch (error) {
+    if (!(error instanceof BundleReadError)) throw error;
+    throw new MergeError(`${shard}: ${error.issues.map(formatBundleIssue).join('; ')}`);
+  }
   return { dir: shard, runId, trials, scores };
 }
 

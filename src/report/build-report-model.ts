@@ -390,6 +390,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     .sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
 
   const detailRows = [...input.details.keys()].sort((a, b) => a - b);
+  const diagnosticColumns = rows.diagnosticColumns();
   const data: ReportData = {
     version: 1,
     run: runOf(input.run),
@@ -401,6 +402,10 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       errorsByType,
       trialStatus: { ...rows.trialStatus },
       scoreStatus: { ...rows.scoreStatus },
+      diagnostics: [...rows.diagnosticsByCode.values()].reduce((a, n) => a + n, 0),
+      diagnosticsByCode: [...rows.diagnosticsByCode.entries()].sort(
+        (a, b) => b[1] - a[1] || compareStrings(a[0], b[0]),
+      ),
     },
     aggregates,
     outputs,
@@ -415,6 +420,9 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       errorRows: rows.errorRows,
       errorOfRow: rows.errorOfRow,
       errorTypes: rows.errorTypes,
+      diagnosticRows: diagnosticColumns.rows,
+      diagnosticCount: diagnosticColumns.count,
+      diagnosticText: diagnosticColumns.text,
     },
     scoreStatus: scoreStatusColumns,
     values,

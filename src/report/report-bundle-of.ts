@@ -18,6 +18,7 @@ export function reportBundleOf(run: RunBundle): ReportBundle {
     tasks,
     trials,
     scores: run.scores,
+    diagnostics: run.diagnostics ?? null,
     summary:
       run.summary ??
       buildSummary({ scores: run.scores, tasks: run.tasks, ...(run.trials === null ? {} : { trials }) }),

@@ -4,6 +4,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 
 /**
  * A loaded run as the report reads it: the run id, `metadata.json` (labels, target, timings; read
@@ -19,4 +20,6 @@ export interface ReportBundle {
   trials: readonly Trial[];
   scores: readonly ScoreRecord[];
   summary: Summary;
+  /** The trials' input diagnostics (`diagnostics.jsonl`), matched to trials by task and trial id. */
+  diagnostics?: readonly TrialDiagnosticRow[] | null;
 }

@@ -4,6 +4,8 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
+import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
 import { compactJson } from './compact-json.js';
@@ -22,6 +24,9 @@ import { TrajectorySelection } from './trajectory-selection.js';
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 /** Failed or errored trials (first come), then a deterministic sample of the others, kept by default. */
 const DEFAULT_SELECTION_LIMITS = { failed: 200, sample: 100 };
+
+/** Input diagnostics a trial's drill-down lists; the others are counted. */
+const MAX_DETAIL_DIAGNOSTICS = 20;
 
 const HOW_TO_GET_THE_REST =
   'Every trial is in the run bundle: "evalstream inspect <bundle-dir>" prints each trial’s tool calls, ' +
@@ -114,8 +119,9 @@ export interface ReportCollectorOptions extends ReportOptions {
  * A trajectory is read from the trial's evidence while the trial is in hand, and only for a trial that
  * is kept. Aggregates and plots come from the finished summary, given to `finish`.
  *
- * Streams feed whole scored trials (`addScored`); a bundle read from disk feeds its trials, then its
- * scores (`addTrial`, `addScore`), which are matched to rows by task and trial id.
+ * Streams feed whole scored trials (`addScored`, with the trial's input diagnostics); a bundle read
+ * from disk feeds its trials, then its scores and diagnostics (`addTrial`, `addScore`,
+ * `addDiagnostic`), which are matched to rows by task and trial id.
  *
  * @example
  * const collector = new ReportCollector();
@@ -160,7 +166,10 @@ export class ReportCollector {
    */
   async addScored(scored: ScoredTrial): Promise<void> {
     if (!this.#seenTasks.has(scored.task.id)) this.#seenTasks.set(scored.task.id, scored.task);
-    const row = await this.take(scored.item.trial, scored.item.evidence);
+    const { trial, evidence, diagnostics } = scored.item;
+    const row = await this.take(trial, evidence);
+    for (const d of diagnostics ?? [])
+      this.addDiagnostic({ trial_id: trial.id, task_id: trial.task_id, ...d }, row);
     for (const score of scored.scores) this.addScore(score, row);
   }
 
@@ -215,6 +224,24 @@ export class ReportCollector {
   addScore(score: ScoreRecord, row?: number): void {
     const target = this.#rows.addScore(score, row);
     this.#details.get(target)?.scores.push(scoreDetailOf(score, this.#maxText));
+  }
+
+  /**
+   * Adds one input diagnostic of a trial to `row`, or to the row its task and trial id match (bundle
+   * order: after the trials): counted in the table, listed in a kept trial's drill-down.
+   */
+  addDiagnostic(d: TrialDiagnosticRow, row?: number): void {
+    const target = this.#rows.addDiagnostic(d, row);
+    const detail = this.#details.get(target);
+    if (detail === undefined) return;
+    detail.diagnostics ??= [];
+    if (detail.diagnostics.length < MAX_DETAIL_DIAGNOSTICS) {
+      detail.diagnostics.push([
+        d.code,
+        cutText(trialDiagnosticPlace(d), this.#maxText),
+        cutText(d.message, this.#maxText),
+      ]);
+    } else detail.diagnosticsLeftOut = (detail.diagnosticsLeftOut ?? 0) + 1;
   }
 
   /** Builds the report's model from what was gathered and the run's finished summary. */

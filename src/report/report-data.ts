@@ -79,6 +79,9 @@ export interface ReportCounts {
   errorsByType: [string, number][];
   trialStatus: { completed: number; partial: number; failed: number };
   scoreStatus: { completed: number; partial: number; failed: number };
+  /** Input diagnostics of all trials (`diagnostics.jsonl`), and how many per code, most first. */
+  diagnostics: number;
+  diagnosticsByCode: [string, number][];
 }
 
 export type ReportAggregateKind = 'output' | 'view' | 'pass@k' | 'scalar' | 'other';
@@ -147,6 +150,13 @@ export interface ReportTrialColumns {
   errorRows: number[];
   errorOfRow: number[];
   errorTypes: string[];
+  /**
+   * Trial rows that have input diagnostics, ascending; per such row how many, and its kind and place
+   * of the first two (`invalid_utf8 at a.json:17 (byte 402): steps[1].message; +3 more`).
+   */
+  diagnosticRows: number[];
+  diagnosticCount: number[];
+  diagnosticText: string[];
 }
 
 /** One trial's details, in a lazily parsed chunk. Empty or null fields are left out to keep 100k trials small. */
@@ -162,6 +172,12 @@ export interface ReportTrialDetail {
    * declared outputs with scalar values); the page rebuilds it from there.
    */
   scores: (ReportScoreDetail | number)[];
+  /**
+   * The trial's input diagnostics (at most 20): code, place (file, line, byte offset, field) and
+   * message; `diagnosticsLeftOut` counts the others.
+   */
+  diagnostics?: [string, string, string][];
+  diagnosticsLeftOut?: number;
   /** Evidence descriptors: name, kind, format, ref. */
   evidence?: [string, string, string | null, string | null][];
   trajectory?: CompactTrajectory;

@@ -18,6 +18,7 @@ export async function reportModelOfBundle(
   const collector = new ReportCollector({ ...options, tasks: bundle.tasks });
   for (const trial of bundle.trials) await collector.take(trial);
   for (const score of bundle.scores) collector.addScore(score);
+  for (const d of bundle.diagnostics ?? []) collector.addDiagnostic(d);
   return collector.finish({
     runId: bundle.runId,
     metadata: bundle.metadata,

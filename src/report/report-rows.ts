@@ -1,5 +1,7 @@
 import type { JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
+import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import type { Trial } from '../model/trial.js';
 import { boxNonFinite } from './box-non-finite.js';
 import { cutText } from './cut-text.js';
@@ -26,7 +28,7 @@ function columnValue(value: JsonValue | undefined): JsonValue {
 
 /**
  * The report's per-trial table, filled one trial at a time and kept compact: per row a task index, the
- * trial id, one status char, the error type (sparse), and per metric type the status of the row's first
+ * trial id, one status char, the error type and the input diagnostics (sparse), and per metric type the status of the row's first
  * score of that type and its output values (strings cut to 200 chars). Nothing else of a trial stays.
  * A score is matched to a row by (task, trial id): the i-th score of a metric type goes to the i-th
  * trial with that pair, scores beyond the trial records stay on the last record, and scores of trials
@@ -55,6 +57,10 @@ export class ReportRows {
   readonly valuesByOutput = new Map<string, JsonValue[]>();
   /** `type.output` pairs seen in scores, in arrival order. */
   readonly seenOutputs = new Map<string, [string, string]>();
+  /** Per row with input diagnostics: how many, and what the table shows of them (bounded). */
+  readonly #diagnostics = new Map<number, { count: number; shown: string[] }>();
+  /** Input diagnostics per code, all rows together. */
+  readonly diagnosticsByCode = new Map<string, number>();
   readonly trialStatus = { completed: 0, partial: 0, failed: 0 };
   readonly scoreStatus = { completed: 0, partial: 0, failed: 0 };
   readonly #types = new Map<string, TypeColumns>();
@@ -126,6 +132,40 @@ export class ReportRows {
       if (first && values[target] === undefined) values[target] = columnValue(out.value);
     }
     return target;
+  }
+
+  /**
+   * Adds one of a trial's input diagnostics to `row`, or (without a row) to the first row of its task
+   * and trial id (a row of its own when there is none), and returns the row. The table keeps the
+   * count and the kind and place of the first two.
+   */
+  addDiagnostic(d: TrialDiagnosticRow, row?: number): number {
+    const target = row ?? this.#firstRowOf(d.task_id, d.trial_id);
+    this.diagnosticsByCode.set(d.code, (this.diagnosticsByCode.get(d.code) ?? 0) + 1);
+    let entry = this.#diagnostics.get(target);
+    if (entry === undefined) this.#diagnostics.set(target, (entry = { count: 0, shown: [] }));
+    entry.count += 1;
+    if (entry.shown.length < 2) entry.shown.push(`${d.code} at ${cutText(trialDiagnosticPlace(d), 160)}`);
+    return target;
+  }
+
+  /** The rows with diagnostics (ascending), their counts, and the table's text of each. */
+  diagnosticColumns(): { rows: number[]; count: number[]; text: string[] } {
+    const rows = [...this.#diagnostics.keys()].sort((a, b) => a - b);
+    const count: number[] = [];
+    const text: string[] = [];
+    for (const row of rows) {
+      const { count: n, shown } = this.#diagnostics.get(row) as { count: number; shown: string[] };
+      count.push(n);
+      text.push(shown.join('; ') + (n > shown.length ? `; +${n - shown.length} more` : ''));
+    }
+    return { rows, count, text };
+  }
+
+  #firstRowOf(taskId: string, trialId: string): number {
+    const found = this.#rowsByKey.get(taskId)?.get(trialId);
+    if (found === undefined) return this.#addRow(taskId, trialId, '?', false);
+    return typeof found === 'number' ? found : (found[0] as number);
   }
 
   #typeOf(name: string): TypeColumns {

@@ -117,6 +117,7 @@ a.name:hover { text-decoration: underline; }
 .badge { display: inline-block; font-size: 11.5px; font-weight: 650; padding: 1px 8px; border-radius: 999px; background: #eef1f5; color: var(--muted); white-space: nowrap; }
 .badge.c { background: #e3f4ea; color: #1f7a47; } .badge.p { background: #fff1d6; color: #8f5d00; }
 .badge.f { background: #fde5e4; color: #a52a26; } .badge.e { background: #fde5e4; color: #a52a26; }
+.badge.w { background: #fff1d6; color: #8f5d00; }
 .kv { display: grid; grid-template-columns: max-content 1fr; gap: 3px 16px; font-size: 13px; }
 .kv dt { color: var(--muted); } .kv dd { margin: 0; font-variant-numeric: tabular-nums; word-break: break-word; }
 pre { font-family: var(--mono); font-size: 12.5px; background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 4px 0; white-space: pre-wrap; word-break: break-word; max-height: 420px; overflow: auto; }
@@ -135,9 +136,9 @@ details > .in { padding: 4px 12px 10px; }
 .step .sh { font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .03em; }
 .call { margin: 6px 0; }
 .call.err > summary { color: #a52a26; }
-.diag { font-size: 13px; margin: 4px 0; }
-.diag .sev { font-weight: 650; text-transform: uppercase; font-size: 11px; margin-right: 6px; }
-.diag .sev.error { color: #a52a26; } .diag .sev.warning { color: #8f5d00; } .diag .sev.info { color: var(--muted); }
+.diag, .idiag { font-size: 13px; margin: 4px 0; }
+.diag .sev, .idiag .sev { font-weight: 650; text-transform: uppercase; font-size: 11px; margin-right: 6px; }
+.diag .sev.error { color: #a52a26; } .diag .sev.warning, .idiag .sev { color: #8f5d00; } .diag .sev.info { color: var(--muted); }
 .hint { color: var(--muted); padding: 40px 10px; text-align: center; }
 .section { margin-top: 14px; }
 .more { margin-top: 8px; }

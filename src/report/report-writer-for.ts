@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
+import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readBundleJson } from '../bundle/read-bundle-json.js';
 import { readScoreRows } from '../bundle/read-score-rows.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
@@ -24,7 +25,8 @@ export interface ReportWriterForOptions extends ReportOptions {
 /**
  * Rebuilds `report.html` of a run bundle on disk (evalstream's or the SDK's), streaming its files
  * once each with the bounds of a streamed report: `trials.jsonl` (a row per trial; details and
- * trajectories of the kept selection, refs resolved against the bundle), then `scores.jsonl`. The
+ * trajectories of the kept selection, refs resolved against the bundle), then `scores.jsonl`, then
+ * `diagnostics.jsonl` when present. The
  * summary is the caller's, else `summary.json`, else computed from the scores as `summarize` would.
  * Shaped as the bundle writers' `ReportWriter` seam. Rejects with `BundleReadError` for an unreadable
  * bundle.
@@ -74,6 +76,7 @@ export async function reportWriterFor(
       accumulator?.addScore(score, null, texts[i]);
     }
   }
+  await forEachDiagnosticRow(dir, (row) => collector.addDiagnostic(row));
   summary ??= (accumulator as SummaryAccumulator).finish().summary;
   const model = collector.finish({
     runId: manifest?.run_id ?? firstRunId ?? basename(dir),

@@ -69,10 +69,25 @@ function budgetRefusal(budget: BodyBudget): BodyReadError {
   );
 }
 
-/** Inflates `raw` chunk by chunk, each chunk taken from `budget`; 413 past `max`, 429 past the budget. */
+/**
+ * Output buffers of the inflater: larger than glibc's largest dynamic mmap threshold (32 MiB), so
+ * each is mapped on its own and unmapped when freed (nothing stays in the allocator's heap after a
+ * burst), and only the pages written become resident. One such buffer is filled across writes.
+ */
+const INFLATE_OUTPUT_BYTES = 40 << 20;
+/** Compressed bytes per write: at first, and at most (the ratio seen so far decides). */
+const INFLATE_FIRST_SLICE = 1024;
+const INFLATE_MAX_SLICE = 64 << 10;
+
+/**
+ * Inflates `raw` into large output buffers (`INFLATE_OUTPUT_BYTES`), feeding it a slice at a time so
+ * that little is written before the budget is asked: 1 KiB of input while the output is more than 64
+ * times larger (a bomb), growing to 64 KiB for ordinary data. Each piece is taken from `budget`; 413
+ * past `max`, 429 past the budget. The body returned is a copy of its own length.
+ */
 function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: INFLATE_OUTPUT_BYTES });
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
@@ -100,9 +115,27 @@ function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> 
       if (!failed) fail(new BodyReadError(`gzip body does not decompress: ${error.message}`, 400));
     });
     gunzip.on('end', () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      // a copy: the pieces are views of the large output buffers, which are let go here
+      if (!failed) resolve(Buffer.concat(chunks, size));
     });
-    gunzip.end(raw);
+    let at = 0;
+    let slice = INFLATE_FIRST_SLICE;
+    const feed = (): void => {
+      if (failed) return;
+      if (at >= raw.length) {
+        gunzip.end();
+        return;
+      }
+      const from = at;
+      const before = size;
+      at = Math.min(raw.length, at + slice);
+      gunzip.write(raw.subarray(from, at), () => {
+        slice =
+          (size - before) / (at - from) > 64 ? INFLATE_FIRST_SLICE : Math.min(slice * 4, INFLATE_MAX_SLICE);
+        feed();
+      });
+    };
+    feed();
   });
 }
 

@@ -1,15 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { Trial, TrialMeasurements } from '../model/trial.js';
 import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
+import { invalidUtf8Diagnostics } from '../evidence/invalid-utf8-diagnostics.js';
 import { InputError } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { PullSource } from '../pipeline/pull-source.js';
+import { linesWithBytes } from './lines-with-bytes.js';
 
 /** Options of `fromGymRollouts`. */
 export interface FromGymRolloutsOptions {
@@ -34,7 +35,8 @@ function num(v: JsonValue | undefined): number | null {
  * `reward` (and every other top-level number, boolean or string, plus `agent_ref`) goes to
  * `trial.metadata`, where `verifier_reward` reads it; `response.usage` (Responses or Chat
  * Completions names) becomes the measurements (a token count below zero left out, with a diagnostic
- * naming file, line and field); output text = the `output_text` parts of the
+ * naming file, line and field; bytes that are not UTF-8 are read as U+FFFD and flagged with file,
+ * line, byte offset and JSON path); output text = the `output_text` parts of the
  * response's message items. No trace evidence. A bad line errors the stream with an `InputError`
  * naming the file and line, after the trials before it.
  *
@@ -65,11 +67,10 @@ async function* readGymRollouts(
     const raw = createReadStream(file);
     const stream = gzip ? raw.pipe(createGunzip()) : raw;
     if (gzip) raw.on('error', (e) => stream.destroy(e));
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
     let lineNo = 0;
     try {
-      for await (const line of lines) {
-        lineNo += 1;
+      for await (const { text: line, bytes, line: n, offset } of linesWithBytes(stream)) {
+        lineNo = n;
         if (line.trim() === '') continue;
         let row: JsonValue;
         try {
@@ -80,6 +81,11 @@ async function* readGymRollouts(
         if (!isObject(row))
           throw new InputError('a rollout row must be a JSON object', { file, line: lineNo });
         const item = buildGymItem(row, file, lineNo, seen);
+        // a U+FFFD in the text is either written as such or stands for bytes that are not UTF-8
+        if (line.includes('\uFFFD')) {
+          const found = invalidUtf8Diagnostics(file, bytes, { base: offset, firstLine: lineNo });
+          if (found.length > 0) item.diagnostics = [...found, ...(item.diagnostics ?? [])];
+        }
         trials += 1;
         yield item;
         options.onProgress?.({ file, bytesRead: raw.bytesRead, trials });
@@ -89,7 +95,6 @@ async function* readGymRollouts(
       const reason = gzip ? gzipErrorReason(error) : (error as Error).message;
       throw new InputError(`cannot read: ${reason}`, { file, line: lineNo + 1 });
     } finally {
-      lines.close();
       raw.destroy();
     }
   }

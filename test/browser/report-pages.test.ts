@@ -247,12 +247,16 @@ async function probeXss(ctx: BrowserContext, shot: string | null): Promise<void>
   const { page } = opened;
   expect(await text(page, '#run-id')).toBe(`run ${XSS.close}`);
   expect(await text(page, 'header')).toContain(XSS.img);
+  expect(await text(page, '#count-diagnostics')).toContain('invalid_utf8: 1');
   await page.click('#tab-plots');
   await page.click('#tab-tasks');
   await page.locator('#task-list .row').first().click();
   await page.waitForSelector('#task-detail');
   expect(await text(page, '#task-detail h2')).toBe(XSS_TASK_ID);
   expect(await text(page, '#task-detail .intent')).toBe(`intent ${XSS.script}`);
+  expect(await text(page, '#trial-table .diag-cell')).toContain(
+    `invalid_utf8 at file ${XSS.close}:3 (byte 10): field ${XSS.img}`,
+  );
   await page.locator('#trial-table tr.clickable').first().click();
   await page.waitForSelector('#trial-detail');
   // open the trajectory and tool call by clicking, then every other collapsed block
@@ -268,6 +272,10 @@ async function probeXss(ctx: BrowserContext, shot: string | null): Promise<void>
   expect(await text(page, '#trial-detail details.call')).toContain(`result ${XSS.script}`);
   expect(await text(page, '#trial-detail table.outputs')).toContain(XSS.close);
   expect(await text(page, '#trial-detail .diag')).toContain(`diag ${XSS.img}`);
+  expect(await text(page, '#trial-diagnostics h3')).toBe('Input diagnostics (1)');
+  expect(await text(page, '#trial-diagnostics li')).toContain(
+    `file ${XSS.close}:3 (byte 10): field ${XSS.img}: input diag ${XSS.svg}`,
+  );
   if (shot !== null) await screenshot(page, shot, true);
   // nothing ran, nothing was parsed as markup
   expect(await pageValue<unknown>(page, 'window.__xss')).toBeUndefined();

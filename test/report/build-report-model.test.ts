@@ -31,6 +31,8 @@ describe('reportModelOfBundle on the sparse/failed run (spec §9 plus a failing 
       ],
       trialStatus: { completed: 3, partial: 1, failed: 1 },
       scoreStatus: { completed: 3, partial: 0, failed: 2 },
+      diagnostics: 0,
+      diagnosticsByCode: [],
     });
     expect(data.run).toEqual({
       id: 'agent-eval-20260715093012-1a2b3c4d',
@@ -93,6 +95,9 @@ describe('reportModelOfBundle on the sparse/failed run (spec §9 plus a failing 
       errorRows: [2, 3],
       errorOfRow: [0, 1],
       errorTypes: ['TimeoutError', 'ToolCrash'],
+      diagnosticRows: [],
+      diagnosticCount: [],
+      diagnosticText: [],
     });
     expect(data.metricTypes).toEqual(['harbor_reward']);
     expect(data.scoreStatus).toEqual(['ccffc']);

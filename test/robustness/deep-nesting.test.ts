@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { otlpJsonToRequest } from '../../src/evidence/otlp/otlp-json-to-request.
 import { parseLosslessJson } from '../../src/evidence/otlp/parse-lossless-json.js';
 import { runCli } from '../cli/run-cli.js';
 import { lengthDelimited } from './length-delimited.js';
+import { readJsonl } from './read-jsonl.js';
 
 // Threat: one attribute value nested thousands of levels deep overflowing the stack of every reader,
 // or taking the rest of its payload down with it.
@@ -54,12 +55,6 @@ function protobufRequest(depth: number, kind: 'kvlist' | 'array'): Uint8Array {
   );
   return field(1, field(2, span));
 }
-
-const readJsonl = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe.each(['kvlist', 'array'] as const)('an OTLP %s value 3,000 levels deep', (kind) => {
   it('JSON: that value alone is refused (read as empty), with an issue naming its span, path and key', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { lengthDelimited } from './length-delimited.js';
+import { readJsonl } from './read-jsonl.js';
 
 // Threat: bytes that are not UTF-8 silently rewritten, negative token counts silently summed.
 let dir: string;
@@ -11,12 +12,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'es-diagnostics-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const readJsonl = (file: string): Record<string, unknown>[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** An ATIF file whose second step says `prompt_tokens: -5` and carries bytes 0xff 0xfe in its message. */
 function atifFile(name: string): string {

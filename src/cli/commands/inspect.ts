@@ -3,6 +3,7 @@ import type { OtlpFileLayout } from '../../evidence/otlp/otlp-payload-splitter.j
 import type { TraceHandle } from '../../evidence/trace-handle.js';
 import type { JsonValue } from '../../model/json-value.js';
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
+import { trialDiagnosticPlace } from '../../model/trial-diagnostic-place.js';
 import type { TrialItem } from '../../model/trial-item.js';
 import type { InputFormat } from '../../sources/detect-format.js';
 import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
@@ -65,12 +66,6 @@ async function inspectRecord(item: TrialItem): Promise<InspectRecord> {
   };
 }
 
-/** Where a diagnostic points: `file:line`, `file: byte N`, and its field. */
-function diagnosticPlace(d: TrialDiagnostic): string {
-  const at = d.line !== null ? `:${d.line}` : d.offset !== null ? `: byte ${d.offset}` : '';
-  return `${d.file}${at}${d.line !== null && d.offset !== null ? ` (byte ${d.offset})` : ''}: ${d.field}`;
-}
-
 /** C0 and C1 control characters and DEL: a terminal would act on them (escape sequences, bells). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -97,7 +92,7 @@ function formatText(r: InspectRecord, file: string): string {
   });
   lines.push(`  final text: ${r.final_text === null ? '-' : short(r.final_text, 400)}`);
   for (const d of r.diagnostics ?? [])
-    lines.push(`  diagnostic ${d.code}: ${printable(diagnosticPlace(d))}: ${printable(d.message)}`);
+    lines.push(`  diagnostic ${d.code}: ${printable(trialDiagnosticPlace(d))}: ${printable(d.message)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs';
 import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
+import { invalidUtf8InMessage, type MessageStrings } from './invalid-utf8-in-message.js';
 import { grownTypedArray } from '../../util/grown-typed-array.js';
 import { checkWireValue } from './check-wire-value.js';
 import { ListAttributes } from './list-attributes.js';
@@ -579,6 +580,41 @@ function checkLastAttribute(buf: Buf, span: OtlpSpan, into: PendingIssue[]): voi
   if (problem.code === 'nesting_too_deep') data[n - 2] = -1;
 }
 
+/**
+ * Notes each string of the message in `[start, end)` that is not UTF-8 (see `layout`) against
+ * each of `spans` (a resource's or scope's strings belong to all its spans).
+ */
+function checkMessage(
+  buf: Buf,
+  start: number,
+  end: number,
+  layout: MessageStrings,
+  spans: readonly OtlpSpan[],
+  into: PendingIssue[],
+): void {
+  for (const found of invalidUtf8InMessage(buf, start, end, layout))
+    for (const span of spans)
+      into.push({ span, code: 'invalid_utf8', field: found.field, offset: found.offset });
+}
+
+const RESOURCE_STRINGS: MessageStrings = { name: 'Resource', strings: {}, attributes: 1 };
+const SCOPE_STRINGS: MessageStrings = {
+  name: 'InstrumentationScope',
+  strings: { 1: 'name', 2: 'version' },
+  attributes: 3,
+};
+const STATUS_STRINGS: MessageStrings = { name: 'Span.status', strings: { 2: 'message' }, attributes: 0 };
+const eventStrings = (i: number): MessageStrings => ({
+  name: `Span.events[${i}]`,
+  strings: { 2: 'name' },
+  attributes: 3,
+});
+const linkStrings = (i: number): MessageStrings => ({
+  name: `Span.links[${i}]`,
+  strings: { 3: 'trace_state' },
+  attributes: 4,
+});
+
 function issueOf(p: PendingIssue): OtlpSpanIssue {
   const where = p.field.startsWith('Span.attributes[') ? `attribute ${p.field.slice(16, -1)}` : p.field;
   return {
@@ -910,6 +946,8 @@ class WireSpan implements OtlpSpan {
     let droppedE = 0;
     let droppedL = 0;
     let pos = start;
+    let events = 0;
+    let links = 0;
     const attributesFrom = requestIndex.length;
     while (pos < end) {
       const tag = varintAt(buf, pos, end, 'Span');
@@ -950,6 +988,14 @@ class WireSpan implements OtlpSpan {
             indexKeyValue(buf, at, at + len, requestIndex);
             if (checking !== null) checkLastAttribute(buf, this, checking);
             break;
+          case T_SPAN_EVENTS:
+            if (checking !== null) checkMessage(buf, at, at + len, eventStrings(events), [this], checking);
+            events += 1;
+            break;
+          case T_SPAN_LINKS:
+            if (checking !== null) checkMessage(buf, at, at + len, linkStrings(links), [this], checking);
+            links += 1;
+            break;
           default:
           // events, links (located again when read) and unknown fields
         }
@@ -989,9 +1035,14 @@ class WireSpan implements OtlpSpan {
           pos = skipAt(buf, tag & 7, pos, end, 'Span');
       }
     }
-    if (checking !== null && this.#nmLen > 0) {
-      const bad = firstInvalidUtf8(buf, this.#nm, this.#nm + this.#nmLen);
+    if (checking !== null) {
+      const bad = this.#nmLen > 0 ? firstInvalidUtf8(buf, this.#nm, this.#nm + this.#nmLen) : -1;
       if (bad >= 0) checking.push({ span: this, code: 'invalid_utf8', field: 'Span.name', offset: bad });
+      const badState = this.#tsLen > 0 ? firstInvalidUtf8(buf, this.#ts, this.#ts + this.#tsLen) : -1;
+      if (badState >= 0)
+        checking.push({ span: this, code: 'invalid_utf8', field: 'Span.trace_state', offset: badState });
+      if (this.#statusLen > 0)
+        checkMessage(buf, this.#status, this.#status + this.#statusLen, STATUS_STRINGS, [this], checking);
     }
     if (requestIndex.length > attributesFrom) {
       const to = requestIndex.length;
@@ -1106,6 +1157,7 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
   let scope: OtlpScope = EMPTY_SCOPE;
   const spans: WireSpan[] = [];
   let schemaUrl = '';
+  let scopeAt: [number, number] | null = null;
   while (r.pos < end) {
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
@@ -1117,11 +1169,14 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');
       scope = new WireScope(buf, r.pos, e);
+      scopeAt = [r.pos, e];
       r.pos = e;
     } else if (tag === T_SS_SCHEMA_URL) schemaUrl = readString(r, end, 'ScopeSpans.schema_url');
     else skipField(r, tag, end, 'ScopeSpans');
   }
   for (const s of spans) s.scope = scope;
+  if (checking !== null && scopeAt !== null)
+    checkMessage(buf, scopeAt[0], scopeAt[1], SCOPE_STRINGS, spans, checking);
   return { scope, spans, schemaUrl };
 }
 
@@ -1130,6 +1185,7 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
   let resource: OtlpResource = EMPTY_RESOURCE;
   const scopeSpans: OtlpScopeSpans[] = [];
   let schemaUrl = '';
+  let resourceAt: [number, number] | null = null;
   // The resource may follow the scope spans on the wire; spans get it through this holder.
   const holder: { resource: OtlpResource } = { resource: EMPTY_RESOURCE };
   const lazyResource: OtlpResource = {
@@ -1151,9 +1207,14 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
       const e = subEnd(r, end, 'ResourceSpans.resource');
       resource = new WireResource(buf, r.pos, e);
       holder.resource = resource;
+      resourceAt = [r.pos, e];
       r.pos = e;
     } else if (tag === T_RS_SCHEMA_URL) schemaUrl = readString(r, end, 'ResourceSpans.schema_url');
     else skipField(r, tag, end, 'ResourceSpans');
+  }
+  if (checking !== null && resourceAt !== null) {
+    const spans = scopeSpans.flatMap((ss) => ss.spans);
+    checkMessage(buf, resourceAt[0], resourceAt[1], RESOURCE_STRINGS, spans, checking);
   }
   return { resource: lazyResource, scopeSpans, schemaUrl };
 }
@@ -1389,8 +1450,10 @@ function isLogsRequest(buf: Buf): boolean {
  * materialising what nobody reads: the message structure down to span fields is scanned (so a
  * truncated or corrupt payload fails here, with its byte offset); ids become lowercase hex, names and
  * attribute values are decoded on first read, large strings stay slices of `bytes` until read. The
- * returned objects keep `bytes` alive; do not mutate it. With `checkValues`, span names and attribute
- * keys and values are also checked as they are scanned (no value decoded): bytes that are not UTF-8
+ * returned objects keep `bytes` alive; do not mutate it. With `checkValues`, every string of a span
+ * (name, trace state, status message, attribute keys and values, its events' and links' names, trace
+ * states and attributes) and of its resource and scope is also checked as it is scanned (no value
+ * decoded; a resource's or scope's problem is noted on each of its spans): bytes that are not UTF-8
  * and values nested more than `MAX_ANY_VALUE_DEPTH` levels become `issues` (payload offsets), the
  * latter refused by themselves (read as empty); without it such a value fails when it is read.
  * `signal` `logs` reads an `ExportLogsServiceRequest` (or `LogsData`) into `logRecords` instead;

@@ -5,7 +5,7 @@ import { renderDetail, renderHeader, renderPlots, renderSummary, renderTasks } f
 
 /** The embedded data plus the per-row columns `derive` expands. */
 export type PageData = ReportData & {
-  trials: ReportData['trials'] & { task: Int32Array; error: Int32Array };
+  trials: ReportData['trials'] & { task: Int32Array; error: Int32Array; diag: Int32Array };
 };
 
 /**
@@ -59,6 +59,13 @@ export function derive() {
     errorCol[row] = D.trials.errorOfRow[i];
   });
   D.trials.error = errorCol;
+  // index into the sparse diagnostic columns, -1 for a row without input diagnostics
+  const diagCol = new Int32Array(nTrials).fill(-1);
+  D.trials.diagnosticRows.forEach(function (row, i) {
+    diagCol[row] = i;
+  });
+  D.trials.diag = diagCol;
+  X.anyDiagnostics = D.trials.diagnosticRows.length > 0;
   X.nTrials = nTrials;
   X.nTasks = nTasks;
   const start = new Int32Array(nTasks + 1);

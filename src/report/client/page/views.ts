@@ -96,6 +96,15 @@ export function renderHeader() {
         ),
         card('Scores', c.scores, h('div', { class: 'sub', text: `${format.int(ss.failed)} failed` })),
         card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
+        c.diagnostics
+          ? card(
+              'Diagnostics',
+              c.diagnostics,
+              c.diagnosticsByCode.map(function (d) {
+                return h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) });
+              }),
+            )
+          : null,
       ]),
       D.notes.length
         ? h(
@@ -954,11 +963,13 @@ export function taskDetail(t) {
   const trialHead = h(
     'tr',
     null,
-    [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })].concat(
-      shown.map(function (o) {
-        return h('th', { text: D.outputs[o].output, title: D.outputs[o].key });
-      }),
-    ),
+    [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })]
+      .concat(X.anyDiagnostics ? [h('th', { text: 'Diagnostics' })] : [])
+      .concat(
+        shown.map(function (o) {
+          return h('th', { text: D.outputs[o].output, title: D.outputs[o].key });
+        }),
+      ),
   );
   const trialBody = h('tbody');
   const limit = S.trialLimit;
@@ -984,11 +995,13 @@ export function taskDetail(t) {
               ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] })
               : h('span', { class: 'faint', text: '—' }),
           ),
-        ].concat(
-          shown.map(function (o) {
-            return h('td', null, outputCell(o, row));
-          }),
-        ),
+        ]
+          .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
+          .concat(
+            shown.map(function (o) {
+              return h('td', null, outputCell(o, row));
+            }),
+          ),
       ),
     );
   });
@@ -1073,6 +1086,38 @@ export function taskDetail(t) {
   return box;
 }
 
+/** The trial table's diagnostics cell: how many, then the kind and place of the first two. */
+export function diagnosticCell(row) {
+  const i = D.trials.diag[row];
+  if (i < 0) return h('span', { class: 'faint', text: '—' });
+  return [
+    h('span', { class: 'badge w', text: String(D.trials.diagnosticCount[i]) }),
+    ' ',
+    h('span', { class: 'muted', text: D.trials.diagnosticText[i] }),
+  ];
+}
+
+/** The trial's input diagnostics: listed from its detail, else the table's text of them. */
+export function diagnosticsEl(d, row) {
+  const i = D.trials.diag[row];
+  if (i < 0) return null;
+  const items = d.diagnostics
+    ? d.diagnostics.map(function (g) {
+        return h('li', { class: 'idiag' }, [
+          h('span', { class: 'sev', text: g[0] }),
+          h('span', { class: 'name', text: g[1] }),
+          ': ' + g[2],
+        ]);
+      })
+    : [h('li', { class: 'diag', text: D.trials.diagnosticText[i] })];
+  if (d.diagnosticsLeftOut)
+    items.push(h('li', { class: 'muted', text: '+' + d.diagnosticsLeftOut + ' more' }));
+  return h('div', { id: 'trial-diagnostics' }, [
+    h('h3', { text: 'Input diagnostics (' + D.trials.diagnosticCount[i] + ')' }),
+    h('ul', null, items),
+  ]);
+}
+
 /** A score of the trial detail; a number stands for the first score of that metric type, rebuilt from the columns. */
 export function scoreOf(entry, row) {
   if (typeof entry !== 'number') return entry;
@@ -1144,6 +1189,8 @@ export function trialDetail(t, row) {
       ]),
     );
   }
+  const diagnostics = diagnosticsEl(d, row);
+  if (diagnostics) box.appendChild(diagnostics);
   // Scores.
   box.appendChild(h('h3', { text: 'Metric scores' }));
   if (!d.scores.length) box.appendChild(h('div', { class: 'muted', text: 'No scores for this trial.' }));
