@@ -241,6 +241,15 @@ describe('gym aggregate: bad input, with exact messages', () => {
     expect((await failure(['{"_ng_task_index": 1, "_ng_rollout_index": 0.5}'])).error.message).toMatch(
       /at line 1: "_ng_rollout_index" must be an integer, got the number 0.5$/,
     );
+    expect((await failure(['{"_ng_task_index": true, "_ng_rollout_index": 0}'])).error.message).toMatch(
+      /at line 1: "_ng_task_index" must be an integer, got true$/,
+    );
+    expect(
+      (await failure(['{"_ng_task_index": 1, "_ng_rollout_index": 12345678901234567}'])).error.message,
+    ).toMatch(/"_ng_rollout_index" must be an integer, got the number 12345678901234567, beyond 15 digits$/);
+    expect((await failure(['{"_ng_task_index": 2.0, "_ng_rollout_index": 0}'])).error.message).toMatch(
+      /at line 1: "_ng_task_index" must be an integer, got the number 2$/,
+    );
   });
 
   it('a line that is not an object; a bad agent_ref, response or usage', async () => {

@@ -26,6 +26,9 @@ export interface RowField {
   value: number;
   big: bigint | null;
   raw?: PyJson;
+  /** Where the value is in the line: `[start, end)`. */
+  start: number;
+  end: number;
 }
 
 /**
@@ -93,57 +96,60 @@ function keyAt(text: string, start: number, end: number): string {
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
-/** The object's members as key → value span, in Python dict order (first position, last value). */
-function memberSpans(text: string, members: number[]): Map<string, number> {
-  const at = new Map<string, number>();
-  for (let k = 0; k < members.length; k += 4)
-    at.set(keyAt(text, members[k] as number, members[k + 1] as number), k);
-  return at;
-}
-
-/** A field from the parsed value `v` and, for a number, its literal `text[start, end)` (int or float, exact long ints). */
-function fieldOf(v: unknown, text: string, start: number, end: number): RowField {
+/** Sets `f` from the parsed value `v` and, for a number, its literal (int or float, exact long ints). */
+function setField(f: RowField, v: unknown, text: string): void {
+  f.big = null;
   if (typeof v === 'number') {
-    const literal = text.slice(start, end);
-    if (/[.eE]/.test(literal)) return { kind: VALUE_KIND.float, value: v, big: null };
-    // ints of more than 15 digits are not exact as doubles: their exact value is kept too
-    const digits = literal.startsWith('-') ? literal.length - 1 : literal.length;
-    return { kind: VALUE_KIND.int, value: v, big: digits > 15 ? BigInt(literal) : null };
+    const literal = text.slice(f.start, f.end);
+    f.value = v;
+    if (/[.eE]/.test(literal)) f.kind = VALUE_KIND.float;
+    else {
+      f.kind = VALUE_KIND.int;
+      // ints of more than 15 digits are not exact as doubles: their exact value is kept too
+      const digits = literal.startsWith('-') ? literal.length - 1 : literal.length;
+      if (digits > 15) f.big = BigInt(literal);
+    }
+  } else if (typeof v === 'boolean') {
+    f.kind = VALUE_KIND.int;
+    f.value = v ? 1 : 0;
+  } else {
+    f.value = NaN;
+    f.kind =
+      v === null
+        ? VALUE_KIND.null
+        : typeof v === 'string'
+          ? VALUE_KIND.string
+          : Array.isArray(v)
+            ? VALUE_KIND.array
+            : VALUE_KIND.object;
   }
-  if (typeof v === 'boolean') return { kind: VALUE_KIND.int, value: v ? 1 : 0, big: null };
-  const kind =
-    v === null
-      ? VALUE_KIND.null
-      : typeof v === 'string'
-        ? VALUE_KIND.string
-        : Array.isArray(v)
-          ? VALUE_KIND.array
-          : VALUE_KIND.object;
-  return { kind, value: NaN, big: null };
 }
 
-/** The members of `o` (whose members' spans are `members`) as fields. */
-function fieldsOf(
-  text: string,
-  o: JsonObject,
-  members: number[],
-  skip: (key: string) => boolean,
-): Map<string, RowField> {
+/**
+ * The members of the parsed object `o` whose spans are `members`, as a Python dict of fields: written
+ * order, a repeated key at its first position with its last value.
+ */
+function fieldsOf(text: string, o: JsonObject, members: number[]): Map<string, RowField> {
   const fields = new Map<string, RowField>();
-  for (const [key, k] of memberSpans(text, members)) {
-    if (skip(key)) continue;
-    fields.set(key, fieldOf(own(o, key), text, members[k + 2] as number, members[k + 3] as number));
+  for (let k = 0; k < members.length; k += 4) {
+    const key = keyAt(text, members[k] as number, members[k + 1] as number);
+    const start = members[k + 2] as number;
+    const end = members[k + 3] as number;
+    const f = fields.get(key);
+    if (f === undefined) fields.set(key, { kind: VALUE_KIND.null, value: NaN, big: null, start, end });
+    else {
+      f.start = start;
+      f.end = end;
+    }
   }
+  for (const [key, f] of fields) setField(f, own(o, key), text);
   return fields;
 }
 
-/** The integer index `field` (at most 15 digits) whose value is `parsed`, else a {@link GymRowError}. */
-function readIndex(parsed: unknown, text: string, start: number, end: number, field: string): number {
-  if (typeof parsed === 'number') {
-    const f = fieldOf(parsed, text, start, end);
-    if (f.kind === VALUE_KIND.int && f.big === null) return parsed;
-  }
-  const v = readPyJson(text.slice(start, end));
+/** The integer index `field` (at most 15 digits) of `row`, read as its field `f`, else a {@link GymRowError}. */
+function readIndex(row: JsonObject, f: RowField, text: string, field: string): number {
+  if (typeof row[field] === 'number' && f.kind === VALUE_KIND.int && f.big === null) return f.value;
+  const v = readPyJson(text.slice(f.start, f.end));
   const why = typeof v === 'bigint' ? `${describe(v)}, beyond 15 digits` : describe(v);
   throw new GymRowError('bad_index', field, `"${field}" must be an integer, got ${why}`);
 }
@@ -189,28 +195,12 @@ export function readRolloutRow(
   const readAgent = options.agent ?? true;
   const m = spans.members(text, 0, (ks, ke) => keyAt(text, ks, ke) === 'response');
   const responseMembers = spans.nested;
-  const top = fieldsOf(
-    text,
-    row,
-    m,
-    (key) =>
-      key === '_ng_task_index' ||
-      key === '_ng_rollout_index' ||
-      key === 'response' ||
-      (readAgent && key === 'agent_ref') ||
-      (options.cut && HEAVY.has(key)),
-  );
-  const spansOf = memberSpans(text, m);
-  const index = (field: string): number | null => {
-    const k = spansOf.get(field);
-    if (k === undefined) return null;
-    const s = m[k + 2] as number;
-    const e = m[k + 3] as number;
-    return readIndex(own(row, field), text, s, e, field);
-  };
+  const top = fieldsOf(text, row, m);
+  const taskField = top.get('_ng_task_index');
+  const rolloutField = top.get('_ng_rollout_index');
   const result: RolloutRow = {
-    task: index('_ng_task_index'),
-    rollout: index('_ng_rollout_index'),
+    task: taskField === undefined ? null : readIndex(row, taskField, text, '_ng_task_index'),
+    rollout: rolloutField === undefined ? null : readIndex(row, rolloutField, text, '_ng_rollout_index'),
     agentNamePresent: false,
     agentName: null,
     responseIsObject: false,
@@ -218,14 +208,20 @@ export function readRolloutRow(
     usage: new Map(),
     parsed: row,
   };
-  for (const key of ['reward', ...(options.capture ?? [])]) {
-    const f = top.get(key);
-    const k = spansOf.get(key);
-    if (f === undefined || k === undefined || f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int)
-      continue;
-    f.raw = readPyJson(text.slice(m[k + 2] as number, m[k + 3] as number));
-  }
-  if (readAgent && spansOf.has('agent_ref')) {
+  const keepRaw = (f: RowField | undefined): void => {
+    if (f !== undefined && f.kind !== VALUE_KIND.float && f.kind !== VALUE_KIND.int)
+      f.raw = readPyJson(text.slice(f.start, f.end));
+  };
+  keepRaw(top.get('reward'));
+  if (options.capture !== undefined) for (const key of options.capture) keepRaw(top.get(key));
+  const hasAgentRef = top.has('agent_ref');
+  const hasResponse = top.has('response');
+  top.delete('_ng_task_index');
+  top.delete('_ng_rollout_index');
+  top.delete('response');
+  if (readAgent) top.delete('agent_ref');
+  if (options.cut) for (const key of HEAVY) top.delete(key);
+  if (readAgent && hasAgentRef) {
     const ref = own(row, 'agent_ref');
     if (
       objectOrFalsy(ref, 'bad_agent_ref', 'agent_ref') &&
@@ -243,7 +239,7 @@ export function readRolloutRow(
       }
     }
   }
-  if (spansOf.has('response')) {
+  if (hasResponse) {
     const response = own(row, 'response');
     if (!isObject(response)) {
       if (options.cut ? truthy(response) : true) {
@@ -260,8 +256,9 @@ export function readRolloutRow(
       if (objectOrFalsy(usage, 'bad_usage', 'response.usage')) {
         // the spans of the last "response" object, and in it of the last "usage"
         const rm = responseMembers ?? [];
-        const k = memberSpans(text, rm).get('usage') as number;
-        result.usage = fieldsOf(text, usage, spans.members(text, rm[k + 2] as number), () => false);
+        let k = rm.length - 4;
+        while (keyAt(text, rm[k] as number, rm[k + 1] as number) !== 'usage') k -= 4;
+        result.usage = fieldsOf(text, usage, spans.members(text, rm[k + 2] as number));
       }
     }
   }

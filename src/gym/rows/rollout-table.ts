@@ -187,14 +187,17 @@ export class RolloutTable {
     const { top, usage } = s;
     // statistics: top-level fields, usage values replacing same-named ones in place, new usage keys last
     const statStart = this.statCount;
-    const stat = (name: string, f: RowField): void => {
+    for (const [name, t] of top) {
+      const f = usage.size > 0 ? (usage.get(name) ?? t) : t;
       const key = this.keys.idOf(name);
       if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
       else this.noteNonNumeric(key, f.kind, r);
-    };
-    for (const [name, f] of top) stat(name, usage.get(name) ?? f);
+    }
     for (const [name, f] of usage) {
-      if (name !== '_ng_task_index' && name !== '_ng_rollout_index' && !top.has(name)) stat(name, f);
+      if (name === '_ng_task_index' || name === '_ng_rollout_index' || top.has(name)) continue;
+      const key = this.keys.idOf(name);
+      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
+      else this.noteNonNumeric(key, f.kind, r);
     }
     this.statStart[r] = statStart;
     this.statLen[r] = this.statCount - statStart;
