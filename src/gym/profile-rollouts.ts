@@ -13,10 +13,8 @@ import { loadRolloutFile } from './io/load-rollout-file.js';
 import { pyInt } from '../pycompat/py-int.js';
 import type { PyJson, PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
-import { RolloutScratch } from './rows/rollout-scratch.js';
 import { RolloutTable } from './rows/rollout-table.js';
-import { readRolloutRow } from './rows/read-rollout-row.js';
-import { GymKeys } from './rows/gym-keys.js';
+import { readRolloutRow, type RolloutRow } from './rows/read-rollout-row.js';
 import { JsonSpans } from '../pycompat/json-spans.js';
 import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
@@ -72,9 +70,7 @@ const keyText = (t: number, r: number): string => `(${t}, ${r})`;
 
 async function readInputs(path: string): Promise<InputRows> {
   const rows: InputRows = { task: [], rollout: [], agent: [], line: [], offset: [], length: [] };
-  const keys = new GymKeys();
   const spans = new JsonSpans();
-  const scratch = new RolloutScratch();
   const where = (line: number): string => `'${path}' at line ${line}`;
   await forEachJsonlLine(
     path,
@@ -89,8 +85,9 @@ async function readInputs(path: string): Promise<InputRows> {
           },
         );
       }
+      let row: RolloutRow;
       try {
-        readRolloutRow(buf.toString('utf8', s, e), keys, scratch, { cut: true }, spans);
+        row = readRolloutRow(buf.toString('utf8', s, e), { cut: true }, spans);
       } catch (error) {
         if (error instanceof GymRowError) {
           const prefix = error.code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
@@ -103,7 +100,8 @@ async function readInputs(path: string): Promise<InputRows> {
         }
         throw error;
       }
-      const missing = !scratch.hasTask ? '_ng_task_index' : !scratch.hasRollout ? '_ng_rollout_index' : null;
+      const missing =
+        row.task === null ? '_ng_task_index' : row.rollout === null ? '_ng_rollout_index' : null;
       if (missing !== null) {
         throw new GymInputError(
           'missing_index',
@@ -115,16 +113,16 @@ async function readInputs(path: string): Promise<InputRows> {
           },
         );
       }
-      if (!scratch.agentNamePresent || scratch.agentName === null) {
+      if (!row.agentNamePresent || row.agentName === null) {
         throw new GymInputError(
           'bad_agent_ref',
           `Bad materialized input in ${where(lineNo)}: "agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
           { file: path, line: lineNo, field: 'agent_ref.name' },
         );
       }
-      rows.task.push(scratch.task);
-      rows.rollout.push(scratch.rollout);
-      rows.agent.push(scratch.agentName);
+      rows.task.push(row.task as number);
+      rows.rollout.push(row.rollout as number);
+      rows.agent.push(row.agentName);
       rows.line.push(lineNo);
       rows.offset.push(offset);
       rows.length.push(e - s);

@@ -21,7 +21,7 @@ describe('gym aggregate: shards (§12)', () => {
     expect(result.rows).toBe(3);
   });
 
-  it('merged rows are sorted by (task, rollout), compact, one per line; blank lines skipped', async () => {
+  it('merged rows are sorted by (task, rollout), one per line with their original bytes; blank lines skipped', async () => {
     const dir = tempDir();
     writeJsonl(dir, 's1.jsonl', [
       row(1, 1, { reward: 1 }),
@@ -34,7 +34,7 @@ describe('gym aggregate: shards (§12)', () => {
     expect(readFileSync(join(dir, 'merged.jsonl'), 'utf8')).toBe(
       [
         row(0, 0, { reward: 0 }),
-        '{"_ng_task_index":0,"_ng_rollout_index":1,"agent_ref":{"name":"agent_a"},"text":"a  b"}',
+        '{ "_ng_task_index": 0, "_ng_rollout_index": 1, "agent_ref": {"name": "agent_a"}, "text": "a  b" }',
         row(1, 0, { reward: 1 }),
         row(1, 1, { reward: 1 }),
       ].join('\n') + '\n',
@@ -72,7 +72,6 @@ describe('gym aggregate: shards (§12)', () => {
     writeJsonl(dir, 's.jsonl', shard as string[]);
     await runAggregate({ inputGlob: join(dir, 's.jsonl'), output: join(dir, 'merged.jsonl') });
     const expected = lines.map((l) => (l as string).trim());
-    expected[8] = '{"_ng_task_index":2,"_ng_rollout_index":2,"agent_ref":{"name":"agent_a"},"s":" \\" "}';
     expect(readFileSync(join(dir, 'merged.jsonl'), 'utf8')).toBe(expected.join('\n') + '\n');
   });
 
@@ -241,6 +240,15 @@ describe('gym aggregate: bad input, with exact messages', () => {
     );
     expect((await failure(['{"_ng_task_index": 1, "_ng_rollout_index": 0.5}'])).error.message).toMatch(
       /at line 1: "_ng_rollout_index" must be an integer, got the number 0.5$/,
+    );
+    expect((await failure(['{"_ng_task_index": true, "_ng_rollout_index": 0}'])).error.message).toMatch(
+      /at line 1: "_ng_task_index" must be an integer, got true$/,
+    );
+    expect(
+      (await failure(['{"_ng_task_index": 1, "_ng_rollout_index": 12345678901234567}'])).error.message,
+    ).toMatch(/"_ng_rollout_index" must be an integer, got the number 12345678901234567, beyond 15 digits$/);
+    expect((await failure(['{"_ng_task_index": 2.0, "_ng_rollout_index": 0}'])).error.message).toMatch(
+      /at line 1: "_ng_task_index" must be an integer, got the number 2$/,
     );
   });
 

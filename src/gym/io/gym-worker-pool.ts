@@ -91,12 +91,9 @@ export class GymWorkerPool {
       line: source.line.slice(0, order.length),
       offset: source.offset.slice(0, order.length),
       length: source.length.slice(0, order.length),
-      flags: source.flags.slice(0, order.length),
     };
     const ord = order.slice();
-    const buffers = [copy.file, copy.line, copy.offset, copy.length, copy.flags, ord].map(
-      (a) => a.buffer as ArrayBuffer,
-    );
+    const buffers = [copy.file, copy.line, copy.offset, copy.length, ord].map((a) => a.buffer as ArrayBuffer);
     let m: { error?: string };
     try {
       m = (await this.run(index, { merge: { source: copy, order: ord, outPath } }, buffers)) as {

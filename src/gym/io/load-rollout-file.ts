@@ -1,11 +1,9 @@
 import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { JsonObject } from '../../model/json-value.js';
 import type { PyJson } from '../../pycompat/py-json.js';
-import { GYM_KEY } from '../rows/gym-keys.js';
 import { GymRowError } from '../rows/gym-row-error.js';
-import { RolloutScratch } from '../rows/rollout-scratch.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
-import { readRolloutRow } from '../rows/read-rollout-row.js';
+import { readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { forEachJsonlLine } from './for-each-jsonl-line.js';
 import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
@@ -59,14 +57,13 @@ function cutDown(row: JsonObject): JsonObject {
   return out;
 }
 
-/** The top-level value of `key` in the scanned row, typed (ints as bigint); undefined when absent. */
-function topValue(s: RolloutScratch, key: number): PyJson | undefined {
-  const i = s.top.indexOf(key);
-  if (i < 0) return undefined;
-  const kind = s.top.kind[i] as number;
-  if (kind === VALUE_KIND.int) return s.top.big.get(i) ?? BigInt(s.top.value[i] as number);
-  if (kind === VALUE_KIND.float) return s.top.value[i] as number;
-  return s.captured.get(key) ?? null;
+/** The top-level value of `key` in the row, typed (ints as bigint); undefined when absent. */
+function topValue(row: RolloutRow, key: string): PyJson | undefined {
+  const f = row.top.get(key);
+  if (f === undefined) return undefined;
+  if (f.kind === VALUE_KIND.int) return f.big ?? BigInt(f.value);
+  if (f.kind === VALUE_KIND.float) return f.value;
+  return f.raw ?? null;
 }
 
 /**
@@ -88,11 +85,8 @@ export async function loadRolloutFile(
   range: { start: number; end: number } | null = null,
 ): Promise<{ rows: number; lines: number }> {
   const spans = new JsonSpans();
-  const scratch = new RolloutScratch();
-  const keys = table.keys;
   const answerKey = options.passAtK?.answerKey;
-  const answerId = answerKey === undefined ? -1 : keys.idOf(answerKey);
-  const capture = answerId >= 0 ? new Set([answerId]) : undefined;
+  const capture = answerKey === undefined ? undefined : new Set([answerKey]);
   const readAgent = options.agent ?? true;
   const blankIsError = options.blankLines === 'error';
   let rows = 0;
@@ -116,8 +110,9 @@ export async function loadRolloutFile(
       }
       if (!validUtf8) fail(lineNo, 'malformed_json', 'Malformed JSON', 'invalid UTF-8');
       const text = buf.toString('utf8', s, e);
+      let row: RolloutRow;
       try {
-        readRolloutRow(text, keys, scratch, { cut: options.cut, capture, agent: readAgent }, spans);
+        row = readRolloutRow(text, { cut: options.cut, capture, agent: readAgent }, spans);
       } catch (error) {
         if (error instanceof GymRowError) {
           if (error.code === 'malformed_json')
@@ -126,8 +121,8 @@ export async function loadRolloutFile(
         }
         throw error;
       }
-      if (!scratch.hasTask || !scratch.hasRollout) {
-        const name = scratch.hasTask ? '_ng_rollout_index' : '_ng_task_index';
+      if (row.task === null || row.rollout === null) {
+        const name = row.task !== null ? '_ng_rollout_index' : '_ng_task_index';
         fail(
           lineNo,
           'missing_index',
@@ -136,7 +131,7 @@ export async function loadRolloutFile(
           name,
         );
       }
-      if (!options.cut && !scratch.responseIsObject) {
+      if (!options.cut && !row.responseIsObject) {
         fail(
           lineNo,
           'bad_response',
@@ -146,17 +141,15 @@ export async function loadRolloutFile(
         );
       }
       const agent =
-        readAgent && scratch.agentName !== null && scratch.agentName !== ''
-          ? table.agentId(scratch.agentName)
-          : -1;
-      const r = table.addRow(scratch, fileIndex, lineNo, fileOffset, e - s, agent);
+        readAgent && row.agentName !== null && row.agentName !== '' ? table.agentId(row.agentName) : -1;
+      const r = table.addRow(row, fileIndex, lineNo, fileOffset, e - s, agent);
       rows++;
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
-        if (options.keepRows) extra.row = cutDown(JSON.parse(text) as JsonObject);
+        if (options.keepRows) extra.row = cutDown(row.parsed as JsonObject);
         if (options.passAtK) {
-          extra.reward = topValue(scratch, GYM_KEY.reward);
-          if (answerId >= 0) extra.answer = topValue(scratch, answerId);
+          extra.reward = topValue(row, 'reward');
+          if (answerKey !== undefined) extra.answer = topValue(row, answerKey);
         }
         table.extra[r] = extra;
       }

@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ROW_NEEDS_MINIFY, type RolloutTable } from '../rows/rollout-table.js';
-import { minifyJsonLine } from './minify-json-line.js';
+import type { RolloutTable } from '../rows/rollout-table.js';
 
 /**
  * Output buffer size. Small on purpose: the kernel copies into and out of a buffer that stays in the
@@ -32,16 +31,15 @@ function readFully(fd: number, buf: Uint8Array, at: number, length: number, posi
 }
 
 /** Where each row of a {@link RolloutTable} is in its shard (all that the merge needs). */
-export type MergeSource = Pick<RolloutTable, 'files' | 'file' | 'line' | 'offset' | 'length' | 'flags'>;
+export type MergeSource = Pick<RolloutTable, 'files' | 'file' | 'line' | 'offset' | 'length'>;
 
 /**
- * Writes the rows of `table` in `order` to `outPath`, one compact JSON text per line, by reading each
- * row back from its shard (rows are never held in memory). When the next rows of the order lie close
- * together in one shard (at least {@link REGION_MIN_ROWS} of them filling half of a span of at most
- * {@link REGION_BYTES}), the span is read at once and the rows copied from it; otherwise compact rows
- * are copied byte for byte with one positioned read straight into the output buffer (rows that follow
- * each other in both the order and the shard are read together). Rows with whitespace between tokens
- * have it removed. Writes to a temporary file renamed over `outPath` at the end, so the output may be
+ * Writes the rows of `table` in `order` to `outPath`, one per line with its original bytes (the
+ * stripped line), by reading each row back from its shard (rows are never held in memory). When the
+ * next rows of the order lie close together in one shard (at least {@link REGION_MIN_ROWS} of them
+ * filling half of a span of at most {@link REGION_BYTES}), the span is read at once and the rows
+ * copied from it; otherwise each row is read with one positioned read straight into the output buffer
+ * (rows that follow each other in both the order and the shard are read together). Writes to a temporary file renamed over `outPath` at the end, so the output may be
  * an input.
  *
  * @example
@@ -65,18 +63,11 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       flush();
       if (n > outBuf.length) outBuf = Buffer.allocUnsafe(n);
     };
-    /** Appends the row `src[at, at + n)` (its whitespace removed when `minify`) and a newline. */
-    const append = (src: Buffer, at: number, n: number, minify: boolean): void => {
-      if (minify) {
-        const compact = minifyJsonLine(src, at, at + n);
-        room(compact.length + 1);
-        outBuf.set(compact, used);
-        used += compact.length;
-      } else {
-        room(n + 1);
-        src.copy(outBuf, used, at, at + n);
-        used += n;
-      }
+    /** Appends the row `src[at, at + n)` and a newline. */
+    const append = (src: Buffer, at: number, n: number): void => {
+      room(n + 1);
+      src.copy(outBuf, used, at, at + n);
+      used += n;
       outBuf[used++] = 10;
     };
     const fdOf = (file: number): number => {
@@ -91,7 +82,6 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       new Error(
         `'${table.files[table.file[row] as number]}' changed while it was being merged (line ${table.line[row]})`,
       );
-    let scratch = Buffer.allocUnsafe(1 << 16);
     let region: Buffer | null = null;
     /** Rows before this position of the order are not tried as a region again. */
     let noRegionUntil = 0;
@@ -129,19 +119,12 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
             const at = (table.offset[r] as number) - lo;
             const n = table.length[r] as number;
             if (at + n > got) throw changed(r);
-            append(region, at, n, ((table.flags[r] as number) & ROW_NEEDS_MINIFY) !== 0);
+            append(region, at, n);
           }
           continue;
         }
       }
-      if ((table.flags[row] as number) & ROW_NEEDS_MINIFY) {
-        if (scratch.length < length) scratch = Buffer.allocUnsafe(length);
-        if (readFully(fdOf(file), scratch, 0, length, offset) !== length) throw changed(row);
-        append(scratch, 0, length, true);
-        p++;
-        continue;
-      }
-      // a run of compact rows that are consecutive lines of the shard, each followed by exactly "\n"
+      // a run of rows that are consecutive lines of the shard, each followed by exactly "\n"
       let q = p + 1;
       let runEnd = offset + length;
       while (q < order.length) {
@@ -149,7 +132,6 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
         if (
           table.file[next] !== file ||
           table.offset[next] !== runEnd + 1 ||
-          (table.flags[next] as number) & ROW_NEEDS_MINIFY ||
           runEnd + 1 + (table.length[next] as number) - offset + 1 > OUT_BYTES
         )
           break;

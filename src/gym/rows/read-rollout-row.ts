@@ -1,9 +1,7 @@
 import { JsonSpans } from '../../pycompat/json-spans.js';
+import type { PyJson } from '../../pycompat/py-json.js';
 import { readPyJson } from '../../pycompat/read-py-json.js';
-import type { FieldList } from './field-list.js';
-import { GYM_KEY, type GymKeys } from './gym-keys.js';
 import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
-import type { RolloutScratch } from './rollout-scratch.js';
 import { VALUE_KIND } from './value-kind.js';
 
 /** How {@link readRolloutRow} treats a row. */
@@ -13,8 +11,8 @@ export interface RolloutRowOptions {
    * allowed. `false` (profile): the row is used as written; `response` must be an object.
    */
   cut: boolean;
-  /** Top-level key ids whose raw values are kept in `scratch.captured` (e.g. an answer key). */
-  capture?: ReadonlySet<number> | undefined;
+  /** Top-level keys whose Python values are kept in {@link RowField.raw} when they are not numbers. */
+  capture?: ReadonlySet<string> | undefined;
   /**
    * Read `agent_ref.name` (default true). When false, `agent_ref` is an ordinary field (profile
    * rollouts, whose agents come from the materialized inputs).
@@ -22,7 +20,48 @@ export interface RolloutRowOptions {
   agent?: boolean;
 }
 
+/** One field of a row: its {@link VALUE_KIND}, its value as a double (NaN when not a number), the exact value of an int beyond 15 digits, and the Python value of a captured non-number. */
+export interface RowField {
+  kind: number;
+  value: number;
+  big: bigint | null;
+  raw?: PyJson;
+  /** Where the value is in the line: `[start, end)`. */
+  start: number;
+  end: number;
+}
+
+/**
+ * What Gym's statistics need from one rollout row. `top` and `usage` are Python dicts: written
+ * order, a repeated key at its first position with its last value.
+ */
+export interface RolloutRow {
+  /** `_ng_task_index` (null when missing). */
+  task: number | null;
+  /** `_ng_rollout_index` (null when missing). */
+  rollout: number | null;
+  /** Whether `agent_ref.name` was present. */
+  agentNamePresent: boolean;
+  /** `agent_ref.name` when it is a string (may be empty); null when missing, null or falsy. */
+  agentName: string | null;
+  /** Whether `response` was an object. */
+  responseIsObject: boolean;
+  /** Top-level fields (indices, `agent_ref` when read, `response` and cut keys left out). */
+  top: Map<string, RowField>;
+  /** `response.usage` fields when usage is an object. */
+  usage: Map<string, RowField>;
+  /** The row as `JSON.parse` built it. */
+  parsed: JsonObject;
+}
+
 type JsonObject = { [key: string]: unknown };
+
+const HEAVY = new Set([
+  'responses_create_params',
+  'ng_agent_observations',
+  'ng_model_call_capture',
+  'ng_trajectory',
+]);
 
 /** Describes a value for a message: `the string "x"`, `the number 1.5`, `null`, `an array`, … */
 function describe(v: unknown): string {
@@ -36,7 +75,7 @@ function describe(v: unknown): string {
 
 /** Python truthiness of a JSON value. */
 function truthy(v: unknown): boolean {
-  if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return false;
+  if (v === undefined || v === null || v === false || v === '' || v === 0) return false;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === 'object') return Object.keys(v).length > 0;
   return true;
@@ -46,54 +85,71 @@ function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Own property `key` of a parsed object (`__proto__` included, which `JSON.parse` makes an own property). */
+function own(o: JsonObject, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+}
+
 /** The decoded key whose quoted text is `text[start, end)`. */
 function keyAt(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end - 1);
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
-/** Whether the value starting at `at` is a number literal. */
-function isNumberAt(text: string, at: number): boolean {
-  const c = text.charCodeAt(at);
-  return c === 0x2d || (c >= 0x30 && c <= 0x39);
-}
-
-/** Sets `key` in `list` from the value `text[start, end)`: numbers with their kind, booleans as 0/1 ints. */
-function putField(list: FieldList, key: number, text: string, start: number, end: number): number {
-  const c = text.charCodeAt(start);
-  if (isNumberAt(text, start)) {
-    const literal = text.slice(start, end);
-    if (/[.eE]/.test(literal)) {
-      list.set(key, VALUE_KIND.float, Number(literal), null);
-      return VALUE_KIND.float;
+/** Sets `f` from the parsed value `v` and, for a number, its literal (int or float, exact long ints). */
+function setField(f: RowField, v: unknown, text: string): void {
+  f.big = null;
+  if (typeof v === 'number') {
+    const literal = text.slice(f.start, f.end);
+    f.value = v;
+    if (/[.eE]/.test(literal)) f.kind = VALUE_KIND.float;
+    else {
+      f.kind = VALUE_KIND.int;
+      // ints of more than 15 digits are not exact as doubles: their exact value is kept too
+      const digits = literal.startsWith('-') ? literal.length - 1 : literal.length;
+      if (digits > 15) f.big = BigInt(literal);
     }
-    // ints of more than 15 digits are not exact as doubles: their exact value is kept too
-    const digits = c === 0x2d ? literal.length - 1 : literal.length;
-    list.set(key, VALUE_KIND.int, Number(literal), digits > 15 ? BigInt(literal) : null);
-    return VALUE_KIND.int;
+  } else if (typeof v === 'boolean') {
+    f.kind = VALUE_KIND.int;
+    f.value = v ? 1 : 0;
+  } else {
+    f.value = NaN;
+    f.kind =
+      v === null
+        ? VALUE_KIND.null
+        : typeof v === 'string'
+          ? VALUE_KIND.string
+          : Array.isArray(v)
+            ? VALUE_KIND.array
+            : VALUE_KIND.object;
   }
-  if (c === 0x74 || c === 0x66) {
-    list.set(key, VALUE_KIND.int, c === 0x74 ? 1 : 0, null);
-    return VALUE_KIND.int;
-  }
-  const kind =
-    c === 0x6e
-      ? VALUE_KIND.null
-      : c === 0x22
-        ? VALUE_KIND.string
-        : c === 0x5b
-          ? VALUE_KIND.array
-          : VALUE_KIND.object;
-  list.set(key, kind, NaN, null);
-  return kind;
 }
 
-/** The integer index `text[start, end)` (at most 15 digits), else a {@link GymRowError}. */
-function readIndex(text: string, start: number, end: number, field: string): number {
-  const literal = text.slice(start, end);
-  const digits = literal.startsWith('-') ? literal.length - 1 : literal.length;
-  if (isNumberAt(text, start) && !/[.eE]/.test(literal) && digits <= 15) return Number(literal);
-  const v = readPyJson(literal);
+/**
+ * The members of the parsed object `o` whose spans are `members`, as a Python dict of fields: written
+ * order, a repeated key at its first position with its last value.
+ */
+function fieldsOf(text: string, o: JsonObject, members: number[]): Map<string, RowField> {
+  const fields = new Map<string, RowField>();
+  for (let k = 0; k < members.length; k += 4) {
+    const key = keyAt(text, members[k] as number, members[k + 1] as number);
+    const start = members[k + 2] as number;
+    const end = members[k + 3] as number;
+    const f = fields.get(key);
+    if (f === undefined) fields.set(key, { kind: VALUE_KIND.null, value: NaN, big: null, start, end });
+    else {
+      f.start = start;
+      f.end = end;
+    }
+  }
+  for (const [key, f] of fields) setField(f, own(o, key), text);
+  return fields;
+}
+
+/** The integer index `field` (at most 15 digits) of `row`, read as its field `f`, else a {@link GymRowError}. */
+function readIndex(row: JsonObject, f: RowField, text: string, field: string): number {
+  if (typeof row[field] === 'number' && f.kind === VALUE_KIND.int && f.big === null) return f.value;
+  const v = readPyJson(text.slice(f.start, f.end));
   const why = typeof v === 'bigint' ? `${describe(v)}, beyond 15 digits` : describe(v);
   throw new GymRowError('bad_index', field, `"${field}" must be an integer, got ${why}`);
 }
@@ -105,82 +161,26 @@ function objectOrFalsy(v: unknown, code: GymRowErrorCode, field: string): v is J
   return false;
 }
 
-function readAgentRef(value: unknown, scratch: RolloutScratch): void {
-  scratch.agentRefPresent = true;
-  if (!objectOrFalsy(value, 'bad_agent_ref', 'agent_ref') || !('name' in value)) return;
-  const name = value['name'];
-  scratch.agentNamePresent = true;
-  if (typeof name === 'string') scratch.agentName = name;
-  else if (truthy(name)) {
-    throw new GymRowError(
-      'bad_agent_ref',
-      'agent_ref.name',
-      `"agent_ref.name" must be a string, got ${describe(name)}`,
-    );
-  }
-}
-
-function readResponse(
-  text: string,
-  members: number[],
-  value: unknown,
-  keys: GymKeys,
-  spans: JsonSpans,
-  scratch: RolloutScratch,
-  cut: boolean,
-): void {
-  scratch.hasResponse = true;
-  if (!isObject(value)) {
-    scratch.responseIsNull = value === null;
-    if (cut ? truthy(value) : true) {
-      const expected = cut ? 'an object or null' : 'an object';
-      throw new GymRowError(
-        'bad_response',
-        'response',
-        `"response" must be ${expected}, got ${describe(value)}`,
-      );
-    }
-    return;
-  }
-  scratch.responseIsObject = true;
-  if (!objectOrFalsy(value['usage'], 'bad_usage', 'response.usage')) return;
-  // the last "usage" member is the one a Python dict keeps
-  const m = members;
-  let usageAt = -1;
-  for (let k = 0; k < m.length; k += 4) {
-    if (keyAt(text, m[k] as number, m[k + 1] as number) === 'usage') usageAt = m[k + 2] as number;
-  }
-  const u = spans.members(text, usageAt);
-  for (let k = 0; k < u.length; k += 4) {
-    const key = keys.idOf(keyAt(text, u[k] as number, u[k + 1] as number));
-    putField(scratch.usage, key, text, u[k + 2] as number, u[k + 3] as number);
-  }
-}
-
 /**
- * Reads one rollout row (a stripped JSONL line) into `scratch`: the task and rollout indices,
- * `agent_ref.name`, every top-level field and every `response.usage` field with its kind (int, float,
- * boolean as an int, or not a number), the exact digits of long ints, and whether the line has
- * whitespace between tokens. `JSON.parse` validates the line; a repeated key keeps its first position
- * and takes its last value, as in a Python dict. Throws a {@link GymRowError}: `malformed_json` with
- * `JSON.parse`'s message (and column), or a row Gym cannot use (not an object, a non-integer index, a bad
+ * Reads one rollout row (a stripped JSONL line): `JSON.parse` validates it and gives the values;
+ * {@link JsonSpans} (`src/pycompat`, which `readPyJson` uses too) gives back what `JSON.parse` drops
+ * and Gym's statistics keep: each number's literal (int `1` or float `1.0`, the digits of long ints)
+ * and the written order of keys. Throws a {@link GymRowError}: `malformed_json` with `JSON.parse`'s
+ * message (and column), or a row Gym cannot use (not an object, a non-integer index, a bad
  * `agent_ref`/`response`/`usage`).
  *
  * @example
- * readRolloutRow('{"_ng_task_index":0,"_ng_rollout_index":1,"reward":1.0}', keys, scratch, { cut: true });
- * scratch.top.kind[0] === VALUE_KIND.float; // reward
+ * const row = readRolloutRow('{"_ng_task_index":0,"_ng_rollout_index":1,"reward":1.0}', { cut: true });
+ * row.top.get('reward'); // { kind: VALUE_KIND.float, value: 1, big: null }
  */
 export function readRolloutRow(
   text: string,
-  keys: GymKeys,
-  scratch: RolloutScratch,
   options: RolloutRowOptions,
-  spans: JsonSpans = new JsonSpans(),
-): void {
-  scratch.clear();
-  let row: unknown;
+  spans = new JsonSpans(),
+): RolloutRow {
+  let parsed: unknown;
   try {
-    row = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     // V8's "… in JSON at position N" becomes a column
     const message = (error as Error).message;
@@ -189,51 +189,78 @@ export function readRolloutRow(
     const lower = detail.charAt(0).toLowerCase() + detail.slice(1);
     throw new GymRowError('malformed_json', '', lower, at === null ? undefined : Number(at[1]) + 1);
   }
-  if (!isObject(row))
-    throw new GymRowError('not_an_object', '', `the line is ${describe(row)}, not a JSON object`);
-  const capture = options.capture;
+  if (!isObject(parsed))
+    throw new GymRowError('not_an_object', '', `the line is ${describe(parsed)}, not a JSON object`);
+  const row = parsed;
   const readAgent = options.agent ?? true;
-  spans.reset();
-  const m = spans.members(text, 0, (keyStart, keyEnd) => keyAt(text, keyStart, keyEnd) === 'response');
+  const m = spans.members(text, 0, (ks, ke) => keyAt(text, ks, ke) === 'response');
   const responseMembers = spans.nested;
-  let task = -1;
-  let rollout = -1;
-  let response = -1;
-  for (let k = 0; k < m.length; k += 4) {
-    const key = keys.idOf(keyAt(text, m[k] as number, m[k + 1] as number));
-    const start = m[k + 2] as number;
-    const end = m[k + 3] as number;
-    if (key === GYM_KEY.task) task = k;
-    else if (key === GYM_KEY.rollout) rollout = k;
-    else if (key === GYM_KEY.response) response = k;
-    else if (key === GYM_KEY.agentRef && readAgent) continue;
-    else if (options.cut && key >= GYM_KEY.firstHeavy && key <= GYM_KEY.lastHeavy) continue;
-    else {
-      const kind = putField(scratch.top, key, text, start, end);
-      if (key === GYM_KEY.reward || (capture !== undefined && capture.has(key))) {
-        if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) scratch.captured.delete(key);
-        else scratch.captured.set(key, readPyJson(text.slice(start, end)));
+  const top = fieldsOf(text, row, m);
+  const taskField = top.get('_ng_task_index');
+  const rolloutField = top.get('_ng_rollout_index');
+  const result: RolloutRow = {
+    task: taskField === undefined ? null : readIndex(row, taskField, text, '_ng_task_index'),
+    rollout: rolloutField === undefined ? null : readIndex(row, rolloutField, text, '_ng_rollout_index'),
+    agentNamePresent: false,
+    agentName: null,
+    responseIsObject: false,
+    top,
+    usage: new Map(),
+    parsed: row,
+  };
+  const keepRaw = (f: RowField | undefined): void => {
+    if (f !== undefined && f.kind !== VALUE_KIND.float && f.kind !== VALUE_KIND.int)
+      f.raw = readPyJson(text.slice(f.start, f.end));
+  };
+  keepRaw(top.get('reward'));
+  if (options.capture !== undefined) for (const key of options.capture) keepRaw(top.get(key));
+  const hasAgentRef = top.has('agent_ref');
+  const hasResponse = top.has('response');
+  top.delete('_ng_task_index');
+  top.delete('_ng_rollout_index');
+  top.delete('response');
+  if (readAgent) top.delete('agent_ref');
+  if (options.cut) for (const key of HEAVY) top.delete(key);
+  if (readAgent && hasAgentRef) {
+    const ref = own(row, 'agent_ref');
+    if (
+      objectOrFalsy(ref, 'bad_agent_ref', 'agent_ref') &&
+      Object.prototype.hasOwnProperty.call(ref, 'name')
+    ) {
+      const name = ref['name'];
+      result.agentNamePresent = true;
+      if (typeof name === 'string') result.agentName = name;
+      else if (truthy(name)) {
+        throw new GymRowError(
+          'bad_agent_ref',
+          'agent_ref.name',
+          `"agent_ref.name" must be a string, got ${describe(name)}`,
+        );
       }
     }
   }
-  if (task >= 0) {
-    scratch.task = readIndex(text, m[task + 2] as number, m[task + 3] as number, '_ng_task_index');
-    scratch.hasTask = true;
+  if (hasResponse) {
+    const response = own(row, 'response');
+    if (!isObject(response)) {
+      if (options.cut ? truthy(response) : true) {
+        const expected = options.cut ? 'an object or null' : 'an object';
+        throw new GymRowError(
+          'bad_response',
+          'response',
+          `"response" must be ${expected}, got ${describe(response)}`,
+        );
+      }
+    } else {
+      result.responseIsObject = true;
+      const usage = own(response, 'usage');
+      if (objectOrFalsy(usage, 'bad_usage', 'response.usage')) {
+        // the spans of the last "response" object, and in it of the last "usage"
+        const rm = responseMembers ?? [];
+        let k = rm.length - 4;
+        while (keyAt(text, rm[k] as number, rm[k + 1] as number) !== 'usage') k -= 4;
+        result.usage = fieldsOf(text, usage, spans.members(text, rm[k + 2] as number));
+      }
+    }
   }
-  if (rollout >= 0) {
-    scratch.rollout = readIndex(
-      text,
-      m[rollout + 2] as number,
-      m[rollout + 3] as number,
-      '_ng_rollout_index',
-    );
-    scratch.hasRollout = true;
-  }
-  if (readAgent && 'agent_ref' in row) readAgentRef(row['agent_ref'], scratch);
-  if (response >= 0) {
-    // the last "response" is the one a Python dict keeps; its members were read with the row's
-    const members = text.charCodeAt(m[response + 2] as number) === 0x7b ? (responseMembers ?? []) : [];
-    readResponse(text, members, row['response'], keys, spans, scratch, options.cut);
-  }
-  scratch.hasWhitespace = spans.sawWhitespace;
+  return result;
 }

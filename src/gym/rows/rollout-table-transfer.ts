@@ -12,7 +12,6 @@ export interface RolloutTableTransfer {
   line: Float64Array;
   offset: Float64Array;
   length: Float64Array;
-  flags: Uint8Array;
   task: Float64Array;
   rollout: Float64Array;
   agent: Int32Array;

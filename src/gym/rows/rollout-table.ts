@@ -2,18 +2,10 @@ import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/gr
 import { GymKeys } from './gym-keys.js';
 import { StringIds } from './string-ids.js';
 import type { PyJson } from '../../pycompat/py-json.js';
-import { GYM_KEY } from './gym-keys.js';
-import { KeyPositions } from './key-positions.js';
 import type { RolloutTableTransfer } from './rollout-table-transfer.js';
-import type { RolloutScratch } from './rollout-scratch.js';
+import type { RolloutRow, RowField } from './read-rollout-row.js';
 import { VALUE_KIND } from './value-kind.js';
 
-/** Row flag: the line has whitespace between tokens and must be compacted when merged. */
-export const ROW_NEEDS_MINIFY = 1;
-/** Row flag: `_ng_task_index` was present. */
-export const ROW_HAS_TASK = 2;
-/** Row flag: `_ng_rollout_index` was present. */
-export const ROW_HAS_ROLLOUT = 4;
 /** Info-entry kind for a raw (non-numeric) `reward`, kept in `infoRaw`. */
 export const INFO_RAW = 9;
 
@@ -50,7 +42,6 @@ export class RolloutTable {
   line = new Float64Array(this.cap);
   offset = new Float64Array(this.cap);
   length = new Float64Array(this.cap);
-  flags = new Uint8Array(this.cap);
   task = new Float64Array(this.cap);
   rollout = new Float64Array(this.cap);
   agent = new Int32Array(this.cap);
@@ -103,7 +94,6 @@ export class RolloutTable {
     this.line = grown(this.line, n);
     this.offset = grown(this.offset, n);
     this.length = grown(this.length, n);
-    this.flags = grown(this.flags, n);
     this.task = grown(this.task, n);
     this.rollout = grown(this.rollout, n);
     this.agent = grown(this.agent, n);
@@ -130,9 +120,9 @@ export class RolloutTable {
 
   /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
   static bytesFor(rows: number, stats: number, infos: number): number {
-    // per row: file, line, offset, length, flags, task, rollout, agent, stat/info start and length;
+    // per row: file, line, offset, length, task, rollout, agent, stat/info start and length;
     // per value or item: key, value and kind
-    return rows * (4 + 8 + 8 + 8 + 1 + 8 + 8 + 4 + 4 + 4 + 4 + 4) + (stats + infos) * (4 + 8 + 1);
+    return rows * (4 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 4 + 4 + 4) + (stats + infos) * (4 + 8 + 1);
   }
 
   /**
@@ -172,33 +162,6 @@ export class RolloutTable {
     this.fieldNumeric[key] = 1;
   }
 
-  /** Position of each key id's item in the row being added (cleared when a row starts). */
-  private readonly infoAt = new KeyPositions();
-
-  /** Sets an info item: a key already in this row's items keeps its position and takes the value. */
-  private setInfo(
-    key: number,
-    kind: number,
-    value: number,
-    big: bigint | undefined,
-    raw: PyJson | undefined,
-  ): void {
-    let at = this.infoAt.get(key);
-    const replacing = at >= 0;
-    if (at < 0) {
-      if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
-      at = this.infoCount++;
-      this.infoKey[at] = key;
-      this.infoAt.set(key, at);
-    }
-    this.infoKind[at] = kind;
-    this.infoVal[at] = value;
-    if (big !== undefined) this.infoBig.set(at, big);
-    else if (replacing) this.infoBig.delete(at);
-    if (raw !== undefined) this.infoRaw.set(at, raw);
-    else if (replacing) this.infoRaw.delete(at);
-  }
-
   private noteNonNumeric(key: number, kind: number, row: number): void {
     if (kind === VALUE_KIND.null) return;
     const e = this.nonNumeric.get(key);
@@ -207,98 +170,58 @@ export class RolloutTable {
   }
 
   /**
-   * Appends the row held in `s`. `agent` is the agent id (-1: no agent). Returns the row index.
+   * Appends the row `s` read by `readRolloutRow` (with both indices). `agent` is the agent id (-1: no
+   * agent). Returns the row index.
    */
-  addRow(
-    s: RolloutScratch,
-    file: number,
-    line: number,
-    offset: number,
-    length: number,
-    agent: number,
-  ): number {
+  addRow(s: RolloutRow, file: number, line: number, offset: number, length: number, agent: number): number {
     if (this.count === this.cap) this.growRows();
     const r = this.count++;
     this.file[r] = file;
     this.line[r] = line;
     this.offset[r] = offset;
     this.length[r] = length;
-    this.flags[r] =
-      (s.hasWhitespace ? ROW_NEEDS_MINIFY : 0) |
-      (s.hasTask ? ROW_HAS_TASK : 0) |
-      (s.hasRollout ? ROW_HAS_ROLLOUT : 0);
-    this.task[r] = s.task;
-    this.rollout[r] = s.rollout;
+    this.task[r] = s.task ?? 0;
+    this.rollout[r] = s.rollout ?? 0;
     this.agent[r] = agent;
 
-    const top = s.top;
-    const usage = s.usage;
+    const { top, usage } = s;
     // statistics: top-level fields, usage values replacing same-named ones in place, new usage keys last
     const statStart = this.statCount;
-    for (let i = 0; i < top.count; i++) {
-      const key = top.key[i] as number;
-      let kind = top.kind[i] as number;
-      let value = top.value[i] as number;
-      const u = usage.indexOf(key);
-      if (u >= 0) {
-        kind = usage.kind[u] as number;
-        value = usage.value[u] as number;
-      }
-      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) this.pushStat(key, kind, value);
-      else this.noteNonNumeric(key, kind, r);
+    for (const [name, t] of top) {
+      const f = usage.size > 0 ? (usage.get(name) ?? t) : t;
+      const key = this.keys.idOf(name);
+      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
+      else this.noteNonNumeric(key, f.kind, r);
     }
-    for (let u = 0; u < usage.count; u++) {
-      const key = usage.key[u] as number;
-      if (key === GYM_KEY.task || key === GYM_KEY.rollout) continue;
-      if (top.indexOf(key) >= 0) continue;
-      const kind = usage.kind[u] as number;
-      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int)
-        this.pushStat(key, kind, usage.value[u] as number);
-      else this.noteNonNumeric(key, kind, r);
+    for (const [name, f] of usage) {
+      if (name === '_ng_task_index' || name === '_ng_rollout_index' || top.has(name)) continue;
+      const key = this.keys.idOf(name);
+      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
+      else this.noteNonNumeric(key, f.kind, r);
     }
     this.statStart[r] = statStart;
     this.statLen[r] = this.statCount - statStart;
 
-    // rollout_infos: reward (any value) first, then numeric usage items, then numeric top-level items
+    // rollout_infos (a dict): reward (any value) first, then numeric usage items, then the other
+    // numeric top-level items, a later one taking the value at the earlier one's position
+    const infos = new Map<string, RowField>();
+    const reward = top.get('reward');
+    if (reward !== undefined) infos.set('reward', reward);
+    for (const [name, f] of usage)
+      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) infos.set(name, f);
+    for (const [name, f] of top) {
+      if (name !== 'reward' && (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int)) infos.set(name, f);
+    }
     const infoStart = this.infoCount;
-    this.infoAt.clear();
-    const rewardAt = top.indexOf(GYM_KEY.reward);
-    if (rewardAt >= 0) {
-      const kind = top.kind[rewardAt] as number;
-      if (kind === VALUE_KIND.float || kind === VALUE_KIND.int) {
-        this.setInfo(
-          GYM_KEY.reward,
-          kind,
-          top.value[rewardAt] as number,
-          top.big.size > 0 ? top.big.get(rewardAt) : undefined,
-          undefined,
-        );
-      } else {
-        this.setInfo(GYM_KEY.reward, INFO_RAW, NaN, undefined, s.captured.get(GYM_KEY.reward) ?? null);
-      }
-    }
-    for (let u = 0; u < usage.count; u++) {
-      const kind = usage.kind[u] as number;
-      if (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int) continue;
-      this.setInfo(
-        usage.key[u] as number,
-        kind,
-        usage.value[u] as number,
-        usage.big.size > 0 ? usage.big.get(u) : undefined,
-        undefined,
-      );
-    }
-    for (let i = 0; i < top.count; i++) {
-      const key = top.key[i] as number;
-      const kind = top.kind[i] as number;
-      if (key === GYM_KEY.reward || (kind !== VALUE_KIND.float && kind !== VALUE_KIND.int)) continue;
-      this.setInfo(
-        key,
-        kind,
-        top.value[i] as number,
-        top.big.size > 0 ? top.big.get(i) : undefined,
-        undefined,
-      );
+    for (const [name, f] of infos) {
+      if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
+      const at = this.infoCount++;
+      this.infoKey[at] = this.keys.idOf(name);
+      const numeric = f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int;
+      this.infoKind[at] = numeric ? f.kind : INFO_RAW;
+      this.infoVal[at] = f.value;
+      if (numeric && f.big !== null) this.infoBig.set(at, f.big);
+      if (!numeric) this.infoRaw.set(at, f.raw ?? null);
     }
     this.infoStart[r] = infoStart;
     this.infoLen[r] = this.infoCount - infoStart;
@@ -321,7 +244,6 @@ export class RolloutTable {
       line: trim(this.line, n),
       offset: trim(this.offset, n),
       length: trim(this.length, n),
-      flags: trim(this.flags, n),
       task: trim(this.task, n),
       rollout: trim(this.rollout, n),
       agent: trim(this.agent, n),
@@ -362,7 +284,6 @@ export class RolloutTable {
     this.file.fill(fileIndex, rowBase, rowBase + n);
     this.offset.set(part.offset, rowBase);
     this.length.set(part.length, rowBase);
-    this.flags.set(part.flags, rowBase);
     this.task.set(part.task, rowBase);
     this.rollout.set(part.rollout, rowBase);
     this.statLen.set(part.statLen, rowBase);

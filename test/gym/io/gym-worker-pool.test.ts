@@ -12,7 +12,6 @@ describe('GymWorkerPool.merge', () => {
       line: new Float64Array(1),
       offset: new Float64Array(1),
       length: new Float64Array(1),
-      flags: new Uint8Array(1),
     };
     await expect(pool.merge(0, source, new Int32Array(1), '/nonexistent/out.jsonl')).resolves.toBe(false);
   });

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { writeMergedRollouts, type MergeSource } from '../../../src/gym/io/write-merged-rollouts.js';
-import { ROW_NEEDS_MINIFY } from '../../../src/gym/rows/rollout-table.js';
 import { tempDir } from '../gym-test-helpers.js';
 
-/** Writes `lines` to files and describes their rows as a merge source (whitespace rows flagged). */
+/** Writes `lines` to files and describes their rows as a merge source. */
 function source(dir: string, files: string[][]): { src: MergeSource; texts: string[] } {
   const src = {
     files: [] as string[],
@@ -14,7 +13,6 @@ function source(dir: string, files: string[][]): { src: MergeSource; texts: stri
     line: [] as number[],
     offset: [] as number[],
     length: [] as number[],
-    flags: [] as number[],
   };
   const texts: string[] = [];
   files.forEach((lines, f) => {
@@ -29,8 +27,7 @@ function source(dir: string, files: string[][]): { src: MergeSource; texts: stri
       src.line.push(i + 1);
       src.offset.push(at);
       src.length.push(Buffer.byteLength(row));
-      src.flags.push(/ /.test(row.replace(/"[^"]*"/g, '')) ? ROW_NEEDS_MINIFY : 0);
-      texts.push(JSON.stringify(JSON.parse(row)));
+      texts.push(row);
       at += Buffer.byteLength(l) + 1;
     });
   });
@@ -41,7 +38,6 @@ function source(dir: string, files: string[][]): { src: MergeSource; texts: stri
       line: Int32Array.from(src.line),
       offset: Float64Array.from(src.offset),
       length: Int32Array.from(src.length),
-      flags: Uint8Array.from(src.flags),
     } as unknown as MergeSource,
     texts,
   };
@@ -53,7 +49,7 @@ const rowText = (i: number, spaced: boolean): string =>
     : `{"id":${i},"text":"row ${'y'.repeat(i % 70)}"}`) + (i % 7 === 3 ? '\r' : i % 11 === 5 ? ' \t' : '');
 
 describe('writeMergedRollouts', () => {
-  it('writes the rows in the given order, compacted, whether read by regions or row by row', () => {
+  it('writes the rows in the given order with their original bytes, whether read by regions or row by row', () => {
     const dir = tempDir();
     fc.assert(
       fc.property(

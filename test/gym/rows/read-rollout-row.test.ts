@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RolloutScratch } from '../../../src/gym/rows/rollout-scratch.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { readRolloutRow } from '../../../src/gym/rows/read-rollout-row.js';
 import { VALUE_KIND } from '../../../src/gym/rows/value-kind.js';
@@ -8,9 +7,8 @@ import { buildRolloutInfo } from '../../../src/gym/compute/build-rollout-info.js
 function scan(line: string, cut = true) {
   const table = new RolloutTable();
   const keys = table.keys;
-  const scratch = new RolloutScratch();
-  readRolloutRow(line, keys, scratch, { cut });
-  const r = table.addRow(scratch, 0, 1, 0, Buffer.byteLength(line), 0);
+  const row = readRolloutRow(line, { cut });
+  const r = table.addRow(row, 0, 1, 0, Buffer.byteLength(line), 0);
   const stats: [string, number][] = [];
   for (
     let k = table.statStart[r] as number;
@@ -19,7 +17,7 @@ function scan(line: string, cut = true) {
   ) {
     stats.push([keys.names[table.statKey[k] as number] as string, table.statVal[k] as number]);
   }
-  return { scratch, stats, info: buildRolloutInfo(table, r) };
+  return { row, stats, info: buildRolloutInfo(table, r) };
 }
 
 describe('readRolloutRow + RolloutTable (§2 field map)', () => {
@@ -52,10 +50,10 @@ describe('readRolloutRow + RolloutTable (§2 field map)', () => {
   });
 
   it('keeps exact big ints in rollout_infos and indices as ints', () => {
-    const { info, scratch } = scan(
+    const { info, row } = scan(
       '{"_ng_task_index":3,"_ng_rollout_index":1,"id":12345678901234567890,"reward":"n/a"}',
     );
-    expect([scratch.task, scratch.rollout]).toEqual([3, 1]);
+    expect([row.task, row.rollout]).toEqual([3, 1]);
     expect(info).toEqual({
       rollout_id: '3:1',
       _ng_task_index: 3n,
@@ -83,7 +81,6 @@ describe('readRolloutRow: response and usage', () => {
       usageOf('{"id":"r","output":[{"usage":{"x":9}}],"usage":{"t":4},"z":{"a":[1,{"b":null}]}}'),
     ).toEqual([['t', 4]]);
     expect(usageOf('{ "usage" : { "t" : 4 } , "a" : [ ] }')).toEqual([['t', 4]]);
-    expect(scan(`${head}{ "usage" : {"t":4} }}`).scratch.hasWhitespace).toBe(true);
     expect(usageOf('{"a":{"usage":{"x":1}},"usages":{"y":2}}')).toEqual([]);
   });
 
@@ -105,10 +102,8 @@ describe('readRolloutRow: response and usage', () => {
 
 describe('readRolloutRow: what JSON.parse alone would lose', () => {
   it('keeps int and float literals apart, booleans as ints', () => {
-    const { scratch } = scan(
-      '{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":1.0,"c":1e2,"d":-0,"e":true}',
-    );
-    const kinds = Array.from(scratch.top.kind.subarray(0, scratch.top.count));
+    const { row } = scan('{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"b":1.0,"c":1e2,"d":-0,"e":true}');
+    const kinds = [...row.top.values()].map((f) => f.kind);
     expect(kinds).toEqual([
       VALUE_KIND.int,
       VALUE_KIND.float,
@@ -124,17 +119,20 @@ describe('readRolloutRow: what JSON.parse alone would lose', () => {
   });
 
   it('is not confused by quotes, brackets and keys inside strings', () => {
-    const { stats, scratch } = scan(
+    const { stats } = scan(
       '{"s":"a \\\\\\" } ] \\"reward\\": 1.0","_ng_task_index":0,"_ng_rollout_index":0,"r":{"reward":[1,{"x":"}"}]},"reward":2}',
     );
     expect(stats).toEqual([['reward', 2]]);
-    expect(scratch.hasWhitespace).toBe(false);
   });
 
-  it('notes whitespace between tokens anywhere in the line (the merged file drops it)', () => {
-    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":{"a":[1, 2]}}').scratch.hasWhitespace).toBe(
-      true,
+  it('reads rows with whitespace between tokens like compact ones', () => {
+    const spaced = scan(
+      ' { "_ng_task_index" : 0 , "_ng_rollout_index" : 1 , "a" : 1.0 , "response" : { "usage" : { "t" : 4 } } }'.trim(),
     );
-    expect(scan('{"_ng_task_index":0,"_ng_rollout_index":0,"r":"a b"}').scratch.hasWhitespace).toBe(false);
+    const compact = scan('{"_ng_task_index":0,"_ng_rollout_index":1,"a":1.0,"response":{"usage":{"t":4}}}');
+    expect(spaced.stats).toEqual(compact.stats);
+    expect(spaced.info).toEqual(compact.info);
+    const kinds = (r: typeof spaced) => [...r.row.top].map(([k, f]) => [k, f.kind, f.value, f.big]);
+    expect(kinds(spaced)).toEqual(kinds(compact));
   });
 });
