@@ -584,8 +584,16 @@ export class OtlpTrialGrouper {
     const known = this.#liveTraces.get(traceId);
     if (known !== undefined) return known;
     if (this.#sealed.has(traceId)) return null;
+    // one literal (not a spread of #newTrace): every live trace gets the same shape at once
     const t: LiveTrace = {
-      ...this.#newTrace(traceId, seq, LIVE_ORIGIN),
+      traceId,
+      spans: [],
+      notes: this.#noter.start(),
+      logs: [],
+      firstSeq: seq,
+      lastSeq: seq,
+      origin: LIVE_ORIGIN,
+      diagnostics: null,
       lastAtMs: 0,
       ended: false,
       seen: new Map(),
