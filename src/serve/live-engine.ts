@@ -574,22 +574,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
-   * A sink as the live road writes it: a sink whose write fails is reported and written to no more (the others and the live state go
-   * on). Flush and shutdown are the run's (`openLiveRun`), after the stream.
+   * A sink as the live road writes it: a sink whose write fails is reported and written to no more
+   * (the others and the live state go on). Trials reach it with their completion note already added.
+   * Flush and shutdown are the run's (`openLiveRun`), after the stream.
    */
   #tolerant(sink: Sink<ScoredTrial>): Sink<ScoredTrial> {
     let failed = false;
     return {
       write: async (scored) => {
         if (failed) return;
-        const job = this.#running.get(scored.item)!;
-        const note = completionDiagnostic(
-          scored.item.trial.id,
-          job.reason,
-          this.config.completion.idleTimeoutMs,
-        );
         try {
-          await sink.write(withNote(scored, note));
+          await sink.write(scored);
         } catch (error) {
           failed = true;
           this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
