@@ -584,23 +584,14 @@ export class OtlpTrialGrouper {
     const known = this.#liveTraces.get(traceId);
     if (known !== undefined) return known;
     if (this.#sealed.has(traceId)) return null;
-    // one literal (not a spread of #newTrace): every live trace gets the same shape at once
-    const t: LiveTrace = {
-      traceId,
-      spans: [],
-      notes: this.#noter.start(),
-      logs: [],
-      firstSeq: seq,
-      lastSeq: seq,
-      origin: LIVE_ORIGIN,
-      diagnostics: null,
+    const t: LiveTrace = Object.assign(this.#newTrace(traceId, seq, LIVE_ORIGIN), {
       lastAtMs: 0,
       ended: false,
-      seen: new Map(),
+      seen: new Map<string, bigint | Set<bigint>>(),
       trial: null,
       sources: [],
       released: false,
-    };
+    });
     this.#liveTraces.set(traceId, t);
     return t;
   }
