@@ -520,20 +520,22 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * about {@link SCORING_SLICE_MS} of one event-loop turn: a scoring whose metrics resolve at once
    * runs to its end in microtasks, so handing over every due trial in one turn would keep the
    * receivers waiting for all of them; past the slice the next one goes in a later turn, after I/O.
+   * A slice of its own (`fresh`) starts at least one trial, however late its turn came.
    */
-  #pump(): void {
+  #pump(fresh = false): void {
     while (this.#running.size < this.config.concurrency && this.#jobs.size > 0) {
-      if (performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
+      if (!fresh && performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
         if (!this.#pumpScheduled) {
           this.#pumpScheduled = true;
           setImmediate(() => {
             this.#pumpScheduled = false;
             this.#sliceStart = performance.now();
-            this.#pump();
+            this.#pump(true);
           });
         }
         return;
       }
+      fresh = false;
       const job = this.#jobs.values().next().value!;
       this.#jobs.delete(job.key);
       try {
