@@ -90,16 +90,7 @@ function keyValueShallow(
   depth: number,
   maxDepth: number,
 ): boolean {
-  pos = start;
-  while (pos < end) {
-    const t = field(buf, end);
-    if (t < 0) return false;
-    if (t !== KEY_VALUE_VALUE) continue;
-    const after = pos;
-    if (!anyValueShallow(buf, payloadStart, payloadEnd, depth, maxDepth)) return false;
-    pos = after;
-  }
-  return true;
+  return eachLen(buf, start, end, KEY_VALUE_VALUE, (s, e) => anyValueShallow(buf, s, e, depth, maxDepth));
 }
 
 function anyValueShallow(
