@@ -1,5 +1,5 @@
 import type { ExportOutcome } from './export-response.js';
-import type { BodyHandler, LiveReadApi, Saturated, Undecodable } from './serve-types.js';
+import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 const STARTING: Saturated = {
   saturated: true,
@@ -40,8 +40,12 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#bodies?.waitForCapacity(timeoutMs) ?? Promise.resolve();
   }
 
-  acceptBody(body: Buffer, encoding: 'protobuf' | 'json'): ExportOutcome | Saturated | Undecodable {
-    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding);
+  acceptBody(
+    body: Buffer,
+    encoding: 'protobuf' | 'json',
+    signal?: OtlpSignal,
+  ): ExportOutcome | Saturated | Undecodable {
+    return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, signal);
   }
 
   summaryJson(options?: { omitTaskValues?: boolean }): unknown {

@@ -198,7 +198,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * read back when they are needed again (late spans), so trials kept for late spans cost the
    * garbage collector little.
    */
-  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
+  acceptRequest(
+    request: OtlpExportRequest,
+    reload?: () => OtlpExportRequest,
+    shallow = false,
+  ): ExportOutcome | Saturated {
     let rejected = 0;
     let late = 0;
     let deep = 0;
@@ -221,7 +225,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           let refuse = true;
           if (!hasValidIds(span)) rejected += 1;
           else {
-            const tooDeep = tooDeepAttribute(span);
+            const tooDeep = shallow ? null : tooDeepAttribute(span);
             if (tooDeep !== null) {
               if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
               deep += 1;
@@ -258,7 +262,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       const resourceSpans =
         refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
       // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
-      const again = reload === undefined ? undefined : () => acceptable(reload());
+      const again = reload === undefined ? undefined : () => acceptable(reload(), shallow);
       this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: items, reload: again });
       this.#queuedSpans += items;
       this.metrics.spansReceived += kept;
@@ -516,20 +520,22 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * about {@link SCORING_SLICE_MS} of one event-loop turn: a scoring whose metrics resolve at once
    * runs to its end in microtasks, so handing over every due trial in one turn would keep the
    * receivers waiting for all of them; past the slice the next one goes in a later turn, after I/O.
+   * A slice of its own (`fresh`) starts at least one trial, however late its turn came.
    */
-  #pump(): void {
+  #pump(fresh = false): void {
     while (this.#running.size < this.config.concurrency && this.#jobs.size > 0) {
-      if (performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
+      if (!fresh && performance.now() - this.#sliceStart >= SCORING_SLICE_MS) {
         if (!this.#pumpScheduled) {
           this.#pumpScheduled = true;
           setImmediate(() => {
             this.#pumpScheduled = false;
             this.#sliceStart = performance.now();
-            this.#pump();
+            this.#pump(true);
           });
         }
         return;
       }
+      fresh = false;
       const job = this.#jobs.values().next().value!;
       this.#jobs.delete(job.key);
       try {
@@ -570,22 +576,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   }
 
   /**
-   * A sink as the live road writes it: a sink whose write fails is reported and written to no more (the others and the live state go
-   * on). Flush and shutdown are the run's (`openLiveRun`), after the stream.
+   * A sink as the live road writes it: a sink whose write fails is reported and written to no more
+   * (the others and the live state go on). Trials reach it with their completion note already added.
+   * Flush and shutdown are the run's (`openLiveRun`), after the stream.
    */
   #tolerant(sink: Sink<ScoredTrial>): Sink<ScoredTrial> {
     let failed = false;
     return {
       write: async (scored) => {
         if (failed) return;
-        const job = this.#running.get(scored.item)!;
-        const note = completionDiagnostic(
-          scored.item.trial.id,
-          job.reason,
-          this.config.completion.idleTimeoutMs,
-        );
         try {
-          await sink.write(withNote(scored, note));
+          await sink.write(scored);
         } catch (error) {
           failed = true;
           this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
@@ -616,12 +617,12 @@ function without(
 }
 
 /** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
-function acceptable(request: OtlpExportRequest): OtlpExportRequest {
+function acceptable(request: OtlpExportRequest, shallow: boolean): OtlpExportRequest {
   const refused = new Set<OtlpSpan>();
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
       for (const span of ss.spans)
-        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
+        if (!hasValidIds(span) || (!shallow && tooDeepAttribute(span) !== null)) refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };

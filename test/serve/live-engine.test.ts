@@ -3,7 +3,9 @@ import type { OtlpExportRequest, OtlpSpan } from '../../src/evidence/otlp/otlp-t
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
+import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
+import type { Sink } from '../../src/sinks/sink.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeSpan } from './fake-span.js';
 import { liveEngineConfig } from './live-engine-config.js';
@@ -68,6 +70,44 @@ describe('LiveEngine', () => {
     await engine.whenIdle();
     expect(engine.metrics.trialsScored).toBe(trials);
     expect(engine.summary().trial_count).toBe(trials);
+  });
+
+  it('gives the sinks and the live state a trial scored after the idle timeout with its completion note once', async () => {
+    let now = 0;
+    const written: ScoredTrial[] = [];
+    const sink: Sink<ScoredTrial> = {
+      write: async (scored) => void written.push(scored),
+      flush: async () => undefined,
+      shutdown: async () => undefined,
+    };
+    const engine = new LiveEngine(
+      liveEngineConfig({
+        completion: { settleMs: 10, idleTimeoutMs: 50, endMarkerAttribute: null },
+        tickMs: 1000,
+      }),
+      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+      [sink],
+      () => now,
+    );
+    const chat = fakeSpan({
+      traceId: '000000000000000000000000000000c1',
+      spanId: '00000000000000c1',
+      name: 'chat m',
+      attrs: { 'gen_ai.conversation.id': 'conv-idle', 'gen_ai.operation.name': 'chat' },
+    });
+    expect(engine.acceptRequest(spanRequest(chat))).toMatchObject({ rejectedSpans: 0 });
+    engine.tick();
+    now = 100;
+    engine.tick();
+    await engine.whenIdle();
+    const notes = (scored: ScoredTrial): number[] =>
+      scored.scores.map(
+        (s) => s.diagnostics.filter((d) => d.details?.['completion'] === 'idle-timeout').length,
+      );
+    expect(written).toHaveLength(1);
+    expect(notes(written[0]!).every((n) => n === 1)).toBe(true);
+    expect(notes(engine.finalTrials()[0]!).every((n) => n === 1)).toBe(true);
+    expect(written[0]!.scores.length).toBeGreaterThan(0);
   });
 
   it('keeps the summary up to date as trials are scored (and rebuilds it after a re-scoring): always buildSummary of the kept trials', async () => {

@@ -584,15 +584,14 @@ export class OtlpTrialGrouper {
     const known = this.#liveTraces.get(traceId);
     if (known !== undefined) return known;
     if (this.#sealed.has(traceId)) return null;
-    const t: LiveTrace = {
-      ...this.#newTrace(traceId, seq, LIVE_ORIGIN),
+    const t: LiveTrace = Object.assign(this.#newTrace(traceId, seq, LIVE_ORIGIN), {
       lastAtMs: 0,
       ended: false,
-      seen: new Map(),
+      seen: new Map<string, bigint | Set<bigint>>(),
       trial: null,
       sources: [],
       released: false,
-    };
+    });
     this.#liveTraces.set(traceId, t);
     return t;
   }
