@@ -84,6 +84,39 @@ describe('bulkLoadBundle', () => {
     }
   }, 60_000);
 
+  it('numbers occurrences without a window when no (task, trial, metric) repeats: the same rows', async () => {
+    for (const seed of [1, 2]) {
+      const dir = join(root, `unique-${seed}`);
+      await writeTrickyBundle(dir, seed);
+      // keep the first score of every (task, trial, metric)
+      const seen = new Set<string>();
+      const lines = (await readFile(join(dir, 'scores.jsonl'), 'utf8')).split('\n').filter((line) => {
+        if (line === '') return false;
+        const field = (name: string): string | undefined =>
+          new RegExp(`"${name}": "([^"]*)"`).exec(line)?.[1];
+        const key = `${field('task_id')}\0${field('trial_id')}\0${field('metric_type')}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      await writeFile(join(dir, 'scores.jsonl'), lines.map((line) => `${line}\n`).join(''));
+      const expected = await viaJavaScript(dir);
+      const actual = await withTestDb(async (connection) => {
+        const loaded = await bulkLoadBundle(connection, {
+          scoresFile: join(dir, 'scores.jsonl'),
+          trialsFile: join(dir, 'trials.jsonl'),
+          runId: 'R',
+          tasks: await readTaskSpecs(dir),
+          keepJson: true,
+        });
+        expect(loaded?.scores).toBe(lines.length);
+        return tableRows(connection);
+      });
+      expect(actual).toEqual(expected);
+      expect(expected[0]?.every((row) => row['occurrence'] === 1)).toBe(true);
+    }
+  }, 60_000);
+
   it('gives summary.json bytes identical to the in-memory engine (float literals kept)', async () => {
     for (const seed of [5, 6, 7]) {
       const dir = join(root, `summary-${seed}`);
