@@ -51,6 +51,23 @@ async function viaJavaScript(dir: string): Promise<Record<string, unknown>[][]> 
   });
 }
 
+/** The store rows of the bundle through `bulkLoadBundle` (run id `R`, JSON columns kept). */
+async function viaBulkLoad(dir: string): Promise<{
+  loaded: Awaited<ReturnType<typeof bulkLoadBundle>>;
+  rows: Record<string, unknown>[][];
+}> {
+  return withTestDb(async (connection) => {
+    const loaded = await bulkLoadBundle(connection, {
+      scoresFile: join(dir, 'scores.jsonl'),
+      trialsFile: join(dir, 'trials.jsonl'),
+      runId: 'R',
+      tasks: await readTaskSpecs(dir),
+      keepJson: true,
+    });
+    return { loaded, rows: await tableRows(connection) };
+  });
+}
+
 async function tableRows(connection: Parameters<typeof queryRows>[0]): Promise<Record<string, unknown>[][]> {
   const outputs = await queryRows(connection, OUTPUTS);
   // JSON text may differ in spacing and float spelling: compare the parsed values
@@ -66,20 +83,11 @@ describe('bulkLoadBundle', () => {
         await writeTrickyBundle(dir, seed);
         if (!specs) await unlink(join(dir, 'tasks.jsonl'));
         const expected = await viaJavaScript(dir);
-        const actual = await withTestDb(async (connection) => {
-          const loaded = await bulkLoadBundle(connection, {
-            scoresFile: join(dir, 'scores.jsonl'),
-            trialsFile: join(dir, 'trials.jsonl'),
-            runId: 'R',
-            tasks: await readTaskSpecs(dir),
-            keepJson: true,
-          });
-          expect(loaded).not.toBeNull();
-          expect(loaded?.scores).toBe(expected[0]?.length);
-          expect(loaded?.outputs).toBe(expected[1]?.length);
-          return tableRows(connection);
-        });
-        expect(actual).toEqual(expected);
+        const { loaded, rows } = await viaBulkLoad(dir);
+        expect(loaded).not.toBeNull();
+        expect(loaded?.scores).toBe(expected[0]?.length);
+        expect(loaded?.outputs).toBe(expected[1]?.length);
+        expect(rows).toEqual(expected);
       }
     }
   }, 60_000);
@@ -101,18 +109,9 @@ describe('bulkLoadBundle', () => {
       });
       await writeFile(join(dir, 'scores.jsonl'), lines.map((line) => `${line}\n`).join(''));
       const expected = await viaJavaScript(dir);
-      const actual = await withTestDb(async (connection) => {
-        const loaded = await bulkLoadBundle(connection, {
-          scoresFile: join(dir, 'scores.jsonl'),
-          trialsFile: join(dir, 'trials.jsonl'),
-          runId: 'R',
-          tasks: await readTaskSpecs(dir),
-          keepJson: true,
-        });
-        expect(loaded?.scores).toBe(lines.length);
-        return tableRows(connection);
-      });
-      expect(actual).toEqual(expected);
+      const { loaded, rows } = await viaBulkLoad(dir);
+      expect(loaded?.scores).toBe(lines.length);
+      expect(rows).toEqual(expected);
       expect(expected[0]?.every((row) => row['occurrence'] === 1)).toBe(true);
     }
   }, 60_000);
