@@ -162,6 +162,7 @@ function mb(bytes: number): string {
   try {
     await ensureStoreSchema(db.connection);
     const started = performance.now();
+    const startedCpu = process.cpuUsage();
     await db.connection.run('BEGIN TRANSACTION');
     const store = new StoreRows('bench');
     let rows = 0;
@@ -172,9 +173,12 @@ function mb(bytes: number): string {
     rows += await store.appendTo(db.connection);
     await db.connection.run('COMMIT');
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(startedCpu);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     console.log(
       `store sink append: ${rows.toLocaleString('en')} rows (scores + outputs) in ${seconds.toFixed(2)} s = ` +
-        `${Math.round(rows / seconds).toLocaleString('en')} rows/s`,
+        `${Math.round(rows / seconds).toLocaleString('en')} rows/s; ${cpuSeconds.toFixed(2)} s CPU = ` +
+        `${Math.round(rows / cpuSeconds).toLocaleString('en')} rows per CPU second`,
     );
   } finally {
     db.close();

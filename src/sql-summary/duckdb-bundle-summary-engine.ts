@@ -22,7 +22,8 @@ const DEFAULT_MEMORY_LIMIT = '2GB';
 export interface DuckDBBundleSummaryOptions {
   /**
    * Store file to fill with the run (its rows replaced, spans and tool calls included) and to
-   * summarize from. Omitted: a temporary DuckDB file (spilling to a temp dir next to it), removed after.
+   * summarize from. Omitted: an in-memory DuckDB database that spills past its `memory_limit` to a
+   * temporary directory, removed after (no database file is written).
    */
   db?: string | undefined;
   /**
@@ -32,7 +33,7 @@ export interface DuckDBBundleSummaryOptions {
   duckdb?: Omit<DuckDBOpenOptions, 'readOnly'> | undefined;
   /** Run metadata for the store's `runs` row (e.g. `metadata.json`). */
   metadata?: JsonObject | null | undefined;
-  /** Where the temporary DuckDB directory is made; default `os.tmpdir()`. */
+  /** Where the temporary spill directory is made; default `os.tmpdir()`. */
   tmpDir?: string | undefined;
 }
 
@@ -57,7 +58,7 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
       // bounded by default: past it DuckDB spills joins, sorts and aggregates to disk
       duckdb.memoryLimit ??= DEFAULT_MEMORY_LIMIT;
       if (temp !== null) duckdb.tempDirectory ??= join(temp, 'spill');
-      const db = await openDuckDB(options.db ?? join(temp as string, 'run.duckdb'), duckdb);
+      const db = await openDuckDB(options.db ?? ':memory:', duckdb);
       try {
         const connection = db.connection;
         const store = options.db !== undefined;

@@ -89,11 +89,9 @@ export const SUMMARY_SQL = {
     '_es_bucket_n',
     '_es_vdef',
     '_es_vsig',
-    '_es_vscore',
     '_es_vtrial',
     '_es_vcount',
     '_es_vper',
-    '_es_vopp',
     '_es_vval',
     '_es_pk_task',
     '_es_pk_row',
@@ -145,7 +143,7 @@ const NAMES_NO_SPECS = NAMES_WITH_SPECS;
 // (A failed score's outputs are ignored; the status test stays out of the join condition so that
 // DuckDB plans a hash join.)
 const OBS_COLUMNS = `
-  s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, n.output_name, s.status,
+  s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, s.occurrence, n.output_name, s.status,
   s.is_trial_failure,
   CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
   CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
@@ -219,72 +217,68 @@ const VIEW_STEPS = [
    SELECT g.task_id, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, g.weight
    FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
    WHERE g.run_id = $run`,
-  // Scores of the declared metrics of view tasks with their position per (task, metric, trial) in
-  // score order (the stored occurrence).
-  `CREATE OR REPLACE TEMP TABLE _es_vscore AS
-   SELECT s.task_id, s.metric_type, s.trial_id, s.score_ordinal, s.occurrence AS occ
-   FROM scores s
-   WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
-     AND (s.task_id, s.metric_type) IN (
-       SELECT m.task_id, m.metric_type FROM task_metrics m
-       JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal WHERE m.run_id = $run)`,
-  // Opportunities: per trial of the task (first-seen score order, any metric) and view, as many as the
-  // largest score count of any signal metric for that trial, at least one. (Built in small steps over
-  // integer-and-id columns so that each join and aggregate stays spillable at scale.)
+  // Trials of the view tasks (any metric) in first-seen score order.
   `CREATE OR REPLACE TEMP TABLE _es_vtrial AS
    SELECT task_id, trial_id, min(score_ordinal) AS first_seen
    FROM scores WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
    GROUP BY task_id, trial_id`,
+  // Score count per (task, declared signal metric, trial): the largest stored occurrence.
   `CREATE OR REPLACE TEMP TABLE _es_vcount AS
-   SELECT task_id, metric_type, trial_id, max(occ) AS n FROM _es_vscore GROUP BY task_id, metric_type, trial_id`,
+   SELECT s.task_id, s.metric_type, s.trial_id, max(s.occurrence) AS n
+   FROM scores s
+   WHERE s.run_id = $run AND (s.task_id, s.metric_type) IN (
+       SELECT g.task_id, g.metric_type FROM _es_vsig g
+       JOIN task_metrics m ON m.run_id = $run AND m.task_id = g.task_id AND m.metric_type = g.metric_type
+       JOIN _es_task t ON t.task_id = m.task_id AND t.spec_ordinal = m.task_ordinal)
+   GROUP BY s.task_id, s.metric_type, s.trial_id`,
+  // Opportunities per trial of the task and view: as many as the largest score count of any signal
+  // metric for that trial, at least one.
   `CREATE OR REPLACE TEMP TABLE _es_vper AS
    SELECT tr.task_id, d.view_ordinal, tr.trial_id, greatest(1, coalesce(max(c.n), 0)) AS occs
    FROM _es_vtrial tr JOIN _es_vdef d ON d.task_id = tr.task_id
    LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
    LEFT JOIN _es_vcount c ON c.task_id = tr.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
    GROUP BY tr.task_id, d.view_ordinal, tr.trial_id`,
-  `CREATE OR REPLACE TEMP TABLE _es_vopp AS
-   SELECT row_number() OVER () AS opp_id, x.* FROM (
-     SELECT p.task_id, d.task_rank, p.view_ordinal, d.view_name, d.reducer, p.trial_id, tr.first_seen, p.occs,
-       unnest(range(1, p.occs + 1)) AS occ
-     FROM _es_vper p
-     JOIN _es_vdef d ON d.task_id = p.task_id AND d.view_ordinal = p.view_ordinal
-     JOIN _es_vtrial tr ON tr.task_id = p.task_id AND tr.trial_id = p.trial_id) x`,
+  // Measured opportunities only: every signal of the view has an observation (a declared output) at
+  // that occurrence with a usable, finite value (spec §7.5 [I]); the others count in the total alone.
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    WITH sv AS (
-     SELECT op.opp_id, g.signal_ordinal AS o, coalesce(g.weight, 1::DOUBLE) AS w,
-       -- an observation exists only for a declared output; its value is NULL for a failed score
+     SELECT g.task_id, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o,
+       coalesce(g.weight, 1::DOUBLE) AS w,
+       -- NULL for a failed score or a missing output
        CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
-     FROM _es_vopp op
-     JOIN _es_vsig g ON g.task_id = op.task_id AND g.view_ordinal = op.view_ordinal
-     LEFT JOIN _es_vscore vs ON vs.task_id = op.task_id AND vs.metric_type = g.metric_type
-       AND vs.trial_id = op.trial_id AND vs.occ = op.occ
-     LEFT JOIN _es_obs b ON b.score_ordinal = vs.score_ordinal AND b.output_name = g.output_name),
+     FROM _es_obs b JOIN _es_vsig g
+       ON g.task_id = b.task_id AND g.metric_type = b.metric_type AND g.output_name = b.output_name),
+   nsig AS (SELECT task_id, view_ordinal, count(*) AS nsig FROM _es_vsig GROUP BY ALL),
    red AS (
-     SELECT opp_id, count(*) AS nsig, count(*) FILTER (WHERE v IS NOT NULL AND isfinite(v)) AS nok,
+     SELECT task_id, view_ordinal, trial_id, occ, count(*) AS nok,
        arg_min(v, o) AS v1, arg_max(v, o) AS v2, arg_min(w, o) AS w1, arg_max(w, o) AS w2,
        min(v) AS v_min, max(v) AS v_max
-     FROM sv GROUP BY opp_id),
-   -- Opportunities with more than two signals need Python's compensated sum over the ordered list.
+     FROM sv GROUP BY task_id, view_ordinal, trial_id, occ
+     HAVING bool_and(v IS NOT NULL AND isfinite(v))),
+   -- views of more than two signals need Python's compensated sum over the ordered list
    long AS (
-     SELECT opp_id, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig FROM sv
-     WHERE opp_id IN (SELECT opp_id FROM red WHERE nsig > 2 AND nok = nsig) GROUP BY opp_id),
+     SELECT task_id, view_ordinal, trial_id, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
+     FROM sv JOIN nsig USING (task_id, view_ordinal) WHERE nsig.nsig > 2
+     GROUP BY task_id, view_ordinal, trial_id, occ),
    sums AS (
-     SELECT r.opp_id, r.nsig, r.v1, r.v_min, r.v_max,
-       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
+     SELECT r.task_id, r.view_ordinal, r.trial_id, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
          ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
-       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
          ELSE py_sum(list_transform(l.sig, lambda x: x.w)) END AS w_sum,
-       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
          ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
-     FROM red r LEFT JOIN long l USING (opp_id)
-     WHERE r.nok = r.nsig)
-   SELECT op.view_name, op.task_rank, op.first_seen, op.occ,
-     CASE op.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
-                     WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
-                     WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
-   FROM sums x JOIN _es_vopp op USING (opp_id)
-   WHERE NOT (op.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
+     FROM red r JOIN nsig n USING (task_id, view_ordinal)
+     LEFT JOIN long l USING (task_id, view_ordinal, trial_id, occ)
+     WHERE r.nok = n.nsig)
+   SELECT d.view_name, d.task_rank, tr.first_seen, x.occ,
+     CASE d.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
+                    WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
+                    WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
+   FROM sums x JOIN _es_vdef d USING (task_id, view_ordinal)
+   JOIN _es_vtrial tr USING (task_id, trial_id)
+   WHERE NOT (d.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
 ];
 
 const VIEW_STEPS_EMPTY = [

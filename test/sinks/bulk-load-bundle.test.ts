@@ -51,6 +51,23 @@ async function viaJavaScript(dir: string): Promise<Record<string, unknown>[][]> 
   });
 }
 
+/** The store rows of the bundle through `bulkLoadBundle` (run id `R`, JSON columns kept). */
+async function viaBulkLoad(dir: string): Promise<{
+  loaded: Awaited<ReturnType<typeof bulkLoadBundle>>;
+  rows: Record<string, unknown>[][];
+}> {
+  return withTestDb(async (connection) => {
+    const loaded = await bulkLoadBundle(connection, {
+      scoresFile: join(dir, 'scores.jsonl'),
+      trialsFile: join(dir, 'trials.jsonl'),
+      runId: 'R',
+      tasks: await readTaskSpecs(dir),
+      keepJson: true,
+    });
+    return { loaded, rows: await tableRows(connection) };
+  });
+}
+
 async function tableRows(connection: Parameters<typeof queryRows>[0]): Promise<Record<string, unknown>[][]> {
   const outputs = await queryRows(connection, OUTPUTS);
   // JSON text may differ in spacing and float spelling: compare the parsed values
@@ -66,21 +83,36 @@ describe('bulkLoadBundle', () => {
         await writeTrickyBundle(dir, seed);
         if (!specs) await unlink(join(dir, 'tasks.jsonl'));
         const expected = await viaJavaScript(dir);
-        const actual = await withTestDb(async (connection) => {
-          const loaded = await bulkLoadBundle(connection, {
-            scoresFile: join(dir, 'scores.jsonl'),
-            trialsFile: join(dir, 'trials.jsonl'),
-            runId: 'R',
-            tasks: await readTaskSpecs(dir),
-            keepJson: true,
-          });
-          expect(loaded).not.toBeNull();
-          expect(loaded?.scores).toBe(expected[0]?.length);
-          expect(loaded?.outputs).toBe(expected[1]?.length);
-          return tableRows(connection);
-        });
-        expect(actual).toEqual(expected);
+        const { loaded, rows } = await viaBulkLoad(dir);
+        expect(loaded).not.toBeNull();
+        expect(loaded?.scores).toBe(expected[0]?.length);
+        expect(loaded?.outputs).toBe(expected[1]?.length);
+        expect(rows).toEqual(expected);
       }
+    }
+  }, 60_000);
+
+  it('numbers occurrences without a window when no (task, trial, metric) repeats: the same rows', async () => {
+    for (const seed of [1, 2]) {
+      const dir = join(root, `unique-${seed}`);
+      await writeTrickyBundle(dir, seed);
+      // keep the first score of every (task, trial, metric)
+      const seen = new Set<string>();
+      const lines = (await readFile(join(dir, 'scores.jsonl'), 'utf8')).split('\n').filter((line) => {
+        if (line === '') return false;
+        const field = (name: string): string | undefined =>
+          new RegExp(`"${name}": "([^"]*)"`).exec(line)?.[1];
+        const key = `${field('task_id')}\0${field('trial_id')}\0${field('metric_type')}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      await writeFile(join(dir, 'scores.jsonl'), lines.map((line) => `${line}\n`).join(''));
+      const expected = await viaJavaScript(dir);
+      const { loaded, rows } = await viaBulkLoad(dir);
+      expect(loaded?.scores).toBe(lines.length);
+      expect(rows).toEqual(expected);
+      expect(expected[0]?.every((row) => row['occurrence'] === 1)).toBe(true);
     }
   }, 60_000);
 

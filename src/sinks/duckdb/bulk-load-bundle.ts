@@ -18,7 +18,10 @@ export interface BulkLoadBundleInput {
   tasks: readonly TaskSpec[] | null;
   /** Run metadata for the `runs` row. */
   metadata?: JsonObject | null | undefined;
-  /** Keep `scores.diagnostics`/`scores.metadata` (a store); false leaves them NULL (a summary only). */
+  /**
+   * Keep `scores.diagnostics`/`scores.metadata` and `score_outputs.declared_kind` (a store); false
+   * leaves them NULL (a summary only: it reads the declarations from `task_outputs`).
+   */
   keepJson: boolean;
   /** Clock for `runs.written_at`. */
   now?: (() => Date) | undefined;
@@ -91,7 +94,6 @@ export async function bulkLoadBundle(
   } finally {
     await connection.run('DROP TABLE IF EXISTS _es_load_scores');
     await connection.run('DROP TABLE IF EXISTS _es_load_trials');
-    await connection.run('DROP TABLE IF EXISTS _es_load_out');
   }
 }
 
@@ -109,7 +111,10 @@ async function load(
     `CREATE OR REPLACE TEMP TABLE _es_load_scores AS
      SELECT * FROM read_ndjson(${sqlString(scoresFile)}, columns = ${scoreColumns(input.keepJson)})`,
   );
-  const bad = await one(`SELECT count(*) FROM _es_load_scores WHERE
+  // one scan: rows the summary cannot use, and whether any (task, trial, metric) repeats (only then
+  // are occurrences numbered by a window over the whole file)
+  const [bad, repeated] = (
+    await connection.runAndReadAll(`SELECT count(*) FILTER (WHERE
       id IS NULL OR run_id IS NULL OR task_id IS NULL OR trial_id IS NULL OR metric_type IS NULL
       OR status IS NULL OR status NOT IN ${STATUSES} OR outputs IS NULL
       OR len(list_filter(outputs, o -> o.name IS NULL)) > 0
@@ -117,7 +122,8 @@ async function load(
         input.keepJson
           ? `OR json_type(diagnostics) <> 'ARRAY' OR metadata IS NULL OR json_type(metadata) <> 'OBJECT'`
           : ''
-      }`);
+      }), count(*) > count(DISTINCT (task_id, trial_id, metric_type)) FROM _es_load_scores`)
+  ).getRows()[0] ?? [0, false];
   if (Number(bad) > 0) return null;
   if (trialsFile !== null) {
     await connection.run(
@@ -137,7 +143,7 @@ async function load(
 
   await connection.run('BEGIN TRANSACTION');
   try {
-    const result = await replaceRun(connection, input, runId, trialsFile !== null);
+    const result = await replaceRun(connection, input, runId, trialsFile !== null, repeated === true);
     await input.beforeCommit?.(runId);
     await connection.run('COMMIT');
     return result;
@@ -153,6 +159,7 @@ async function replaceRun(
   input: BulkLoadBundleInput,
   runId: string,
   withTrials: boolean,
+  repeated: boolean,
 ): Promise<BulkLoadBundleResult> {
   const one = async (sql: string): Promise<unknown> =>
     (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
@@ -168,7 +175,7 @@ async function replaceRun(
   await connection.run(
     `INSERT INTO scores
      SELECT $run, rowid, id, task_id, trial_id, metric_type,
-       row_number() OVER (PARTITION BY task_id, trial_id, metric_type ORDER BY rowid),
+       ${repeated ? 'row_number() OVER (PARTITION BY task_id, trial_id, metric_type ORDER BY rowid)' : '1'},
        status,
        status = 'failed' AND ${
          input.keepJson
@@ -179,9 +186,11 @@ async function replaceRun(
      FROM _es_load_scores`,
     run,
   );
-  // the declared kind of an output: the last spec of a task id, the first declaration within it
+  // outputs unnested straight from the staged rows (their occurrence from `scores` only when some
+  // (task, trial, metric) repeats); the declared kind of an output: the last spec of a task id, the
+  // first declaration within it
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE _es_load_out AS
+    `INSERT INTO score_outputs
      WITH kinds AS (
        SELECT o.task_id, o.metric_type, o.output_name, arg_min(o.kind, (o.metric_ordinal, o.output_ordinal)) AS kind
        FROM task_outputs o
@@ -189,14 +198,14 @@ async function replaceRun(
          SELECT max(t.task_ordinal) FROM tasks t WHERE t.run_id = $run AND t.task_id = o.task_id)
        GROUP BY ALL),
      x AS (
-       SELECT s.score_ordinal, s.task_id, s.trial_id, s.occurrence, s.metric_type, s.status,
-         list_transform(l.outputs, o -> o.name) AS names,
+       SELECT l.rowid AS score_ordinal, l.task_id, l.trial_id, ${repeated ? 's.occurrence' : '1'} AS occurrence,
+         l.metric_type, list_transform(l.outputs, o -> o.name) AS names,
          unnest(l.outputs) AS o, generate_subscripts(l.outputs, 1) AS i
-       FROM scores s JOIN _es_load_scores l ON l.rowid = s.score_ordinal
-       WHERE s.run_id = $run),
+       FROM _es_load_scores l ${repeated ? 'JOIN scores s ON s.run_id = $run AND s.score_ordinal = l.rowid' : ''}),
      y AS (SELECT *, json_type(o.value) AS jt FROM x)
-     SELECT y.score_ordinal, y.task_id, y.trial_id, y.occurrence, y.metric_type, (y.i - 1)::INTEGER AS output_ordinal,
-       y.o.name AS output_name, list_position(y.names, y.o.name) = y.i AS is_first, k.kind AS declared_kind,
+     SELECT $run, y.score_ordinal, y.task_id, y.trial_id, y.occurrence, y.metric_type,
+       (y.i - 1)::INTEGER AS output_ordinal, y.o.name AS output_name, list_position(y.names, y.o.name) = y.i AS is_first,
+       ${input.keepJson ? 'k.kind' : 'NULL'} AS declared_kind,
        CASE WHEN y.jt IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT') THEN 'number' WHEN y.jt = 'BOOLEAN' THEN 'boolean'
             WHEN y.jt = 'VARCHAR' THEN 'string' WHEN y.jt = 'ARRAY' THEN 'array' WHEN y.jt = 'OBJECT' THEN 'object'
             ELSE 'null' END AS value_type,
@@ -204,25 +213,26 @@ async function replaceRun(
             WHEN y.jt = 'BOOLEAN' THEN CASE WHEN y.o.value::VARCHAR = 'true' THEN 1::DOUBLE ELSE 0::DOUBLE END
        END AS num_value,
        CASE WHEN y.jt = 'VARCHAR' THEN y.o.value->>'$' END AS label_value,
-       CASE WHEN y.jt IN ('ARRAY', 'OBJECT') THEN y.o.value END AS json_value,
-       y.jt = 'DOUBLE' AND y.status <> 'failed' AND regexp_matches(y.o.value::VARCHAR, '[.eE]') AS float_literal
-     FROM y LEFT JOIN kinds k
-       ON k.task_id = y.task_id AND k.metric_type = y.metric_type AND k.output_name = y.o.name`,
+       CASE WHEN y.jt IN ('ARRAY', 'OBJECT') THEN y.o.value END AS json_value
+     FROM y ${
+       input.keepJson
+         ? 'LEFT JOIN kinds k ON k.task_id = y.task_id AND k.metric_type = y.metric_type AND k.output_name = y.o.name'
+         : ''
+     }`,
     run,
   );
-  await connection.run(
-    `INSERT INTO score_outputs
-     SELECT $run, score_ordinal, task_id, trial_id, occurrence, metric_type, output_ordinal, output_name, is_first,
-       declared_kind, value_type, num_value, label_value, json_value
-     FROM _es_load_out`,
-    run,
-  );
-  // integral values written as float literals (`1.0`, `1e2`): the only ones whose JSON type the
-  // double cannot tell
+  // first outputs of non-failed scores whose integral value was written as a float literal (`1.0`,
+  // `1e2`): the only ones whose JSON type the double cannot tell
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE _es_float_lit AS
-     SELECT score_ordinal, output_name FROM _es_load_out
-     WHERE float_literal AND is_first AND isfinite(num_value) AND num_value = trunc(num_value)`,
+     WITH x AS (SELECT rowid AS score_ordinal, list_transform(outputs, o -> o.name) AS names,
+                  unnest(outputs) AS o, generate_subscripts(outputs, 1) AS i
+                FROM _es_load_scores WHERE status <> 'failed'),
+     y AS (SELECT score_ordinal, o.name AS output_name, o.value::VARCHAR AS text, list_position(names, o.name) = i AS is_first
+           FROM x WHERE json_type(o.value) = 'DOUBLE'),
+     z AS (SELECT score_ordinal, output_name, CAST(text AS DOUBLE) AS v FROM y
+           WHERE is_first AND regexp_matches(text, '[.eE]'))
+     SELECT score_ordinal, output_name FROM z WHERE isfinite(v) AND v = trunc(v)`,
   );
   let trials = 0;
   if (withTrials) {
@@ -247,7 +257,7 @@ async function replaceRun(
     trials = Number(await one('SELECT count(*) FROM _es_load_trials'));
   }
   const scores = Number(await one('SELECT count(*) FROM _es_load_scores'));
-  const outputs = Number(await one('SELECT count(*) FROM _es_load_out'));
+  const outputs = Number(await one(`SELECT count(*) FROM score_outputs WHERE run_id = ${sqlString(runId)}`));
   return { runId, tasks: taskOrdinal, trials, scores, outputs };
 }
 
