@@ -1,7 +1,8 @@
 import type { AggregateScore, Summary } from '../model/summary.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { TaskValueColumn } from '../summary/task-value-column.js';
 import { clusteredMeanInterval } from './clustered-mean-interval.js';
 import type { StatsInterval } from './stats-interval.js';
-import { studentTInterval } from './student-t-interval.js';
 import { studentTIntervalFromMoments } from './student-t-interval-from-moments.js';
 import { wilsonInterval } from './wilson-interval.js';
 
@@ -67,9 +68,20 @@ interface TaskValues {
 
 function taskValuesByOutput(summary: Summary): Map<string, TaskValues[]> {
   const byOutput = new Map<string, TaskValues[]>();
-  for (const task of Object.keys(summary.task_metric_values)) {
-    const outputs = summary.task_metric_values[task] ?? {};
-    for (const [name, records] of Object.entries(outputs)) {
+  const add = (name: string, values: TaskValues): void => {
+    let list = byOutput.get(name);
+    if (list === undefined) byOutput.set(name, (list = []));
+    list.push(values);
+  };
+  const taskMetricValues = summary.task_metric_values;
+  for (const task of Object.keys(taskMetricValues)) {
+    // Columns when the summary has them: a run of 50M values never becomes 50M record objects.
+    const columns = columnarTaskValues.columns(taskMetricValues, task);
+    if (columns !== null) {
+      for (const [name, column] of columns) add(name, columnValues(column));
+      continue;
+    }
+    for (const [name, records] of Object.entries(taskMetricValues[task] ?? {})) {
       const values: TaskValues = { numbers: [], booleans: [] };
       for (const record of records) {
         if (record.value_type !== 'number') continue;
@@ -77,12 +89,33 @@ function taskValuesByOutput(summary: Summary): Map<string, TaskValues[]> {
         else if (typeof record.value === 'number' && Number.isFinite(record.value))
           values.numbers.push(record.value);
       }
-      let list = byOutput.get(name);
-      if (list === undefined) byOutput.set(name, (list = []));
-      list.push(values);
+      add(name, values);
     }
   }
   return byOutput;
+}
+
+function columnValues(column: TaskValueColumn): TaskValues {
+  const values: TaskValues = { numbers: [], booleans: [] };
+  for (let i = 0; i < column.length; i++) {
+    const kind = column.kind(i);
+    if (kind === TaskValueColumn.TRUE) values.booleans.push(1);
+    else if (kind === TaskValueColumn.FALSE) values.booleans.push(0);
+    else if (kind === TaskValueColumn.NUMBER || kind === TaskValueColumn.FLOAT) {
+      const v = column.values[i] as number;
+      if (Number.isFinite(v)) values.numbers.push(v);
+    }
+  }
+  return values;
+}
+
+/** Student-t over every value of the groups, in group order (the same floats as over their concatenation). */
+function groupsTInterval(groups: readonly (readonly number[])[], n: number, sum: number, confidence: number) {
+  if (n < 2) return null;
+  const mean = sum / n;
+  let ss = 0;
+  for (const group of groups) for (const v of group) ss += (v - mean) ** 2;
+  return studentTIntervalFromMoments(mean, Math.sqrt(ss / (n - 1)), n, confidence);
 }
 
 function outputStats(
@@ -92,17 +125,24 @@ function outputStats(
 ): AggregateStats {
   const useNumbers = tasks.some((t) => t.numbers.length > 0) || !tasks.some((t) => t.booleans.length > 0);
   const groups = tasks.map((t) => (useNumbers ? t.numbers : t.booleans)).filter((g) => g.length > 0);
-  const all = groups.flat();
-  const n = all.length;
+  let n = 0;
+  let sum = 0;
+  let binary = true;
+  for (const group of groups) {
+    n += group.length;
+    for (const v of group) {
+      sum += v;
+      if (v !== 0 && v !== 1) binary = false;
+    }
+  }
   const intervals: StatsInterval[] = [];
-  const t = studentTInterval(all, confidence);
+  const t = groupsTInterval(groups, n, sum, confidence);
   if (t !== null) intervals.push(t);
   if (groups.some((g) => g.length > 1)) {
     const clustered = clusteredMeanInterval(groups, confidence);
     if (clustered !== null) intervals.push(clustered);
   }
-  const sum = all.reduce((a, b) => a + b, 0);
-  if (n > 0 && all.every((v) => v === 0 || v === 1)) {
+  if (n > 0 && binary) {
     const wilson = wilsonInterval(sum, n, confidence);
     if (wilson !== null) intervals.push(wilson);
   }
