@@ -45,6 +45,10 @@ const NL = 0x0a;
  * `end()` reports a truncated last frame as `OtlpDecodeError` with its byte offset; an unfinished last
  * JSON line is returned as a payload (its parse error will name the line).
  *
+ * Frames are views of the chunks pushed unless `reusedChunks` is set: then nothing returned or kept
+ * refers to a chunk once `push` returns (frames and unfinished bytes are copied out), so the caller
+ * may read the next chunk into the same buffer, and a frame held for long keeps only its own bytes.
+ *
  * @example
  * const s = new OtlpPayloadSplitter('jsonl');
  * const payloads = [...s.push(chunk1), ...s.push(chunk2), ...s.end()];
@@ -58,9 +62,13 @@ export class OtlpPayloadSplitter {
   #offset = 0;
   /** Line number of the next line to complete (lines mode). */
   #line = 1;
+  readonly #copy: boolean;
+  /** The chunk being pushed (copy mode: what must not be kept past `push`). */
+  #chunk: ArrayBufferLike | null = null;
 
-  constructor(layout: OtlpFileLayout) {
+  constructor(layout: OtlpFileLayout, options: { reusedChunks?: boolean } = {}) {
     this.#layout = layout;
+    this.#copy = options.reusedChunks === true;
   }
 
   /** Bytes taken in so far. */
@@ -73,6 +81,18 @@ export class OtlpPayloadSplitter {
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
     if (this.#mode === 'undecided') this.#decide(false);
+    if (!this.#copy) return this.#cut();
+    this.#chunk = chunk.buffer;
+    try {
+      return this.#cut();
+    } finally {
+      this.#chunk = null;
+      // what stays pending is copied out of the chunk, which the caller will overwrite
+      this.#pending = this.#pending.map((b) => (b.buffer === chunk.buffer ? Buffer.from(b) : b));
+    }
+  }
+
+  #cut(): OtlpPayload[] {
     switch (this.#mode) {
       case 'lines':
         return this.#lines(false);
@@ -180,7 +200,7 @@ export class OtlpPayloadSplitter {
     const first = this.#pending[0] as Buffer;
     let out: Buffer;
     if (first.length >= n) {
-      out = first.subarray(0, n);
+      out = first.buffer === this.#chunk ? Buffer.from(first.subarray(0, n)) : first.subarray(0, n);
       if (first.length === n) this.#pending.shift();
       else this.#pending[0] = first.subarray(n);
     } else {
@@ -206,7 +226,7 @@ export class OtlpPayloadSplitter {
       const len = this.#peekLength();
       if (this.#pendingBytes - 4 < len) break;
       const at = this.#offset;
-      // Frames are views of the read chunks (no copy); a chunk is freed once its trials are done.
+      // without `reusedChunks`, frames are views of the read chunks: a chunk is freed once its trials are done
       const frame = this.#takeBytes(4 + len);
       out.push({ kind: 'protobuf', bytes: frame.subarray(4), offset: at, bodyOffset: at + 4 });
     }
