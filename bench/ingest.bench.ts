@@ -21,7 +21,8 @@
  *   metrics, checked to give the pipeline's totals), timed like (c).
  * Whole processes (`process`), on the built CLI (`npm run build`), over the ~100 MB dump: `evalstream
  *   score --no-report` against a process that only reads the file and decodes its frames with protobufjs
- *   reflection (bench/whole-process-child.mjs), alternated ROUNDS times; wall time from process start.
+ *   reflection (bench/whole-process-child.mjs), alternated ROUNDS times; wall time from process start,
+ *   and CPU time (user + system), which load from other processes disturbs less.
  *   target: score no slower than the decode-only process (ratio ≤ 1).
  * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
  *   each a process of its own; max RSS of each.
@@ -184,6 +185,7 @@ if (
 }
 interface ProcessRun {
   seconds: number;
+  cpuSeconds: number;
   maxRssBytes: number;
   code?: number;
   trials?: number;
@@ -227,6 +229,13 @@ if (PARTS.has('process')) {
   );
   console.log(
     `  ratio ${(c / a).toFixed(2)}x the decode-only process  target <= 1x ${c <= a ? 'OK' : 'MISSED'}  (medians of ${ROUNDS} alternated rounds)`,
+  );
+  // CPU time (user + system) is what load from other processes on the machine disturbs least
+  const aCpu = median(decodeOnly.map((r) => r.cpuSeconds));
+  const cCpu = median(scores.map((r) => r.cpuSeconds));
+  console.log(
+    `  CPU: decode only ${aCpu.toFixed(2)} s (${decodeOnly.map((r) => r.cpuSeconds.toFixed(2)).join(', ')}), ` +
+      `score --no-report ${cCpu.toFixed(2)} s (${scores.map((r) => r.cpuSeconds.toFixed(2)).join(', ')}): ratio ${(cCpu / aCpu).toFixed(2)}x`,
   );
 }
 

@@ -1,5 +1,6 @@
 // A whole process of bench/ingest.bench.ts, run on the built code (`npm run build`) as a user runs it.
-// Prints one JSON line: seconds since the process started (module loading included) and max RSS.
+// Prints one JSON line: seconds since the process started (module loading included), the CPU seconds
+// (user + system, every thread) and max RSS.
 //
 //   node bench/whole-process-child.mjs reflect <dump>               read the file, cut its frames and
 //                                                                  decode each with protobufjs reflection
@@ -41,7 +42,9 @@ if (mode === 'reflect') {
 
 function report(fields) {
   const seconds = performance.now() / 1000;
+  const usage = process.resourceUsage();
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
   process.stdout.write(
-    JSON.stringify({ ...fields, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 }) + '\n',
+    JSON.stringify({ ...fields, seconds, cpuSeconds, maxRssBytes: usage.maxRSS * 1024 }) + '\n',
   );
 }

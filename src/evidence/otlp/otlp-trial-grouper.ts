@@ -174,7 +174,8 @@ export class OtlpTrialGrouper {
   /** Open traces, least recently active first. */
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
-  readonly #emitted = new Map<string, number>();
+  /** Trial key → parts emitted so far (one entry per trial of the run: kept off the heap). */
+  readonly #emitted = new StringKeyIndex();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   /** Log records waiting for a first span of their trace, oldest trace first. */
