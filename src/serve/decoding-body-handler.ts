@@ -1,5 +1,5 @@
 import { decodeExportRequest } from './decode-export-request.js';
-import { protobufAttributesNestPast } from './protobuf-attributes-nest-past.js';
+import { protobufAttributesNestPast } from '../evidence/otlp/protobuf-attributes-nest-past.js';
 import { MAX_ATTRIBUTE_DEPTH } from './too-deep-attribute.js';
 import type { BodyHandler, ExportHandler, Saturated, Undecodable } from './serve-types.js';
 import type { ExportOutcome } from './export-response.js';

@@ -1,11 +1,11 @@
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
-import { protobufAttributesNestPast } from '../../src/serve/protobuf-attributes-nest-past.js';
-import { MAX_ATTRIBUTE_DEPTH, tooDeepAttribute } from '../../src/serve/too-deep-attribute.js';
-import { deepAttributeRequest } from './deep-attribute-request.js';
-import { fakeAgent } from './fake-agent.js';
+import { decodeExportRequest } from '../../../src/serve/decode-export-request.js';
+import { protobufAttributesNestPast } from '../../../src/evidence/otlp/protobuf-attributes-nest-past.js';
+import { MAX_ATTRIBUTE_DEPTH, tooDeepAttribute } from '../../../src/serve/too-deep-attribute.js';
+import { deepAttributeRequest } from '../../serve/deep-attribute-request.js';
+import { fakeAgent } from '../../serve/fake-agent.js';
 
 const traceId = Buffer.from('0af7651916cd43dd8448eb211c80319c', 'hex');
 

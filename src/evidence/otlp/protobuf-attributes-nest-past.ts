@@ -1,3 +1,7 @@
+/*
+ * Protobuf wire code, kept next to the decoder (`decode-otlp-protobuf.ts`): checking attribute depth
+ * on decoded values was 17 % of the bytes `serve` allocated; this walk allocates nothing.
+ */
 /** Position after the last field read by `field` (module state: the walk is synchronous). */
 let pos = 0;
 /** Payload of the last length-delimited field read by `field`. */
