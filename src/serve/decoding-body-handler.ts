@@ -1,6 +1,4 @@
 import { decodeExportRequest } from './decode-export-request.js';
-import { protobufAttributesNestPast } from '../evidence/otlp/protobuf-attributes-nest-past.js';
-import { MAX_ATTRIBUTE_DEPTH } from './too-deep-attribute.js';
 import type { BodyHandler, ExportHandler, Saturated, Undecodable } from './serve-types.js';
 import type { ExportOutcome } from './export-response.js';
 
@@ -27,12 +25,7 @@ export function decodingBodyHandler(handler: ExportHandler): BodyHandler {
         const name = signal === 'logs' ? 'ExportLogsServiceRequest' : 'ExportTraceServiceRequest';
         return { undecodable: `request does not decode as ${name}: ${(error as Error).message}` };
       }
-      // protobuf spans are checked for deep attributes on the wire, without decoding their values
-      const shallow =
-        encoding === 'protobuf' &&
-        signal === 'traces' &&
-        !protobufAttributesNestPast(body, MAX_ATTRIBUTE_DEPTH);
-      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding, signal), shallow);
+      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding, signal));
     },
   };
 }

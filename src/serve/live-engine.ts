@@ -198,11 +198,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * read back when they are needed again (late spans), so trials kept for late spans cost the
    * garbage collector little.
    */
-  acceptRequest(
-    request: OtlpExportRequest,
-    reload?: () => OtlpExportRequest,
-    shallow = false,
-  ): ExportOutcome | Saturated {
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
     let rejected = 0;
     let late = 0;
     let deep = 0;
@@ -225,7 +221,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           let refuse = true;
           if (!hasValidIds(span)) rejected += 1;
           else {
-            const tooDeep = shallow ? null : tooDeepAttribute(span);
+            const tooDeep = tooDeepAttribute(span);
             if (tooDeep !== null) {
               if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
               deep += 1;
@@ -262,7 +258,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       const resourceSpans =
         refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
       // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
-      const again = reload === undefined ? undefined : () => acceptable(reload(), shallow);
+      const again = reload === undefined ? undefined : () => acceptable(reload());
       this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: items, reload: again });
       this.#queuedSpans += items;
       this.metrics.spansReceived += kept;
@@ -617,12 +613,12 @@ function without(
 }
 
 /** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
-function acceptable(request: OtlpExportRequest, shallow: boolean): OtlpExportRequest {
+function acceptable(request: OtlpExportRequest): OtlpExportRequest {
   const refused = new Set<OtlpSpan>();
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
       for (const span of ss.spans)
-        if (!hasValidIds(span) || (!shallow && tooDeepAttribute(span) !== null)) refused.add(span);
+        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };

@@ -26,14 +26,8 @@ export interface ExportHandler {
    * The one way a decoded request (spans and/or log records, from any transport) enters the live
    * path: accepted (some spans perhaps refused, said in the outcome) or refused whole when saturated.
    * `reload` decodes the same request again (its spans may then be dropped and read back later).
-   * `shallow`: the caller found on the wire that no span attribute nests deeper than
-   * `MAX_ATTRIBUTE_DEPTH` (the spans' decoded values are then not walked for it).
    */
-  acceptRequest(
-    request: OtlpExportRequest,
-    reload?: () => OtlpExportRequest,
-    shallow?: boolean,
-  ): ExportOutcome | Saturated;
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated;
 }
 
 /** Which OTLP export a request body is: `ExportTraceServiceRequest` or `ExportLogsServiceRequest`. */
