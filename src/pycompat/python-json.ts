@@ -1,8 +1,5 @@
-import { formatPyFloat } from './format-py-float.js';
 import { PyFloat } from './py-float.js';
 import type { PyJson, PyJsonObject } from './py-json.js';
-import { pythonSortKeys } from './python-sort-keys.js';
-import { quotePyJsonString } from './quote-py-json-string.js';
 import { stringifyPyJson } from './stringify-py-json.js';
 import type { WireObject, WireValue } from './wire-value.js';
 
@@ -36,7 +33,6 @@ const PATH_SEP = '\u0000';
  */
 export function pythonJson(value: WireValue, options: PythonJsonOptions = {}): string {
   const floatPaths = options.floatPaths && options.floatPaths.size > 0 ? options.floatPaths : null;
-  if (options.indent === undefined && floatPaths === null) return inline(value);
   return stringifyPyJson(toPyJson(value, floatPaths, ''), {
     ...(options.indent === undefined ? {} : { indent: options.indent }),
     floats: 'repr',
@@ -44,54 +40,6 @@ export function pythonJson(value: WireValue, options: PythonJsonOptions = {}): s
     sortKeys: true,
     level: options.level ?? 0,
   });
-}
-
-/**
- * One line, written straight from the wire value (a bundle row per trial and per score takes this
- * road): the same text as through {@link PyJson}, without building that copy of the value.
- */
-function inline(v: WireValue): string {
-  if (v === null) return 'null';
-  switch (typeof v) {
-    case 'string':
-      return quote(v);
-    case 'number':
-      return plainNumberText(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-  }
-  if (v instanceof PyFloat) return formatPyFloat(v.value, 'repr');
-  if (Array.isArray(v)) {
-    const items = v as readonly WireValue[];
-    if (items.length === 0) return '[]';
-    let out = '[' + inline(items[0] as WireValue);
-    for (let i = 1; i < items.length; i++) out += ', ' + inline(items[i] as WireValue);
-    return out + ']';
-  }
-  const obj = v as WireObject;
-  const keys = pythonSortKeys(Object.keys(obj));
-  if (keys.length === 0) return '{}';
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i] as string;
-    out += (i === 0 ? '' : ', ') + quote(k) + ': ' + inline(obj[k] as WireValue);
-  }
-  return out + '}';
-}
-
-/** Printable ASCII other than `"` and `\\`: such a string is its own JSON body. */
-const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
-
-function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? quotePyJsonString(s, true) : '"' + s + '"';
-}
-
-/** {@link plainNumber} as text. */
-function plainNumberText(x: number): string {
-  if (!Number.isFinite(x)) return 'null';
-  if (!Number.isInteger(x)) return formatPyFloat(x, 'repr');
-  // below 1e21 `String` writes every digit of an integral double (the shortest ones past 2^53)
-  return Math.abs(x) >= 1e21 ? BigInt(x).toString() : String(x);
 }
 
 /** The {@link PyJson} of a wire value; `path` is tracked only when there are float paths. */

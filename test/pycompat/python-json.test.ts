@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePythonJson } from '../../src/pycompat/parse-python-json.js';
@@ -74,38 +73,6 @@ describe('pythonJson', () => {
     (nested[2]![1] as WireValue[])[0] = new PyFloat(2);
     expect(pythonJson(boxed)).toBe(vectors.nested_inline);
     expect(pythonJson(boxed, { indent: 2 })).toBe(vectors.nested_indent);
-  });
-
-  it('writes a line straight from the value exactly as through the general path (float paths)', () => {
-    const number = fc.oneof(
-      fc.double(),
-      fc.integer(),
-      fc.constantFrom(-0, 2 ** 53, 2 ** 60 + 2048, 1e21, -1e22, 1e300, NaN, -Infinity),
-    );
-    const leaf = fc.oneof(
-      fc.constant(null),
-      fc.boolean(),
-      fc.string({ unit: 'binary' }),
-      fc.string(),
-      number,
-      number.map((x) => new PyFloat(x)),
-    );
-    const value = fc.letrec<{ v: WireValue }>((tie) => ({
-      v: fc.oneof(
-        { depthSize: 'small' },
-        leaf,
-        fc.array(tie('v')),
-        fc.dictionary(fc.oneof(fc.string({ unit: 'binary' }), fc.constant('__proto__')), tie('v')),
-      ),
-    })).v;
-    // a float path no value has sends the same value down the general path
-    const general = { floatPaths: new Set(['\u0000none\u0000']) };
-    fc.assert(
-      fc.property(value, (v) => {
-        expect(pythonJson(v)).toBe(pythonJson(v, general));
-      }),
-      { numRuns: 300 },
-    );
   });
 });
 

@@ -32,7 +32,6 @@ export type OtlpPayload =
 type Mode = 'undecided' | 'lines' | 'document' | 'frames' | 'single';
 
 const NL = 0x0a;
-const SLAB_BYTES = 1 << 20;
 
 /**
  * Cuts a byte stream into OTLP payloads, chunk by chunk, holding only the unfinished part:
@@ -45,12 +44,6 @@ const SLAB_BYTES = 1 << 20;
  *
  * `end()` reports a truncated last frame as `OtlpDecodeError` with its byte offset; an unfinished last
  * JSON line is returned as a payload (its parse error will name the line).
- *
- * Frames are views of the chunks pushed unless `reusedChunks` is set: then nothing returned or kept
- * refers to a chunk once `push` returns (frames and unfinished bytes are copied out), so the caller
- * may read the next chunk into the same buffer. Frames are copied one after another into 1 MiB slabs
- * (one allocation per slab, not per frame: 38 KB allocations, freed only when a collection finds
- * them, left the allocator's heap fragmented), a frame over a quarter of a slab into its own buffer.
  *
  * @example
  * const s = new OtlpPayloadSplitter('jsonl');
@@ -65,16 +58,9 @@ export class OtlpPayloadSplitter {
   #offset = 0;
   /** Line number of the next line to complete (lines mode). */
   #line = 1;
-  readonly #copy: boolean;
-  /** The chunk being pushed (copy mode: what must not be kept past `push`). */
-  #chunk: ArrayBufferLike | null = null;
-  /** Copy mode: where frames are copied to, one after another (one allocation for many frames). */
-  #slab: Buffer = Buffer.alloc(0);
-  #slabUsed = 0;
 
-  constructor(layout: OtlpFileLayout, options: { reusedChunks?: boolean } = {}) {
+  constructor(layout: OtlpFileLayout) {
     this.#layout = layout;
-    this.#copy = options.reusedChunks === true;
   }
 
   /** Bytes taken in so far. */
@@ -87,18 +73,6 @@ export class OtlpPayloadSplitter {
     this.#pending.push(chunk);
     this.#pendingBytes += chunk.length;
     if (this.#mode === 'undecided') this.#decide(false);
-    if (!this.#copy) return this.#cut();
-    this.#chunk = chunk.buffer;
-    try {
-      return this.#cut();
-    } finally {
-      this.#chunk = null;
-      // what stays pending is copied out of the chunk, which the caller will overwrite
-      this.#pending = this.#pending.map((b) => (b.buffer === chunk.buffer ? Buffer.from(b) : b));
-    }
-  }
-
-  #cut(): OtlpPayload[] {
     switch (this.#mode) {
       case 'lines':
         return this.#lines(false);
@@ -206,7 +180,7 @@ export class OtlpPayloadSplitter {
     const first = this.#pending[0] as Buffer;
     let out: Buffer;
     if (first.length >= n) {
-      out = first.buffer === this.#chunk ? this.#copyOut(first, n) : first.subarray(0, n);
+      out = first.subarray(0, n);
       if (first.length === n) this.#pending.shift();
       else this.#pending[0] = first.subarray(n);
     } else {
@@ -226,26 +200,13 @@ export class OtlpPayloadSplitter {
     return out;
   }
 
-  /** The first `n` bytes of `from`, copied into the slab (a new slab when it is full). */
-  #copyOut(from: Buffer, n: number): Buffer {
-    if (n > SLAB_BYTES / 4) return Buffer.from(from.subarray(0, n));
-    if (this.#slabUsed + n > this.#slab.length) {
-      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      this.#slabUsed = 0;
-    }
-    const at = this.#slabUsed;
-    from.copy(this.#slab, at, 0, n);
-    this.#slabUsed = at + n;
-    return this.#slab.subarray(at, at + n);
-  }
-
   #frames(atEnd: boolean): OtlpPayload[] {
     const out: OtlpPayload[] = [];
     while (this.#pendingBytes >= 4) {
       const len = this.#peekLength();
       if (this.#pendingBytes - 4 < len) break;
       const at = this.#offset;
-      // without `reusedChunks`, frames are views of the read chunks: a chunk is freed once its trials are done
+      // Frames are views of the read chunks (no copy); a chunk is freed once its trials are done.
       const frame = this.#takeBytes(4 + len);
       out.push({ kind: 'protobuf', bytes: frame.subarray(4), offset: at, bodyOffset: at + 4 });
     }

@@ -1,5 +1,4 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { gzipErrorReason } from '../gzip-error-reason.js';
 import { InputError } from '../../sources/input-error.js';
@@ -22,22 +21,22 @@ export async function* readOtlpPayloadBatches(
   path: string,
   options: ReadOtlpPayloadsOptions = {},
 ): AsyncGenerator<OtlpPayloadItem[]> {
+  const splitter = new OtlpPayloadSplitter(options.layout ?? otlpFileLayout(path));
   let gzip: boolean;
   try {
     gzip = await isGzipFile(path);
   } catch (error) {
     throw new InputError(`cannot open: ${(error as Error).message}`, { file: path });
   }
-  // a gunzip stream hands out fresh chunks; the file's own are read into one buffer
-  const splitter = new OtlpPayloadSplitter(options.layout ?? otlpFileLayout(path), { reusedChunks: !gzip });
-  const chunkBytes = options.chunkBytes ?? 1 << 20;
+  const raw = createReadStream(path, { highWaterMark: options.chunkBytes ?? 1 << 20 });
+  const stream = gzip ? raw.pipe(createGunzip()) : raw;
+  if (gzip) raw.on('error', (e) => stream.destroy(e));
   const items = (payloads: OtlpPayload[]): OtlpPayloadItem[] => {
     const bytesRead = splitter.bytesRead;
     return payloads.map((payload) => ({ file: path, payload, bytesRead }));
   };
-  const raw = gzip ? createReadStream(path, { highWaterMark: chunkBytes }) : null;
   try {
-    for await (const chunk of raw === null ? readInto(path, chunkBytes) : gunzipped(raw)) {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       const payloads = splitter.push(chunk);
       if (payloads.length > 0) yield items(payloads);
     }
@@ -56,30 +55,6 @@ export async function* readOtlpPayloadBatches(
     const reason = gzip ? gzipErrorReason(error) : (error as Error).message;
     throw new InputError(reason, { file: path, offset: splitter.bytesRead });
   } finally {
-    raw?.destroy();
-  }
-}
-
-function gunzipped(raw: ReadStream): AsyncIterable<Buffer> {
-  const stream = raw.pipe(createGunzip());
-  raw.on('error', (e) => stream.destroy(e));
-  return stream;
-}
-
-/**
- * The file's bytes, read chunk after chunk into one buffer: each chunk is valid until the next is
- * asked for (reading into fresh memory every time cost ten times the CPU of the reads themselves).
- */
-async function* readInto(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafeSlow(chunkBytes);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, chunkBytes, null);
-      if (bytesRead === 0) return;
-      yield buf.subarray(0, bytesRead);
-    }
-  } finally {
-    await fh.close();
+    raw.destroy();
   }
 }

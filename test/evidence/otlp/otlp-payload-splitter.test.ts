@@ -15,24 +15,6 @@ function split(
   return out;
 }
 
-/** `split` through one buffer that every chunk is read into and that is scribbled over after each push. */
-function splitReused(
-  layout: ConstructorParameters<typeof OtlpPayloadSplitter>[0],
-  bytes: Buffer,
-  size: number,
-): OtlpPayload[] {
-  const s = new OtlpPayloadSplitter(layout, { reusedChunks: true });
-  const scratch = Buffer.alloc(size);
-  const out: OtlpPayload[] = [];
-  for (let i = 0; i < bytes.length; i += size) {
-    const n = bytes.copy(scratch, 0, i, i + size);
-    out.push(...s.push(scratch.subarray(0, n)));
-    scratch.fill(0xee);
-  }
-  out.push(...s.end());
-  return out;
-}
-
 const frame = (body: Buffer): Buffer => {
   const head = Buffer.alloc(4);
   head.writeUInt32BE(body.length);
@@ -104,21 +86,6 @@ describe('OtlpPayloadSplitter', () => {
     s3.push(Buffer.concat([good, Buffer.from([0, 0])]));
     expect(() => s3.end()).toThrow(/truncated frame header at byte 6/);
   });
-
-  it.each([1, 3, 5, 64])(
-    'with reusedChunks, %i-byte chunks read into one buffer give the same payloads, none a view of it',
-    (size) => {
-      const bytes = Buffer.concat([frame(Buffer.from([0x0a, 0x01, 0x02])), frame(Buffer.alloc(40, 0x0a))]);
-      const inputs: [ConstructorParameters<typeof OtlpPayloadSplitter>[0], Buffer][] = [
-        ['protobuf', bytes],
-        ['protobuf', Buffer.from([0x0a, 0x03, 0x01, 0x02, 0x03])],
-        ['jsonl', lines],
-        ['json', Buffer.from('{\n  "resourceSpans": []\n}\n')],
-      ];
-      for (const [layout, input] of inputs)
-        expect(splitReused(layout, input, size)).toEqual(split(layout, input, size));
-    },
-  );
 
   it('an empty input gives no payloads', () => {
     for (const layout of ['json', 'jsonl', 'protobuf', 'auto'] as const)
