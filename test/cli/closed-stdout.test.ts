@@ -7,15 +7,15 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { dropOutputOnClosedPipe } from '../../src/cli/drop-output-on-closed-pipe.js';
 
-const entry = join(import.meta.dirname, 'fixtures', 'cli-entry.ts');
 const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'evalstream.js');
 
 describe('a reader that closes stdout early (`evalstream … | head`)', () => {
   it('does not stop the command: the run is written, the exit code is its own, no stack trace', async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'evalstream-epipe-')), 'run');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', entry, 'score', join(root, 'examples', 'harbor-job'), '--out', out],
+      [bin, 'score', join(root, 'examples', 'harbor-job'), '--out', out],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     // the reader goes away before the command has printed anything: every write fails with EPIPE

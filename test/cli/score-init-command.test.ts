@@ -1,15 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config/load-config.js';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const ENTRY = join(import.meta.dirname, 'fixtures', 'cli-entry.ts');
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'evalstream.js');
 
 let dir: string;
 beforeAll(() => {
@@ -31,9 +28,9 @@ async function run(args: string[]): Promise<{ code: number; err: string }> {
   }
 }
 
-/** The CLI on the sources, run in `cwd` (a directory with no evalstream package anywhere above it). */
+/** The installed CLI (the bundle), run in `cwd` (a directory with no evalstream package anywhere above it). */
 function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, ENTRY, ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

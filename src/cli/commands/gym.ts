@@ -60,20 +60,20 @@ async function aggregate(flags: AggregateFlags): Promise<void> {
       ...(threads === undefined ? {} : { parallel: { workers: threads } }),
     });
     if (flags.db !== undefined && result.files.length > 0) {
-      const [{ lastValueFrom }, { buildPipeline }, { fromGymRollouts }, { toDuckDB }] = await Promise.all([
-        import('rxjs'),
+      const [{ runPipeline }, { buildPipeline }, { fromGymRollouts }, { toDuckDB }] = await Promise.all([
+        import('../../pipeline/run-pipeline.js'),
         import('../../pipeline/build-pipeline.js'),
         import('../../sources/from-gym-rollouts.js'),
         import('../../sinks/to-duckdb.js'),
       ]);
-      const { runId, scored$ } = buildPipeline({
-        source: fromGymRollouts(result.files),
-        sinks: [toDuckDB(flags.db, { metadata: { source: 'gym aggregate', input_glob: flags.inputGlob } })],
-        onWarning: warn,
-      });
-      try {
-        await lastValueFrom(scored$, { defaultValue: null });
-      } catch (error) {
+      const { runId, error } = await runPipeline(
+        buildPipeline({
+          source: fromGymRollouts(result.files),
+          sinks: [toDuckDB(flags.db, { metadata: { source: 'gym aggregate', input_glob: flags.inputGlob } })],
+          onWarning: warn,
+        }),
+      );
+      if (error !== null) {
         throw new CliError(
           `storing the rollouts in ${flags.db} failed: ${(error as Error).message}`,
           EXIT_RUN_FAILED,

@@ -1,0 +1,38 @@
+// Bundles the CLI (src/cli/evalstream.ts) into dist/cli/ with esbuild: ESM, split into chunks so each
+// command still loads only its own code, rxjs from its ESM build. Worker entry files are bundled next
+// to the chunks, where startModuleWorker finds them. Packages with native bindings or files of their
+// own stay external and load from node_modules. Run by `npm run build` and by the test set-up.
+import { build } from 'esbuild';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'cli');
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: {
+    evalstream: join(root, 'src', 'cli', 'evalstream.ts'),
+    'gym-worker': join(root, 'src', 'gym', 'io', 'gym-worker.ts'),
+    'trial-errors-worker': join(root, 'src', 'bundle', 'trial-errors-worker.ts'),
+    'live-store-worker': join(root, 'src', 'serve', 'live-store-worker.ts'),
+  },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // rxjs's ES2015 modules (tree-shaken) rather than the CommonJS build its `node` export condition names
+  alias: { rxjs: './node_modules/rxjs/dist/esm/index.js' },
+  absWorkingDir: root,
+  external: ['@duckdb/*', '@grpc/grpc-js', '@opentelemetry/*', 'apache-arrow', 'protobufjs', 'tsx'],
+  // CommonJS dependencies bundled into ESM call `require` for Node's built-in modules
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  chunkNames: 'chunk-[hash]',
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
