@@ -1,22 +1,30 @@
 // Bundles the CLI (src/cli/evalstream.ts) into dist/cli/ with esbuild: ESM, split into chunks so each
-// command still loads only its own code, rxjs from its ESM build. Worker entry files are bundled next
-// to the chunks, where startModuleWorker finds them. Packages with native bindings or files of their
+// command still loads only its own code, rxjs from its ESM build. The worker entry files that
+// startModuleWorker starts are bundled next to the chunks, where it finds them. Packages with native bindings or files of their
 // own stay external and load from node_modules. Run by `npm run build` and by the test set-up.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each `startModuleWorker(import.meta.url, 'name')` of src/ starts `name.ts` next to its caller. */
+async function workerEntries() {
+  const entries = {};
+  for (const file of await readdir(join(root, 'src'), { recursive: true })) {
+    if (!file.endsWith('.ts')) continue;
+    const text = await readFile(join(root, 'src', file), 'utf8');
+    for (const [, name] of text.matchAll(/startModuleWorker\(import\.meta\.url, '([\w-]+)'/g)) {
+      entries[name] = join(root, 'src', dirname(file), `${name}.ts`);
+    }
+  }
+  return entries;
+}
 const outdir = join(root, 'dist', 'cli');
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: {
-    evalstream: join(root, 'src', 'cli', 'evalstream.ts'),
-    'gym-worker': join(root, 'src', 'gym', 'io', 'gym-worker.ts'),
-    'trial-errors-worker': join(root, 'src', 'bundle', 'trial-errors-worker.ts'),
-    'live-store-worker': join(root, 'src', 'serve', 'live-store-worker.ts'),
-  },
+  entryPoints: { evalstream: join(root, 'src', 'cli', 'evalstream.ts'), ...(await workerEntries()) },
   outdir,
   bundle: true,
   splitting: true,
