@@ -5,7 +5,7 @@
  *
  * - baseline: DuckDB's `read_ndjson` of `scores.jsonl` + one grouped aggregation, via
  *   `@duckdb/node-api` (a whole process: start-up included);
- * - `evalstream summarize --engine duckdb --no-report` of the bundle (the built CLI, `npm run build`);
+ * - `evalstream summarize --engine duckdb --no-report` of the bundle (`bin/evalstream.js`, after `npm run build`);
  * - `evalstream summarize --engine memory --no-report`, for reference.
  *
  * Prints wall and CPU seconds and peak RSS of each, the medians, and the ratios to the baseline of
@@ -17,7 +17,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { readScoreRows } from '../src/bundle/read-score-rows.js';
 import type { ScoreRecord } from '../src/model/score-record.js';
 import { ensureStoreSchema } from '../src/sinks/duckdb/ensure-store-schema.js';
@@ -25,6 +24,7 @@ import { openDuckDB } from '../src/sinks/duckdb/open-duckdb.js';
 import { StoreRows } from '../src/sinks/duckdb/store-rows.js';
 import { appendAll } from '../src/util/append-all.js';
 import { generateScoreBundle } from './generate-score-bundle.js';
+import { BIN, timeCli } from './time-cli.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUTPUTS = Number(process.env['ES_BENCH_DUCKDB_OUTPUTS'] ?? 1e6);
@@ -40,8 +40,9 @@ interface Measure {
   rss: number;
 }
 
-const cli = join(ROOT, 'dist', 'src', 'cli', 'main.js');
-if (!existsSync(cli)) throw new Error('duckdb bench: build the CLI first (npm run build)');
+if (!existsSync(join(ROOT, 'dist', 'cli', 'evalstream.js'))) {
+  throw new Error('duckdb bench: build the CLI first (npm run build)');
+}
 
 const tasks = Math.max(1, Math.round(OUTPUTS / (TRIALS_PER_TASK * OUTPUTS_PER_TRIAL)));
 const dir = join(import.meta.dirname, 'out', `duckdb-bundle-${tasks}`);
@@ -84,14 +85,12 @@ instance.closeSync();
 ${USAGE}`);
 }
 
-function summarize(engine: string, out: string): Measure {
+/** `evalstream summarize` as a user runs it (`bin/evalstream.js`, a whole process). */
+async function summarize(engine: string, out: string): Promise<Measure> {
   rmSync(out, { recursive: true, force: true });
-  const args = JSON.stringify(['summarize', dir, '--out', out, '--engine', engine, '--no-report']);
-  return child(`const { main } = await import(${JSON.stringify(pathToFileURL(cli).href)});
-process.stdout.write = () => true;
-const code = await main(${args});
-if (code !== 0) throw new Error('exit ' + code);
-${USAGE}`);
+  const args = ['summarize', dir, '--out', out, '--engine', engine, '--no-report'];
+  const { wall, cpu, rss } = await timeCli(BIN, args, { cwd: ROOT });
+  return { wall, cpu, rss };
 }
 
 const rows: Record<string, Measure[]> = { baseline: [] };
@@ -101,7 +100,7 @@ for (let round = 1; round <= RUNS; round++) {
   rows['baseline']!.push(base);
   const line = [`round ${round}: baseline ${fmt(base)}`];
   for (const e of ENGINES) {
-    const m = summarize(e, join(dir, '..', `duckdb-summary-${e}`));
+    const m = await summarize(e, join(dir, '..', `duckdb-summary-${e}`));
     rows[e]!.push(m);
     line.push(
       `${e} ${fmt(m)} = ${(m.wall / base.wall).toFixed(2)}× wall, ${(m.cpu / base.cpu).toFixed(2)}× CPU`,

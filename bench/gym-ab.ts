@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
-import { timeGymCli, type GymCliTiming } from './time-gym-cli.js';
+import { timeCli, type CliTiming } from './time-cli.js';
 import { pandasMedian } from '../src/gym/stats/pandas-median.js';
 
 const { values, positionals } = parseArgs({
@@ -52,11 +52,15 @@ run('git', ['worktree', 'add', '--detach', '--quiet', worktree, rev], root);
 try {
   const label = run('git', ['log', '-1', '--format=%h %s', rev], root).trim();
   symlinkSync(join(root, 'node_modules'), join(worktree, 'node_modules'));
-  run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], worktree);
-  run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], root);
+  // each side's installed CLI, bin/evalstream.js: tsc's dist/src, and the bundle where the revision has one
+  for (const tree of [worktree, root]) {
+    run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], tree);
+    const bundler = join(tree, 'scripts', 'build-cli.mjs');
+    if (existsSync(bundler)) run(process.execPath, [bundler], tree);
+  }
   const sides = {
-    before: { main: join(worktree, 'dist', 'src', 'cli', 'main.js'), runs: [] as GymCliTiming[] },
-    now: { main: join(root, 'dist', 'src', 'cli', 'main.js'), runs: [] as GymCliTiming[] },
+    before: { bin: join(worktree, 'bin', 'evalstream.js'), runs: [] as CliTiming[] },
+    now: { bin: join(root, 'bin', 'evalstream.js'), runs: [] as CliTiming[] },
   };
   console.log(
     `gym aggregate${merge ? '' : ' --no-merge'}${values.threads ? ` --threads ${values.threads}` : ''}, ` +
@@ -74,9 +78,11 @@ try {
       for (const f of [output, metrics]) rmSync(f, { force: true });
       const args = ['gym', 'aggregate', '-i', input, '-o', output, ...(merge ? [] : ['--no-merge'])];
       if (values.threads) args.push('--threads', values.threads);
-      const t = await timeGymCli(sides[side].main, args);
+      const t = await timeCli(sides[side].bin, args);
       sides[side].runs.push(t);
-      line.push(`${side} ${t.wall.toFixed(2)} s (${t.cpu.toFixed(2)} s CPU, ${t.rss.toFixed(0)} MB)`);
+      line.push(
+        `${side} ${t.wall.toFixed(2)} s (${t.cpu.toFixed(2)} s CPU, ${(t.rss / 1048576).toFixed(0)} MB)`,
+      );
       if (p === 0) outputs[side] = [merge ? md5(output) : '(not merged)', md5(metrics)];
       for (const f of [output, metrics]) rmSync(f, { force: true });
     }
@@ -86,10 +92,10 @@ try {
     const walls = s.runs.map((r) => r.wall);
     console.log(
       `${side}: median ${pandasMedian(walls).toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
-        `median CPU ${pandasMedian(s.runs.map((r) => r.cpu)).toFixed(2)} s, median peak RSS ${pandasMedian(s.runs.map((r) => r.rss)).toFixed(0)} MB`,
+        `median CPU ${pandasMedian(s.runs.map((r) => r.cpu)).toFixed(2)} s, median peak RSS ${(pandasMedian(s.runs.map((r) => r.rss)) / 1048576).toFixed(0)} MB`,
     );
   }
-  const faster = sides.now.runs.filter((r, i) => r.wall < (sides.before.runs[i] as GymCliTiming).wall).length;
+  const faster = sides.now.runs.filter((r, i) => r.wall < (sides.before.runs[i] as CliTiming).wall).length;
   console.log(`now faster in ${faster} of ${pairs} pairs`);
   const same = JSON.stringify(outputs['before']) === JSON.stringify(outputs['now']);
   console.log(

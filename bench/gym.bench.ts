@@ -27,7 +27,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { aggregateRollouts } from '../src/gym/aggregate-rollouts.js';
 import { generateGymRollouts } from './generate-gym-rollouts.js';
-import { timeGymCli } from './time-gym-cli.js';
+import { BIN, timeCli } from './time-cli.js';
 import { pandasMedian } from '../src/gym/stats/pandas-median.js';
 import { newestTs } from './newest-ts.js';
 
@@ -50,12 +50,10 @@ if (!existsSync(input)) {
 const bytes = statSync(input).size;
 const output = join(out, `gym-merged-${rollouts}.jsonl`);
 
-const built = join(root, 'dist', 'src', 'cli', 'main.js');
-const builtGym = join(root, 'dist', 'src', 'gym', 'aggregate-rollouts.js');
+const bundle = join(root, 'dist', 'cli', 'evalstream.js');
 const distFresh =
-  existsSync(built) &&
-  existsSync(builtGym) &&
-  statSync(builtGym).mtimeMs >=
+  existsSync(bundle) &&
+  statSync(bundle).mtimeMs >=
     Math.max(
       newestTs(join(root, 'src', 'gym')),
       statSync(join(root, 'src', 'cli', 'commands', 'gym.ts')).mtimeMs,
@@ -83,8 +81,8 @@ interface Timing {
   metricsPath: string;
 }
 
-/** Runs the built CLI in a child that reports its own CPU (all threads) and peak RSS at exit. */
-async function timeCli(merge: boolean): Promise<Timing> {
+/** Runs the installed CLI in a child that reports its own CPU (all threads) and peak RSS at exit. */
+async function timeBuiltCli(merge: boolean): Promise<Timing> {
   const args = [
     'gym',
     'aggregate',
@@ -95,8 +93,15 @@ async function timeCli(merge: boolean): Promise<Timing> {
     ...(merge ? [] : ['--no-merge']),
     ...(threads === undefined ? [] : ['--threads', threads]),
   ];
-  const t = await timeGymCli(built, args);
-  return { ...t, metricsPath: output.replace(/\.jsonl$/, '_aggregate_metrics.json') };
+  const t = await timeCli(BIN, args);
+  const loaded = /Loaded (\d+) rollout/.exec(t.stdout);
+  return {
+    wall: t.wall,
+    cpu: t.cpu,
+    rss: t.rss / 1048576,
+    rows: loaded ? Number(loaded[1]) : null,
+    metricsPath: output.replace(/\.jsonl$/, '_aggregate_metrics.json'),
+  };
 }
 
 /** Runs `aggregateRollouts` in this process (TypeScript through tsx). */
@@ -189,7 +194,7 @@ async function timeIt(label: string, merge: boolean): Promise<Run> {
   // Outputs of an earlier run are removed first: replacing a 770 MB file makes the file system free its
   // blocks (~1 s of kernel time on this machine), which is not the aggregation's work.
   for (const f of [output, output.replace(/\.jsonl$/, '_aggregate_metrics.json')]) rmSync(f, { force: true });
-  const t = mode === 'cli' ? await timeCli(merge) : await timeInProcess(merge);
+  const t = mode === 'cli' ? await timeBuiltCli(merge) : await timeInProcess(merge);
   const metrics = existsSync(t.metricsPath) ? statSync(t.metricsPath).size : 0;
   console.log(
     `${label}: ${t.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${t.wall.toFixed(2)} s wall, ` +

@@ -19,10 +19,11 @@
  *   metric, + the default metrics, against what the 1.5× target leaves per trial; and the lower bound
  *   of any redesign: bench/columnar-floor.ts (a single-purpose columnar scan computing only the default
  *   metrics, checked to give the pipeline's totals), timed like (c).
- * Whole processes (`process`), on the built CLI (`npm run build`), over the ~100 MB dump: `evalstream
- *   score --no-report` against a process that only reads the file and decodes its frames with protobufjs
- *   reflection (bench/whole-process-child.mjs), alternated ROUNDS times; wall time from process start,
- *   and CPU time (user + system), which load from other processes disturbs less.
+ * Whole processes (`process`), as a user runs them (`bin/evalstream.js` after `npm run build`), over
+ *   the ~100 MB dump: `evalstream score --no-report` against a process that only reads the file and
+ *   decodes its frames with protobufjs reflection (bench/whole-process-child.mjs), alternated ROUNDS
+ *   times; wall time from spawn to exit, and CPU time (user + system), which load from other
+ *   processes disturbs less.
  *   target: score no slower than the decode-only process (ratio ≤ 1).
  * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
  *   each a process of its own; max RSS of each.
@@ -37,6 +38,7 @@ import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
 import { recordTrialPool, writeAgentTraceDump } from './generate-agent-traces.js';
 import { pinnedToOneCore, runPinnedChild } from './run-pinned-child.js';
+import { BIN, timeCli } from './time-cli.js';
 
 const SMALL_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_SMALL_MB'] ?? 100);
 const LARGE_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_LARGE_MB'] ?? 1000);
@@ -176,10 +178,10 @@ if (PARTS.has('speed')) {
   );
 }
 
-const wholeProcess = join(import.meta.dirname, 'whole-process-child.mjs');
+const decodeOnlyChild = join(import.meta.dirname, 'whole-process-child.mjs');
 if (
   (PARTS.has('process') || PARTS.has('memory')) &&
-  !existsSync(join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'main.js'))
+  !existsSync(join(import.meta.dirname, '..', 'dist', 'cli', 'evalstream.js'))
 ) {
   throw new Error('ingest: the process and memory parts run the built CLI: npm run build first');
 }
@@ -187,19 +189,20 @@ interface ProcessRun {
   seconds: number;
   cpuSeconds: number;
   maxRssBytes: number;
-  code?: number;
   trials?: number;
   spans?: number;
 }
+/** A whole process pinned to one core, timed from spawn to exit; its last stdout line is JSON. */
+const wholeProcess = async (entry: string, args: string[]): Promise<ProcessRun> => {
+  const t = await timeCli(entry, args, { pin: true });
+  const printed = JSON.parse(t.stdout.trim().split('\n').pop() as string) as Record<string, number>;
+  return { ...printed, seconds: t.wall, cpuSeconds: t.cpu, maxRssBytes: t.rss };
+};
+/** `evalstream score <file> --out <dir> <flags>` as a user runs it (`bin/evalstream.js`). */
 const scoreProcess = async (file: string, ...flags: string[]): Promise<ProcessRun> => {
   const dir = join(out, `ingest-score-${process.pid}`);
   try {
-    const r = await runPinnedChild<ProcessRun>(
-      [wholeProcess, 'score', file, dir, ...flags],
-      'evalstream score',
-    );
-    if (r.code !== 0) throw new Error(`evalstream score exited ${r.code}`);
-    return r;
+    return await wholeProcess(BIN, ['score', file, '--out', dir, '--no-progress', '--json', ...flags]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -211,9 +214,7 @@ if (PARTS.has('process')) {
   const decodeOnly: ProcessRun[] = [];
   const scores: ProcessRun[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    decodeOnly.push(
-      await runPinnedChild<ProcessRun>([wholeProcess, 'reflect', small], 'decode-only process'),
-    );
+    decodeOnly.push(await wholeProcess(decodeOnlyChild, [small]));
     scores.push(await scoreProcess(small, '--no-report'));
   }
   const a = median(decodeOnly.map((r) => r.seconds));
