@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Metric } from '../model/metric.js';
 import { builtinRegistry } from '../metrics/builtin-registry.js';
 import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GymHooks } from './compute/gym-hooks.js';
 import { GymInputError } from './gym-input-error.js';
 

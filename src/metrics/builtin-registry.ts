@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Metric } from '../model/metric.js';
 import type { BuiltinMetricEntry } from './builtin-metric-entry.js';
 import { contains } from './builtin/contains.js';

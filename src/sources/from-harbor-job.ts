@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERCENTILE_KEYS, type Summary, type TaskValueRecord } from '../model/summary.js';
 import { decodeTaskValueRecord } from './decode-task-value-record.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../../model/json-value.js';
 import type { AtifTrajectory } from './atif-types.js';
 

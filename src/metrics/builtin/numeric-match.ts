@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Metric, MetricResult } from '../../model/metric.js';
 import { continuousScore } from '../continuous-score.js';
 import { referenceValue } from './reference-value.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Metric } from '../../model/metric.js';
 import type { MetricOutput } from '../../model/score-record.js';
 import { MEASUREMENT_KEYS } from '../../model/trial.js';
