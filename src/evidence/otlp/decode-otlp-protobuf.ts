@@ -1,4 +1,4 @@
-import protobuf from 'protobufjs';
+import protobuf from 'protobufjs/minimal.js';
 import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
 import { invalidUtf8InMessage, type MessageStrings } from './invalid-utf8-in-message.js';
