@@ -1,5 +1,4 @@
 import { Observable } from 'rxjs';
-import { SingleBar } from 'cli-progress';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -271,6 +270,7 @@ async function startProgress(inputs: string[]): Promise<Progress> {
   const bytesByFile = new Map<string, number>();
   const started = Date.now();
   const counts = { bytesRead: 0, totalBytes, readDone: false, trialsRead: 0, trialsScored: 0, elapsedSec: 0 };
+  const { SingleBar } = (await import('cli-progress')).default;
   const bar = new SingleBar({
     format: ' {bar} {percentage}% | {text}',
     barsize: 24,
