@@ -12,9 +12,9 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `node --import tsx <entry> <args…>` from the project root (entry: `bench/serve-child.ts`,
- * the CLI on the sources, unless given) and waits until stderr says it listens (`OTLP/HTTP`, or
- * `ready` when given), at most 15 s.
+ * Starts `node <entry> <args…>` from the project root (entry: `bin/evalstream.js`, the installed CLI
+ * that the test set-up bundled, unless given; a `.ts` entry runs through tsx) and waits until stderr
+ * says it listens (`OTLP/HTTP`, or `ready` when given), at most 15 s.
  *
  * @example
  * const serve = await startCliProcess(['serve', '--http', '127.0.0.1:4318', '--no-grpc']);
@@ -24,8 +24,9 @@ export async function startCliProcess(
   args: string[],
   options: { entry?: string; ready?: string } = {},
 ): Promise<ServeProcess> {
-  const entry = options.entry ?? join(root, 'bench', 'serve-child.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const entry = options.entry ?? join(root, 'bin', 'evalstream.js');
+  const node = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
+  const child = spawn(process.execPath, [...node, ...args], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
