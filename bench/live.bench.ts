@@ -78,10 +78,10 @@ const { template, payload } = agentTrialPayloads(repeats);
  * seconds); LIVE_BENCH_MODE=cli|ts picks one.
  */
 const root = join(import.meta.dirname, '..');
-const builtMain = join(root, 'dist', 'src', 'cli', 'main.js');
+const builtCli = join(root, 'dist', 'cli', 'evalstream.js');
 /** LIVE_BENCH_CLI=path/to/bin/evalstream.js serves with another build (bench/live-ab.ts: an older revision). */
 const otherCli = process.env['LIVE_BENCH_CLI'];
-const distFresh = existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestTs(join(root, 'src'));
+const distFresh = existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestTs(join(root, 'src'));
 const mode = otherCli !== undefined ? 'cli' : (process.env['LIVE_BENCH_MODE'] ?? (distFresh ? 'cli' : 'ts'));
 if (mode === 'cli' && otherCli === undefined && !distFresh) {
   console.log('dist/ is missing or older than src/: run `npm run build` first');

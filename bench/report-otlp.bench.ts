@@ -18,10 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'report-otlp-bench-'));
 const dump = join(dir, 'dump.otlp.pb');
 const made = await writeAgentTraceDump(dump, mb * 1e6, recordTrialPool(1500));
 const root = join(import.meta.dirname, '..');
-const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
+const built = existsSync(join(root, 'dist', 'cli', 'evalstream.js'));
 const cli = built
   ? [join(root, 'bin', 'evalstream.js')]
-  : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
+  : ['--import', 'tsx', join(root, 'src', 'cli', 'evalstream.ts')];
 const run = (args: string[]): number => {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8' });
