@@ -14,6 +14,9 @@
  *   floor <file>     the columnar lower bound (columnar-floor.ts) pass after pass, and whether it computes
  *                    the same default-metric totals as the real pipeline
  *   score <file>     the full score pipeline once, with the process's max RSS
+ *   retained <file> <out>  the score pipeline into a bundle with the report (as `score` runs it): the
+ *                    live heap after a full collection once every trial has passed, before the summary
+ *                    and the report are finished
  *
  * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
  * memory for (a), nothing for (c)) and calling no forced GC, so neither side runs in a heap shaped by
@@ -35,6 +38,11 @@ import { buildPipeline } from '../src/pipeline/build-pipeline.js';
 import { runPipeline } from '../src/pipeline/run-pipeline.js';
 import { fromOtlpFiles } from '../src/sources/from-otlp-files.js';
 import type { Metric } from '../src/model/metric.js';
+import type { ScoredTrial } from '../src/model/scored-trial.js';
+import type { Sink } from '../src/sinks/sink.js';
+import { toRunBundle } from '../src/sinks/to-run-bundle.js';
+import { bundleReportWriter } from '../src/bundle/bundle-report-writer.js';
+import { rm } from 'node:fs/promises';
 
 const [mode, file] = process.argv.slice(2) as [string, string];
 
@@ -249,6 +257,25 @@ if (mode === 'decoders') {
       real,
       same: JSON.stringify(floor) === JSON.stringify(real),
     }),
+  );
+} else if (mode === 'retained') {
+  // what the run holds once every trial has passed: the live heap after a full collection, taken by
+  // a sink whose shutdown runs before the bundle's (which then finishes the summary and the report)
+  const out = process.argv[4] as string;
+  let heapUsed = 0;
+  const probe: Sink<ScoredTrial> = {
+    write: async () => undefined,
+    flush: async () => undefined,
+    shutdown: async () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      heapUsed = process.memoryUsage().heapUsed;
+    },
+  };
+  const sinks = [probe, toRunBundle(out, { reportWriter: bundleReportWriter })];
+  const { stats, error } = await runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks }));
+  await rm(out, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({ trials: stats.trials, error: error === null ? null : String(error), heapUsed }),
   );
 } else if (mode === 'score') {
   const r = await scoreFile();

@@ -63,8 +63,11 @@ async function dump(mb: number, pool: () => ReturnType<typeof recordTrialPool>):
 }
 
 /** Runs the child (pinned to CPU 0 when taskset exists) and parses its JSON line. */
-function runChild(mode: string, file: string): Promise<Record<string, unknown>> {
-  return runPinnedChild(['--expose-gc', '--import', 'tsx', child, mode, file], `ingest child ${mode}`);
+function runChild(mode: string, file: string, ...rest: string[]): Promise<Record<string, unknown>> {
+  return runPinnedChild(
+    ['--expose-gc', '--import', 'tsx', child, mode, file, ...rest],
+    `ingest child ${mode}`,
+  );
 }
 
 let poolCache: ReturnType<typeof recordTrialPool> | null = null;
@@ -257,4 +260,16 @@ if (PARTS.has('memory')) {
         `  target < 400 MB ${large1.maxRssBytes < 400 * 1048576 ? 'OK' : 'MISSED'}; ratio ${ratio.toFixed(2)}x target <= 1.2x ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
     );
   }
+  // what grows with the trials: the live heap once every trial has passed, small dump against large
+  const retained = async (file: string): Promise<{ trials: number; heapUsed: number }> =>
+    (await runChild('retained', file, join(out, `ingest-retained-${process.pid}`))) as {
+      trials: number;
+      heapUsed: number;
+    };
+  const s = await retained(small);
+  const l = await retained(large as string);
+  console.log(
+    `  live heap after a full collection once every trial has passed (with the report): ${SMALL_MB} MB dump ${mb(s.heapUsed)}, ` +
+      `${LARGE_MB} MB dump ${mb(l.heapUsed)}: ${((l.heapUsed - s.heapUsed) / (l.trials - s.trials)).toFixed(0)} bytes per further trial`,
+  );
 }

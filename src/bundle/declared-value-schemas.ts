@@ -12,11 +12,14 @@ const cache = new WeakMap<TaskSpec, ValueSchemaLookup>();
 export function declaredValueSchemas(task: TaskSpec): ValueSchemaLookup {
   let lookup = cache.get(task);
   if (lookup === undefined) {
-    const map = new Map<string, string>();
+    // by type, then output name: a lookup per output of every score builds no key string
+    const byType = new Map<string, Map<string, string>>();
     for (const metric of task.metrics) {
-      for (const output of metric.outputs) map.set(`${metric.type}\u0000${output.name}`, output.value_schema);
+      let byName = byType.get(metric.type);
+      if (byName === undefined) byType.set(metric.type, (byName = new Map()));
+      for (const output of metric.outputs) byName.set(output.name, output.value_schema);
     }
-    lookup = (metricType, outputName) => map.get(`${metricType}\u0000${outputName}`);
+    lookup = (metricType, outputName) => byType.get(metricType)?.get(outputName);
     cache.set(task, lookup);
   }
   return lookup;

@@ -11,6 +11,12 @@ const HIGH_UNITS = /[\ud800-\uffff]/;
  */
 export function pythonSortKeys(keys: string[]): string[] {
   if (keys.length < 2) return keys;
-  for (const key of keys) if (HIGH_UNITS.test(key)) return keys.sort(compareCodePoints);
-  return keys.sort();
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (HIGH_UNITS.test(key)) return keys.sort(compareCodePoints);
+    if (i > 0 && (keys[i - 1] as string) > key) sorted = false;
+  }
+  // objects are mostly built in key order already
+  return sorted ? keys : keys.sort();
 }

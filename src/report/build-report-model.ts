@@ -6,6 +6,8 @@ import type { RunMetadata } from '../bundle/run-metadata.js';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import { MEASUREMENT_KEYS } from '../model/trial.js';
+import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { TaskValueColumn } from '../summary/task-value-column.js';
 import { compactJson } from './compact-json.js';
 import { cutText } from './cut-text.js';
 import type {
@@ -218,12 +220,22 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const taskValues = (key: string, outputIdx: number): Map<number, unknown[]> => {
     const byTask = new Map<number, unknown[]>();
     let found = false;
-    for (const [taskId, byKey] of Object.entries(summary.task_metric_values)) {
-      const records = byKey[key];
-      if (!records) continue;
-      found = true;
+    const taskMetricValues = summary.task_metric_values;
+    for (const taskId of Object.keys(taskMetricValues)) {
       const list: unknown[] = [];
-      for (const record of records) if (record.value_type !== 'missing') list.push(record.value);
+      // the columns while the summary has them: no object per task value
+      const columns = columnarTaskValues.columns(taskMetricValues, taskId);
+      if (columns !== null) {
+        const column = columns.find(([k]) => k === key)?.[1];
+        if (column === undefined) continue;
+        for (let i = 0; i < column.length; i += 1)
+          if (column.kind(i) !== TaskValueColumn.MISSING) list.push(column.value(i));
+      } else {
+        const records = taskMetricValues[taskId]?.[key];
+        if (!records) continue;
+        for (const record of records) if (record.value_type !== 'missing') list.push(record.value);
+      }
+      found = true;
       byTask.set(addTask(taskId), list);
     }
     if (found) return byTask;

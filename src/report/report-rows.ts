@@ -64,8 +64,11 @@ export class ReportRows {
   readonly trialStatus = { completed: 0, partial: 0, failed: 0 };
   readonly scoreStatus = { completed: 0, partial: 0, failed: 0 };
   readonly #types = new Map<string, TypeColumns>();
-  // rows by task id, then trial id (ids need not be unique: a list per pair)
-  readonly #rowsByKey = new Map<string, Map<string, number | number[]>>();
+  /**
+   * Rows by task id, then trial id (ids need not be unique: a list per pair), built at the first
+   * lookup by key: a stream names each score's row, so it never holds an entry per trial here.
+   */
+  #rowsByKey: Map<string, Map<string, number | number[]>> | null = null;
 
   /** Number of rows. */
   get count(): number {
@@ -163,7 +166,7 @@ export class ReportRows {
   }
 
   #firstRowOf(taskId: string, trialId: string): number {
-    const found = this.#rowsByKey.get(taskId)?.get(trialId);
+    const found = this.#byKey().get(taskId)?.get(trialId);
     if (found === undefined) return this.#addRow(taskId, trialId, '?', false);
     return typeof found === 'number' ? found : (found[0] as number);
   }
@@ -184,17 +187,32 @@ export class ReportRows {
     this.rowId.push(trialId);
     this.#status.push(status);
     this.#fromTrial.push(fromTrial);
-    let byTrial = this.#rowsByKey.get(taskId);
-    if (byTrial === undefined) this.#rowsByKey.set(taskId, (byTrial = new Map()));
+    if (this.#rowsByKey !== null) this.#index(this.#rowsByKey, row);
+    return row;
+  }
+
+  #byKey(): Map<string, Map<string, number | number[]>> {
+    if (this.#rowsByKey === null) {
+      const byKey = new Map<string, Map<string, number | number[]>>();
+      for (let row = 0; row < this.rowId.length; row += 1) this.#index(byKey, row);
+      this.#rowsByKey = byKey;
+    }
+    return this.#rowsByKey;
+  }
+
+  #index(byKey: Map<string, Map<string, number | number[]>>, row: number): void {
+    const taskId = this.taskIds[this.rowTask[row] as number] as string;
+    const trialId = this.rowId[row] as string;
+    let byTrial = byKey.get(taskId);
+    if (byTrial === undefined) byKey.set(taskId, (byTrial = new Map()));
     const rows = byTrial.get(trialId);
     if (rows === undefined) byTrial.set(trialId, row);
     else if (typeof rows === 'number') byTrial.set(trialId, [rows, row]);
     else rows.push(row);
-    return row;
   }
 
   #rowOf(taskId: string, trialId: string, column: readonly (string | undefined)[]): number {
-    const found = this.#rowsByKey.get(taskId)?.get(trialId);
+    const found = this.#byKey().get(taskId)?.get(trialId);
     if (typeof found === 'number') {
       if (column[found] === undefined || this.#fromTrial[found] === true) return found;
     } else if (found !== undefined) {
