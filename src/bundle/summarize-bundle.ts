@@ -25,7 +25,8 @@ import { SummaryAccumulator } from './summary-accumulator.js';
 import { summaryJsonBytes } from './summary-json-bytes.js';
 import { rowSources } from './row-sources.js';
 import type { WireObject } from '../pycompat/wire-value.js';
-import { writeStatsJson } from '../stats/write-stats-json.js';
+import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
+import { statsJsonText } from '../stats/stats-json-text.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of {@link summarizeBundle}. */
@@ -297,4 +298,16 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
+}
+
+/** Writes `stats.json` staged, then renamed into place: a failure never leaves a half-written file. */
+async function writeStatsJson(dir: string, summary: Summary): Promise<void> {
+  const staged = await StagedBundleDir.open(dir);
+  try {
+    await staged.writeText(STATS_FILE_NAME, statsJsonText(summary));
+    await staged.commit([STATS_FILE_NAME]);
+  } catch (error) {
+    await staged.abort();
+    throw error;
+  }
 }
