@@ -100,9 +100,9 @@ export function renderHeader() {
           ? card(
               'Diagnostics',
               c.diagnostics,
-              c.diagnosticsByCode.map(function (d) {
-                return h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) });
-              }),
+              c.diagnosticsByCode.map((d) =>
+                h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) }),
+              ),
             )
           : null,
       ]),
@@ -376,9 +376,7 @@ export function renderPlots(root) {
       plots.push(
         plotBox(
           'Per-task mean',
-          stripChart(o, D.tasks.id, function (t) {
-            go(`#/task/${enc(D.tasks.id[t])}`);
-          }),
+          stripChart(o, D.tasks.id, (t) => go(`#/task/${enc(D.tasks.id[t])}`)),
         ),
       );
     if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
@@ -447,15 +445,9 @@ export function renderTasks(root) {
       refreshTaskList();
     }, delay);
   };
-  search.addEventListener('input', function () {
-    changed(X.nTrials > 20000 ? 180 : 60);
-  });
-  metric.addEventListener('change', function () {
-    changed(0);
-  });
-  status.addEventListener('change', function () {
-    changed(0);
-  });
+  search.addEventListener('input', () => changed(X.nTrials > 20000 ? 180 : 60));
+  metric.addEventListener('change', () => changed(0));
+  status.addEventListener('change', () => changed(0));
   root.appendChild(
     h('div', { class: 'toolbar' }, [
       search,
@@ -517,9 +509,7 @@ export function refreshTaskList() {
       {
         class: `row${D.tasks.id[r.t] === S.task ? ' sel' : ''}`,
         'data-task': D.tasks.id[r.t],
-        onclick: function () {
-          go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`);
-        },
+        onclick: () => go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`),
       },
       [
         h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
@@ -724,9 +714,7 @@ export function virtualTable(columns, template, onSort) {
             class: col[2] ? 'r' : '',
             'data-sort': col[0],
             title: col[0] === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`,
-            onclick: function () {
-              onSort(col[0]);
-            },
+            onclick: () => onSort(col[0]),
           },
           [label, sortKey === col[0] ? h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' }) : null],
         ),
@@ -930,11 +918,7 @@ export function taskDetail(t) {
     null,
     [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })]
       .concat(X.anyDiagnostics ? [h('th', { text: 'Diagnostics' })] : [])
-      .concat(
-        shown.map(function (o) {
-          return h('th', { text: D.outputs[o].output, title: D.outputs[o].key });
-        }),
-      ),
+      .concat(shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key }))),
   );
   const trialBody = h('tbody');
   const limit = S.trialLimit;
@@ -946,9 +930,7 @@ export function taskDetail(t) {
         {
           class: 'clickable',
           'data-trial': D.trials.id[row],
-          onclick: function () {
-            go(trialHash(row));
-          },
+          onclick: () => go(trialHash(row)),
         },
         [
           h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
@@ -962,11 +944,7 @@ export function taskDetail(t) {
           ),
         ]
           .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
-          .concat(
-            shown.map(function (o) {
-              return h('td', null, outputCell(o, row));
-            }),
-          ),
+          .concat(shown.map((o) => h('td', null, outputCell(o, row)))),
       ),
     );
   });
