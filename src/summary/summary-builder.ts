@@ -11,6 +11,7 @@ import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
 import { appendAll } from '../util/append-all.js';
+import { setOwn } from '../util/set-own.js';
 
 /** One (task, metric type, output name): the compact per-observation data of that output. */
 interface Series {
@@ -595,13 +596,4 @@ function newSeries(name: string): Series {
     passC: 0,
     viewColumn: null,
   };
-}
-
-/** Assign an own enumerable property, also for the key `__proto__`. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
