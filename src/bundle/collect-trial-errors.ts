@@ -3,7 +3,6 @@ import { BundleReadError } from './bundle-read-error.js';
 import { join } from 'node:path';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
-import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { rowSchemas } from './row-schemas.js';
 import type { Trial } from '../model/trial.js';
@@ -11,7 +10,7 @@ import type { Trial } from '../model/trial.js';
 /**
  * What the error rollup needs from `trials.jsonl`: the `(id, error.type)` of every trial with an
  * error, in file order (parallel arrays), the cut-off-line warnings, and the issues of the first bad
- * line (`null` when the file is valid). Plain data, so it can cross a worker boundary.
+ * line (`null` when the file is valid).
  */
 export interface TrialErrors {
   ids: string[];
@@ -48,7 +47,6 @@ export async function collectTrialErrors(
       // as readTrialRows without resolving refs, row by row (each parsed trial is garbage at once)
       const options = {
         displayName: BUNDLE_FILES.trials,
-        fastCheck: rowFastChecks.trial,
         onTruncatedLine,
         register: false,
       };

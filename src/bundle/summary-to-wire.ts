@@ -3,6 +3,7 @@ import { encodeTaskValueRecord } from '../summary/encode-task-value-record.js';
 import { PyFloat } from '../pycompat/py-float.js';
 import { rowSources } from './row-sources.js';
 import type { WireObject, WireValue } from '../pycompat/wire-value.js';
+import { setOwn } from '../util/set-own.js';
 
 /** Says whether the `index`-th record of `task_metric_values[taskId][key]` holds a float (undefined = unknown). */
 export type TaskValueFloatLookup = (taskId: string, key: string, index: number) => boolean | undefined;
@@ -65,9 +66,4 @@ function boxFloats(value: WireValue, key?: string): WireValue {
   const out: Record<string, WireValue> = {};
   for (const [k, v] of Object.entries(value as WireObject)) setOwn(out, k, boxFloats(v, k));
   return out;
-}
-
-/** Assignment that keeps a `__proto__` key as data. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

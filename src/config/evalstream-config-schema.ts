@@ -2,7 +2,6 @@ import * as z from 'zod';
 import type { Metric } from '../model/metric.js';
 import { builtinRegistry } from '../metrics/builtin-registry.js';
 import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';
-import { isMetric } from './is-metric.js';
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 
@@ -168,3 +167,15 @@ export const evalstreamConfigSchema = z
       .default({ concurrency: 4, timeoutMs: 60_000, failFast: false }),
   })
   .strict();
+
+/** The metric protocol, structurally: a non-empty string `type`, `outputSpec` and `computeScores`. */
+function isMetric(value: unknown): value is Metric {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v['type'] === 'string' &&
+    v['type'].length > 0 &&
+    typeof v['outputSpec'] === 'function' &&
+    typeof v['computeScores'] === 'function'
+  );
+}

@@ -2,7 +2,6 @@ import { checkViews } from './check-views.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 import type { EvalstreamConfig } from './evalstream-config.js';
 import { evalstreamConfigSchema } from './evalstream-config-schema.js';
-import { formatConfigPath } from './format-config-path.js';
 
 /**
  * Validates a config object (what a config file exports) and builds its metrics. Also checks the
@@ -50,4 +49,15 @@ export function parseConfig(raw: unknown, file: string): EvalstreamConfig {
   }
   if (problems.length > 0) throw new ConfigError(file, problems);
   return config;
+}
+
+/** A zod issue path as a config author reads it: keys dotted, indexes bracketed. */
+function formatConfigPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
 }

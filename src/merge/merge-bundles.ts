@@ -7,8 +7,8 @@ import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
 import { DIAGNOSTICS_FILE_NAME } from '../bundle/diagnostics-file-name.js';
 import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
-import { forEachLine } from '../bundle/for-each-line.js';
 import { formatBundleIssue } from '../bundle/format-bundle-issue.js';
+import { readLineBatches } from '../bundle/read-line-batches.js';
 import type { ReportWriter } from '../bundle/report-writer.js';
 import { STAGING_PREFIX } from '../bundle/staged-bundle-dir.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../bundle/summarize-bundle.js';
@@ -157,10 +157,12 @@ async function scanShard(
   ): Promise<void> => {
     const file = join(shard, name);
     if (!existsSync(file)) return;
-    await forEachLine(
-      file,
-      (text, line, terminated) => {
-        if (!terminated) throw new MergeError(`${file}: line ${line}: cut off (the shard is incomplete)`);
+    for await (const { texts, lines, lastUnterminated } of readLineBatches(file, file)) {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i] as string;
+        const line = lines[i] as number;
+        if (lastUnterminated && i === texts.length - 1)
+          throw new MergeError(`${file}: line ${line}: cut off (the shard is incomplete)`);
         let row: unknown;
         try {
           row = JSON.parse(text);
@@ -170,9 +172,8 @@ async function scanShard(
         if (row === null || typeof row !== 'object' || Array.isArray(row))
           throw new MergeError(`${file}: line ${line}: not a JSON object`);
         onRow(row as Record<string, unknown>, line, text);
-      },
-      file,
-    );
+      }
+    }
   };
   const field = (row: Record<string, unknown>, key: string, file: string, line: number): string => {
     const value = row[key];

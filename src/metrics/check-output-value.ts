@@ -1,7 +1,14 @@
 import type { ZodType } from 'zod';
 import type { MetricOutputSpec } from '../model/output-spec.js';
-import type { OutputValueCheck } from './output-value-check.js';
 import { pythonNumberSyntax } from './python-number-syntax.js';
+
+/**
+ * The outcome of checking one output value against its declared kind: either accepted, with the value
+ * the SDK's schema would have coerced it to (for information only; storage keeps the raw value), or
+ * refused with pydantic's error type and message.
+ */
+export type OutputValueCheck =
+  { ok: true; coerced: unknown } | { ok: false; errorType: string; message: string; loc?: string };
 
 const { strAsFloat, strAsInt, strAsBool } = pythonNumberSyntax;
 

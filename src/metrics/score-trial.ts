@@ -5,8 +5,6 @@ import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { Trial } from '../model/trial.js';
 import { buildMetricInput } from './build-metric-input.js';
-import { exceptionDiagnostic } from './exception-diagnostic.js';
-import { MetricTimeoutError } from './metric-timeout-error.js';
 import { pyValueRepr } from '../pycompat/py-value-repr.js';
 import { validateMetricResult } from './validate-metric-result.js';
 
@@ -177,4 +175,41 @@ function record(
     outputs,
     diagnostics,
   };
+}
+
+/** A metric that did not finish within the timeout: a failure of type `TimeoutError`, as asyncio's. */
+class MetricTimeoutError extends Error {
+  override readonly name = 'MetricTimeoutError';
+  readonly exceptionType = 'TimeoutError';
+  constructor(
+    readonly metricType: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`metric '${metricType}' timed out after ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * The diagnostic of a metric failure (the SDK's `_exception_diagnostic`): message = the error's text,
+ * or its class name when empty; `details.exception_type` = a string `exceptionType` property of the
+ * error (its Python-side class, e.g. `ValidationError`), else its constructor's name;
+ * `UnknownException` for a thrown non-Error.
+ */
+function exceptionDiagnostic(error: unknown, metricType: string): Diagnostic {
+  const type = exceptionTypeName(error);
+  const text =
+    error instanceof Error ? error.message : error === undefined || error === null ? '' : String(error);
+  return { severity: 'error', message: text || type, source: metricType, details: { exception_type: type } };
+}
+
+function exceptionTypeName(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const declared = (error as { exceptionType?: unknown }).exceptionType;
+    if (typeof declared === 'string' && declared !== '') return declared;
+    if (error instanceof Error) {
+      const ctor = error.constructor?.name;
+      return ctor && ctor !== 'Object' ? ctor : error.name || 'Error';
+    }
+  }
+  return 'UnknownException';
 }

@@ -45,7 +45,6 @@ interface ShapeIssue {
  * validateMetricResult({ outputs: [{ name: 'score', value: '0.5' }] }, [continuousScore('score')]); // ok, value stays '0.5'
  */
 export function validateMetricResult(result: unknown, specs: readonly MetricOutputSpec[]): MetricResult {
-  if (passesAllChecks(result, specs)) return result as MetricResult;
   const issues = shapeIssues(result);
   if (issues.length > 0) {
     throw new MetricResultError(
@@ -111,48 +110,6 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
     }
   }
   return result as MetricResult;
-}
-
-/**
- * True when every check below would pass (the common case), found without building the sets, maps
- * and messages the checks use to report a problem; false sends the result through the full checks.
- */
-function passesAllChecks(result: unknown, specs: readonly MetricOutputSpec[]): boolean {
-  if (!isPlainObject(result)) return false;
-  const keys = Object.keys(result);
-  if (keys.length !== 1 || keys[0] !== 'outputs') return false;
-  const outputs = result['outputs'];
-  if (!Array.isArray(outputs) || outputs.length > 32) return false;
-  let required = 0;
-  for (let i = 0; i < specs.length; i += 1) {
-    const spec = specs[i] as MetricOutputSpec;
-    if (spec.required) required += 1;
-    // duplicate declarations: the full checks decide which one applies
-    for (let j = 0; j < i; j += 1) if ((specs[j] as MetricOutputSpec).name === spec.name) return false;
-  }
-  let requiredSeen = 0;
-  for (let i = 0; i < outputs.length; i += 1) {
-    const item: unknown = outputs[i];
-    if (!isPlainObject(item)) return false;
-    const k = Object.keys(item);
-    if (k.length !== 2) return false;
-    if (!((k[0] === 'name' && k[1] === 'value') || (k[0] === 'value' && k[1] === 'name'))) return false;
-    const name = item['name'];
-    const value = item['value'];
-    if (typeof name !== 'string' || value === undefined) return false;
-    for (let j = 0; j < i; j += 1) if ((outputs[j] as { name: unknown }).name === name) return false;
-    let spec: MetricOutputSpec | undefined;
-    for (const s of specs) {
-      if (s.name === name) {
-        spec = s;
-        break;
-      }
-    }
-    if (spec === undefined) return false;
-    if (spec.required) requiredSeen += 1;
-    if (!checkOutputValue(value, spec).ok || nonJsonPart(value) !== null) return false;
-  }
-  return requiredSeen === required;
 }
 
 /** The type name of the first non-JSON part of a value (bigint, Date, function, undefined...), or null. */

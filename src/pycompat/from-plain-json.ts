@@ -1,4 +1,5 @@
 import type { PyJson } from './py-json.js';
+import { setOwn } from '../util/set-own.js';
 
 /**
  * Turns plain JavaScript data returned by a user hook into {@link PyJson}: integral numbers become
@@ -15,15 +16,7 @@ export function fromPlainJson(value: unknown): PyJson {
   if (typeof value === 'object') {
     const out: { [key: string]: PyJson } = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) continue;
-      if (k === '__proto__')
-        Object.defineProperty(out, k, {
-          value: fromPlainJson(v),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else out[k] = fromPlainJson(v);
+      if (v !== undefined) setOwn(out, k, fromPlainJson(v));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../model/json-value.js';
 import { mayHaveIntegralFloat } from './may-have-integral-float.js';
+import { setOwn } from '../util/set-own.js';
 
 /** The result of {@link parsePythonJson}: the value, or where and why the text is not JSON. */
 export type ParsedPythonJson =
@@ -125,11 +126,7 @@ class Parser {
       this.path.push(key);
       const value = this.parseValue();
       this.path.pop();
-      if (key === '__proto__') {
-        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-      } else {
-        obj[key] = value;
-      }
+      setOwn(obj, key, value);
       this.skipSpace();
       const c = t.charCodeAt(this.pos);
       if (c === 0x2c) {

@@ -2,6 +2,7 @@ import { PyFloat } from './py-float.js';
 import type { PyJson, PyJsonObject } from './py-json.js';
 import { stringifyPyJson } from './stringify-py-json.js';
 import type { WireObject, WireValue } from './wire-value.js';
+import { setOwn } from '../util/set-own.js';
 
 /** Options of {@link pythonJson}. */
 export interface PythonJsonOptions {
@@ -56,9 +57,7 @@ function toPyJson(value: WireValue, floatPaths: ReadonlySet<string> | null, path
   const out: PyJsonObject = {};
   for (const key of Object.keys(obj)) {
     const v = toPyJson(obj[key] as WireValue, floatPaths, floatPaths === null ? '' : prefix + key);
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
+    setOwn(out, key, v);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { JsonSpans } from './json-spans.js';
 import type { PyJson, PyJsonObject } from './py-json.js';
+import { setOwn } from '../util/set-own.js';
 
 /**
  * Python's `json.loads` of a JSON text as {@link PyJson}: ints (`1`, any number of digits) become
@@ -35,9 +36,7 @@ function valueAt(text: string, at: number, spans: JsonSpans): PyJson {
       const key = JSON.parse(text.slice(m[k], m[k + 1])) as string;
       const value = valueAt(text, m[k + 2] as number, spans);
       // a repeated key keeps its first position and takes the last value, as in a Python dict
-      if (key === '__proto__')
-        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      else out[key] = value;
+      setOwn(out, key, value);
     }
     return out;
   }

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../model/json-value.js';
 import type { PyJson } from './py-json.js';
+import { setOwn } from '../util/set-own.js';
 
 /**
  * Turns a {@link PyJson} value into plain JSON data (`bigint` → `number`), e.g. to hand Gym results to
@@ -14,14 +15,7 @@ export function toPlainJson(value: PyJson): JsonValue {
   if (Array.isArray(value)) return value.map(toPlainJson);
   const out: { [key: string]: JsonValue } = {};
   for (const [k, v] of Object.entries(value)) {
-    if (k === '__proto__')
-      Object.defineProperty(out, k, {
-        value: toPlainJson(v),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[k] = toPlainJson(v);
+    setOwn(out, k, toPlainJson(v));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { TaskValueRecord } from '../model/summary.js';
 import { TaskValueColumn } from './task-value-column.js';
+import { setOwn } from '../util/set-own.js';
 
 type TaskMetricValues = Record<string, Record<string, TaskValueRecord[]>>;
 
@@ -104,10 +105,4 @@ export const columnarTaskValues = {
 /** A plain data property (left as is when the object was frozen or sealed). */
 function define(target: object, key: string, value: unknown): void {
   Reflect.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** Assign an own enumerable property, also for the key `__proto__`. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') define(target, key, value);
-  else target[key] = value;
 }

@@ -1,7 +1,7 @@
 import { kindOfValueSchema } from '../model/output-spec.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
-import type { SemanticReducer, SemanticView, TaskSpec } from '../model/task.js';
+import type { SemanticView, TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
@@ -11,7 +11,7 @@ import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
 import { appendAll } from '../util/append-all.js';
-import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
+import { setOwn } from '../util/set-own.js';
 
 /** One (task, metric type, output name): the compact per-observation data of that output. */
 interface Series {
@@ -41,8 +41,6 @@ interface Bucket {
   readonly metricType: string;
   readonly metric: MetricTotals;
   readonly series: Map<string, Series>;
-  /** The same series as a list, for the per-score scan (a handful of outputs per metric). */
-  readonly seriesList: Series[];
   /** The series that are task-value keys, in discovery (or declaration) order. */
   readonly keys: Series[];
   scoreCount: number;
@@ -70,19 +68,13 @@ interface TaskState {
   /** The task's metric types in declaration (or first-seen) order; a handful per task. */
   readonly bucketList: Bucket[];
   readonly buckets: Map<string, Bucket>;
-  lastTrial: string | null;
-  lastTrialIndex: number;
   /** Distinct trial ids of the task's scores → first-seen index (the view's trial order). */
   readonly trialIndex: Map<string, number>;
   /** The distinct trial ids in first-seen order (the one string kept per trial, shared by its records). */
   readonly trialIds: string[];
-  /** `fnv1aUtf16` of the first trial ids (as int32), kept for `distinctTrialCount` (ids are only appended). */
-  readonly trialHashes: number[];
   readonly views: [string, SemanticView][];
 }
 
-/** Up to this many metrics per task / outputs per metric, a linear scan beats hashing the name. */
-const SCAN_LIMIT = 8;
 const KEY_KINDS = new Set(['continuous', 'discrete', 'boolean', 'label']);
 const PASS_AT_K_KINDS = new Set(['continuous', 'boolean']);
 
@@ -124,9 +116,6 @@ export class SummaryBuilder {
   private errorCount = 0;
   private scoreCount = 0;
   private finished = false;
-  // One-entry caches: SDK bundles list scores grouped by task, then trial, then metric.
-  private lastTaskId: string | null = null;
-  private lastTask: TaskState | undefined = undefined;
 
   constructor(tasks: readonly TaskSpec[] | null) {
     this.withSpecs = tasks !== null;
@@ -154,8 +143,6 @@ export class SummaryBuilder {
       throw new Error(`SummaryBuilder.addTaskSpec: task '${spec.id}' is already known`);
     this.declareTask(spec);
     this.taskCount = (this.taskCount ?? 0) + 1;
-    // a score of this id may have been cached as an orphan's
-    if (this.lastTaskId === spec.id) this.lastTaskId = null;
   }
 
   /**
@@ -167,14 +154,7 @@ export class SummaryBuilder {
     this.scoreCount++;
     const trialId = score.trial_id;
     const taskId = score.task_id;
-    let task: TaskState | undefined;
-    if (taskId === this.lastTaskId) {
-      task = this.lastTask;
-    } else {
-      task = this.tasks.get(taskId);
-      this.lastTaskId = taskId;
-      this.lastTask = task;
-    }
+    let task = this.tasks.get(taskId);
     if (task === undefined) {
       // With task specs a score of an unknown task has no applicable output: it only counts.
       if (this.withSpecs) {
@@ -183,44 +163,22 @@ export class SummaryBuilder {
       }
       task = newTaskState(taskId, null, []);
       this.tasks.set(taskId, task);
-      this.lastTask = task;
     }
     // Distinct trials per task (a small map; far cheaper than one run-wide set): records refer to
     // the task's one string per trial by index.
-    let trialIndex: number;
-    if (task.lastTrial === trialId) {
-      trialIndex = task.lastTrialIndex;
-    } else {
-      const known = task.trialIndex.get(trialId);
-      if (known === undefined) {
-        trialIndex = task.trialIds.length;
-        task.trialIndex.set(trialId, trialIndex);
-        task.trialIds.push(trialId);
-      } else {
-        trialIndex = known;
-      }
-      task.lastTrial = task.trialIds[trialIndex] as string;
-      task.lastTrialIndex = trialIndex;
+    let trialIndex = task.trialIndex.get(trialId);
+    if (trialIndex === undefined) {
+      trialIndex = task.trialIds.length;
+      task.trialIndex.set(trialId, trialIndex);
+      task.trialIds.push(trialId);
     }
     const metricType = score.metric_type;
-    let bucket: Bucket | undefined;
-    const list = task.bucketList;
-    if (list.length > SCAN_LIMIT) {
-      bucket = task.buckets.get(metricType);
-    } else {
-      for (let i = 0; i < list.length; i++) {
-        const b = list[i] as Bucket;
-        if (b.metricType === metricType) {
-          bucket = b;
-          break;
-        }
-      }
-    }
+    let bucket = task.buckets.get(metricType);
     if (bucket === undefined) {
       if (this.withSpecs) return;
       bucket = this.newBucket(metricType);
       task.buckets.set(metricType, bucket);
-      list.push(bucket);
+      task.bucketList.push(bucket);
     }
     const seq = ++bucket.scoreCount;
     const metric = bucket.metric;
@@ -250,24 +208,11 @@ export class SummaryBuilder {
       const output = outputs[o];
       if (output === undefined) continue;
       const name = output.name;
-      let series: Series | undefined;
-      const all = bucket.seriesList;
-      if (all.length > SCAN_LIMIT) {
-        series = bucket.series.get(name);
-      } else {
-        for (let j = 0; j < all.length; j++) {
-          const candidate = all[j] as Series;
-          if (candidate.name === name) {
-            series = candidate;
-            break;
-          }
-        }
-      }
+      let series = bucket.series.get(name);
       if (series === undefined) {
         if (this.withSpecs) continue;
         series = newSeries(name);
         bucket.series.set(name, series);
-        bucket.seriesList.push(series);
         metric.names.add(name);
       }
       if (series.lastScore === seq) continue;
@@ -452,52 +397,11 @@ export class SummaryBuilder {
     };
   }
 
-  /**
-   * Distinct trial ids over the run: the per-task sets, merged (a trial id may occur in two tasks).
-   * A bit table of string hashes finds the few ids that may repeat across tasks; only those go through
-   * an exact set (one big set of every id costs far more).
-   */
+  /** Distinct trial ids over the run: the per-task lists merged (a trial id may occur in two tasks). */
   private distinctTrialCount(taskList: readonly TaskState[]): number {
-    let total = this.orphanTrialIds.size;
-    for (const task of taskList) total += task.trialIds.length;
-    if (total === 0) return 0;
-    const bits = new Int32Array(Math.max(1024, 1 << Math.ceil(Math.log2(total * 32))) >>> 5);
-    const mask = bits.length * 32 - 1;
-    let suspects: Set<number> | null = null;
-    const mark = (hashes: readonly number[]): void => {
-      for (let i = 0; i < hashes.length; i++) {
-        const h = (hashes[i] as number) & mask;
-        const word = h >>> 5;
-        const bit = 1 << (h & 31);
-        if (((bits[word] as number) & bit) !== 0) (suspects ??= new Set()).add(h);
-        else bits[word] = (bits[word] as number) | bit;
-      }
-    };
-    const orphanIds = [...this.orphanTrialIds];
-    const orphanHashes = orphanIds.map((id) => fnv1aUtf16(id));
-    mark(orphanHashes);
-    for (const task of taskList) {
-      // hashed once per id: a live summary counts again and again
-      const { trialIds, trialHashes } = task;
-      for (let i = trialHashes.length; i < trialIds.length; i++)
-        trialHashes.push(fnv1aUtf16(trialIds[i] as string));
-      mark(trialHashes);
-    }
-    if (suspects === null) return total;
-    // every id whose hash collides with another id's: count those exactly
-    const colliding = suspects as Set<number>;
-    const exact = new Set<string>();
-    let inGroup = 0;
-    const collect = (ids: readonly string[], hs: readonly number[]): void => {
-      for (let i = 0; i < ids.length; i++) {
-        if (!colliding.has((hs[i] as number) & mask)) continue;
-        inGroup++;
-        exact.add(ids[i] as string);
-      }
-    };
-    collect(orphanIds, orphanHashes);
-    for (const task of taskList) collect(task.trialIds, task.trialHashes);
-    return total - inGroup + exact.size;
+    const ids = new Set(this.orphanTrialIds);
+    for (const task of taskList) for (const id of task.trialIds) ids.add(id);
+    return ids.size;
   }
 
   private declareTask(spec: TaskSpec): void {
@@ -514,7 +418,6 @@ export class SummaryBuilder {
       for (const out of descriptor.outputs) {
         if (bucket.series.has(out.name)) continue;
         const series = newSeries(out.name);
-        bucket.seriesList.push(series);
         const kind = kindOfValueSchema(out.value_schema);
         if (KEY_KINDS.has(kind)) {
           series.records = new TaskValueColumn(task.trialIds);
@@ -551,7 +454,6 @@ export class SummaryBuilder {
       metricType,
       metric,
       series: new Map(),
-      seriesList: [],
       keys: [],
       scoreCount: 0,
       failed: 0,
@@ -589,19 +491,6 @@ export class SummaryBuilder {
         });
         const weights = view.signals.map((s) => s.weight);
         const out = values.get(viewName) as number[];
-        // Common case: every signal metric has exactly one score per trial, in trial order — one
-        // opportunity per trial, the t-th score of each signal (the general pairing gives the same).
-        if (signals.every((s) => s.positions === null || s.positions === undefined)) {
-          reduceOneEach(
-            view.reducer,
-            signals.map((s) => s.column),
-            weights,
-            trialCount,
-            out,
-          );
-          totals.set(viewName, (totals.get(viewName) as number) + trialCount);
-          continue;
-        }
         let opportunities = 0;
         const signalValues = new Array<number>(signals.length).fill(NaN);
         for (let t = 0; t < trialCount; t++) {
@@ -641,46 +530,6 @@ export class SummaryBuilder {
   }
 }
 
-/**
- * One opportunity per trial, signal j's value the t-th entry of `columns[j]` (null: never measured):
- * pushes the reduced values onto `out`. `single`, `all` and `any` are `reduceViewSignals` inlined
- * (null when a value is not finite; the first value, the first-wins minimum, the first-wins maximum).
- */
-function reduceOneEach(
-  reducer: SemanticReducer,
-  columns: readonly (number[] | null)[],
-  weights: readonly (number | null)[],
-  trialCount: number,
-  out: number[],
-): void {
-  const n = columns.length;
-  if (n === 0 || columns.some((c) => c === null)) return; // every opportunity unmeasured
-  const cols = columns as readonly number[][];
-  if (reducer === 'single' || reducer === 'all' || reducer === 'any') {
-    for (let t = 0; t < trialCount; t++) {
-      let m = (cols[0] as number[])[t] as number;
-      if (!Number.isFinite(m)) continue;
-      let finite = true;
-      for (let j = 1; j < n; j++) {
-        const v = (cols[j] as number[])[t] as number;
-        if (!Number.isFinite(v)) {
-          finite = false;
-          break;
-        }
-        if (reducer === 'all' ? v < m : reducer === 'any' && v > m) m = v;
-      }
-      if (finite) out.push(m);
-    }
-    return;
-  }
-  const signalValues = new Array<number>(n).fill(NaN);
-  for (let t = 0; t < trialCount; t++) {
-    for (let j = 0; j < n; j++) signalValues[j] = (cols[j] as number[])[t] as number;
-    const reduced = reduceViewSignals(reducer, signalValues, weights);
-    if (reduced !== null) out.push(reduced);
-  }
-}
-
 /** A signal bucket's score positions grouped by trial (stable counting sort of `trials`). */
 function groupByTrial(
   trials: readonly number[],
@@ -712,11 +561,8 @@ function newTaskState(id: string, spec: TaskSpec | null, views: [string, Semanti
     spec,
     bucketList: [],
     buckets: new Map(),
-    lastTrial: null,
-    lastTrialIndex: -1,
     trialIndex: new Map(),
     trialIds: [],
-    trialHashes: [],
     views,
   };
 }
@@ -750,13 +596,4 @@ function newSeries(name: string): Series {
     passC: 0,
     viewColumn: null,
   };
-}
-
-/** Assign an own enumerable property, also for the key `__proto__`. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { relative } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { isDuckDBFile } from '../../compare/is-duckdb-file.js';
 import { parseRunRef } from '../../compare/parse-run-ref.js';
-import { isParquetExport } from '../../merge/is-parquet-export.js';
 import { mergeBundles } from '../../merge/merge-bundles.js';
 import { MergeError } from '../../merge/merge-error.js';
 import { mergeTableShards } from '../../merge/merge-table-shards.js';
@@ -93,4 +93,11 @@ Exit codes: 0 ok; 2 bad usage or input (a trial in two shards is named).`,
         ].join('\n') + '\n',
       );
     });
+}
+
+/** Whether `dir` is a Parquet export of a store (`export --parquet DIR`): it holds `runs/run_id=<id>/`. */
+function isParquetExport(dir: string): boolean {
+  const runs = join(dir, 'runs');
+  if (!existsSync(runs) || !statSync(runs).isDirectory()) return false;
+  return readdirSync(runs).some((entry) => entry.startsWith('run_id='));
 }

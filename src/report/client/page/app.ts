@@ -55,15 +55,11 @@ export function derive() {
   }
   D.trials.task = taskCol;
   const errorCol = new Int32Array(nTrials).fill(-1);
-  D.trials.errorRows.forEach(function (row, i) {
-    errorCol[row] = D.trials.errorOfRow[i];
-  });
+  D.trials.errorRows.forEach((row, i) => (errorCol[row] = D.trials.errorOfRow[i]));
   D.trials.error = errorCol;
   // index into the sparse diagnostic columns, -1 for a row without input diagnostics
   const diagCol = new Int32Array(nTrials).fill(-1);
-  D.trials.diagnosticRows.forEach(function (row, i) {
-    diagCol[row] = i;
-  });
+  D.trials.diagnosticRows.forEach((row, i) => (diagCol[row] = i));
   D.trials.diag = diagCol;
   X.anyDiagnostics = D.trials.diagnosticRows.length > 0;
   X.nTrials = nTrials;
@@ -93,7 +89,7 @@ export function whenParsed(fn) {
   if (document.readyState !== 'loading') return true;
   if (!X.waiting) {
     X.waiting = true;
-    document.addEventListener('DOMContentLoaded', function () {
+    document.addEventListener('DOMContentLoaded', () => {
       X.waiting = false;
       fn();
     });
@@ -101,21 +97,9 @@ export function whenParsed(fn) {
   return false;
 }
 
-/** The embedded detail of a trial row, or null when the row was not kept (binary search of detail.rows). */
+/** The embedded detail of a trial row, or null when the row was not kept. */
 export function trialDetailData(row) {
-  const rows = D.detail.rows;
-  let lo = 0,
-    hi = rows.length - 1,
-    at = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid] === row) {
-      at = mid;
-      break;
-    }
-    if (rows[mid] < row) lo = mid + 1;
-    else hi = mid - 1;
-  }
+  const at = D.detail.rows.indexOf(row);
   if (at < 0) return null;
   const c = Math.floor(at / D.detail.chunkSize);
   let chunk = X.chunks.get(c);
@@ -203,14 +187,7 @@ export function onRoute() {
   const prevView = S.view,
     prevTask = S.task;
   const filtersChanged = r.q !== S.q || r.metric !== S.metric || r.status !== S.status;
-  S.view = r.view;
-  S.task = r.task;
-  S.trial = r.trial;
-  S.occ = r.occ;
-  S.output = r.output;
-  S.q = r.q;
-  S.metric = r.metric;
-  S.status = r.status;
+  Object.assign(S, r);
   if (S.task !== prevTask) {
     S.allTrials = false;
     S.trialLimit = 200;

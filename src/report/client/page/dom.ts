@@ -8,7 +8,6 @@ import { format } from '../format.js';
  * @example
  * import { h } from './dom.js';
  */
-export const SVGNS = 'http://www.w3.org/2000/svg';
 
 /** Properties of {@link h}: `text`, `class`, `style`, `on<event>` handlers, or attributes. */
 export type Props = Record<string, any> | null | undefined;
@@ -47,14 +46,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   setProps(el, props);
-  appendKids(el, kids);
-  return el;
-}
-
-/** An SVG element. */
-export function s(tag: string, attrs?: Props, kids?: Kids): SVGElement {
-  const el = document.createElementNS(SVGNS, tag);
-  setProps(el, attrs);
   appendKids(el, kids);
   return el;
 }
@@ -156,9 +147,7 @@ export function downloadJson(name, obj) {
   document.body.appendChild(a);
   a.click();
   a.remove();
-  setTimeout(function () {
-    URL.revokeObjectURL(url);
-  }, 5000);
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
 }
 
 export function safeFileName(name) {

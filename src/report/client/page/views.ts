@@ -100,9 +100,9 @@ export function renderHeader() {
           ? card(
               'Diagnostics',
               c.diagnostics,
-              c.diagnosticsByCode.map(function (d) {
-                return h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) });
-              }),
+              c.diagnosticsByCode.map((d) =>
+                h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) }),
+              ),
             )
           : null,
       ]),
@@ -313,24 +313,13 @@ export function aggRow(a) {
   let cov;
   if (a.coverage) {
     const c = a.coverage;
-    cov = [
-      covBar(
-        [
-          ['s', c.scored],
-          ['m', c.missing],
-          ['f', c.failed],
-        ],
-        c.total,
-        `scored ${c.scored} · missing ${c.missing} · failed ${c.failed} of ${c.total}`,
-      ),
-      h('span', { class: 'covtext', text: `${format.int(c.scored)}/${format.int(c.total)}` }),
-    ];
+    const title = `scored ${c.scored} · missing ${c.missing} · failed ${c.failed} of ${c.total}`;
+    const text = `${format.int(c.scored)}/${format.int(c.total)}`;
+    cov = coverageEls([c.scored, c.missing, c.failed], c.total, title, text);
   } else if (a.count !== null && a.nanCount !== null && (a.kind === 'view' || a.kind === 'pass@k')) {
     const total = a.count + a.nanCount;
-    cov = [
-      covBar([['s', a.count]], total, `measured ${a.count} · unmeasured ${a.nanCount} of ${total}`),
-      h('span', { class: 'covtext', text: `${format.int(a.count)}/${format.int(total)}` }),
-    ];
+    const title = `measured ${a.count} · unmeasured ${a.nanCount} of ${total}`;
+    cov = coverageEls([a.count, 0, 0], total, title, `${format.int(a.count)}/${format.int(total)}`);
   } else cov = h('span', { class: 'faint', text: '—' });
   return h('tr', { 'data-name': a.name }, [
     h('td', null, name),
@@ -351,6 +340,16 @@ export function aggRow(a) {
     h('td', { class: 'num', text: format.stat(a.max) }),
     h('td', { class: 'num', text: format.stat(a.stdDev) }),
   ]);
+}
+
+/** A coverage bar of scored / missing / failed counts, then its text. */
+function coverageEls(counts: number[], total: number, title: string, text: string) {
+  const parts = [
+    ['s', counts[0]],
+    ['m', counts[1]],
+    ['f', counts[2]],
+  ];
+  return [covBar(parts, total, title), h('span', { class: 'covtext', text })];
 }
 
 // ---------------------------------------------------------------- plots
@@ -377,9 +376,7 @@ export function renderPlots(root) {
       plots.push(
         plotBox(
           'Per-task mean',
-          stripChart(o, D.tasks.id, function (t) {
-            go(`#/task/${enc(D.tasks.id[t])}`);
-          }),
+          stripChart(o, D.tasks.id, (t) => go(`#/task/${enc(D.tasks.id[t])}`)),
         ),
       );
     if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
@@ -448,15 +445,9 @@ export function renderTasks(root) {
       refreshTaskList();
     }, delay);
   };
-  search.addEventListener('input', function () {
-    changed(X.nTrials > 20000 ? 180 : 60);
-  });
-  metric.addEventListener('change', function () {
-    changed(0);
-  });
-  status.addEventListener('change', function () {
-    changed(0);
-  });
+  search.addEventListener('input', () => changed(X.nTrials > 20000 ? 180 : 60));
+  metric.addEventListener('change', () => changed(0));
+  status.addEventListener('change', () => changed(0));
   root.appendChild(
     h('div', { class: 'toolbar' }, [
       search,
@@ -518,9 +509,7 @@ export function refreshTaskList() {
       {
         class: `row${D.tasks.id[r.t] === S.task ? ' sel' : ''}`,
         'data-task': D.tasks.id[r.t],
-        onclick: function () {
-          go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`);
-        },
+        onclick: () => go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`),
       },
       [
         h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
@@ -573,15 +562,10 @@ export function computeTaskList(o) {
       n++;
       if (status[row] === 'f') failed++;
       if (error[row] >= 0) errors++;
-      if (vals) {
-        const v = vals[row];
-        if (typeof v === 'number') {
-          sum += v;
-          cnt++;
-        } else if (typeof v === 'boolean') {
-          sum += v ? 1 : 0;
-          cnt++;
-        }
+      const x = vals ? meanPart(vals[row]) : null;
+      if (x !== null) {
+        sum += x;
+        cnt++;
       }
     }
     if (active && n === 0) continue;
@@ -603,12 +587,20 @@ export function computeTaskList(o) {
   return rows;
 }
 
+/** A value's part in a mean: numbers as they are, booleans as 0/1, anything else left out. */
+function meanPart(v): number | null {
+  return typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : null;
+}
+
 /** Is output o applicable to trial row r (a score of its metric type, and declared by the task)? */
 export function applicable(o, row) {
   if (D.scoreStatus[X.outType[o]][row] === '-') return false;
   const d = D.tasks.decl[D.trials.task[row]];
   return d < 0 || X.declSets[d].has(o);
 }
+
+/** The output state a status filter asks for (see `outState` in `matcher`). */
+const WANTED_STATE: Record<string, number> = { 'score-failed': 3, missing: 2, scored: 1 };
 
 export function matcher() {
   const q = S.q.trim().toLowerCase();
@@ -641,15 +633,10 @@ export function matcher() {
         return status[row] === 'f';
       case 'error':
         return error[row] >= 0;
-      case 'score-failed':
-        return o >= 0 ? outState(o, row) === 3 : anyState(row, 3);
-      case 'missing':
-        return o >= 0 ? outState(o, row) === 2 : anyState(row, 2);
-      case 'scored':
-        return o >= 0 ? outState(o, row) === 1 : anyState(row, 1);
-      default:
-        return true;
     }
+    const want = WANTED_STATE[st];
+    if (want === undefined) return true;
+    return o >= 0 ? outState(o, row) === want : anyState(row, want);
   };
 }
 
@@ -727,9 +714,7 @@ export function virtualTable(columns, template, onSort) {
             class: col[2] ? 'r' : '',
             'data-sort': col[0],
             title: col[0] === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`,
-            onclick: function () {
-              onSort(col[0]);
-            },
+            onclick: () => onSort(col[0]),
           },
           [label, sortKey === col[0] ? h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' }) : null],
         ),
@@ -870,29 +855,17 @@ export function taskDetail(t) {
     h('div', { class: 'crumbs' }, [h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }), ' › ', id]),
   );
   box.appendChild(
-    h(
-      'div',
-      { style: { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' } },
-      [
-        h('h2', { text: id }),
-        h('button', {
-          text: 'Export task (JSON)',
-          onclick: function () {
-            downloadJson(safeFileName(id) + '-task.json', {
-              run_id: D.run.id,
-              task_id: id,
-              spec: unbox(spec),
-              trials: rows.map(trialSummary),
-            });
-          },
-        }),
-      ],
-    ),
+    titleRow(h('h2', { text: id }), 'Export task (JSON)', `${safeFileName(id)}-task.json`, () => ({
+      run_id: D.run.id,
+      task_id: id,
+      spec: unbox(spec),
+      trials: rows.map(trialSummary),
+    })),
   );
   if (spec.intent) box.appendChild(h('p', { class: 'intent', text: spec.intent }));
   // Per-output summary of this task.
   if (outs.length) {
-    const body = h('tbody');
+    const body: HTMLElement[] = [];
     for (const o of outs) {
       let sum = 0,
         n = 0,
@@ -912,50 +885,30 @@ export function taskDetail(t) {
           continue;
         }
         scored++;
-        if (typeof v === 'number') {
-          sum += v;
-          n++;
-        } else if (typeof v === 'boolean') {
-          sum += v ? 1 : 0;
+        const x = meanPart(v);
+        if (x !== null) {
+          sum += x;
           n++;
         }
       }
       const tot = scored + missing + failed;
-      body.appendChild(
+      const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
+      body.push(
         h('tr', null, [
           h('td', { class: 'name', text: D.outputs[o].key }),
           h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
           h('td', { class: 'num', text: format.int(n) }),
-          h('td', { style: { whiteSpace: 'nowrap' } }, [
-            covBar(
-              [
-                ['s', scored],
-                ['m', missing],
-                ['f', failed],
-              ],
-              tot,
-              'scored ' + scored + ' · missing ' + missing + ' · failed ' + failed,
-            ),
-            h('span', { class: 'covtext', text: scored + '/' + tot }),
-          ]),
+          h(
+            'td',
+            { style: { whiteSpace: 'nowrap' } },
+            coverageEls([scored, missing, failed], tot, title, `${scored}/${tot}`),
+          ),
         ]),
       );
     }
     box.appendChild(h('h3', { text: 'Outputs on this task' }));
     box.appendChild(
-      h('table', { class: 'grid' }, [
-        h(
-          'thead',
-          null,
-          h('tr', null, [
-            h('th', { text: 'Output' }),
-            h('th', { class: 'num', text: 'Mean' }),
-            h('th', { class: 'num', text: 'Values' }),
-            h('th', { text: 'Coverage' }),
-          ]),
-        ),
-        body,
-      ]),
+      grid({ class: 'grid' }, ['Output', ['Mean', 'num'], ['Values', 'num'], 'Coverage'], body),
     );
   }
   // Trials.
@@ -965,11 +918,7 @@ export function taskDetail(t) {
     null,
     [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })]
       .concat(X.anyDiagnostics ? [h('th', { text: 'Diagnostics' })] : [])
-      .concat(
-        shown.map(function (o) {
-          return h('th', { text: D.outputs[o].output, title: D.outputs[o].key });
-        }),
-      ),
+      .concat(shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key }))),
   );
   const trialBody = h('tbody');
   const limit = S.trialLimit;
@@ -981,9 +930,7 @@ export function taskDetail(t) {
         {
           class: 'clickable',
           'data-trial': D.trials.id[row],
-          onclick: function () {
-            go(trialHash(row));
-          },
+          onclick: () => go(trialHash(row)),
         },
         [
           h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
@@ -997,11 +944,7 @@ export function taskDetail(t) {
           ),
         ]
           .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
-          .concat(
-            shown.map(function (o) {
-              return h('td', null, outputCell(o, row));
-            }),
-          ),
+          .concat(shown.map((o) => h('td', null, outputCell(o, row)))),
       ),
     );
   });
@@ -1014,76 +957,57 @@ export function taskDetail(t) {
           : ' (' + total + ')'),
     }),
   );
-  if (active)
+  if (active) {
+    const label = S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task';
     box.appendChild(
-      h(
-        'div',
-        { class: 'more' },
-        h('button', {
-          text: S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task',
-          onclick: function () {
-            S.allTrials = !S.allTrials;
-            renderDetail();
-          },
-        }),
-      ),
+      moreButton(label, () => {
+        S.allTrials = !S.allTrials;
+      }),
     );
-  box.appendChild(h('table', { class: 'grid', id: 'trial-table' }, [h('thead', null, trialHead), trialBody]));
-  if (rows.length > limit)
-    box.appendChild(
-      h(
-        'div',
-        { class: 'more' },
-        h('button', {
-          text: 'Show ' + Math.min(500, rows.length - limit) + ' more',
-          onclick: function () {
-            S.trialLimit += 500;
-            renderDetail();
-          },
-        }),
-      ),
-    );
-  {
-    if (spec.metrics) {
-      box.appendChild(h('h3', { text: 'Declared metrics' }));
-      box.appendChild(
-        h(
-          'ul',
-          null,
-          spec.metrics.map(function (m) {
-            return h('li', null, [
-              h('span', { class: 'name', text: m[0] }),
-              ': ',
-              m[1]
-                .map(function (o) {
-                  return o[0] + ' (' + o[1] + (o[2] ? '' : ', optional') + ')';
-                })
-                .join(', '),
-            ]);
-          }),
-        ),
-      );
-    }
-    if (spec.views) {
-      box.appendChild(h('h3', { text: 'Views' }));
-      box.appendChild(
-        h(
-          'ul',
-          null,
-          spec.views.map(function (v) {
-            return h('li', null, [
-              h('span', { class: 'name', text: v[0] }),
-              ' = ' + v[1] + '(' + v[2].join(', ') + ')',
-            ]);
-          }),
-        ),
-      );
-    }
-    if (spec.inputs !== undefined) box.appendChild(details('Inputs', pre(pretty(spec.inputs))));
-    if (spec.reference !== undefined) box.appendChild(details('Reference', pre(pretty(spec.reference))));
-    if (spec.metadata !== undefined) box.appendChild(details('Task metadata', pre(pretty(spec.metadata))));
   }
+  box.appendChild(h('table', { class: 'grid', id: 'trial-table' }, [h('thead', null, trialHead), trialBody]));
+  if (rows.length > limit) {
+    box.appendChild(
+      moreButton(`Show ${Math.min(500, rows.length - limit)} more`, () => {
+        S.trialLimit += 500;
+      }),
+    );
+  }
+  if (spec.metrics) {
+    const item = (m) => {
+      const outputs = m[1].map((o) => `${o[0]} (${o[1]}${o[2] ? '' : ', optional'})`);
+      return h('li', null, [h('span', { class: 'name', text: m[0] }), ': ', outputs.join(', ')]);
+    };
+    box.appendChild(h('h3', { text: 'Declared metrics' }));
+    box.appendChild(h('ul', null, spec.metrics.map(item)));
+  }
+  if (spec.views) {
+    const item = (v) => {
+      return h('li', null, [h('span', { class: 'name', text: v[0] }), ` = ${v[1]}(${v[2].join(', ')})`]);
+    };
+    box.appendChild(h('h3', { text: 'Views' }));
+    box.appendChild(h('ul', null, spec.views.map(item)));
+  }
+  if (spec.inputs !== undefined) box.appendChild(details('Inputs', pre(pretty(spec.inputs))));
+  if (spec.reference !== undefined) box.appendChild(details('Reference', pre(pretty(spec.reference))));
+  if (spec.metadata !== undefined) box.appendChild(details('Task metadata', pre(pretty(spec.metadata))));
   return box;
+}
+
+/** A detail's title with an export button that downloads `data()` as `fileName`. */
+function titleRow(title: HTMLElement, label: string, fileName: string, data: () => unknown) {
+  const style = { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' };
+  const button = h('button', { text: label, onclick: () => downloadJson(fileName, data()) });
+  return h('div', { style }, [title, button]);
+}
+
+/** A button under the trial table that changes the view state, then redraws the detail. */
+function moreButton(label: string, change: () => void) {
+  const onclick = () => {
+    change();
+    renderDetail();
+  };
+  return h('div', { class: 'more' }, h('button', { text: label, onclick }));
 }
 
 /** The trial table's diagnostics cell: how many, then the kind and place of the first two. */
@@ -1156,26 +1080,15 @@ export function trialDetail(t, row) {
       id,
     ]),
   );
+  const title = h('h2', null, [`${id} `, badge(D.trials.status[row])]);
   box.appendChild(
-    h(
-      'div',
-      { style: { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' } },
-      [
-        h('h2', null, [`${id} `, badge(D.trials.status[row])]),
-        h('button', {
-          text: 'Export trial (JSON)',
-          onclick: function () {
-            downloadJson(`${safeFileName(id)}-trial.json`, {
-              run_id: D.run.id,
-              task_id: D.tasks.id[t],
-              trial_id: id,
-              status: statusName(D.trials.status[row]),
-              detail: unbox(d),
-            });
-          },
-        }),
-      ],
-    ),
+    titleRow(title, 'Export trial (JSON)', `${safeFileName(id)}-trial.json`, () => ({
+      run_id: D.run.id,
+      task_id: D.tasks.id[t],
+      trial_id: id,
+      status: statusName(D.trials.status[row]),
+      detail: unbox(d),
+    })),
   );
   if (d.error) {
     box.appendChild(
