@@ -140,6 +140,16 @@ export async function loadRolloutFiles(
       }
       if (!('table' in result)) break;
     }
+    let rows = table.count;
+    let stats = table.statCount;
+    let infos = table.infoCount;
+    for (const result of results) {
+      if (result === undefined || !('table' in result)) break;
+      rows += result.table.count;
+      stats += result.table.statKey.length;
+      infos += result.table.infoKey.length;
+    }
+    table.reserve(rows, stats, infos);
     appendInOrder(table, first, ranges, results);
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
