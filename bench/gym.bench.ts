@@ -181,8 +181,14 @@ function parseFloorSeconds(): number {
   if (rows === 0) throw new Error(`${input} has no rows`);
   return (performance.now() - t) / 1000;
 }
+const parseCpu0 = process.cpuUsage();
 const parseFloor = parseFloorSeconds();
-console.log(`baseline (this run): JSON.parse of every line in one thread: ${parseFloor.toFixed(2)} s`);
+const parseUsage = process.cpuUsage(parseCpu0);
+/** CPU seconds of the `JSON.parse` baseline: the fairer yardstick for CPU when the machine is loaded. */
+const parseFloorCpu = (parseUsage.user + parseUsage.system) / 1e6;
+console.log(
+  `baseline (this run): JSON.parse of every line in one thread: ${parseFloor.toFixed(2)} s wall, ${parseFloorCpu.toFixed(2)} s CPU`,
+);
 
 interface Run {
   wall: number;
@@ -200,7 +206,8 @@ async function timeIt(label: string, merge: boolean): Promise<Run> {
     `${label}: ${t.rows} rollouts, ${(bytes / 1e6).toFixed(0)} MB in → ${t.wall.toFixed(2)} s wall, ` +
       `${t.cpu.toFixed(2)} s CPU, ${(bytes / 1e6 / t.wall).toFixed(0)} MB/s, ` +
       `metrics file ${(metrics / 1e6).toFixed(0)} MB, peak RSS ${t.rss.toFixed(0)} MB; ` +
-      `${(t.wall / floor).toFixed(1)}× the read baseline, ${(t.wall / parseFloor).toFixed(2)}× the JSON.parse one; ` +
+      `${(t.wall / floor).toFixed(1)}× the read baseline, ${(t.wall / parseFloor).toFixed(2)}× the JSON.parse one ` +
+      `(CPU ${(t.cpu / parseFloorCpu).toFixed(2)}×); ` +
       `${(gym / t.wall).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s`,
   );
   return t;
@@ -224,7 +231,8 @@ for (const m of modes) {
   console.log(
     `${m.label}, ${runs} run(s): median ${med.toFixed(2)} s wall (${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)}), ` +
       `median CPU ${pandasMedian(m.runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS up to ${Math.max(...m.runs.map((r) => r.rss)).toFixed(0)} MB; ` +
-      `${(med / floor).toFixed(1)}× the read baseline, ${(med / parseFloor).toFixed(2)}× the JSON.parse one; ` +
+      `${(med / floor).toFixed(1)}× the read baseline, ${(med / parseFloor).toFixed(2)}× the JSON.parse one ` +
+      `(median CPU ${(pandasMedian(m.runs.map((r) => r.cpu)) / parseFloorCpu).toFixed(2)}× its CPU); ` +
       `${(gym / med).toFixed(1)}× faster than Gym's ${gym.toFixed(0)} s ` +
       `(the issue's figure; target 50×, about ${(gym / 50).toFixed(1)} s)`,
   );

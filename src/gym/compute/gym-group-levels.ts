@@ -8,15 +8,11 @@ import type { GymFrame } from './build-gym-frame.js';
 import { buildRolloutInfo } from './build-rollout-info.js';
 import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
 import type { DescribeKeys } from './describe-keys.js';
+import { isArrayIndex } from '../rows/is-array-index.js';
 
 const SAMPLE: PyJsonObject = { agent_ref: { name: 'agent' } };
 /** Keys that come first in every `rollout_infos` item. */
 const INFO_HEAD = new Set(['rollout_id', '_ng_task_index', '_ng_rollout_index']);
-
-/** Whether JavaScript puts `name` before the other keys of an object (an array index). */
-function isArrayIndex(name: string): boolean {
-  return /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < 4294967295;
-}
 
 /**
  * The `group_level_metrics` of one agent in `gym aggregate` (§4): one entry per task (frame rows

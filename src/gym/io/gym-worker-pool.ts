@@ -1,15 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../util/start-module-worker.js';
-import type { LoadRolloutFileOptions } from './load-rollout-file.js';
-import type { ScanRange, ScanRangeResult } from './scan-rollout-range.js';
+import type { ClaimedScanJob } from './scan-claimed-ranges.js';
+import type { ScanRangeResult } from './scan-rollout-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';
-
-/** Byte ranges of the inputs for one worker to read, in order. */
-export interface GymScanJob {
-  files: string[];
-  ranges: ScanRange[];
-  options: LoadRolloutFileOptions;
-}
 
 interface Slot {
   worker: Worker;
@@ -71,11 +64,11 @@ export class GymWorkerPool {
   }
 
   /**
-   * Reads the job's ranges in worker `index` (which must be idle): one result per range, up to and
-   * including the first that failed. Rejects when the worker could not start or died.
+   * Reads in worker `index` (which must be idle) the ranges of the job it claims
+   * (`scanClaimedRanges`): `[index, result]` pairs. Rejects when the worker could not start or died.
    */
-  async scan(index: number, job: GymScanJob): Promise<ScanRangeResult[]> {
-    const m = (await this.run(index, { scan: job })) as { results: ScanRangeResult[] };
+  async scan(index: number, job: ClaimedScanJob): Promise<[number, ScanRangeResult][]> {
+    const m = (await this.run(index, { scan: job })) as { results: [number, ScanRangeResult][] };
     return m.results;
   }
 

@@ -1,16 +1,15 @@
 /**
  * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs: the worker
- * reads them one after the other (stopping at the first error) and posts `{ results }` with the
- * tables' buffers transferred. A `merge` job writes the merged file (`writeMergedRollouts`) and posts
+ * reads those it claims (`scanClaimedRanges`) and posts `{ results }` with the tables' buffers
+ * transferred. A `merge` job writes the merged file (`writeMergedRollouts`) and posts
  * `{}` or `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
-import type { GymScanJob } from './gym-worker-pool.js';
-import { scanRolloutRange, type ScanRangeResult } from './scan-rollout-range.js';
+import { scanClaimedRanges, type ClaimedScanJob } from './scan-claimed-ranges.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {
-  scan?: GymScanJob;
+  scan?: ClaimedScanJob;
   merge?: { source: MergeSource; order: Int32Array; outPath: string };
 }
 
@@ -27,13 +26,10 @@ if (port !== null) {
         }
         return;
       }
-      const scan = job.scan as GymScanJob;
-      const results: ScanRangeResult[] = [];
+      const results = await scanClaimedRanges(job.scan as ClaimedScanJob, true);
       const buffers: ArrayBuffer[] = [];
-      for (const r of scan.ranges) {
-        const result = await scanRolloutRange(scan.files[r.file] as string, r, scan.options);
-        results.push(result);
-        if (!('table' in result)) break;
+      for (const [, result] of results) {
+        if (!('table' in result)) continue;
         for (const v of Object.values(result.table))
           if (ArrayBuffer.isView(v)) buffers.push(v.buffer as ArrayBuffer);
       }

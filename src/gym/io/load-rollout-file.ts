@@ -29,6 +29,9 @@ export interface LoadRolloutFileOptions {
   blankLines?: 'skip' | 'error';
 }
 
+/** Rows read before the columns of a range are sized for the whole range. */
+const SAMPLE_ROWS = 64;
+
 const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory'];
 
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
@@ -144,6 +147,18 @@ export async function loadRolloutFile(
         readAgent && row.agentName !== null && row.agentName !== '' ? table.agentId(row.agentName) : -1;
       const r = table.addRow(row, fileIndex, lineNo, fileOffset, e - s, agent);
       rows++;
+      if (rows === SAMPLE_ROWS && range !== null && r === SAMPLE_ROWS - 1) {
+        // room for the whole range at the sample's density, so that the columns are not copied
+        // again and again as they grow (a row has at least 42 bytes: both indices)
+        const bytes = range.end - range.start;
+        const perRow = (fileOffset + e - s - range.start) / SAMPLE_ROWS;
+        const estimate = Math.ceil(Math.min(bytes / 42, (1.25 * bytes) / perRow));
+        table.reserve(
+          estimate,
+          estimate * Math.ceil(table.statCount / SAMPLE_ROWS),
+          estimate * Math.ceil(table.infoCount / SAMPLE_ROWS),
+        );
+      }
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
         if (options.keepRows) extra.row = cutDown(row.parsed as JsonObject);

@@ -4,6 +4,7 @@ import type { RolloutTable } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { rolloutLineError } from './rollout-line-error.js';
+import { scanClaimedRanges } from './scan-claimed-ranges.js';
 import { scanRolloutRange, type ScanRange, type ScanRangeResult } from './scan-rollout-range.js';
 import { appendAll } from '../../util/append-all.js';
 
@@ -16,6 +17,11 @@ export interface ParallelScanOptions {
   workers?: number;
   /** Inputs smaller than this many bytes in total are read in this thread (default 32 MiB). */
   minBytes?: number;
+  /**
+   * Size of the line-aligned byte ranges that threads take one after the other (default 8 MiB): a
+   * thread that is slower (or starts later) takes fewer of them.
+   */
+  rangeBytes?: number;
 }
 
 /** What {@link loadRolloutFiles} did. */
@@ -55,20 +61,17 @@ async function nextLineStart(path: string, from: number, size: number): Promise<
   }
 }
 
-/** Splits the inputs into `shares` runs of line-aligned ranges of about equal bytes, in file order. */
-async function splitIntoShares(files: string[], sizes: number[], shares: number): Promise<ScanRange[][]> {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const out: ScanRange[][] = Array.from({ length: shares }, () => []);
-  let done = 0;
+/** Splits the inputs into line-aligned ranges of at most about `rangeBytes` bytes, in file order. */
+async function splitIntoRanges(files: string[], sizes: number[], rangeBytes: number): Promise<ScanRange[]> {
+  const out: ScanRange[] = [];
   for (const [i, f] of files.entries()) {
     const size = sizes[i] as number;
+    // ranges of about equal size, none over rangeBytes (unless a line is longer)
+    const step = Math.ceil(size / Math.max(1, Math.ceil(size / rangeBytes)));
     let start = 0;
     while (start < size) {
-      const share = Math.min(shares - 1, Math.floor((done * shares) / total));
-      const shareEnd = Math.ceil(((share + 1) * total) / shares) - (done - start);
-      const end = shareEnd >= size ? size : await nextLineStart(f, Math.max(shareEnd, start + 1), size);
-      (out[share] as ScanRange[]).push({ file: i, start, end });
-      done += end - start;
+      const end = start + step >= size ? size : await nextLineStart(f, start + step, size);
+      out.push({ file: i, start, end });
       start = end;
     }
   }
@@ -77,7 +80,8 @@ async function splitIntoShares(files: string[], sizes: number[], shares: number)
 
 /**
  * Reads rollout files into `table` (files are `table.files[first + i]`). Large inputs are split into
- * line-aligned byte ranges, one run of them per thread (this one and worker threads); the ranges' rows
+ * line-aligned byte ranges that the threads (this one and worker threads) claim one at a time from a
+ * shared counter, so that a thread that starts later or runs slower reads fewer; the ranges' rows
  * are then appended in file order, so the table, line numbers, warnings and the first error reported
  * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
  * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
@@ -113,35 +117,40 @@ export async function loadRolloutFiles(
       await loadSequentially(files, first, table, options);
       return { threads: 0, pool };
     }
-    const shares = await splitIntoShares(files, sizes, scanThreads);
-    const inWorkers = shares
-      .slice(1)
-      .map((ranges, w) => pool.scan(w, { files, ranges, options }).catch(() => null));
-    const own: ScanRangeResult[] = [];
-    for (const r of shares[0] as ScanRange[]) {
-      const result = await scanRolloutRange(files[r.file] as string, r, options, false);
-      own.push(result);
+    const ranges = await splitIntoRanges(files, sizes, parallel.rangeBytes ?? 8 << 20);
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const inWorkers = Array.from({ length: scanThreads - 1 }, (_, w) =>
+      pool.scan(w, { files, ranges, next, options }).catch(() => null),
+    );
+    const results: (ScanRangeResult | undefined)[] = new Array(ranges.length);
+    for (const [i, result] of await scanClaimedRanges({ files, ranges, next, options }, false))
+      results[i] = result;
+    let threadsUsed = 1;
+    for (const got of await Promise.all(inWorkers)) {
+      if (got === null) continue;
+      if (got.length > 0) threadsUsed++;
+      for (const [i, result] of got) results[i] = result;
+    }
+    // the ranges of a worker that could not start or died are read here, up to the first error
+    for (const [i, r] of ranges.entries()) {
+      let result = results[i];
+      if (result === undefined) {
+        result = await scanRolloutRange(files[r.file] as string, r, options, false);
+        results[i] = result;
+      }
       if (!('table' in result)) break;
     }
-    const fromWorkers = await Promise.all(inWorkers);
-    let threadsUsed = 1;
-    const results: ScanRangeResult[][] = [own];
-    for (const [w, got] of fromWorkers.entries()) {
-      if (got !== null) {
-        threadsUsed++;
-        results.push(got);
-        continue;
-      }
-      // a worker that could not start or died: its ranges are read here
-      const again: ScanRangeResult[] = [];
-      for (const r of shares[w + 1] as ScanRange[]) {
-        const result = await scanRolloutRange(files[r.file] as string, r, options, false);
-        again.push(result);
-        if (!('table' in result)) break;
-      }
-      results.push(again);
+    let rows = table.count;
+    let stats = table.statCount;
+    let infos = table.infoCount;
+    for (const result of results) {
+      if (result === undefined || !('table' in result)) break;
+      rows += result.table.count;
+      stats += result.table.statKey.length;
+      infos += result.table.infoKey.length;
     }
-    appendInOrder(table, first, shares, results);
+    table.reserve(rows, stats, infos);
+    appendInOrder(table, first, ranges, results);
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
@@ -155,24 +164,24 @@ export async function loadRolloutFiles(
 function appendInOrder(
   table: RolloutTable,
   first: number,
-  shares: ScanRange[][],
-  results: ScanRangeResult[][],
+  ranges: ScanRange[],
+  results: (ScanRangeResult | undefined)[],
 ): void {
   let file = -1;
   let lineOffset = 0;
-  for (const [s, ranges] of shares.entries()) {
-    for (const [k, r] of ranges.entries()) {
-      const result = (results[s] as ScanRangeResult[])[k] as ScanRangeResult;
-      if (r.file !== file) {
-        file = r.file;
-        lineOffset = 0;
-      }
-      if (!('table' in result)) {
-        if (result.parts === null) throw new Error(result.message);
-        throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
-      }
-      table.appendTransfer(result.table, first + r.file, lineOffset);
-      lineOffset += result.lines;
+  for (const [k, r] of ranges.entries()) {
+    const result = results[k];
+    // after the first error no range is read
+    if (result === undefined) throw new Error(`range ${k} of the inputs was not read`);
+    if (r.file !== file) {
+      file = r.file;
+      lineOffset = 0;
     }
+    if (!('table' in result)) {
+      if (result.parts === null) throw new Error(result.message);
+      throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
+    }
+    table.appendTransfer(result.table, first + r.file, lineOffset);
+    lineOffset += result.lines;
   }
 }

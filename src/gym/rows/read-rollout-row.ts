@@ -2,6 +2,7 @@ import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import { readPyJson } from '../../pycompat/read-py-json.js';
 import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
+import { isArrayIndex } from './is-array-index.js';
 import { VALUE_KIND } from './value-kind.js';
 
 /** How {@link readRolloutRow} treats a row. */
@@ -29,6 +30,8 @@ export interface RowField {
   /** Where the value is in the line: `[start, end)`. */
   start: number;
   end: number;
+  /** The key's id in the table the row is added to (set by `RolloutTable.addRow`). */
+  id?: number;
 }
 
 /**
@@ -96,18 +99,27 @@ function keyAt(text: string, start: number, end: number): string {
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
+/** Whether the number literal `text[start, end)` is a float's (has a fraction or an exponent). */
+function isFloatLiteral(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return true;
+  }
+  return false;
+}
+
 /** Sets `f` from the parsed value `v` and, for a number, its literal (int or float, exact long ints). */
 function setField(f: RowField, v: unknown, text: string): void {
   f.big = null;
   if (typeof v === 'number') {
-    const literal = text.slice(f.start, f.end);
     f.value = v;
-    if (/[.eE]/.test(literal)) f.kind = VALUE_KIND.float;
+    // a value that is not integral was written with a fraction or an exponent: no need to look
+    if (!Number.isInteger(v) || isFloatLiteral(text, f.start, f.end)) f.kind = VALUE_KIND.float;
     else {
       f.kind = VALUE_KIND.int;
       // ints of more than 15 digits are not exact as doubles: their exact value is kept too
-      const digits = literal.startsWith('-') ? literal.length - 1 : literal.length;
-      if (digits > 15) f.big = BigInt(literal);
+      const digits = f.end - f.start - (text.charCodeAt(f.start) === 0x2d ? 1 : 0);
+      if (digits > 15) f.big = BigInt(text.slice(f.start, f.end));
     }
   } else if (typeof v === 'boolean') {
     f.kind = VALUE_KIND.int;
@@ -131,18 +143,37 @@ function setField(f: RowField, v: unknown, text: string): void {
  */
 function fieldsOf(text: string, o: JsonObject, members: number[]): Map<string, RowField> {
   const fields = new Map<string, RowField>();
+  const names = Object.keys(o);
+  const n = members.length >> 2;
+  if (names.length === n && (n === 0 || !isArrayIndex(names[0] as string))) {
+    // no repeated key and no array index: the parsed object lists its keys in written order, the
+    // k-th of them is the k-th member of the text
+    for (let k = 0; k < n; k++) {
+      const key = names[k] as string;
+      const start = members[4 * k + 2] as number;
+      const end = members[4 * k + 3] as number;
+      const f: RowField = { kind: VALUE_KIND.null, value: NaN, big: null, start, end };
+      fields.set(key, f);
+      setField(f, o[key], text);
+    }
+    return fields;
+  }
   for (let k = 0; k < members.length; k += 4) {
     const key = keyAt(text, members[k] as number, members[k + 1] as number);
     const start = members[k + 2] as number;
     const end = members[k + 3] as number;
-    const f = fields.get(key);
-    if (f === undefined) fields.set(key, { kind: VALUE_KIND.null, value: NaN, big: null, start, end });
-    else {
+    let f = fields.get(key);
+    if (f === undefined) {
+      f = { kind: VALUE_KIND.null, value: NaN, big: null, start, end };
+      fields.set(key, f);
+    } else {
       f.start = start;
       f.end = end;
     }
+    // every key of the text is an own property of the parsed object (`__proto__` too), holding the
+    // last value written
+    setField(f, o[key], text);
   }
-  for (const [key, f] of fields) setField(f, own(o, key), text);
   return fields;
 }
 

@@ -113,6 +113,7 @@ export class RolloutTable {
     this.infoCount = 0;
     this.infoBig.clear();
     this.infoRaw.clear();
+    this.infoRowOf.fill(0);
     this.fieldNumeric.fill(0);
     this.nonNumeric.clear();
     this.extra.length = 0;
@@ -169,6 +170,40 @@ export class RolloutTable {
     else this.nonNumeric.set(key, { count: 1, firstRow: row, firstKind: kind });
   }
 
+  /** Per key id: the row (plus one) whose `rollout_infos` last took the key, and at which item. */
+  private infoRowOf = new Int32Array(64);
+  private infoAtOf = new Uint32Array(64);
+
+  /**
+   * Sets the `rollout_infos` item of field `f` (whose `id` is set) of row `r`, whose items start at
+   * `first`: in place when the row already has the key, else appended.
+   */
+  private putInfo(f: RowField, r: number, first: number): void {
+    const key = f.id as number;
+    if (key >= this.infoRowOf.length) {
+      const n = Math.max(key + 1, this.infoRowOf.length * 2);
+      this.infoRowOf = grown(this.infoRowOf, n);
+      this.infoAtOf = grown(this.infoAtOf, n);
+    }
+    let at: number;
+    if (this.infoRowOf[key] === r + 1 && (this.infoAtOf[key] as number) >= first) {
+      at = this.infoAtOf[key] as number;
+      this.infoBig.delete(at);
+      this.infoRaw.delete(at);
+    } else {
+      if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
+      at = this.infoCount++;
+      this.infoKey[at] = key;
+      this.infoRowOf[key] = r + 1;
+      this.infoAtOf[key] = at;
+    }
+    const numeric = f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int;
+    this.infoKind[at] = numeric ? f.kind : INFO_RAW;
+    this.infoVal[at] = f.value;
+    if (numeric && f.big !== null) this.infoBig.set(at, f.big);
+    if (!numeric) this.infoRaw.set(at, f.raw ?? null);
+  }
+
   /**
    * Appends the row `s` read by `readRolloutRow` (with both indices). `agent` is the agent id (-1: no
    * agent). Returns the row index.
@@ -185,17 +220,21 @@ export class RolloutTable {
     this.agent[r] = agent;
 
     const { top, usage } = s;
+    const { keys } = this;
     // statistics: top-level fields, usage values replacing same-named ones in place, new usage keys last
     const statStart = this.statCount;
+    const hasUsage = usage.size > 0;
     for (const [name, t] of top) {
-      const f = usage.size > 0 ? (usage.get(name) ?? t) : t;
-      const key = this.keys.idOf(name);
+      const f = hasUsage ? (usage.get(name) ?? t) : t;
+      const key = keys.idOf(name);
+      t.id = key;
       if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
       else this.noteNonNumeric(key, f.kind, r);
     }
     for (const [name, f] of usage) {
+      const key = keys.idOf(name);
+      f.id = key;
       if (name === '_ng_task_index' || name === '_ng_rollout_index' || top.has(name)) continue;
-      const key = this.keys.idOf(name);
       if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.pushStat(key, f.kind, f.value);
       else this.noteNonNumeric(key, f.kind, r);
     }
@@ -204,24 +243,14 @@ export class RolloutTable {
 
     // rollout_infos (a dict): reward (any value) first, then numeric usage items, then the other
     // numeric top-level items, a later one taking the value at the earlier one's position
-    const infos = new Map<string, RowField>();
-    const reward = top.get('reward');
-    if (reward !== undefined) infos.set('reward', reward);
-    for (const [name, f] of usage)
-      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) infos.set(name, f);
-    for (const [name, f] of top) {
-      if (name !== 'reward' && (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int)) infos.set(name, f);
-    }
     const infoStart = this.infoCount;
-    for (const [name, f] of infos) {
-      if (this.infoCount === this.infoCap) this.resizeInfos(this.infoCap * 2);
-      const at = this.infoCount++;
-      this.infoKey[at] = this.keys.idOf(name);
-      const numeric = f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int;
-      this.infoKind[at] = numeric ? f.kind : INFO_RAW;
-      this.infoVal[at] = f.value;
-      if (numeric && f.big !== null) this.infoBig.set(at, f.big);
-      if (!numeric) this.infoRaw.set(at, f.raw ?? null);
+    const reward = top.get('reward');
+    if (reward !== undefined) this.putInfo(reward, r, infoStart);
+    for (const f of usage.values())
+      if (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int) this.putInfo(f, r, infoStart);
+    for (const f of top.values()) {
+      if (f !== reward && (f.kind === VALUE_KIND.float || f.kind === VALUE_KIND.int))
+        this.putInfo(f, r, infoStart);
     }
     this.infoStart[r] = infoStart;
     this.infoLen[r] = this.infoCount - infoStart;

@@ -118,6 +118,30 @@ describe('readRolloutRow: what JSON.parse alone would lose', () => {
     expect(stats.map(([k]) => k)).toEqual(['b', '2', 'a', '1']);
   });
 
+  it('reads a "__proto__" key as an ordinary field', () => {
+    const { stats } = scan('{"_ng_task_index":0,"_ng_rollout_index":0,"a":1,"__proto__":2.5,"b":3}');
+    expect(stats).toEqual([
+      ['a', 1],
+      ['__proto__', 2.5],
+      ['b', 3],
+    ]);
+  });
+
+  it('orders rollout_infos as a dict: reward first, usage items, top-level items winning in place', () => {
+    const { info } = scan(
+      '{"x":1,"_ng_task_index":3,"_ng_rollout_index":2,"t":7,"reward":"no","response":{"usage":{"t":4,"reward":0.5,"u":1,"s":"n"}},"u":2.0}',
+    );
+    expect(Object.entries(info as object)).toEqual([
+      ['rollout_id', '3:2'],
+      ['_ng_task_index', 3n],
+      ['_ng_rollout_index', 2n],
+      ['reward', 0.5],
+      ['t', 7n],
+      ['u', 2.0],
+      ['x', 1n],
+    ]);
+  });
+
   it('is not confused by quotes, brackets and keys inside strings', () => {
     const { stats } = scan(
       '{"s":"a \\\\\\" } ] \\"reward\\": 1.0","_ng_task_index":0,"_ng_rollout_index":0,"r":{"reward":[1,{"x":"}"}]},"reward":2}',
