@@ -215,13 +215,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       return lastSealed;
     };
     let refused: Set<OtlpSpan> | null = null;
+    const decoderRefused = decoderRefusals(request);
     for (const rs of request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
           let refuse = true;
           if (!hasValidIds(span)) rejected += 1;
           else {
-            const tooDeep = tooDeepAttribute(span);
+            const tooDeep = decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span);
             if (tooDeep !== null) {
               if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
               deep += 1;
@@ -615,13 +616,35 @@ function without(
 /** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
 function acceptable(request: OtlpExportRequest): OtlpExportRequest {
   const refused = new Set<OtlpSpan>();
+  const decoderRefused = decoderRefusals(request);
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
       for (const span of ss.spans)
-        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
+        if (
+          !hasValidIds(span) ||
+          decoderRefused?.has(`${span.traceId}:${span.spanId}`) === true ||
+          tooDeepAttribute(span) !== null
+        )
+          refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };
+}
+
+/**
+ * The spans the decoder emptied a value of for its depth (OTLP/JSON past `MAX_ANY_VALUE_DEPTH`), by
+ * `traceId:spanId`, with what and where; null when there is none. Such a span is refused, as one
+ * `tooDeepAttribute` finds.
+ */
+function decoderRefusals(request: OtlpExportRequest): Map<string, string> | null {
+  let out: Map<string, string> | null = null;
+  for (const issue of request.issues ?? [])
+    if (issue.code === 'nesting_too_deep')
+      (out ??= new Map()).set(
+        `${issue.traceId}:${issue.spanId}`,
+        `${issue.message.replace(/: value refused \(read as empty\)$/, '')} (${issue.field})`,
+      );
+  return out;
 }
 
 function hasValidIds(span: OtlpSpan): boolean {
