@@ -125,6 +125,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #capacityWaiters = new CapacityWaiters();
   /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
   readonly #problems: string[] = [];
+  readonly #sinkErrors = new Set<unknown>();
   #unscoredTrials = 0;
 
   constructor(
@@ -449,6 +450,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#problems.join('; ') + unscored;
   }
 
+  /**
+   * Reports a sink's failure found outside its `write` (a send in the background): `/healthz`, the log
+   * and the exit code say it at once. Each error is reported once, also when a later `write` rejects
+   * with it.
+   */
+  sinkFailed(error: unknown): void {
+    if (this.#sinkErrors.has(error)) return;
+    this.#sinkErrors.add(error);
+    this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+  }
+
   #report(message: string): void {
     this.#problems.push(message);
     this.config.onProblem?.(message);
@@ -586,7 +598,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           await sink.write(scored);
         } catch (error) {
           failed = true;
-          this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+          this.sinkFailed(error);
         }
       },
       flush: async () => undefined,
