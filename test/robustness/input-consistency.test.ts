@@ -7,6 +7,7 @@ import { runCli } from '../cli/run-cli.js';
 
 // Threat: the same bad input answered differently by each command, or with an opaque message.
 const GYM = 'test/fixtures/gym/rollouts.jsonl';
+const ATIF = 'test/fixtures/atif/nemo-agent-toolkit__exmp02_atif.json';
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'es-consistency-'));
@@ -35,6 +36,15 @@ describe('score and inspect say the same of a bad input file', () => {
       'a corrupt gzip',
       () => file('bad.jsonl.gz', Buffer.from('1f8b0800676172626167656761726261676521', 'hex')),
       /bad\.jsonl\.gz: byte 0: corrupt gzip: /,
+    ],
+    [
+      'an ATIF file failing the schema',
+      () => {
+        const atif = JSON.parse(readFileSync(ATIF, 'utf8')) as { steps: Record<string, unknown>[] };
+        (atif.steps[1] as Record<string, unknown>)['source'] = 5;
+        return file('bad.atif.json', JSON.stringify(atif));
+      },
+      /bad\.atif\.json: not a valid ATIF trajectory at steps\[1\]\.source: /,
     ],
   ])('%s: exit 2 and a message that says what is wrong', async (_what, make, message) => {
     const path = make();
