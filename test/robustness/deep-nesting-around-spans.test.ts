@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
-import { boundPorts, startCliProcess } from '../cli/serve-process.js';
 import { lengthDelimited as field } from './length-delimited.js';
 import { readJsonl } from './read-jsonl.js';
+import { startServeDb } from './start-serve-db.js';
 
 // Threat: an attribute value nested thousands of levels deep outside a span's own attributes — in
 // one of its events or links, or in the resource or scope it belongs to — read by a recursive reader
@@ -135,28 +135,7 @@ describe.each(PLACES)('score: a value %s attribute 3,000 levels deep', (place) =
 describe('serve --db: a value 3,000 levels deep in an event, link, resource or scope attribute', () => {
   it('refuses that span by itself (partial success naming the span and field); the store, later exports and /healthz go on', async () => {
     const work = mkdtempSync(join(tmpdir(), 'es-deep-serve-'));
-    const serve = await startCliProcess([
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--no-grpc',
-      '--db',
-      join(work, 'live.duckdb'),
-      '--out',
-      join(work, 'bundle'),
-      '--settle-ms',
-      '0',
-      '--flush-ms',
-      '20',
-      '--no-report',
-    ]);
-    let exited = false;
-    void serve.exited.then(() => (exited = true));
-    for (let i = 0; i < 1200 && !exited && boundPorts(serve.log()).http === null; i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const port = boundPorts(serve.log()).http;
-    expect(port, serve.log()).not.toBeNull();
-    const url = `http://127.0.0.1:${port}`;
+    const { serve, url } = await startServeDb(work, ['--settle-ms', '0']);
     try {
       let n = 0;
       for (const place of PLACES)

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { boundPorts, startCliProcess } from '../cli/serve-process.js';
 import { fakeAgent } from '../serve/fake-agent.js';
 import { queryJson } from '../cli/run-cli.js';
 import { readJsonl } from './read-jsonl.js';
+import { startServeDb } from './start-serve-db.js';
 
 // Threat: a sink of `serve` that fails (here the --emit-otlp receiver refusing every connection)
 // wedging the server: exports answered 429 forever, nothing logged, a shutdown that hangs, trials
@@ -31,30 +31,13 @@ async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Pro
 describe('serve --db with a sink that fails', () => {
   it('says so at /healthz and once in the log, goes on taking exports, stores and writes every trial, exits 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'es-failing-sink-'));
-    const serve = await startCliProcess([
-      'serve',
-      '--http',
-      '127.0.0.1:0',
-      '--no-grpc',
-      '--db',
-      join(dir, 'live.duckdb'),
-      '--out',
-      join(dir, 'bundle'),
+    // port 9 (discard) is closed: every send of the emitter is refused
+    const { serve, url } = await startServeDb(dir, [
       '--settle-ms',
       '0',
-      '--flush-ms',
-      '20',
-      '--no-report',
-      // port 9 (discard) is closed: every send is refused
       '--emit-otlp',
       'http://127.0.0.1:9/v1/logs',
     ]);
-    const port = await poll(
-      async () => boundPorts(serve.log()).http,
-      (p) => p !== null,
-    );
-    expect(port, serve.log()).not.toBeNull();
-    const url = `http://127.0.0.1:${port}`;
     try {
       for (const trial of TRIALS) {
         const res = await fetch(`${url}/v1/traces`, {

@@ -6,10 +6,11 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/model/summary.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
-import { boundPorts, startCliProcess, type ServeProcess } from '../cli/serve-process.js';
+import type { ServeProcess } from '../cli/serve-process.js';
 import { mulberry32 } from '../../bench/mulberry32.js';
 import { normalizedSummary } from '../serve/file-summary.js';
 import { fakeAgent } from '../serve/fake-agent.js';
+import { startServeDb } from './start-serve-db.js';
 
 const RUN = 'agent-eval-20260101000000-0000dead';
 /** Kills at seeded random moments of the sending and scoring, besides the three fixed points. */
@@ -23,32 +24,8 @@ const EXPORTS: Uint8Array[] = Array.from({ length: 9 }, (_, i) => {
   return ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
 });
 
-async function startServe(dir: string): Promise<{ serve: ServeProcess; url: string }> {
-  const serve = await startCliProcess([
-    'serve',
-    '--http',
-    '127.0.0.1:0',
-    '--no-grpc',
-    '--db',
-    join(dir, 'live.duckdb'),
-    '--out',
-    join(dir, 'bundle'),
-    '--run-id',
-    RUN,
-    '--settle-ms',
-    '50',
-    '--flush-ms',
-    '20',
-    '--no-report',
-  ]);
-  // a loaded machine can take longer than the helper's wait to start: wait on for the line or the exit
-  let exited = false;
-  void serve.exited.then(() => (exited = true));
-  for (let i = 0; i < 1200 && !exited && boundPorts(serve.log()).http === null; i++)
-    await new Promise((r) => setTimeout(r, 50));
-  const port = boundPorts(serve.log()).http;
-  expect(port, `exited: ${exited}; log: ${serve.log()}`).not.toBeNull();
-  return { serve, url: `http://127.0.0.1:${port}` };
+function startServe(dir: string): Promise<{ serve: ServeProcess; url: string }> {
+  return startServeDb(dir, ['--run-id', RUN, '--settle-ms', '50']);
 }
 
 async function send(url: string, bodies: Uint8Array[]): Promise<void> {
