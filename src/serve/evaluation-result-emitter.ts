@@ -15,6 +15,8 @@ export interface EvaluationResultEmitterOptions {
   flushMs?: number;
   /** Records per request at most (default 512). */
   maxBatch?: number;
+  /** Told when a send fails, as it fails (the error later `write`s and `flush` reject with). */
+  onFailure?: (error: Error) => void;
 }
 
 /**
@@ -26,8 +28,8 @@ export interface EvaluationResultEmitterOptions {
  * `gen_ai.evaluation.explanation` (the score's diagnostics, when it has any), parented to the trial's
  * root span (its trace id and span id), so that the scores sit next to the traces in any OTel
  * backend. A re-scored trial sends its new results again. Records are sent in batches (the encoding
- * is the OTel SDK's own serializer); a send that fails makes every later `write` fail with it, which
- * `serve` reports as a failed sink.
+ * is the OTel SDK's own serializer); a send that fails is told to `onFailure` at once and makes
+ * every later `write` fail with it, which `serve` reports as a failed sink.
  *
  * @example
  * const emitter = new EvaluationResultEmitter('http://127.0.0.1:4318/v1/logs', { runId });
@@ -112,6 +114,7 @@ export class EvaluationResultEmitter implements Sink<ScoredTrial> {
         this.#failure = new Error(
           `--emit-otlp ${this.url}: ${records.length} evaluation results could not be sent (${(error as Error).message})`,
         );
+        this.options.onFailure?.(this.#failure);
       }
     });
   }

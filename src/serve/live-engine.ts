@@ -125,6 +125,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #capacityWaiters = new CapacityWaiters();
   /** What went wrong so far, in order (first of each kind), and how many trials could not be scored. */
   readonly #problems: string[] = [];
+  readonly #sinkErrors = new Set<unknown>();
   #unscoredTrials = 0;
 
   constructor(
@@ -215,13 +216,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       return lastSealed;
     };
     let refused: Set<OtlpSpan> | null = null;
+    const decoderRefused = decoderRefusals(request);
     for (const rs of request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
           let refuse = true;
           if (!hasValidIds(span)) rejected += 1;
           else {
-            const tooDeep = tooDeepAttribute(span);
+            const tooDeep = decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span);
             if (tooDeep !== null) {
               if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
               deep += 1;
@@ -448,6 +450,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#problems.join('; ') + unscored;
   }
 
+  /**
+   * Reports a sink's failure found outside its `write` (a send in the background): `/healthz`, the log
+   * and the exit code say it at once. Each error is reported once, also when a later `write` rejects
+   * with it.
+   */
+  sinkFailed(error: unknown): void {
+    if (this.#sinkErrors.has(error)) return;
+    this.#sinkErrors.add(error);
+    this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+  }
+
   #report(message: string): void {
     this.#problems.push(message);
     this.config.onProblem?.(message);
@@ -585,7 +598,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           await sink.write(scored);
         } catch (error) {
           failed = true;
-          this.#report(`a sink failed and receives no more trials: ${messageOf(error)}`);
+          this.sinkFailed(error);
         }
       },
       flush: async () => undefined,
@@ -615,13 +628,35 @@ function without(
 /** A request without the spans `acceptRequest` refuses by themselves (invalid ids, nested too deeply). */
 function acceptable(request: OtlpExportRequest): OtlpExportRequest {
   const refused = new Set<OtlpSpan>();
+  const decoderRefused = decoderRefusals(request);
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
       for (const span of ss.spans)
-        if (!hasValidIds(span) || tooDeepAttribute(span) !== null) refused.add(span);
+        if (
+          !hasValidIds(span) ||
+          decoderRefused?.has(`${span.traceId}:${span.spanId}`) === true ||
+          tooDeepAttribute(span) !== null
+        )
+          refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };
+}
+
+/**
+ * The spans the decoder emptied a value of for its depth (OTLP/JSON past `MAX_ANY_VALUE_DEPTH`), by
+ * `traceId:spanId`, with what and where; null when there is none. Such a span is refused, as one
+ * `tooDeepAttribute` finds.
+ */
+function decoderRefusals(request: OtlpExportRequest): Map<string, string> | null {
+  let out: Map<string, string> | null = null;
+  for (const issue of request.issues ?? [])
+    if (issue.code === 'nesting_too_deep')
+      (out ??= new Map()).set(
+        `${issue.traceId}:${issue.spanId}`,
+        `${issue.message.replace(/: value refused \(read as empty\)$/, '')} (${issue.field})`,
+      );
+  return out;
 }
 
 function hasValidIds(span: OtlpSpan): boolean {

@@ -89,8 +89,15 @@ export async function openLiveRun(
     await store.open();
     sinks.push(store);
   }
-  if (options.emitOtlp != null) sinks.push(new EvaluationResultEmitter(options.emitOtlp, { runId }));
-  const engine = new LiveEngine(
+  if (options.emitOtlp != null)
+    sinks.push(
+      new EvaluationResultEmitter(options.emitOtlp, {
+        runId,
+        // a send fails in the background: reported at once, not at the next trial's write
+        onFailure: (error) => engine.sinkFailed(error),
+      }),
+    );
+  const engine: LiveEngine = new LiveEngine(
     {
       runId,
       completion: {

@@ -9,16 +9,21 @@ import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/ot
 export const MAX_ATTRIBUTE_DEPTH = 64;
 
 /**
- * Names the first attribute of `span` (its own, its events' or its links') nested more than
- * `maxDepth` levels deep, or null when there is none. Walks the values with a stack of its own (no
- * recursion); a value the decoder cannot even read back for its depth counts as too deep.
- * Arrays and kvlists count as levels; the scalars inside the deepest of them do not.
+ * Names the first attribute of `span` (its own, its events', its links', its resource's or its
+ * scope's) nested more than `maxDepth` levels deep, or null when there is none. Walks the values with
+ * a stack of its own (no recursion); a value the decoder cannot even read back for its depth counts as
+ * too deep. Arrays and kvlists count as levels; the scalars inside the deepest of them do not. The
+ * resource's and scope's attributes, shared by their spans, are walked once.
  *
  * @example
  * tooDeepAttribute(span); // "attribute 'payload' nests deeper than 64 levels" or null
  */
 export function tooDeepAttribute(span: OtlpSpan, maxDepth = MAX_ATTRIBUTE_DEPTH): string | null {
   try {
+    const around = sharedDeepKey(span.resource.attributes, maxDepth);
+    if (around !== null) return `resource attribute '${around}' nests deeper than ${maxDepth} levels`;
+    const scope = sharedDeepKey(span.scope.attributes, maxDepth);
+    if (scope !== null) return `scope attribute '${scope}' nests deeper than ${maxDepth} levels`;
     const own = deepKey(span.attributes, maxDepth);
     if (own !== null) return `attribute '${own}' nests deeper than ${maxDepth} levels`;
     for (const event of span.events) {
@@ -36,6 +41,17 @@ export function tooDeepAttribute(span: OtlpSpan, maxDepth = MAX_ATTRIBUTE_DEPTH)
       return `an attribute nests too deeply to be read (${error.message})`;
     throw error;
   }
+}
+
+/** {@link deepKey} (default bound) of attributes shared by many spans (a resource's, a scope's). */
+const sharedChecked = new WeakMap<OtlpAttributes, string | null>();
+
+function sharedDeepKey(attributes: OtlpAttributes, maxDepth: number): string | null {
+  if (attributes.size === 0) return null;
+  if (maxDepth !== MAX_ATTRIBUTE_DEPTH) return deepKey(attributes, maxDepth);
+  let key = sharedChecked.get(attributes);
+  if (key === undefined) sharedChecked.set(attributes, (key = deepKey(attributes, maxDepth)));
+  return key;
 }
 
 function deepKey(attributes: OtlpAttributes, maxDepth: number): string | null {

@@ -10,6 +10,7 @@ import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
 import { PullSource } from '../pipeline/pull-source.js';
+import { formatJsonPath } from '../util/format-json-path.js';
 
 /** Options of `fromAtifFiles`. */
 export interface FromAtifFilesOptions {
@@ -64,7 +65,8 @@ async function* readAtifFiles(
     const parsed = parseAtif(payload);
     if (!parsed.ok) {
       const first = parsed.issues[0];
-      throw new InputError(`not a valid ATIF trajectory: ${first?.message ?? 'invalid'}`, {
+      const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
+      throw new InputError(`not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`, {
         file,
         field: first === undefined ? null : first.path.join('.'),
       });

@@ -7,6 +7,7 @@ import { runCli } from '../cli/run-cli.js';
 
 // Threat: the same bad input answered differently by each command, or with an opaque message.
 const GYM = 'test/fixtures/gym/rollouts.jsonl';
+const ATIF = 'test/fixtures/atif/nemo-agent-toolkit__exmp02_atif.json';
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'es-consistency-'));
@@ -36,6 +37,15 @@ describe('score and inspect say the same of a bad input file', () => {
       () => file('bad.jsonl.gz', Buffer.from('1f8b0800676172626167656761726261676521', 'hex')),
       /bad\.jsonl\.gz: byte 0: corrupt gzip: /,
     ],
+    [
+      'an ATIF file failing the schema',
+      () => {
+        const atif = JSON.parse(readFileSync(ATIF, 'utf8')) as { steps: Record<string, unknown>[] };
+        (atif.steps[1] as Record<string, unknown>)['source'] = 5;
+        return file('bad.atif.json', JSON.stringify(atif));
+      },
+      /bad\.atif\.json: not a valid ATIF trajectory at steps\[1\]\.source: /,
+    ],
   ])('%s: exit 2 and a message that says what is wrong', async (_what, make, message) => {
     const path = make();
     for (const r of [await score(path), await inspect(path)]) {
@@ -54,24 +64,49 @@ describe('score and inspect say the same of a bad input file', () => {
   });
 });
 
-describe('every command gives the same exit code for the same malformed bundle', () => {
-  it('a malformed trials.jsonl line: exit 2 from score, inspect, summarize and report, naming file and line', async () => {
-    const bundle = join(dir, 'bad-bundle');
-    cpSync('examples/sparse-run', bundle, { recursive: true });
-    const trials = readFileSync(join(bundle, 'trials.jsonl'), 'utf8').split('\n');
-    trials[1] = '{"broken';
-    writeFileSync(join(bundle, 'trials.jsonl'), trials.join('\n'));
-    const runs = [
-      await score(bundle),
-      await inspect(bundle),
-      await runCli(['summarize', bundle, '--out', join(dir, 'summarized'), '--no-report']),
-      await runCli(['report', bundle, '--out', join(dir, 'report.html')]),
-    ];
-    for (const r of runs) {
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('trials.jsonl:2: invalid JSON');
-    }
-  });
+describe('every command gives the same exit code for the same damaged bundle (README "Exit codes")', () => {
+  const cutOff = (text: Buffer): Buffer => text.subarray(0, text.length - 30);
+  it.each([
+    [
+      'a malformed trials.jsonl line',
+      (text: Buffer) => {
+        const lines = text.toString().split('\n');
+        lines[1] = '{"broken';
+        return Buffer.from(lines.join('\n'));
+      },
+      2,
+      'trials.jsonl:2: invalid JSON',
+    ],
+    [
+      'a byte that is not UTF-8 in trials.jsonl',
+      (text: Buffer) => {
+        const bad = Buffer.from(text);
+        bad[bad.indexOf('"output_text": "') + 16] = 0xff;
+        return bad;
+      },
+      2,
+      'is not UTF-8 (the line is refused',
+    ],
+    ['a trials.jsonl whose last line is cut off (truncated)', cutOff, 1, 'the last line is cut off'],
+  ] as const)(
+    '%s: the same exit code (2 bad input, 1 truncated) from score, inspect, summarize and report, naming file and line',
+    async (what, damage, code, message) => {
+      const bundle = join(dir, `bundle-${what.replace(/\W+/g, '-')}`);
+      cpSync('examples/sparse-run', bundle, { recursive: true });
+      writeFileSync(join(bundle, 'trials.jsonl'), damage(readFileSync(join(bundle, 'trials.jsonl'))));
+      const runs = {
+        score: await score(bundle),
+        inspect: await inspect(bundle),
+        summarize: await runCli(['summarize', bundle, '--out', `${bundle}-summarized`, '--no-report']),
+        report: await runCli(['report', bundle, '--out', `${bundle}.html`]),
+      };
+      for (const [command, r] of Object.entries(runs)) {
+        expect(r.code, `${command}: ${r.stderr}`).toBe(code);
+        expect(r.stderr, command).toContain(message);
+        expect(r.stderr, command).toMatch(/trials\.jsonl:\d+/);
+      }
+    },
+  );
 });
 
 describe('inspect prints no terminal control characters from the inputs', () => {

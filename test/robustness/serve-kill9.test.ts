@@ -6,11 +6,16 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../src/model/summary.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
-import { boundPorts, startCliProcess, type ServeProcess } from '../cli/serve-process.js';
+import type { ServeProcess } from '../cli/serve-process.js';
+import { mulberry32 } from '../../bench/mulberry32.js';
 import { normalizedSummary } from '../serve/file-summary.js';
 import { fakeAgent } from '../serve/fake-agent.js';
+import { startServeDb } from './start-serve-db.js';
 
 const RUN = 'agent-eval-20260101000000-0000dead';
+/** Kills at seeded random moments of the sending and scoring, besides the three fixed points. */
+const RANDOM_POINTS = Number(process.env['EVALSTREAM_KILL_POINTS'] ?? 2);
+const SEED = Number(process.env['EVALSTREAM_KILL_SEED'] ?? 9);
 
 /** Nine trials over three tasks, each one export, the same bytes in every run. */
 const EXPORTS: Uint8Array[] = Array.from({ length: 9 }, (_, i) => {
@@ -19,32 +24,8 @@ const EXPORTS: Uint8Array[] = Array.from({ length: 9 }, (_, i) => {
   return ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
 });
 
-async function startServe(dir: string): Promise<{ serve: ServeProcess; url: string }> {
-  const serve = await startCliProcess([
-    'serve',
-    '--http',
-    '127.0.0.1:0',
-    '--no-grpc',
-    '--db',
-    join(dir, 'live.duckdb'),
-    '--out',
-    join(dir, 'bundle'),
-    '--run-id',
-    RUN,
-    '--settle-ms',
-    '50',
-    '--flush-ms',
-    '20',
-    '--no-report',
-  ]);
-  // a loaded machine can take longer than the helper's wait to start: wait on for the line or the exit
-  let exited = false;
-  void serve.exited.then(() => (exited = true));
-  for (let i = 0; i < 1200 && !exited && boundPorts(serve.log()).http === null; i++)
-    await new Promise((r) => setTimeout(r, 50));
-  const port = boundPorts(serve.log()).http;
-  expect(port, `exited: ${exited}; log: ${serve.log()}`).not.toBeNull();
-  return { serve, url: `http://127.0.0.1:${port}` };
+function startServe(dir: string): Promise<{ serve: ServeProcess; url: string }> {
+  return startServeDb(dir, ['--run-id', RUN, '--settle-ms', '50']);
 }
 
 async function send(url: string, bodies: Uint8Array[]): Promise<void> {
@@ -98,25 +79,41 @@ async function bundleSummary(dir: string): Promise<unknown> {
 describe('serve --db killed with SIGKILL, then restarted', () => {
   it('gives the store and bundle of an uninterrupted run once the unacknowledged-as-stored trials are sent again: nothing lost, nothing doubled', async () => {
     const whole = await mkdtemp(join(tmpdir(), 'evalstream-kill9-whole-'));
+    let sendAndScoreMs = 0;
     {
       const { serve, url } = await startServe(whole);
+      const started = performance.now();
       await send(url, EXPORTS);
       await scored(url, EXPORTS.length);
+      sendAndScoreMs = performance.now() - started;
       await stop(serve);
     }
     const expectedStore = await storeContent(join(whole, 'live.duckdb'));
     const expectedSummary = await bundleSummary(whole);
     expect((expectedStore as { trials: string[] }).trials).toHaveLength(EXPORTS.length);
 
-    // killed: right after start, with half the exports taken (not all scored or committed), and
-    // with every trial scored (most of them committed)
-    for (const point of ['started', 'half sent', 'all scored'] as const) {
+    // killed: right after start, with half the exports taken (not all scored or committed), with
+    // every trial scored (most of them committed), and at seeded moments within the time the
+    // uninterrupted run took to take and score them all, while they are sent (a sender cut off by
+    // the kill stops sending)
+    const random = mulberry32(SEED);
+    const delays = Array.from({ length: RANDOM_POINTS }, () => Math.floor(random() * sendAndScoreMs));
+    const points = ['started', 'half sent', 'all scored', ...delays.map((ms) => `${ms} ms into sending`)];
+    for (const [i, point] of points.entries()) {
       const dir = await mkdtemp(join(tmpdir(), 'evalstream-kill9-'));
       const first = await startServe(dir);
       if (point === 'half sent') await send(first.url, EXPORTS.slice(0, 5));
       if (point === 'all scored') {
         await send(first.url, EXPORTS);
         await scored(first.url, EXPORTS.length);
+      }
+      if (i >= 3) {
+        const sending = send(first.url, EXPORTS).catch((error: unknown) => {
+          if (!(error instanceof TypeError)) throw error; // fetch failed: the server was killed
+        });
+        await new Promise((r) => setTimeout(r, delays[i - 3]));
+        first.serve.child.kill('SIGKILL');
+        await sending;
       }
       first.serve.child.kill('SIGKILL');
       expect(await first.serve.exited).toBeNull();
@@ -130,5 +127,5 @@ describe('serve --db killed with SIGKILL, then restarted', () => {
       expect(await storeContent(join(dir, 'live.duckdb')), point).toEqual(expectedStore);
       expect(await bundleSummary(dir), point).toEqual(expectedSummary);
     }
-  }, 300_000);
+  }, 600_000);
 });

@@ -10,6 +10,7 @@ import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { InputError } from '../../sources/input-error.js';
+import { bundleReadExitCode } from '../bundle-read-exit-code.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 /** One trial as `inspect --json` prints it (one object per line). */
@@ -169,7 +170,7 @@ Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usa
         await chain;
       } catch (error) {
         await chain;
-        if (error instanceof BundleReadError) throw new CliError(error.message, EXIT_BAD_INPUT);
+        if (error instanceof BundleReadError) throw new CliError(error.message, bundleReadExitCode(error));
         if (!(error instanceof InputError)) throw error;
         if (count === 0) throw new CliError(error.message, EXIT_BAD_INPUT);
         throw new CliError(`incomplete: ${error.message}`, EXIT_RUN_FAILED);

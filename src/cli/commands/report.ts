@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { stat } from 'node:fs/promises';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { reportWriterFor } from '../../report/report-writer-for.js';
-import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { bundleReadExitCode } from '../bundle-read-exit-code.js';
+import { CliError, EXIT_RUN_FAILED } from '../cli-error.js';
 
 interface ReportFlags {
   out?: string;
@@ -82,7 +83,7 @@ export function reportCommand(): Command {
         });
       } catch (error) {
         if (error instanceof BundleReadError) {
-          throw new CliError(`cannot read the bundle: ${error.message}`, EXIT_BAD_INPUT);
+          throw new CliError(`cannot read the bundle: ${error.message}`, bundleReadExitCode(error));
         }
         const code = (error as NodeJS.ErrnoException).code;
         if (typeof code === 'string') {

@@ -25,6 +25,7 @@ import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
+import { bundleReadExitCode } from '../bundle-read-exit-code.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { describeScoreProgress } from '../describe-score-progress.js';
 import { appendAll } from '../../util/append-all.js';
@@ -227,7 +228,7 @@ function toCliError(error: unknown, stats: PipelineStats, out: string, partialOu
       : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
         (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
   // a malformed bundle line is bad input (README), as `summarize` and `report` say of the same bundle
-  if (error instanceof BundleReadError) return new CliError(`${message}${where}`, EXIT_BAD_INPUT);
+  if (error instanceof BundleReadError) return new CliError(`${message}${where}`, bundleReadExitCode(error));
   if (error instanceof InputError) {
     if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
     return new CliError(`${message}${where}`, EXIT_RUN_FAILED);

@@ -1,7 +1,7 @@
 import protobuf from 'protobufjs/minimal.js';
 import { MAX_ANY_VALUE_DEPTH } from './max-any-value-depth.js';
 import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
-import { invalidUtf8InMessage, type MessageStrings } from './invalid-utf8-in-message.js';
+import { wireMessageProblems, type MessageStrings } from './wire-message-problems.js';
 import { grownTypedArray } from '../../util/grown-typed-array.js';
 import { checkWireValue } from './check-wire-value.js';
 import { ListAttributes } from './list-attributes.js';
@@ -502,6 +502,9 @@ function attributesOf(buf: Buf, ranges: number[] | null): OtlpAttributes {
   const idx: number[] = [];
   for (let i = 0; i < ranges.length; i += 2)
     indexKeyValue(buf, ranges[i] as number, ranges[i + 1] as number, idx);
+  const refused = refusedValues.get(buf);
+  if (refused !== undefined)
+    for (let i = 2; i < idx.length; i += 4) if (refused.has(idx[i] as number)) idx[i] = -1;
   return WireAttributes.of(buf, idx);
 }
 
@@ -581,8 +584,9 @@ function checkLastAttribute(buf: Buf, span: OtlpSpan, into: PendingIssue[]): voi
 }
 
 /**
- * Notes each string of the message in `[start, end)` that is not UTF-8 (see `layout`) against
- * each of `spans` (a resource's or scope's strings belong to all its spans).
+ * Notes each string of the message in `[start, end)` that is not UTF-8 (see `layout`), and each
+ * attribute value nested past `MAX_ANY_VALUE_DEPTH`, against each of `spans` (a resource's or scope's
+ * attributes belong to all its spans); a value nested too deep is refused (see `refusedValues`).
  */
 function checkMessage(
   buf: Buf,
@@ -592,10 +596,22 @@ function checkMessage(
   spans: readonly OtlpSpan[],
   into: PendingIssue[],
 ): void {
-  for (const found of invalidUtf8InMessage(buf, start, end, layout))
-    for (const span of spans)
-      into.push({ span, code: 'invalid_utf8', field: found.field, offset: found.offset });
+  for (const found of wireMessageProblems(buf, start, end, layout)) {
+    if (found.valueStart >= 0) {
+      let refused = refusedValues.get(buf);
+      if (refused === undefined) refusedValues.set(buf, (refused = new Set()));
+      refused.add(found.valueStart);
+    }
+    for (const span of spans) into.push({ span, code: found.code, field: found.field, offset: found.offset });
+  }
 }
+
+/**
+ * Where the attribute values of resources, scopes, events and links refused for their depth start,
+ * by request buffer: their attributes are indexed when first read, and such a value is then indexed
+ * as absent (read as empty), as a span's own refused attribute is.
+ */
+const refusedValues = new WeakMap<Buf, Set<number>>();
 
 const RESOURCE_STRINGS: MessageStrings = { name: 'Resource', strings: {}, attributes: 1 };
 const SCOPE_STRINGS: MessageStrings = {

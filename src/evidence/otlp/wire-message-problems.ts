@@ -1,7 +1,7 @@
 import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
 import { checkWireValue } from './check-wire-value.js';
 
-/** The layout {@link invalidUtf8InMessage} checks: string fields by number, and the KeyValue field. */
+/** The layout {@link wireMessageProblems} checks: string fields by number, and the KeyValue field. */
 export interface MessageStrings {
   /** The message's name in fields, e.g. `Span.events[0]`. */
   name: string;
@@ -14,23 +14,35 @@ export interface MessageStrings {
 const LEN = 2;
 
 /**
- * The strings of the protobuf message in `buf[start, end)` that are not UTF-8 (at most 16) — its
- * string fields, attribute keys, and attribute values (the first in each, `checkWireValue`) — each
- * with the byte offset and the field (`Span.events[0].name`, `Resource.attributes['k']`,
- * `Resource.attributes key '…'`); `[]` when all are UTF-8. Nothing is decoded; a message too
+ * A problem {@link wireMessageProblems} found: its kind, the byte offset, the field, and for a value
+ * nested too deep, where that attribute's `AnyValue` starts (`valueStart`, -1 otherwise).
+ */
+export interface WireMessageProblem {
+  code: 'invalid_utf8' | 'nesting_too_deep';
+  offset: number;
+  field: string;
+  valueStart: number;
+}
+
+/**
+ * The problems of the protobuf message in `buf[start, end)` (at most 16): strings that are not UTF-8
+ * — its string fields, attribute keys, and attribute values — and attribute values nested more than
+ * `MAX_ANY_VALUE_DEPTH` levels (the first problem of each value, depth first, `checkWireValue`),
+ * each with the byte offset and the field (`Span.events[0].name`, `Resource.attributes['k']`,
+ * `Resource.attributes key '…'`); `[]` when there is none. Nothing is decoded; a message too
  * malformed to walk is left to the decoder (what was found before the damage).
  *
  * @example
- * invalidUtf8InMessage(buf, s, e, { name: 'InstrumentationScope', strings: { 1: 'name', 2: 'version' }, attributes: 3 });
- * // [{ offset: 120, field: 'InstrumentationScope.name' }]
+ * wireMessageProblems(buf, s, e, { name: 'InstrumentationScope', strings: { 1: 'name', 2: 'version' }, attributes: 3 });
+ * // [{ code: 'invalid_utf8', offset: 120, field: 'InstrumentationScope.name', valueStart: -1 }]
  */
-export function invalidUtf8InMessage(
+export function wireMessageProblems(
   buf: Uint8Array,
   start: number,
   end: number,
   layout: MessageStrings,
-): { offset: number; field: string }[] {
-  const out: { offset: number; field: string }[] = [];
+): WireMessageProblem[] {
+  const out: WireMessageProblem[] = [];
   let p = start;
   while (p < end && out.length < 16) {
     const tag = readVarint(buf, p, end);
@@ -54,7 +66,8 @@ export function invalidUtf8InMessage(
     const name = layout.strings[field];
     if (name !== undefined) {
       const bad = firstInvalidUtf8(buf, s, e);
-      if (bad >= 0) out.push({ offset: bad, field: `${layout.name}.${name}` });
+      if (bad >= 0)
+        out.push({ code: 'invalid_utf8', offset: bad, field: `${layout.name}.${name}`, valueStart: -1 });
     } else if (field === layout.attributes) {
       const found = checkKeyValue(buf, s, e, `${layout.name}.attributes`);
       if (found !== null) out.push(found);
@@ -70,7 +83,7 @@ function checkKeyValue(
   start: number,
   end: number,
   prefix: string,
-): { offset: number; field: string } | null {
+): WireMessageProblem | null {
   let key: [number, number] | null = null;
   let value: [number, number] | null = null;
   let p = start;
@@ -86,12 +99,13 @@ function checkKeyValue(
   const keyText =
     key === null ? '' : Buffer.from(buf.buffer, buf.byteOffset + key[0], key[1] - key[0]).toString();
   const badKey = key === null ? -1 : firstInvalidUtf8(buf, key[0], key[1]);
-  if (badKey >= 0) return { offset: badKey, field: `${prefix} key '${keyText}'` };
+  if (badKey >= 0)
+    return { code: 'invalid_utf8', offset: badKey, field: `${prefix} key '${keyText}'`, valueStart: -1 };
   if (value === null) return null;
   const problem = checkWireValue(buf, value[0], value[1]);
-  return problem?.code === 'invalid_utf8'
-    ? { offset: problem.offset, field: `${prefix}['${keyText}']` }
-    : null;
+  if (problem === null) return null;
+  const valueStart = problem.code === 'nesting_too_deep' ? value[0] : -1;
+  return { code: problem.code, offset: problem.offset, field: `${prefix}['${keyText}']`, valueStart };
 }
 
 /** A varint of up to `maxBytes` bytes at `p` (32 bits are kept), or null when it runs past `end`. */
