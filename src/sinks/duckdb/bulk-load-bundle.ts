@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { open } from 'node:fs/promises';
 import type { JsonObject } from '../../model/json-value.js';
 import type { TaskSpec } from '../../model/task.js';
+import type { SummarySource } from '../../sql-summary/summary-sql.js';
 import { deleteRunRows } from './delete-run-rows.js';
 import { ensureStoreSchema } from './ensure-store-schema.js';
 import { StoreRows } from './store-rows.js';
@@ -27,6 +28,12 @@ export interface BulkLoadBundleInput {
   now?: (() => Date) | undefined;
   /** Runs inside the load's transaction before it commits (e.g. to store the trials). */
   beforeCommit?: ((runId: string) => Promise<void>) | undefined;
+  /**
+   * For a summary only: leave the score (and trial) rows staged and write only the run and task rows;
+   * the result's `source` names the staged relations for `summarizeStoreRun`. A run in which some
+   * (task, trial, metric) repeats is loaded into the tables as without `stage`.
+   */
+  stage?: boolean | undefined;
 }
 
 /** What {@link bulkLoadBundle} loaded. */
@@ -35,10 +42,16 @@ export interface BulkLoadBundleResult {
   tasks: number;
   trials: number;
   scores: number;
+  /** Score outputs stored (0 when staged). */
   outputs: number;
+  /** With `stage`: the staged rows to summarize (temp views valid on this connection); else null. */
+  source: SummarySource | null;
 }
 
 const STATUSES = `('completed', 'failed', 'partial')`;
+
+/** Whether a staged score's diagnostics (without `keepJson`) say its trial failed. */
+const TRIAL_FAILED_STAGED = `list_contains(list_transform(diagnostics, d -> d.details.trial_status::VARCHAR), '"failed"')`;
 
 /** The columns read from `scores.jsonl`: a store keeps diagnostics and metadata as JSON. */
 function scoreColumns(keepJson: boolean): string {
@@ -85,15 +98,20 @@ export async function bulkLoadBundle(
   if (!(await endsInNewline(scoresFile)) || (trialsFile !== null && !(await endsInNewline(trialsFile))))
     return null;
   await ensureStoreSchema(connection);
+  let staged = false;
   try {
-    return await load(connection, input, scoresFile, trialsFile);
+    const result = await load(connection, input, scoresFile, trialsFile);
+    staged = result?.source != null;
+    return result;
   } catch (error) {
     // DuckDB cannot read a line (malformed JSON, a mistyped column): the JavaScript reader says where
     if (error instanceof Error && /^(Invalid Input|Conversion) Error:/.test(error.message)) return null;
     throw error;
   } finally {
-    await connection.run('DROP TABLE IF EXISTS _es_load_scores');
-    await connection.run('DROP TABLE IF EXISTS _es_load_trials');
+    if (!staged) {
+      await connection.run('DROP TABLE IF EXISTS _es_load_scores');
+      await connection.run('DROP TABLE IF EXISTS _es_load_trials');
+    }
   }
 }
 
@@ -170,6 +188,12 @@ async function replaceRun(
   let taskOrdinal = 0;
   for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task);
   await rows.appendTo(connection);
+  const scores = async (): Promise<number> => Number(await one('SELECT count(*) FROM _es_load_scores'));
+  if (input.stage === true && !repeated) {
+    const source = await stagedSource(connection, runId, withTrials);
+    const trials = withTrials ? Number(await one('SELECT count(*) FROM _es_load_trials')) : 0;
+    return { runId, tasks: taskOrdinal, trials, scores: await scores(), outputs: 0, source };
+  }
 
   const json = (column: string): string => (input.keepJson ? column : 'NULL');
   await connection.run(
@@ -180,7 +204,7 @@ async function replaceRun(
        status = 'failed' AND ${
          input.keepJson
            ? `list_contains(json_extract_string(diagnostics, '$[*].details.trial_status'), 'failed')`
-           : `list_contains(list_transform(diagnostics, d -> d.details.trial_status::VARCHAR), '"failed"')`
+           : TRIAL_FAILED_STAGED
        },
        len(outputs), ${json('diagnostics')}, ${json('metadata')}
      FROM _es_load_scores`,
@@ -256,9 +280,32 @@ async function replaceRun(
     );
     trials = Number(await one('SELECT count(*) FROM _es_load_trials'));
   }
-  const scores = Number(await one('SELECT count(*) FROM _es_load_scores'));
   const outputs = Number(await one(`SELECT count(*) FROM score_outputs WHERE run_id = ${sqlString(runId)}`));
-  return { runId, tasks: taskOrdinal, trials, scores, outputs };
+  return { runId, tasks: taskOrdinal, trials, scores: await scores(), outputs, source: null };
+}
+
+/**
+ * Temp views with the columns of `scores` (plus each score's `outputs` list) and `trials` the
+ * summary reads, over the staged rows; trials from the `trials` table when none were staged.
+ */
+async function stagedSource(
+  connection: DuckDBConnection,
+  runId: string,
+  withTrials: boolean,
+): Promise<SummarySource> {
+  await connection.run(
+    `CREATE OR REPLACE TEMP VIEW _es_staged_scores AS
+     SELECT ${sqlString(runId)} AS run_id, rowid AS score_ordinal, task_id, trial_id, metric_type, 1 AS occurrence,
+       status, status = 'failed' AND ${TRIAL_FAILED_STAGED} AS is_trial_failure, outputs
+     FROM _es_load_scores`,
+  );
+  if (!withTrials) return { scores: '_es_staged_scores', trials: 'trials', staged: true };
+  await connection.run(
+    `CREATE OR REPLACE TEMP VIEW _es_staged_trials AS
+     SELECT ${sqlString(runId)} AS run_id, rowid AS trial_ordinal, id AS trial_id, error->>'$.type' AS error_type
+     FROM _es_load_trials`,
+  );
+  return { scores: '_es_staged_scores', trials: '_es_staged_trials', staged: true };
 }
 
 /** Whether a file is empty or ends in a newline (else its last line may be cut off). */
