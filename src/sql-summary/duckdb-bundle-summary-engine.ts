@@ -40,8 +40,9 @@ export interface DuckDBBundleSummaryOptions {
 /**
  * The SQL summary engine for run bundles (`--engine duckdb`). `scores.jsonl` (and, without `db`,
  * `trials.jsonl`) reach DuckDB through its own JSON reader (`bulkLoadBundle`: no row passes through
- * JavaScript), `summarizeStoreRun` computes the summary, and the float literals the loader lists
- * make `summary.json` byte-identical to the in-memory engine's. With `db`, trials are stored through
+ * JavaScript), `summarizeStoreRun` computes the summary, and the float literals the loader finds
+ * make `summary.json` byte-identical to the in-memory engine's. Without `db` the rows stay staged
+ * and the summary reads them where they are (no `scores`/`score_outputs` rows are written). With `db`, trials are stored through
  * JavaScript with the spans and tool calls of their evidence. A bundle the bulk loader does not take
  * (a cut-off last line, a malformed row) is streamed through the validating JavaScript reader
  * instead, which reports the problem (or the cut-off line) as the in-memory engine does.
@@ -76,6 +77,7 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
                 tasks: input.tasks,
                 metadata,
                 keepJson: store,
+                stage: !store,
                 beforeCommit: async (runId: string) => {
                   if (trialsFile !== null) return;
                   const evidenceOf = store ? bundleEvidenceOf(input.dir) : undefined;
@@ -83,9 +85,13 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
                 },
               });
         if (loaded !== null) {
+          // the staged rows are numbered; every summary step orders by its own keys
+          if (loaded.source !== null) await connection.run('SET preserve_insertion_order = false');
           const summary = await summarizeStoreRun(connection, loaded.runId, {
             extraScores: input.extraScores,
-            floatLiterals: true,
+            // staged rows tell float literals themselves; a loaded store lists them in a temp table
+            floatLiterals: loaded.source === null,
+            source: loaded.source ?? undefined,
           });
           const isFloat = columnarTaskValues.floatLookup(summary.task_metric_values);
           return { summary, isFloat, runId: loaded.runId };

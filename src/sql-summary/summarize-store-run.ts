@@ -5,7 +5,7 @@ import { TaskValueColumn } from '../summary/task-value-column.js';
 import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
 import { fixedChunkColumn } from './fixed-chunk-column.js';
-import { SUMMARY_SQL } from './summary-sql.js';
+import { STORE_SOURCE, SUMMARY_SQL, type SummarySource } from './summary-sql.js';
 import { appendAll } from '../util/append-all.js';
 
 /** Options of `summarizeStoreRun`. */
@@ -18,6 +18,11 @@ export interface SummarizeStoreRunOptions {
    * of the summary's task values then answers the summary writers.
    */
   floatLiterals?: boolean | undefined;
+  /**
+   * Where the score and trial rows are read: the store tables (default), or relations over rows
+   * staged from a bundle's files (`stageBundle`), which fill no store table.
+   */
+  source?: SummarySource | undefined;
 }
 
 /**
@@ -52,9 +57,10 @@ export async function summarizeStoreRun(
             EXISTS (SELECT 1 FROM tasks WHERE run_id = $run)`,
   );
   const withSpecs = (flag[0]?.[0] ?? flag[0]?.[1]) === true;
+  const source = options.source ?? STORE_SOURCE;
 
   try {
-    for (const sql of SUMMARY_SQL.prepare(withSpecs)) await run(sql);
+    for (const sql of SUMMARY_SQL.prepare(withSpecs, source)) await run(sql);
 
     const aggregates: AggregateScore[] = await readAggregates(
       connection,
@@ -95,10 +101,10 @@ export async function summarizeStoreRun(
     await streamRecords(connection, columns, options.floatLiterals === true);
     const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
 
-    const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs));
+    const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
     const errors: Record<string, string[]> = {};
     let errorCount = 0;
-    for (const [type, ids] of await rows(SUMMARY_SQL.selectErrors)) {
+    for (const [type, ids] of await rows(SUMMARY_SQL.selectErrors(source))) {
       const list = listItems(ids) as string[];
       setOwn(errors, type as string, list);
       errorCount += list.length;

@@ -14,18 +14,18 @@
  * for (const sql of SUMMARY_SQL.prepare(true)) await connection.run(sql, { run: 'r1' });
  */
 export const SUMMARY_SQL = {
-  /** Steps that build the temp tables, in order. */
-  prepare(withSpecs: boolean): string[] {
+  /** Steps that build the temp tables, in order; `source` names the score and trial rows. */
+  prepare(withSpecs: boolean, source: SummarySource = STORE_SOURCE): string[] {
     return [
-      withSpecs ? TASKS_WITH_SPECS : TASKS_NO_SPECS,
-      withSpecs ? SERIES_WITH_SPECS : SERIES_NO_SPECS,
-      withSpecs ? NAMES_WITH_SPECS : NAMES_NO_SPECS,
-      withSpecs ? OBS_WITH_SPECS : OBS_NO_SPECS,
+      withSpecs ? TASKS_WITH_SPECS : tasksNoSpecs(source),
+      withSpecs ? SERIES_WITH_SPECS : seriesNoSpecs(source),
+      NAMES,
+      observations(withSpecs, source),
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
       RECORDS,
       STRINGS,
-      ...(withSpecs ? VIEW_STEPS : VIEW_STEPS_EMPTY),
-      ...(withSpecs ? PASS_AT_K_STEPS : PASS_AT_K_EMPTY),
+      ...(withSpecs ? viewSteps(source) : VIEW_STEPS_EMPTY),
+      ...(withSpecs ? passAtKSteps(source) : PASS_AT_K_EMPTY),
       ...AGGREGATE_STEPS,
     ];
   },
@@ -52,31 +52,34 @@ export const SUMMARY_SQL = {
   /**
    * Task value records per key (`key_id` of `selectTaskKeys`) in score order, fixed-width columns
    * only: record code 0 missing, 1 number, 2 label; the trial id and label as `sid`s (label -1 when
-   * none); with `withFloats`, `is_float`: the value was written as a float literal (`1.0`), as listed
-   * by the bulk loader's temp table `_es_float_lit`.
+   * none); `is_float`: the value was written as a float literal (`1.0`), as listed by the bulk
+   * loader's temp table `_es_float_lit` with `withFloats`, else as the staged rows tell (always false
+   * from the store tables).
    */
   selectRecords(withFloats: boolean): string {
     return `
     SELECT r.key_id::INTEGER AS key_id, t.sid AS trial_sid, r.record_code,
       coalesce(r.num_value, 0::DOUBLE) AS num_value, coalesce(r.is_bool, false) AS is_bool,
       coalesce(l.sid, -1) AS label_sid,
-      ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'false'} AS is_float
+      ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'r.is_float'} AS is_float
     FROM _es_rec r JOIN _es_str t ON t.s = r.trial_id LEFT JOIN _es_str l ON l.s = r.label_value
     ${withFloats ? 'LEFT JOIN _es_float_lit f USING (score_ordinal, output_name)' : ''}
     ORDER BY r.key_id, r.score_ordinal`;
   },
   /** Counts (§7.8). */
-  selectCounts(withSpecs: boolean): string {
+  selectCounts(withSpecs: boolean, source: SummarySource = STORE_SOURCE): string {
     return `
     SELECT ${withSpecs ? '(SELECT count(*) FROM tasks WHERE run_id = $run)' : '(SELECT count(*) FROM _es_task)'} AS task_count,
-           (SELECT count(DISTINCT trial_id) FROM scores WHERE run_id = $run) AS trial_count,
-           (SELECT count(*) FROM scores WHERE run_id = $run) AS score_count`;
+           (SELECT count(DISTINCT trial_id) FROM ${source.scores} WHERE run_id = $run) AS trial_count,
+           (SELECT count(*) FROM ${source.scores} WHERE run_id = $run) AS score_count`;
   },
   /** Error rollup (§7.8): trial ids per error type, trial order, types by first appearance. */
-  selectErrors: `
+  selectErrors(source: SummarySource = STORE_SOURCE): string {
+    return `
     SELECT error_type, list(trial_id ORDER BY trial_ordinal) AS trial_ids
-    FROM trials WHERE run_id = $run AND error_type IS NOT NULL
-    GROUP BY error_type ORDER BY min(trial_ordinal)`,
+    FROM ${source.trials} WHERE run_id = $run AND error_type IS NOT NULL
+    GROUP BY error_type ORDER BY min(trial_ordinal)`;
+  },
   /** Drops the temp tables. */
   cleanup: [
     '_es_task',
@@ -102,6 +105,23 @@ export const SUMMARY_SQL = {
   ].map((t) => `DROP TABLE IF EXISTS ${t}`),
 };
 
+/**
+ * Where the summary reads score and trial rows: the store tables, or (`staged`) relations with the
+ * same columns over rows staged from a bundle's files, whose outputs are still a list per score
+ * (`outputs: STRUCT(name, value JSON)[]`) instead of `score_outputs` rows.
+ */
+export interface SummarySource {
+  /** Relation with the columns of `scores` the summary reads (plus `outputs` when staged). */
+  readonly scores: string;
+  /** Relation with the columns of `trials` the summary reads. */
+  readonly trials: string;
+  /** Outputs are read from the `outputs` list of each score row instead of `score_outputs`. */
+  readonly staged: boolean;
+}
+
+/** The store tables. */
+export const STORE_SOURCE: SummarySource = { scores: 'scores', trials: 'trials', staged: false };
+
 const KEY_KINDS = `('continuous', 'discrete', 'boolean', 'label')`;
 
 // Tasks in summary order. With specs a repeated id keeps its first position and its last spec.
@@ -110,10 +130,10 @@ CREATE OR REPLACE TEMP TABLE _es_task AS
 SELECT task_id, row_number() OVER (ORDER BY min(task_ordinal)) AS task_rank, max(task_ordinal) AS spec_ordinal
 FROM tasks WHERE run_id = $run GROUP BY task_id`;
 
-const TASKS_NO_SPECS = `
+const tasksNoSpecs = (source: SummarySource): string => `
 CREATE OR REPLACE TEMP TABLE _es_task AS
 SELECT task_id, row_number() OVER (ORDER BY min(score_ordinal)) AS task_rank, NULL::BIGINT AS spec_ordinal
-FROM scores WHERE run_id = $run GROUP BY task_id`;
+FROM ${source.scores} WHERE run_id = $run GROUP BY task_id`;
 
 // (task, metric, output) series: declared ones (first declaration wins inside a task), or — without
 // specs — every name a non-failed score of that task and metric emitted.
@@ -125,17 +145,21 @@ FROM task_outputs o JOIN _es_task t ON t.task_id = o.task_id AND t.spec_ordinal 
 WHERE o.run_id = $run
 GROUP BY o.task_id, o.metric_type, o.output_name`;
 
-const SERIES_NO_SPECS = `
+const seriesNoSpecs = (source: SummarySource): string =>
+  source.staged
+    ? `
+CREATE OR REPLACE TEMP TABLE _es_series AS
+SELECT DISTINCT task_id, metric_type, unnest(list_transform(outputs, o -> o.name)) AS output_name, NULL::VARCHAR AS kind
+FROM ${source.scores} WHERE run_id = $run AND status <> 'failed'`
+    : `
 CREATE OR REPLACE TEMP TABLE _es_series AS
 SELECT DISTINCT o.task_id, o.metric_type, o.output_name, NULL::VARCHAR AS kind
 FROM score_outputs o JOIN scores s ON s.run_id = o.run_id AND s.score_ordinal = o.score_ordinal
 WHERE o.run_id = $run AND s.status <> 'failed'`;
 
 // (metric, output) aggregate rows.
-const NAMES_WITH_SPECS = `
+const NAMES = `
 CREATE OR REPLACE TEMP TABLE _es_name AS SELECT DISTINCT metric_type, output_name FROM _es_series`;
-
-const NAMES_NO_SPECS = NAMES_WITH_SPECS;
 
 // One observation per (applicable score, output name), with the first output of that name of a
 // non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
@@ -148,28 +172,59 @@ const OBS_COLUMNS = `
   CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
   CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
   CASE WHEN s.status <> 'failed' THEN o.label_value END AS label_value,
-  (s.status <> 'failed' AND o.output_name IS NOT NULL) AS has_output`;
+  (s.status <> 'failed' AND o.output_name IS NOT NULL) AS has_output, false AS is_float`;
 
 const FIRST_OUTPUTS = `(SELECT score_ordinal, output_name, value_type, num_value, label_value
   FROM score_outputs WHERE run_id = $run AND is_first)`;
 
-const OBS_WITH_SPECS = `
-CREATE OR REPLACE TEMP TABLE _es_obs AS
-SELECT ${OBS_COLUMNS}
-FROM scores s
-JOIN _es_task t ON t.task_id = s.task_id
-JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type
-LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = s.score_ordinal AND o.output_name = n.output_name
-WHERE s.run_id = $run`;
+// The series each score is observed on: with specs, the declared names of its task and metric;
+// without, every name discovered for its metric type.
+const seriesJoin = (withSpecs: boolean): string =>
+  withSpecs
+    ? 'JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type'
+    : 'JOIN _es_name n ON n.metric_type = s.metric_type';
 
-const OBS_NO_SPECS = `
+const JSON_NUMBER = `('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT')`;
+
+function observations(withSpecs: boolean, source: SummarySource): string {
+  if (!source.staged)
+    return `
 CREATE OR REPLACE TEMP TABLE _es_obs AS
 SELECT ${OBS_COLUMNS}
 FROM scores s
 JOIN _es_task t ON t.task_id = s.task_id
-JOIN _es_name n ON n.metric_type = s.metric_type
+${seriesJoin(withSpecs)}
 LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = s.score_ordinal AND o.output_name = n.output_name
 WHERE s.run_id = $run`;
+  // staged: the first output of the name is looked up in the score's own list (no join); its value is
+  // typed as the bulk loader types score_outputs rows, and an integral float literal (1.0) is marked
+  return `
+CREATE OR REPLACE TEMP TABLE _es_obs AS
+WITH j AS (
+  SELECT s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, s.occurrence, n.output_name, s.status,
+    s.is_trial_failure,
+    s.status <> 'failed' AND list_position(list_transform(s.outputs, o -> o.name), n.output_name) IS NOT NULL AS has_output,
+    CASE WHEN s.status <> 'failed'
+      THEN s.outputs[list_position(list_transform(s.outputs, o -> o.name), n.output_name)].value END AS jv
+  FROM ${source.scores} s
+  JOIN _es_task t ON t.task_id = s.task_id
+  ${seriesJoin(withSpecs)}
+  WHERE s.run_id = $run),
+k AS (SELECT * EXCLUDE (jv), json_type(jv) AS jt, jv::VARCHAR AS text FROM j),
+m AS (
+  SELECT * EXCLUDE (jt, text),
+    CASE WHEN NOT has_output THEN NULL WHEN jt IN ${JSON_NUMBER} THEN 'number' WHEN jt = 'BOOLEAN' THEN 'boolean'
+         WHEN jt = 'VARCHAR' THEN 'string' WHEN jt = 'ARRAY' THEN 'array' WHEN jt = 'OBJECT' THEN 'object'
+         ELSE 'null' END AS value_type,
+    CASE WHEN jt IN ${JSON_NUMBER} THEN CAST(text AS DOUBLE)
+         WHEN jt = 'BOOLEAN' THEN CASE WHEN text = 'true' THEN 1::DOUBLE ELSE 0::DOUBLE END END AS num_value,
+    CASE WHEN jt = 'VARCHAR' THEN json_extract_string(text, '$') END AS label_value,
+    jt = 'DOUBLE' AND regexp_matches(text, '[.eE]') AS float_text
+  FROM k)
+SELECT * EXCLUDE (float_text),
+  coalesce(float_text AND isfinite(num_value) AND num_value = trunc(num_value), false) AS is_float
+FROM m`;
+}
 
 // task_metric_values keys (§7.4).
 const KEYS_WITH_SPECS = `
@@ -196,7 +251,8 @@ SELECT k.key_id, b.task_rank, b.score_ordinal, b.task_id, b.metric_type, b.outpu
   (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
   (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
-  CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value
+  CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value,
+  NOT b.is_trial_failure AND b.is_float AS is_float
 FROM _es_obs b JOIN _es_key k
   ON k.task_id = b.task_id AND k.metric_type = b.metric_type AND k.output_name = b.output_name
 WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
@@ -208,7 +264,7 @@ SELECT s, (row_number() OVER () - 1)::INTEGER AS sid FROM (
   SELECT trial_id AS s FROM _es_rec UNION SELECT label_value FROM _es_rec WHERE label_value IS NOT NULL)`;
 
 // Views (§7.5), with specs only.
-const VIEW_STEPS = [
+const viewSteps = (source: SummarySource): string[] => [
   `CREATE OR REPLACE TEMP TABLE _es_vdef AS
    SELECT v.task_id, t.task_rank, v.view_ordinal, v.view_name, v.reducer
    FROM task_views v JOIN _es_task t ON t.task_id = v.task_id AND t.spec_ordinal = v.task_ordinal
@@ -220,12 +276,12 @@ const VIEW_STEPS = [
   // Trials of the view tasks (any metric) in first-seen score order.
   `CREATE OR REPLACE TEMP TABLE _es_vtrial AS
    SELECT task_id, trial_id, min(score_ordinal) AS first_seen
-   FROM scores WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
+   FROM ${source.scores} WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
    GROUP BY task_id, trial_id`,
   // Score count per (task, declared signal metric, trial): the largest stored occurrence.
   `CREATE OR REPLACE TEMP TABLE _es_vcount AS
    SELECT s.task_id, s.metric_type, s.trial_id, max(s.occurrence) AS n
-   FROM scores s
+   FROM ${source.scores} s
    WHERE s.run_id = $run AND (s.task_id, s.metric_type) IN (
        SELECT g.task_id, g.metric_type FROM _es_vsig g
        JOIN task_metrics m ON m.run_id = $run AND m.task_id = g.task_id AND m.metric_type = g.metric_type
@@ -294,9 +350,9 @@ const VIEW_STEPS_EMPTY = [
 ];
 
 // pass@k (§7.6), with specs only.
-const PASS_AT_K_STEPS = [
+const passAtKSteps = (source: SummarySource): string[] => [
   `CREATE OR REPLACE TEMP TABLE _es_bucket_n AS
-   SELECT task_id, metric_type, count(*) AS opportunities FROM scores WHERE run_id = $run GROUP BY ALL`,
+   SELECT task_id, metric_type, count(*) AS opportunities FROM ${source.scores} WHERE run_id = $run GROUP BY ALL`,
   // Per (score-like pair, declaring task): n, c and the task's score count for the metric.
   `CREATE OR REPLACE TEMP TABLE _es_pk_task AS
    WITH pairs AS (SELECT DISTINCT metric_type, output_name FROM _es_series WHERE kind IN ('continuous', 'boolean')),

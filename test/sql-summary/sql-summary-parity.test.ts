@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -12,6 +13,12 @@ import { writeRun } from '../../src/sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from '../../src/sql-summary/summarize-store-run.js';
 import { summarizeWithDuckDB } from '../../src/sql-summary/summarize-with-duckdb.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
+import { summarizeBundle } from '../../src/bundle/summarize-bundle.js';
+import { taskToWire } from '../../src/bundle/task-to-wire.js';
+import { PyFloat } from '../../src/pycompat/py-float.js';
+import { pythonJson } from '../../src/pycompat/python-json.js';
+import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
+import { duckdbBundleSummaryEngine } from '../../src/sql-summary/duckdb-bundle-summary-engine.js';
 import { withTestDb } from '../sinks/duckdb-test-db.js';
 import { expectSummariesClose } from './expect-summaries-close.js';
 
@@ -300,4 +307,78 @@ describe('summary in SQL equals the in-memory engine', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('from bundle files (rows staged by DuckDB, no store tables): the same summary.json bytes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'es-sql-staged-'));
+    let n = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(run, async (input) => {
+          const dir = join(root, `run-${n}`);
+          // every other run without a repeated (task, trial, metric): such runs stay staged
+          const seen = new Set<string>();
+          const scores =
+            n++ % 2 === 0
+              ? input.scores
+              : input.scores.filter((s) => {
+                  const key = JSON.stringify([s.task_id, s.trial_id, s.metric_type]);
+                  return !seen.has(key) && seen.add(key) !== undefined;
+                });
+          await writeBundle(dir, { ...input, scores });
+          // task lists the bundle reader refuses (a repeated output name) are not runs of a bundle
+          const memory = await summarizeBundle(dir, { outDir: `${dir}-memory` }).catch((error: unknown) => {
+            if (error instanceof BundleReadError) return null;
+            throw error;
+          });
+          fc.pre(memory !== null);
+          await summarizeBundle(dir, { outDir: `${dir}-sql`, summaryEngine: duckdbBundleSummaryEngine() });
+          expect(readFileSync(join(`${dir}-sql`, 'summary.json'), 'utf8')).toBe(
+            readFileSync(join(`${dir}-memory`, 'summary.json'), 'utf8'),
+          );
+        }),
+        { numRuns: 30 },
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
+
+type WireValue = Parameters<typeof pythonJson>[0];
+
+/**
+ * Writes a generated run as bundle files in Python's JSON format; every other integral number is
+ * written as a float literal (`1.0`), the rest as an int (`1`).
+ */
+async function writeBundle(
+  dir: string,
+  {
+    tasks,
+    scores,
+    trials,
+  }: { tasks: TaskSpec[] | null; scores: ScoreRecord[]; trials: Pick<Trial, 'id' | 'error'>[] },
+): Promise<void> {
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dir, { recursive: true });
+  const lines = (rows: WireValue[]): string => rows.map((row) => `${pythonJson(row)}\n`).join('');
+  let integral = 0;
+  const wireValue = (v: JsonValue): WireValue =>
+    typeof v === 'number' && Number.isInteger(v) && integral++ % 2 === 0 ? new PyFloat(v) : (v as WireValue);
+  if (tasks !== null) await writeFile(join(dir, 'tasks.jsonl'), lines(tasks.map((t) => taskToWire(t))));
+  const scoreRows = scores.map((s) => ({
+    ...s,
+    outputs: s.outputs.map((o) => ({ name: o.name, value: wireValue(o.value) })),
+  }));
+  await writeFile(join(dir, 'scores.jsonl'), lines(scoreRows as unknown as WireValue[]));
+  const trialRows = trials.map((t) => ({
+    error: t.error as unknown as WireValue,
+    evidence: null,
+    id: t.id,
+    measurements: {},
+    metadata: {},
+    output: t.error === null ? { metadata: {}, output_text: 'ok', response: null } : null,
+    status: t.error === null ? 'completed' : 'failed',
+    task_id: 'A',
+  }));
+  await writeFile(join(dir, 'trials.jsonl'), lines(trialRows));
+}

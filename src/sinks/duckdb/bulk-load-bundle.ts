@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { open } from 'node:fs/promises';
 import type { JsonObject } from '../../model/json-value.js';
 import type { TaskSpec } from '../../model/task.js';
+import type { SummarySource } from '../../sql-summary/summary-sql.js';
 import { deleteRunRows } from './delete-run-rows.js';
 import { ensureStoreSchema } from './ensure-store-schema.js';
 import { StoreRows } from './store-rows.js';
@@ -27,6 +28,13 @@ export interface BulkLoadBundleInput {
   now?: (() => Date) | undefined;
   /** Runs inside the load's transaction before it commits (e.g. to store the trials). */
   beforeCommit?: ((runId: string) => Promise<void>) | undefined;
+  /**
+   * For a summary only (without `keepJson`): leave the score (and trial) rows staged, with only the
+   * columns the summary reads, and write only the run and task rows;
+   * the result's `source` names the staged relations for `summarizeStoreRun`. A run in which some
+   * (task, trial, metric) repeats is loaded into the tables as without `stage`.
+   */
+  stage?: boolean | undefined;
 }
 
 /** What {@link bulkLoadBundle} loaded. */
@@ -35,10 +43,21 @@ export interface BulkLoadBundleResult {
   tasks: number;
   trials: number;
   scores: number;
+  /** Score outputs stored (0 when staged). */
   outputs: number;
+  /** With `stage`: the staged rows to summarize (temp views valid on this connection); else null. */
+  source: SummarySource | null;
 }
 
 const STATUSES = `('completed', 'failed', 'partial')`;
+
+/** A summary-only stage: the staged score rows keep only the columns the summary reads. */
+function isLean(input: BulkLoadBundleInput): boolean {
+  return input.stage === true && !input.keepJson;
+}
+
+/** Whether a staged score's diagnostics (without `keepJson`) say its trial failed. */
+const TRIAL_FAILED_STAGED = `list_contains(list_transform(diagnostics, d -> d.details.trial_status::VARCHAR), '"failed"')`;
 
 /** The columns read from `scores.jsonl`: a store keeps diagnostics and metadata as JSON. */
 function scoreColumns(keepJson: boolean): string {
@@ -85,15 +104,20 @@ export async function bulkLoadBundle(
   if (!(await endsInNewline(scoresFile)) || (trialsFile !== null && !(await endsInNewline(trialsFile))))
     return null;
   await ensureStoreSchema(connection);
+  let staged = false;
   try {
-    return await load(connection, input, scoresFile, trialsFile);
+    const result = await load(connection, input, scoresFile, trialsFile);
+    staged = result?.source != null;
+    return result;
   } catch (error) {
     // DuckDB cannot read a line (malformed JSON, a mistyped column): the JavaScript reader says where
     if (error instanceof Error && /^(Invalid Input|Conversion) Error:/.test(error.message)) return null;
     throw error;
   } finally {
-    await connection.run('DROP TABLE IF EXISTS _es_load_scores');
-    await connection.run('DROP TABLE IF EXISTS _es_load_trials');
+    if (!staged) {
+      await connection.run('DROP TABLE IF EXISTS _es_load_scores');
+      await connection.run('DROP TABLE IF EXISTS _es_load_trials');
+    }
   }
 }
 
@@ -105,24 +129,35 @@ async function load(
 ): Promise<BulkLoadBundleResult | null> {
   const one = async (sql: string): Promise<unknown> =>
     (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+  const lean = isLean(input);
   // rowid of a freshly created table is the line's position among the file's rows (insertion order
-  // is preserved), i.e. the SDK score order
+  // is preserved), i.e. the SDK score order; a summary-only stage keeps only what the summary reads
+  const columns = `columns = ${scoreColumns(input.keepJson)}`;
   await connection.run(
-    `CREATE OR REPLACE TEMP TABLE _es_load_scores AS
-     SELECT * FROM read_ndjson(${sqlString(scoresFile)}, columns = ${scoreColumns(input.keepJson)})`,
+    `CREATE OR REPLACE TEMP TABLE _es_load_scores AS ${
+      lean
+        ? `SELECT task_id, trial_id, metric_type, status, outputs,
+             id IS NULL OR run_id IS NULL OR diagnostics IS NULL AS bad_fields,
+             status = 'failed' AND ${TRIAL_FAILED_STAGED} AS is_trial_failure`
+        : 'SELECT *'
+    } FROM read_ndjson(${sqlString(scoresFile)}, ${columns})`,
   );
-  // one scan: rows the summary cannot use, and whether any (task, trial, metric) repeats (only then
-  // are occurrences numbered by a window over the whole file)
+  // one scan: rows the summary cannot use, and whether any (task, trial, metric) may repeat (only
+  // then are occurrences numbered by a window over the whole file; equal hashes count as repeats)
   const [bad, repeated] = (
     await connection.runAndReadAll(`SELECT count(*) FILTER (WHERE
-      id IS NULL OR run_id IS NULL OR task_id IS NULL OR trial_id IS NULL OR metric_type IS NULL
+      task_id IS NULL OR trial_id IS NULL OR metric_type IS NULL
       OR status IS NULL OR status NOT IN ${STATUSES} OR outputs IS NULL
       OR len(list_filter(outputs, o -> o.name IS NULL)) > 0
-      OR diagnostics IS NULL ${
-        input.keepJson
-          ? `OR json_type(diagnostics) <> 'ARRAY' OR metadata IS NULL OR json_type(metadata) <> 'OBJECT'`
-          : ''
-      }), count(*) > count(DISTINCT (task_id, trial_id, metric_type)) FROM _es_load_scores`)
+      OR ${
+        lean
+          ? 'bad_fields'
+          : `id IS NULL OR run_id IS NULL OR diagnostics IS NULL ${
+              input.keepJson
+                ? `OR json_type(diagnostics) <> 'ARRAY' OR metadata IS NULL OR json_type(metadata) <> 'OBJECT'`
+                : ''
+            }`
+      }), count(*) > count(DISTINCT hash(task_id, trial_id, metric_type)) FROM _es_load_scores`)
   ).getRows()[0] ?? [0, false];
   if (Number(bad) > 0) return null;
   if (trialsFile !== null) {
@@ -138,7 +173,12 @@ async function load(
     if (Number(badTrials) > 0) return null;
   }
   const runId =
-    input.runId ?? ((await one('SELECT run_id FROM _es_load_scores WHERE rowid = 0')) as string | undefined);
+    input.runId ??
+    ((await one(
+      lean
+        ? `SELECT run_id FROM read_ndjson(${sqlString(scoresFile)}, ${columns}) LIMIT 1`
+        : 'SELECT run_id FROM _es_load_scores WHERE rowid = 0',
+    )) as string | undefined);
   if (runId === undefined) return null;
 
   await connection.run('BEGIN TRANSACTION');
@@ -168,19 +208,30 @@ async function replaceRun(
   const rows = new StoreRows(runId);
   rows.addRun(input.tasks !== null, input.metadata ?? null, (input.now?.() ?? new Date()).toISOString());
   let taskOrdinal = 0;
-  for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task);
+  // a summary only reads the declarations, not the task rows' JSON
+  for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task, !isLean(input));
   await rows.appendTo(connection);
+  const scores = async (): Promise<number> => Number(await one('SELECT count(*) FROM _es_load_scores'));
+  if (isLean(input) && !repeated) {
+    const source = await stagedSource(connection, runId, withTrials);
+    const trials = withTrials ? Number(await one('SELECT count(*) FROM _es_load_trials')) : 0;
+    return { runId, tasks: taskOrdinal, trials, scores: await scores(), outputs: 0, source };
+  }
 
   const json = (column: string): string => (input.keepJson ? column : 'NULL');
   await connection.run(
     `INSERT INTO scores
-     SELECT $run, rowid, id, task_id, trial_id, metric_type,
+     SELECT $run, rowid, ${isLean(input) ? 'NULL' : 'id'}, task_id, trial_id, metric_type,
        ${repeated ? 'row_number() OVER (PARTITION BY task_id, trial_id, metric_type ORDER BY rowid)' : '1'},
        status,
-       status = 'failed' AND ${
-         input.keepJson
-           ? `list_contains(json_extract_string(diagnostics, '$[*].details.trial_status'), 'failed')`
-           : `list_contains(list_transform(diagnostics, d -> d.details.trial_status::VARCHAR), '"failed"')`
+       ${
+         isLean(input)
+           ? 'is_trial_failure'
+           : `status = 'failed' AND ${
+               input.keepJson
+                 ? `list_contains(json_extract_string(diagnostics, '$[*].details.trial_status'), 'failed')`
+                 : TRIAL_FAILED_STAGED
+             }`
        },
        len(outputs), ${json('diagnostics')}, ${json('metadata')}
      FROM _es_load_scores`,
@@ -256,9 +307,32 @@ async function replaceRun(
     );
     trials = Number(await one('SELECT count(*) FROM _es_load_trials'));
   }
-  const scores = Number(await one('SELECT count(*) FROM _es_load_scores'));
   const outputs = Number(await one(`SELECT count(*) FROM score_outputs WHERE run_id = ${sqlString(runId)}`));
-  return { runId, tasks: taskOrdinal, trials, scores, outputs };
+  return { runId, tasks: taskOrdinal, trials, scores: await scores(), outputs, source: null };
+}
+
+/**
+ * Temp views with the columns of `scores` (plus each score's `outputs` list) and `trials` the
+ * summary reads, over the staged rows; trials from the `trials` table when none were staged.
+ */
+async function stagedSource(
+  connection: DuckDBConnection,
+  runId: string,
+  withTrials: boolean,
+): Promise<SummarySource> {
+  await connection.run(
+    `CREATE OR REPLACE TEMP VIEW _es_staged_scores AS
+     SELECT ${sqlString(runId)} AS run_id, rowid AS score_ordinal, task_id, trial_id, metric_type, 1 AS occurrence,
+       status, is_trial_failure, outputs
+     FROM _es_load_scores`,
+  );
+  if (!withTrials) return { scores: '_es_staged_scores', trials: 'trials', staged: true };
+  await connection.run(
+    `CREATE OR REPLACE TEMP VIEW _es_staged_trials AS
+     SELECT ${sqlString(runId)} AS run_id, rowid AS trial_ordinal, id AS trial_id, error->>'$.type' AS error_type
+     FROM _es_load_trials`,
+  );
+  return { scores: '_es_staged_scores', trials: '_es_staged_trials', staged: true };
 }
 
 /** Whether a file is empty or ends in a newline (else its last line may be cut off). */

@@ -53,19 +53,23 @@ export class StoreRows {
     this.#buf('runs').push([this.runId, hasTaskSpecs, toJsonText(metadata ?? undefined), writtenAt]);
   }
 
-  /** A task and its declared metrics, outputs, views and view signals. */
-  addTask(ordinal: number, task: TaskSpec): void {
+  /**
+   * A task and its declared metrics, outputs, views and view signals; `specJson: false` leaves the
+   * task row's JSON columns (inputs, reference, metrics, views, metadata) NULL, for a summary only.
+   */
+  addTask(ordinal: number, task: TaskSpec, specJson = true): void {
     const run = this.runId;
+    const json = (value: unknown): string | null => (specJson ? toJsonText(value as JsonValue) : null);
     this.#buf('tasks').push([
       run,
       ordinal,
       task.id,
       task.intent ?? null,
-      toJsonText(task.inputs),
-      toJsonText(task.reference),
-      toJsonText(task.metrics as unknown as JsonValue),
-      toJsonText(task.views as unknown as JsonValue),
-      toJsonText(task.metadata),
+      json(task.inputs),
+      json(task.reference),
+      json(task.metrics),
+      json(task.views),
+      json(task.metadata),
     ]);
     const kinds = new Map<string, OutputKind>();
     const metrics = task.metrics ?? [];
