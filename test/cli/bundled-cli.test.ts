@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectTrialErrors } from '../../src/bundle/collect-trial-errors.js';
 import { evalstreamVersion } from '../../src/bundle/evalstream-version.js';
 import { registerCommands } from '../../src/cli/register-commands.js';
 import { runCli } from './run-cli.js';
@@ -80,12 +79,9 @@ describe('the bundled CLI (bin/evalstream.js)', () => {
     expect(started.size).toBeGreaterThan(0);
     for (const name of started) expect(existsSync(join(bundleDir, `${name}.js`)), name).toBe(true);
 
-    const dir = join(root, 'examples', 'sparse-run');
-    expect(await firstMessage('trial-errors-worker', { workerData: { dir } })).toEqual({
-      result: await collectTrialErrors(dir),
-    });
     expect(await firstMessage('live-store-worker', { send: { type: 'close' } })).toEqual({ type: 'closed' });
-    const emptyScan = { scan: { files: [], ranges: [], options: { cut: true } } };
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const emptyScan = { scan: { files: [], ranges: [], next, options: { cut: true } } };
     expect(await firstMessage('gym-worker', { send: emptyScan })).toEqual({ results: [] });
   });
 });
