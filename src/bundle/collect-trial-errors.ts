@@ -3,6 +3,7 @@ import { BundleReadError } from './bundle-read-error.js';
 import { join } from 'node:path';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { rowSchemas } from './row-schemas.js';
 import type { Trial } from '../model/trial.js';
@@ -47,6 +48,7 @@ export async function collectTrialErrors(
       // as readTrialRows without resolving refs, row by row (each parsed trial is garbage at once)
       const options = {
         displayName: BUNDLE_FILES.trials,
+        fastCheck: rowFastChecks.trial,
         onTruncatedLine,
         register: false,
       };

@@ -7,7 +7,7 @@ import { rowSources } from './row-sources.js';
 
 /**
  * Parses and validates one JSONL line as `readJsonlRows` does: `JSON.parse` (Python's `NaN` /
- * `Infinity` literals through `parsePythonJson`), then zod; registers the
+ * `Infinity` literals through `parsePythonJson`), the exact-shape fast check, else zod; registers the
  * row in `rowSources` unless `register: false`, runs `check`. Returns the row, or null for a cut-off
  * last line handed to `onTruncatedLine`; a bad line throws `BundleReadError` (file, line, field).
  *
@@ -21,7 +21,7 @@ export function jsonlRowParser<T extends object>(
 ): (text: string, line: number, terminated: boolean) => T | null {
   const name = options.displayName;
   const register = options.register !== false;
-  const { check, remapFloatPaths, onTruncatedLine } = options;
+  const { fastCheck, check, remapFloatPaths, onTruncatedLine } = options;
   return (text, line, terminated) => {
     let raw: unknown;
     let floatPaths: Set<string> | null | undefined; // undefined: worked out lazily from the text
@@ -54,19 +54,24 @@ export function jsonlRowParser<T extends object>(
         throw new BundleReadError([issue]);
       }
     }
-    const result = schema.safeParse(raw);
-    if (!result.success) {
-      throw new BundleReadError(
-        result.error.issues.slice(0, 5).map((i) => ({
-          code: 'invalid_row' as const,
-          file: name,
-          line,
-          path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-          message: i.message,
-        })),
-      );
+    let row: T;
+    if (fastCheck?.(raw)) {
+      row = raw;
+    } else {
+      const result = schema.safeParse(raw);
+      if (!result.success) {
+        throw new BundleReadError(
+          result.error.issues.slice(0, 5).map((i) => ({
+            code: 'invalid_row' as const,
+            file: name,
+            line,
+            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+            message: i.message,
+          })),
+        );
+      }
+      row = result.data;
     }
-    const row = result.data;
     if (register) rowSources.remember(row, text, floatPaths, remapFloatPaths);
     if (check) {
       const issue = check(row, line);

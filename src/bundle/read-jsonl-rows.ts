@@ -27,6 +27,8 @@ export interface ReadJsonlRowsOptions<T> {
   check?: (row: T, line: number) => BundleIssue | null;
   /** Adjusts the float paths of a raw row whose shape validation changes (e.g. wrapped evidence). */
   remapFloatPaths?: (raw: unknown, paths: Set<string>) => Set<string>;
+  /** An exact-shape check that is stricter than `schema`: rows passing it skip the zod pass. */
+  fastCheck?: (raw: unknown) => raw is T;
   /**
    * Register rows in `rowSources` (default true) so writers can reproduce them. A one-pass reader that
    * never writes the rows back passes false and gets each line's `text` instead.

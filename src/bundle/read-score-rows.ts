@@ -4,6 +4,7 @@ import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleIssue } from './bundle-issue.js';
 import type { RowBatch } from './read-jsonl-rows.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
 
 /**
@@ -19,6 +20,7 @@ export function readScoreRows(
   const name = BUNDLE_FILES.scores;
   return readJsonlRows(join(dir, name), rowSchemas.score, {
     displayName: name,
+    fastCheck: rowFastChecks.score,
     ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
     ...(options.register === false ? { register: false } : {}),
   });

@@ -5,6 +5,7 @@ import type { BundleIssue } from './bundle-issue.js';
 import type { RowBatch } from './read-jsonl-rows.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
 import { evidenceRefResolver } from './evidence-ref-resolver.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
 
 /** Options of {@link readTrialRows}. */
@@ -36,6 +37,7 @@ export function readTrialRows(
   const resolver = evidenceRefResolver(dir);
   return readJsonlRows(join(dir, name), rowSchemas.trial, {
     displayName: name,
+    fastCheck: rowFastChecks.trial,
     ...(options.register === false ? { register: false } : {}),
     ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
     remapFloatPaths: wrapBareEvidencePaths,

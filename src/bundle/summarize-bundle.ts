@@ -16,6 +16,7 @@ import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
 import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
+import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
 import { collectTrialErrors } from './collect-trial-errors.js';
@@ -166,6 +167,7 @@ export async function summarizeBundle(
         rowSchemas.score,
         {
           displayName: BUNDLE_FILES.scores,
+          fastCheck: rowFastChecks.score,
           onTruncatedLine,
           register: false,
         },

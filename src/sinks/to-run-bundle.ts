@@ -19,6 +19,7 @@ import { newRunId } from '../bundle/new-run-id.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
 import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
+import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
 import type { RunTarget } from '../bundle/run-metadata.js';
@@ -227,6 +228,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
         const scoreBatches = async function* () {
           const rows = readJsonlRows(file, rowSchemas.score, {
             displayName: BUNDLE_FILES.scores,
+            fastCheck: rowFastChecks.score,
             register: false,
           });
           for await (const batch of rows) yield { rows: batch.rows, texts: batch.texts as string[] };

@@ -5,6 +5,7 @@ import type { BundleIssue } from '../../src/bundle/bundle-issue.js';
 import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
 import { forEachJsonlRow } from '../../src/bundle/for-each-jsonl-row.js';
 import { readJsonlRows } from '../../src/bundle/read-jsonl-rows.js';
+import { rowFastChecks } from '../../src/bundle/row-fast-checks.js';
 import { rowSchemas } from '../../src/bundle/row-schemas.js';
 import { tempDir } from './dir-files.js';
 
@@ -28,6 +29,7 @@ async function both(content: string): Promise<{ each: Seen; batches: Seen }> {
   const batches = seen();
   const options = (s: Seen) => ({
     displayName: 'scores.jsonl',
+    fastCheck: rowFastChecks.score,
     register: false,
     onTruncatedLine: (issue: BundleIssue) => s.warnings.push(issue),
   });
