@@ -7,7 +7,7 @@
  * own code, which needs about 108 s for 200k rollouts on this kind of machine (the target is 50×,
  * about 2 s; Gym itself cannot run here, so that figure is the issue's), and the ratios to two
  * baselines measured in the same run: reading the input once and finding its line ends, and
- * `JSON.parse` of every line in one thread. On a loaded machine compare CPU seconds. The outputs of an earlier run are deleted
+ * `JSON.parse` of every line in one thread. When other work shares the cores, compare CPU seconds. The outputs of an earlier run are deleted
  * before each timed run (freeing a 770 MB file is file-system work, not the aggregation's).
  *
  * What is timed is said in the output:

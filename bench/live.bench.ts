@@ -5,7 +5,7 @@
  * invoke_agent root, chat and tool spans with 500–2000-byte message attributes), made unique per
  * request by patching the trace id, conversation id and task bytes of one template.
  * Each sender is one keep-alive HTTP/1.1 connection driven by a plain socket client, which keeps
- * the load generator's own CPU (printed) low on the shared 2-core machine.
+ * the load generator's own CPU (printed) low on a 2-core machine.
  * Prints sustained spans/s, p50/p99 export latency (per answer, and per export from its first attempt
  * to its 200, retries after 429 included), server and sender CPU, and spans accepted vs
  * stored (must be equal). LIVE_BENCH_SECONDS (default 60), LIVE_BENCH_SENDERS (default 8),

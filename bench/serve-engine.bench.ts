@@ -2,7 +2,7 @@
  * bench/serve-engine: the CPU that `evalstream serve` spends per span after reading a request's body
  * (decode, assembly, completion, scoring with the default metrics, live state, shutdown), without
  * HTTP and without other load on the machine: the part of bench/live's figure that is serve's own
- * code, measured far more steadily than an end-to-end run on a shared 2-core machine can be (±30 %).
+ * code, measured far more steadily than an end-to-end run on a busy 2-core machine can be (±30 %).
  * Each mode runs in fresh child processes (`serve-engine-child.ts`), pinned to one core when taskset
  * exists (the garbage collector's helper threads then share that core, so wall time is all the
  * CPU), alternated SERVE_ENGINE_BENCH_ROUNDS times (default 3); figures are medians.
