@@ -1,3 +1,9 @@
+/*
+ * Exact-shape checks of bundle rows, run before zod: a row that passes is the row zod would accept,
+ * and only rows that fail go to zod for its error message. Kept because zod alone cost 1.5x the CPU
+ * of `summarize --engine memory --no-report` on a 1M-output bundle (6.8-7.0 s against 4.5-4.7 s).
+ * test/bundle checks that both paths agree.
+ */
 import type { ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
