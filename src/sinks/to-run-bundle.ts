@@ -21,7 +21,6 @@ import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
 import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
 import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
-import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
 import type { RunTarget } from '../bundle/run-metadata.js';
 import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
@@ -30,6 +29,7 @@ import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import { taskToWire } from '../bundle/task-to-wire.js';
 import { rowSources } from '../bundle/row-sources.js';
 import { trialToWire } from '../bundle/trial-to-wire.js';
+import { summaryJsonBytes } from '../bundle/summary-json-bytes.js';
 import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
 import { statsJsonText } from '../stats/stats-json-text.js';
 import type { Sink } from './sink.js';
@@ -248,9 +248,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
       } else {
         throw new Error('toRunBundle: no summary engine');
       }
+      // the ASCII buffers as they are (no string made of them and encoded again)
       await staged.writeChunks(
         BUNDLE_FILES.summary,
-        summaryJsonChunks(finished.summary, finished.isFloat, { newline: true }),
+        summaryJsonBytes(finished.summary, finished.isFloat, { newline: true }),
       );
       this.#options.onSummary?.(finished.summary);
 
