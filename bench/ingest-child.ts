@@ -14,9 +14,9 @@
  *   floor <file>     the columnar lower bound (columnar-floor.ts) pass after pass, and whether it computes
  *                    the same default-metric totals as the real pipeline
  *   score <file>     the full score pipeline once, with the process's max RSS
- *   retained <file> <out>  the score pipeline into a bundle with the report (as `score` runs it): the
- *                    live heap after a full collection once every trial has passed, before the summary
- *                    and the report are finished
+ *   retained <file> <out> [report|no-report]  the score pipeline into a bundle, with the report (as
+ *                    `score` runs it) or without: the live heap after a full collection once every
+ *                    trial has passed, before the summary and the report are finished
  *
  * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
  * memory for (a), nothing for (c)) and calling no forced GC, so neither side runs in a heap shaped by
@@ -271,7 +271,8 @@ if (mode === 'decoders') {
       heapUsed = process.memoryUsage().heapUsed;
     },
   };
-  const sinks = [probe, toRunBundle(out, { reportWriter: bundleReportWriter })];
+  const reportWriter = process.argv[5] === 'no-report' ? null : bundleReportWriter;
+  const sinks = [probe, toRunBundle(out, { reportWriter })];
   const { stats, error } = await runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks }));
   await rm(out, { recursive: true, force: true });
   console.log(

@@ -26,7 +26,8 @@
  *   processes disturbs less.
  *   target: score no slower than the decode-only process (ratio ≤ 1).
  * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
- *   each a process of its own; max RSS of each.
+ *   each a process of its own; max RSS of each; the CPU per further 100 MB once warm (from the two runs
+ *   without the report); the live heap per further trial with and without the report.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
  *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100,
@@ -246,6 +247,7 @@ if (PARTS.has('process')) {
 if (PARTS.has('memory')) {
   console.log(`ingest: max RSS of evalstream score, one process each`);
   const peaks: Record<string, number> = {};
+  const cpu: Record<string, [number, number]> = {};
   for (const [label, flags] of [
     ['without the report', ['--no-report']],
     ['with the report', []],
@@ -254,22 +256,38 @@ if (PARTS.has('memory')) {
     const large1 = await scoreProcess(large as string, ...flags);
     const ratio = large1.maxRssBytes / small1.maxRssBytes;
     peaks[label] = large1.maxRssBytes;
+    cpu[label] = [small1.cpuSeconds, large1.cpuSeconds];
     console.log(
       `  ${label}: ${SMALL_MB} MB dump ${mb(small1.maxRssBytes)} (${small1.trials} trials, ${small1.seconds.toFixed(0)} s); ` +
         `${LARGE_MB} MB dump ${mb(large1.maxRssBytes)} (${large1.trials} trials, ${large1.seconds.toFixed(0)} s)` +
         `  target < 400 MB ${large1.maxRssBytes < 400 * 1048576 ? 'OK' : 'MISSED'}; ratio ${ratio.toFixed(2)}x target <= 1.2x ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
     );
   }
+  // the first 100 MB of a process pays for start-up and for running cold code (before the JIT has
+  // optimized it); what the same process spends on each further 100 MB is the steady state
+  const [smallCpu, largeCpu] = cpu['without the report'] as [number, number];
+  const steady = ((largeCpu - smallCpu) / (LARGE_MB - SMALL_MB)) * 100;
+  console.log(
+    `  CPU of score --no-report (these two runs): ${SMALL_MB} MB dump ${smallCpu.toFixed(2)} s, ${LARGE_MB} MB dump ${largeCpu.toFixed(2)} s: ` +
+      `${steady.toFixed(2)} s per further 100 MB once warm (the first ${SMALL_MB} MB cost ${(smallCpu / ((steady * SMALL_MB) / 100)).toFixed(1)}x that)`,
+  );
   // what grows with the trials: the live heap once every trial has passed, small dump against large
-  const retained = async (file: string): Promise<{ trials: number; heapUsed: number }> =>
-    (await runChild('retained', file, join(out, `ingest-retained-${process.pid}`))) as {
+  const retained = async (
+    file: string,
+    report: 'report' | 'no-report',
+  ): Promise<{ trials: number; heapUsed: number }> =>
+    (await runChild('retained', file, join(out, `ingest-retained-${process.pid}`), report)) as {
       trials: number;
       heapUsed: number;
     };
-  const s = await retained(small);
-  const l = await retained(large as string);
-  console.log(
-    `  live heap after a full collection once every trial has passed (with the report): ${SMALL_MB} MB dump ${mb(s.heapUsed)}, ` +
-      `${LARGE_MB} MB dump ${mb(l.heapUsed)}: ${((l.heapUsed - s.heapUsed) / (l.trials - s.trials)).toFixed(0)} bytes per further trial`,
-  );
+  // with the report, then without it (the summary alone): what each keeps per trial
+  for (const report of ['report', 'no-report'] as const) {
+    const s = await retained(small, report);
+    const l = await retained(large as string, report);
+    console.log(
+      `  live heap after a full collection once every trial has passed (${report === 'report' ? 'with the report' : 'without the report'}): ` +
+        `${SMALL_MB} MB dump ${mb(s.heapUsed)}, ${LARGE_MB} MB dump ${mb(l.heapUsed)}: ` +
+        `${((l.heapUsed - s.heapUsed) / (l.trials - s.trials)).toFixed(0)} bytes per further trial`,
+    );
+  }
 }
