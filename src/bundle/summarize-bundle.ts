@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Summary } from '../model/summary.js';
 import type { TrialError } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
@@ -18,6 +18,8 @@ import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
+import { pathInside } from './path-inside.js';
+import { requireBundleFile } from './require-bundle-file.js';
 import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
 import { collectTrialErrors } from './collect-trial-errors.js';
 import type { BundleFedReport, ReportWriter } from './report-writer.js';
@@ -88,16 +90,7 @@ export async function summarizeBundle(
   options: SummarizeBundleOptions = {},
 ): Promise<SummarizeBundleResult> {
   const src = resolve(dir);
-  if (!existsSync(join(src, BUNDLE_FILES.scores))) {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: BUNDLE_FILES.scores,
-        path: [],
-        message: `no ${BUNDLE_FILES.scores} in ${src}`,
-      },
-    ]);
-  }
+  requireBundleFile(src, BUNDLE_FILES.scores);
   const warnings: BundleIssue[] = [];
   let truncated = false;
   const onTruncatedLine = (issue: BundleIssue): void => {
@@ -301,19 +294,15 @@ async function checkOutputDir(src: string, out: string): Promise<void> {
   const fail = (message: string): never => {
     throw new BundleReadError([{ code: 'invalid_output_dir', file: out, path: [], message }]);
   };
-  if (isWithin(src, out)) fail('the output directory must not be inside the bundle being summarized');
-  if (isWithin(out, src)) fail('the output directory must not contain the bundle being summarized');
+  // '' (the same directory: in place) is not inside
+  if (pathInside(src, out)) fail('the output directory must not be inside the bundle being summarized');
+  if (pathInside(out, src)) fail('the output directory must not contain the bundle being summarized');
   if (!existsSync(out)) return;
   if (!(await stat(out)).isDirectory()) fail('the output path exists and is not a directory');
   const entries = await readdir(out);
   if (entries.length > 0 && !entries.includes(BUNDLE_FILES.run) && !entries.includes(BUNDLE_FILES.scores)) {
     fail('the output directory is not empty and does not hold a run bundle; refusing to replace it');
   }
-}
-
-function isWithin(base: string, path: string): boolean {
-  const rel = relative(base, path);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
 }
 
 /** Puts `tmp` at `out`: the old directory (if any) is moved aside first and removed after. */
