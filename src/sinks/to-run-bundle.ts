@@ -21,7 +21,7 @@ import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
 import type { ReportWriter, StreamedReport } from '../bundle/report-writer.js';
 import { rowFastChecks } from '../bundle/row-fast-checks.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
-import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
+import { summaryJsonBytes } from '../bundle/summary-json-bytes.js';
 import type { RunTarget } from '../bundle/run-metadata.js';
 import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
@@ -250,7 +250,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
       }
       await staged.writeChunks(
         BUNDLE_FILES.summary,
-        summaryJsonChunks(finished.summary, finished.isFloat, { newline: true }),
+        summaryJsonBytes(finished.summary, finished.isFloat, { newline: true }),
       );
       this.#options.onSummary?.(finished.summary);
 
