@@ -235,7 +235,7 @@ export async function summarizeBundle(
         runManifest = { ...runManifest };
         if ('output_dir' in runManifest) runManifest.output_dir = options.outDir as string;
         if ('dashboard_path' in runManifest) runManifest.dashboard_path = null;
-        await writeTextFile(join(tmp, BUNDLE_FILES.run), manifestText(runManifest, manifest));
+        await writeFile(join(tmp, BUNDLE_FILES.run), manifestText(runManifest, manifest), 'utf8');
       }
       await swapInto(tmp, outDir);
     } catch (error) {
@@ -244,7 +244,7 @@ export async function summarizeBundle(
     }
   }
 
-  await writeStatsJson(outDir, summary);
+  await StagedBundleDir.writeFiles(outDir, { [STATS_FILE_NAME]: statsJsonText(summary) });
   const report =
     fed !== null
       ? await fed.finish({
@@ -259,9 +259,7 @@ export async function summarizeBundle(
         : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
-    const staged = await StagedBundleDir.open(outDir);
-    await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest, manifest));
-    await staged.commit([BUNDLE_FILES.run]);
+    await StagedBundleDir.writeFiles(outDir, { [BUNDLE_FILES.run]: manifestText(runManifest, manifest) });
   }
 
   return {
@@ -283,10 +281,6 @@ export async function summarizeBundle(
 function manifestText(manifest: RunManifest, source?: object | null): string {
   const floatPaths = source ? rowSources.floatPaths(source) : null;
   return pythonJson(manifest as WireObject, { indent: 2, floatPaths }) + '\n';
-}
-
-async function writeTextFile(file: string, text: string): Promise<void> {
-  await writeFile(file, text, 'utf8');
 }
 
 /** `--out` must be new, empty, or an earlier bundle (replaced), and must not overlap the source. */
@@ -315,18 +309,6 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
-}
-
-/** Writes `stats.json` staged, then renamed into place: a failure never leaves a half-written file. */
-async function writeStatsJson(dir: string, summary: Summary): Promise<void> {
-  const staged = await StagedBundleDir.open(dir);
-  try {
-    await staged.writeText(STATS_FILE_NAME, statsJsonText(summary));
-    await staged.commit([STATS_FILE_NAME]);
-  } catch (error) {
-    await staged.abort();
-    throw error;
-  }
 }
 
 /** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */
