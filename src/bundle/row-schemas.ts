@@ -33,15 +33,8 @@ const measurementsSchema = z
       .nullable()
       .default(null),
   })
-  .default({
-    prompt_tokens: null,
-    completion_tokens: null,
-    total_tokens: null,
-    cache_creation_tokens: null,
-    cache_read_tokens: null,
-    runtime_sec: null,
-    cost_usd: null,
-  });
+  // absent: every measurement null
+  .prefault({});
 
 const descriptorSchema = z
   .strictObject({
