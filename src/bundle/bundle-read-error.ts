@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { BundleIssue } from './bundle-issue.js';
 import { formatBundleIssue } from './format-bundle-issue.js';
 
@@ -12,5 +13,18 @@ export class BundleReadError extends Error {
   constructor(readonly issues: readonly BundleIssue[]) {
     super(issues.map(formatBundleIssue).join('\n'));
     this.name = 'BundleReadError';
+  }
+
+  /** The error for a row that failed zod validation: its first five issues, as `invalid_row`. */
+  static fromZod(error: z.ZodError, file: string, line?: number): BundleReadError {
+    return new BundleReadError(
+      error.issues.slice(0, 5).map((i) => ({
+        code: 'invalid_row' as const,
+        file,
+        ...(line === undefined ? {} : { line }),
+        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        message: i.message,
+      })),
+    );
   }
 }

@@ -36,16 +36,7 @@ export const bundleReportWriter: ReportWriter = Object.assign(
         },
         addScore: (score) => collector.addScore(score),
         addDiagnostic: (row) => collector.addDiagnostic(row),
-        finish: (run) =>
-          writeReportModel(
-            collector.finish({
-              runId: run.runId,
-              metadata: run.metadata,
-              summary: run.summary,
-              tasks: run.tasks,
-            }),
-            join(run.bundleDir, BUNDLE_FILES.report),
-          ),
+        finish: (run) => writeReportModel(collector.finish(run), join(run.bundleDir, BUNDLE_FILES.report)),
       };
       return fed;
     },

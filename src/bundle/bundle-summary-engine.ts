@@ -28,7 +28,7 @@ export interface BundleSummaryInput {
 
 /**
  * Computes a bundle's summary instead of the in-memory `SummaryAccumulator` (e.g. in DuckDB SQL,
- * `--engine duckdb`), returning what `summaryJsonChunks` needs to write `summary.json`.
+ * `--engine duckdb`), returning what `summaryJsonBytes` needs to write `summary.json`.
  *
  * @example
  * await summarizeBundle(dir, { summaryEngine: async (input) => mySummary(input) });

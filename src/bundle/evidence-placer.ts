@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Trial } from '../model/trial.js';
-import { relativizeEvidenceRef } from './relativize-evidence-ref.js';
+import { pathInside } from './path-inside.js';
 
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
 
@@ -11,7 +11,8 @@ const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
  * Decides how a trial's evidence refs are stored in a bundle being written to `bundleDir`: refs
  * inside the bundle become bundle-relative; refs inside one of `roots` (e.g. the bundle a run was
  * read from) are first copied to the same relative place in the new bundle, so it is self-contained;
- * any other ref is kept verbatim (the SDK's rule).
+ * any other ref is kept verbatim (the SDK's `_write_trials`). Relative refs resolve against the
+ * working directory, as `Path(ref).resolve()` does; symlinked directories compare equal.
  *
  * @example
  * const placer = new EvidencePlacer('/out', ['/runs/r1']);
@@ -51,21 +52,21 @@ export class EvidencePlacer {
 
   #map(ref: string): string | null {
     const local = localPath(ref);
-    if (local !== null) {
-      for (const root of this.#roots) {
-        const rel = inside(root, local);
-        if (rel !== null) return rel === '' ? '.' : rel.split(sep).join('/');
-      }
+    if (local === null) return ref;
+    for (const root of this.#roots) {
+      const rel = pathInside(root, local);
+      if (rel !== null) return rel === '' ? '.' : rel.split(sep).join('/');
     }
-    return relativizeEvidenceRef(this.#dir, ref);
+    const rel = pathInside(realOrResolved(this.#dir), realOrResolved(local));
+    return rel === null ? ref : rel === '' ? '.' : rel.split(sep).join('/');
   }
 
   async #copyIfUnderRoot(ref: string | null): Promise<void> {
     if (ref === null || ref === '') return;
     const local = localPath(ref);
-    if (local === null || inside(this.#dir, local) !== null) return;
+    if (local === null || pathInside(this.#dir, local) !== null) return;
     for (const root of this.#roots) {
-      const rel = inside(root, local);
+      const rel = pathInside(root, local);
       if (rel === null || rel === '') continue;
       const target = join(this.#dir, rel);
       if (this.#copied.has(target) || existsSync(target) || !existsSync(local)) return;
@@ -89,9 +90,21 @@ function localPath(ref: string): string | null {
   return resolve(ref);
 }
 
-/** The relative path of `path` under `base`, or null when outside. */
-function inside(base: string, path: string): string | null {
-  const rel = relative(base, path);
-  if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) return null;
-  return rel;
+/** The real path of the longest existing ancestor, joined with the rest. */
+function realOrResolved(path: string): string {
+  const abs = resolve(path);
+  let head = abs;
+  let tail = '';
+  while (!existsSync(head)) {
+    const parent = dirname(head);
+    if (parent === head) return abs;
+    tail = tail === '' ? basename(head) : join(basename(head), tail);
+    head = parent;
+  }
+  try {
+    const real = realpathSync(head);
+    return tail === '' ? real : join(real, tail);
+  } catch {
+    return abs;
+  }
 }

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathInside } from './path-inside.js';
 
 /** The outcome of resolving one ref: the ref to use, or why it was refused. */
 export type ResolvedEvidenceRef = { ok: true; ref: string | null } | { ok: false; message: string };
@@ -28,7 +29,7 @@ export function evidenceRefResolver(bundleDir: string): (ref: string | null) => 
   });
   /** Lexically inside, and inside after resolving symlinks (when the path exists). */
   const staysInside = (candidate: string): boolean => {
-    if (!isInside(base, candidate)) return false;
+    if (pathInside(base, candidate) === null) return false;
     if (!existsSync(candidate)) return true; // nothing to follow (yet)
     let real: string;
     try {
@@ -37,7 +38,7 @@ export function evidenceRefResolver(bundleDir: string): (ref: string | null) => 
       return true;
     }
     realBase ??= realpathSync.native(base);
-    return isInside(realBase, real);
+    return pathInside(realBase, real) !== null;
   };
   return (ref) => {
     if (ref === null || ref === '') return { ok: true, ref };
@@ -65,9 +66,4 @@ export function evidenceRefResolver(bundleDir: string): (ref: string | null) => 
     }
     return { ok: true, ref };
   };
-}
-
-function isInside(base: string, candidate: string): boolean {
-  const rel = relative(base, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
 }

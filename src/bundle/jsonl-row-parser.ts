@@ -59,17 +59,7 @@ export function jsonlRowParser<T extends object>(
       row = raw;
     } else {
       const result = schema.safeParse(raw);
-      if (!result.success) {
-        throw new BundleReadError(
-          result.error.issues.slice(0, 5).map((i) => ({
-            code: 'invalid_row' as const,
-            file: name,
-            line,
-            path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-            message: i.message,
-          })),
-        );
-      }
+      if (!result.success) throw BundleReadError.fromZod(result.error, name, line);
       row = result.data;
     }
     if (register) rowSources.remember(row, text, floatPaths, remapFloatPaths);

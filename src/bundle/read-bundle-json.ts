@@ -43,16 +43,7 @@ export async function readBundleJson<T extends object>(
     ]);
   }
   const result = schema.safeParse(parsed.value);
-  if (!result.success) {
-    throw new BundleReadError(
-      result.error.issues.slice(0, 5).map((i) => ({
-        code: 'invalid_row' as const,
-        file: name,
-        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        message: i.message,
-      })),
-    );
-  }
+  if (!result.success) throw BundleReadError.fromZod(result.error, name);
   rowSources.remember(result.data, text, parsed.floatPaths);
   return result.data;
 }

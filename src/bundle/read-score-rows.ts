@@ -21,7 +21,6 @@ export function readScoreRows(
   return readJsonlRows(join(dir, name), rowSchemas.score, {
     displayName: name,
     fastCheck: rowFastChecks.score,
-    ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
-    ...(options.register === false ? { register: false } : {}),
+    ...options,
   });
 }

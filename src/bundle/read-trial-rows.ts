@@ -5,6 +5,7 @@ import type { BundleIssue } from './bundle-issue.js';
 import type { RowBatch } from './read-jsonl-rows.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
 import { evidenceRefResolver } from './evidence-ref-resolver.js';
+import { floatPathKey } from '../pycompat/float-path-key.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
 
@@ -35,14 +36,14 @@ export function readTrialRows(
 ): AsyncGenerator<RowBatch<Trial>> {
   const name = BUNDLE_FILES.trials;
   const resolver = evidenceRefResolver(dir);
+  const { resolveRefs, ...rowOptions } = options;
   return readJsonlRows(join(dir, name), rowSchemas.trial, {
     displayName: name,
     fastCheck: rowFastChecks.trial,
-    ...(options.register === false ? { register: false } : {}),
-    ...(options.onTruncatedLine ? { onTruncatedLine: options.onTruncatedLine } : {}),
+    ...rowOptions,
     remapFloatPaths: wrapBareEvidencePaths,
     check: (trial, line) => {
-      if (options.resolveRefs === false) return null;
+      if (resolveRefs === false) return null;
       const descriptors = trial.evidence?.descriptors;
       if (descriptors === undefined) return null;
       for (const [key, d] of Object.entries(descriptors)) {
@@ -67,9 +68,9 @@ export function readTrialRows(
 function wrapBareEvidencePaths(raw: unknown, paths: Set<string>): Set<string> {
   const evidence = (raw as { evidence?: unknown } | null)?.evidence;
   if (evidence === null || typeof evidence !== 'object' || 'descriptors' in evidence) return paths;
-  const prefix = 'evidence\u0000';
+  const prefix = floatPathKey(['evidence', '']);
   const out = new Set<string>();
   for (const p of paths)
-    out.add(p.startsWith(prefix) ? `${prefix}descriptors\u0000${p.slice(prefix.length)}` : p);
+    out.add(p.startsWith(prefix) ? prefix + floatPathKey(['descriptors', p.slice(prefix.length)]) : p);
   return out;
 }

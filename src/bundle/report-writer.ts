@@ -6,18 +6,21 @@ import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 
+/** The finished run a fed report is written for, once the bundle's files are in place. */
+interface FinishedRun {
+  bundleDir: string;
+  runId: string;
+  metadata: RunMetadata | null;
+  tasks: readonly TaskSpec[];
+  summary: Summary;
+}
+
 /** A report fed in the stream: each scored trial as it passes, then the finished run. */
 export interface StreamedReport {
   /** Takes one scored trial while it is in hand (its evidence still attached). */
   add(scored: ScoredTrial): Promise<void>;
   /** Writes `<bundleDir>/report.html` once the bundle's files are in place. */
-  finish(run: {
-    bundleDir: string;
-    runId: string;
-    metadata: RunMetadata;
-    tasks: readonly TaskSpec[];
-    summary: Summary;
-  }): Promise<{ path: string; bytes: number }>;
+  finish(run: FinishedRun & { metadata: RunMetadata }): Promise<{ path: string; bytes: number }>;
 }
 
 /**
@@ -32,13 +35,7 @@ export interface BundleFedReport {
   /** Takes one row of `diagnostics.jsonl`, after every score row. */
   addDiagnostic(row: TrialDiagnosticRow): void;
   /** Writes `<bundleDir>/report.html` once the bundle's files are in place. */
-  finish(run: {
-    bundleDir: string;
-    runId: string;
-    metadata: RunMetadata | null;
-    tasks: readonly TaskSpec[];
-    summary: Summary;
-  }): Promise<{ path: string; bytes: number }>;
+  finish(run: FinishedRun): Promise<{ path: string; bytes: number }>;
 }
 
 /**

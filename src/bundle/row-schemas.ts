@@ -1,12 +1,7 @@
 import * as z from 'zod';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
-import type { ScoreRecord } from '../model/score-record.js';
-import type { TaskSpec } from '../model/task.js';
-import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
-import type { EvidenceDescriptor, EvidenceRecord, Trial, TrialMeasurements } from '../model/trial.js';
 import { summarySchema } from '../summary/summary-schema.js';
 import type { RunManifest } from './run-manifest.js';
-import type { RunMetadata } from './run-metadata.js';
 
 const jsonObject = z.record(z.string(), z.unknown()) as unknown as z.ZodType<JsonObject>;
 const jsonValue = z.unknown() as unknown as z.ZodType<JsonValue>;
@@ -38,15 +33,8 @@ const measurementsSchema = z
       .nullable()
       .default(null),
   })
-  .default({
-    prompt_tokens: null,
-    completion_tokens: null,
-    total_tokens: null,
-    cache_creation_tokens: null,
-    cache_read_tokens: null,
-    runtime_sec: null,
-    cost_usd: null,
-  }) satisfies z.ZodType<TrialMeasurements, unknown>;
+  // absent: every measurement null
+  .prefault({});
 
 const descriptorSchema = z
   .strictObject({
@@ -59,12 +47,13 @@ const descriptorSchema = z
   })
   .refine((d) => (d.ref !== null && d.ref !== '') || d.data !== null, {
     message: 'an evidence descriptor needs a ref or data',
-  }) satisfies z.ZodType<EvidenceDescriptor, unknown>;
+  });
 
 const evidenceRecordSchema = z.strictObject({
   descriptors: z.record(z.string(), descriptorSchema),
   metadata: jsonObject.default({}),
-}) satisfies z.ZodType<EvidenceRecord, unknown>;
+});
+type EvidenceRecord = z.output<typeof evidenceRecordSchema>;
 
 // The SDK accepts a bare name → descriptor map as `descriptors`.
 const evidenceSchema = z.unknown().transform((raw, ctx): EvidenceRecord => {
@@ -110,7 +99,7 @@ const trialSchema = z
   .refine((t) => t.status !== 'completed' || t.output !== null, {
     message: 'completed trial requires output',
     path: ['output'],
-  }) satisfies z.ZodType<Trial, unknown>;
+  });
 
 // --- scores (spec §6) ---
 
@@ -133,7 +122,7 @@ const scoreSchema = z.strictObject({
     )
     .default([]),
   metadata: jsonObject.default({}),
-}) satisfies z.ZodType<ScoreRecord, unknown>;
+});
 
 // --- tasks (spec §2) ---
 
@@ -223,7 +212,7 @@ const metadataSchema = z.strictObject({
   finished_at: nullableString,
   duration_sec: z.number().nullable().default(null),
   sdk_version: nullableString,
-}) satisfies z.ZodType<RunMetadata, unknown>;
+});
 
 // Older manifests also carry output_dir / dashboard_path; unknown keys are kept as written.
 const runManifestSchema = z.looseObject({
@@ -245,7 +234,7 @@ const diagnosticSchema = z.strictObject({
   line: lineOrOffset,
   offset: lineOrOffset,
   field: z.string(),
-}) as z.ZodType<TrialDiagnosticRow, unknown>;
+});
 
 /**
  * zod schemas of every file of a run bundle (validation at the edge; extra keys forbidden as in the
@@ -257,10 +246,10 @@ const diagnosticSchema = z.strictObject({
  * if (!parsed.success) console.log(parsed.error.issues[0]?.path);
  */
 export const rowSchemas = {
-  trial: trialSchema as z.ZodType<Trial, unknown>,
-  score: scoreSchema as z.ZodType<ScoreRecord, unknown>,
-  task: taskSchema as unknown as z.ZodType<TaskSpec, unknown>,
-  metadata: metadataSchema as z.ZodType<RunMetadata, unknown>,
+  trial: trialSchema,
+  score: scoreSchema,
+  task: taskSchema,
+  metadata: metadataSchema,
   runManifest: runManifestSchema,
   summary: summarySchema,
   diagnostic: diagnosticSchema,

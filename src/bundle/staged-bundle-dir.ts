@@ -38,6 +38,21 @@ export class StagedBundleDir {
     return new StagedBundleDir(abs, staging);
   }
 
+  /**
+   * Writes whole files into `dir` through a staging directory and renames them into place in the
+   * order given (a failure leaves no half-written file and no staging directory).
+   */
+  static async writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+    const staged = await StagedBundleDir.open(dir);
+    try {
+      for (const [name, text] of Object.entries(files)) await staged.writeText(name, text);
+      await staged.commit(Object.keys(files));
+    } catch (error) {
+      await staged.abort();
+      throw error;
+    }
+  }
+
   /** The staging path of a bundle file. */
   file(name: string): string {
     return join(this.staging, name);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Summary } from '../model/summary.js';
 import type { TrialError } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
@@ -18,6 +18,8 @@ import { forEachJsonlRow } from './for-each-jsonl-row.js';
 import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
+import { pathInside } from './path-inside.js';
+import { requireBundleFile } from './require-bundle-file.js';
 import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
 import { collectTrialErrors } from './collect-trial-errors.js';
 import type { BundleFedReport, ReportWriter } from './report-writer.js';
@@ -88,16 +90,7 @@ export async function summarizeBundle(
   options: SummarizeBundleOptions = {},
 ): Promise<SummarizeBundleResult> {
   const src = resolve(dir);
-  if (!existsSync(join(src, BUNDLE_FILES.scores))) {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: BUNDLE_FILES.scores,
-        path: [],
-        message: `no ${BUNDLE_FILES.scores} in ${src}`,
-      },
-    ]);
-  }
+  requireBundleFile(src, BUNDLE_FILES.scores);
   const warnings: BundleIssue[] = [];
   let truncated = false;
   const onTruncatedLine = (issue: BundleIssue): void => {
@@ -242,7 +235,7 @@ export async function summarizeBundle(
         runManifest = { ...runManifest };
         if ('output_dir' in runManifest) runManifest.output_dir = options.outDir as string;
         if ('dashboard_path' in runManifest) runManifest.dashboard_path = null;
-        await writeTextFile(join(tmp, BUNDLE_FILES.run), manifestText(runManifest, manifest));
+        await writeFile(join(tmp, BUNDLE_FILES.run), manifestText(runManifest, manifest), 'utf8');
       }
       await swapInto(tmp, outDir);
     } catch (error) {
@@ -251,7 +244,7 @@ export async function summarizeBundle(
     }
   }
 
-  await writeStatsJson(outDir, summary);
+  await StagedBundleDir.writeFiles(outDir, { [STATS_FILE_NAME]: statsJsonText(summary) });
   const report =
     fed !== null
       ? await fed.finish({
@@ -266,9 +259,7 @@ export async function summarizeBundle(
         : null;
   if (report !== null && 'dashboard_path' in runManifest) {
     runManifest = { ...runManifest, dashboard_path: join(options.outDir ?? dir, BUNDLE_FILES.report) };
-    const staged = await StagedBundleDir.open(outDir);
-    await staged.writeText(BUNDLE_FILES.run, manifestText(runManifest, manifest));
-    await staged.commit([BUNDLE_FILES.run]);
+    await StagedBundleDir.writeFiles(outDir, { [BUNDLE_FILES.run]: manifestText(runManifest, manifest) });
   }
 
   return {
@@ -292,28 +283,20 @@ function manifestText(manifest: RunManifest, source?: object | null): string {
   return pythonJson(manifest as WireObject, { indent: 2, floatPaths }) + '\n';
 }
 
-async function writeTextFile(file: string, text: string): Promise<void> {
-  await writeFile(file, text, 'utf8');
-}
-
 /** `--out` must be new, empty, or an earlier bundle (replaced), and must not overlap the source. */
 async function checkOutputDir(src: string, out: string): Promise<void> {
   const fail = (message: string): never => {
     throw new BundleReadError([{ code: 'invalid_output_dir', file: out, path: [], message }]);
   };
-  if (isWithin(src, out)) fail('the output directory must not be inside the bundle being summarized');
-  if (isWithin(out, src)) fail('the output directory must not contain the bundle being summarized');
+  // '' (the same directory: in place) is not inside
+  if (pathInside(src, out)) fail('the output directory must not be inside the bundle being summarized');
+  if (pathInside(out, src)) fail('the output directory must not contain the bundle being summarized');
   if (!existsSync(out)) return;
   if (!(await stat(out)).isDirectory()) fail('the output path exists and is not a directory');
   const entries = await readdir(out);
   if (entries.length > 0 && !entries.includes(BUNDLE_FILES.run) && !entries.includes(BUNDLE_FILES.scores)) {
     fail('the output directory is not empty and does not hold a run bundle; refusing to replace it');
   }
-}
-
-function isWithin(base: string, path: string): boolean {
-  const rel = relative(base, path);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
 }
 
 /** Puts `tmp` at `out`: the old directory (if any) is moved aside first and removed after. */
@@ -326,18 +309,6 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
-}
-
-/** Writes `stats.json` staged, then renamed into place: a failure never leaves a half-written file. */
-async function writeStatsJson(dir: string, summary: Summary): Promise<void> {
-  const staged = await StagedBundleDir.open(dir);
-  try {
-    await staged.writeText(STATS_FILE_NAME, statsJsonText(summary));
-    await staged.commit([STATS_FILE_NAME]);
-  } catch (error) {
-    await staged.abort();
-    throw error;
-  }
 }
 
 /** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */

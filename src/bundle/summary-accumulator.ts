@@ -77,7 +77,7 @@ export class SummaryAccumulator {
     this.#builder.addTrial(trial);
   }
 
-  /** The summary and what the writers need to print its task values (`summaryJsonChunks`). Call once. */
+  /** The summary and what the writers need to print its task values (`summaryJsonBytes`). Call once. */
   finish(extraScores: readonly AggregateScore[] = []): { summary: Summary; isFloat: TaskValueFloatLookup } {
     const summary = this.#builder.finish(extraScores);
     return { summary, isFloat: columnarTaskValues.floatLookup(summary.task_metric_values) };

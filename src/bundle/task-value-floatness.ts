@@ -79,7 +79,7 @@ export class TaskValueFloatness {
   /**
    * A lookup for the summary writers over one finished summary: the integral numeric records of
    * each list consume the recorded flags in order (unknown when the counts disagree). Cheapest when
-   * asked in order, list by list, as `summaryJsonChunks` does.
+   * asked in order, list by list, as `summaryJsonBytes` does.
    */
   lookupFor(taskMetricValues: Record<string, Record<string, { value: unknown }[]>>): TaskValueFloatLookup {
     let cachedTask: string | null = null;

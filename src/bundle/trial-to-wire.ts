@@ -7,7 +7,7 @@ import type { WireObject } from '../pycompat/wire-value.js';
  * `mapRef` decides what each evidence `ref` is stored as (bundle-relative when inside the bundle).
  *
  * @example
- * trialToWire(trial, (ref) => relativizeEvidenceRef(bundleDir, ref));
+ * trialToWire(trial, await new EvidencePlacer(bundleDir).place(trial));
  */
 export function trialToWire(
   trial: Trial,

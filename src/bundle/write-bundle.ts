@@ -128,9 +128,8 @@ export async function writeBundle(
     const report = options.reportWriter ? await options.reportWriter(staged.dir) : null;
     if (report !== null && 'dashboard_path' in manifest) {
       manifest.dashboard_path = join(dir, BUNDLE_FILES.report);
-      const again = await StagedBundleDir.open(staged.dir);
-      await again.writeText(BUNDLE_FILES.run, jsonFileText(manifest as WireObject, bundle.manifest));
-      await again.commit([BUNDLE_FILES.run]);
+      const text = jsonFileText(manifest as WireObject, bundle.manifest);
+      await StagedBundleDir.writeFiles(staged.dir, { [BUNDLE_FILES.run]: text });
     }
     return { dir: staged.dir, files, summary, report };
   } catch (error) {

@@ -13,7 +13,7 @@ import { metadataToWire } from '../bundle/metadata-to-wire.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import { scoreToWire } from '../bundle/score-to-wire.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
-import { summaryJsonChunks } from '../bundle/summary-json-chunks.js';
+import { summaryJsonBytes } from '../bundle/summary-json-bytes.js';
 import { taskToWire } from '../bundle/task-to-wire.js';
 import { trialToWire } from '../bundle/trial-to-wire.js';
 import type { RunRef } from '../compare/parse-run-ref.js';
@@ -227,7 +227,7 @@ async function writeBundleFiles(
   await writeFile(join(dir, BUNDLE_FILES.run), pythonJson(manifest, { indent: 2 }) + '\n');
   const { summary, isFloat } = accumulator.finish();
   await pipeline(
-    Readable.from(summaryJsonChunks(summary, isFloat, { newline: true })),
+    Readable.from(summaryJsonBytes(summary, isFloat, { newline: true })),
     createWriteStream(join(dir, BUNDLE_FILES.summary)),
   );
   await writeFile(join(dir, STATS_FILE_NAME), statsJsonText(summary));

@@ -1,30 +1,14 @@
-import type { JsonObject, JsonValue } from './json-value.js';
+import type { z } from 'zod';
+import type { rowSchemas } from '../bundle/row-schemas.js';
 
-export type ScoreStatus = 'completed' | 'failed' | 'partial';
-export type Severity = 'error' | 'warning' | 'info';
-
-/** `{name, value}`; the value is stored exactly as the metric returned it (coerce-and-discard). */
-export interface MetricOutput {
-  name: string;
-  value: JsonValue;
-}
-
-export interface Diagnostic {
-  severity: Severity;
-  message: string;
-  source: string | null;
-  details: JsonObject;
-}
-
-/** `AgentEvalTaskScore`: one (task, trial, metric) score (spec §6). */
-export interface ScoreRecord {
-  id: string;
-  run_id: string;
-  task_id: string;
-  trial_id: string;
-  metric_type: string;
-  status: ScoreStatus;
-  outputs: MetricOutput[];
-  diagnostics: Diagnostic[];
-  metadata: JsonObject;
-}
+/**
+ * `AgentEvalTaskScore`: one (task, trial, metric) score (spec §6), the output of `rowSchemas.score`.
+ * Output values are stored exactly as the metric returned them (coerce-and-discard).
+ *
+ * @example
+ * const s: ScoreRecord = { id: 's1', run_id: 'R', task_id: 'A', trial_id: 't1', metric_type: 'm', status: 'completed', outputs: [{ name: 'reward', value: 1 }], diagnostics: [], metadata: {} };
+ */
+export type ScoreRecord = z.output<typeof rowSchemas.score>;
+export type ScoreStatus = ScoreRecord['status'];
+export type MetricOutput = ScoreRecord['outputs'][number];
+export type Diagnostic = ScoreRecord['diagnostics'][number];

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { summarySchema } from '../summary/summary-schema.js';
+
 /** Percentile keys p10..p100 in order. */
 export const PERCENTILE_KEYS = [
   'p10',
@@ -11,73 +14,29 @@ export const PERCENTILE_KEYS = [
   'p90',
   'p100',
 ] as const;
-export type PercentileKey = (typeof PERCENTILE_KEYS)[number];
-
-/** `Percentiles` (extra keys forbidden): every key present, each a float. */
-export type Percentiles = Record<PercentileKey, number>;
-
-/** `HistogramBin`: bounds are floats, `count` is an integer. */
-export interface HistogramBin {
-  lower_bound: number;
-  upper_bound: number;
-  count: number;
-}
-
-/** `Histogram`: never computed by the agent-eval summary (always null there), kept for loaded extras. */
-export interface Histogram {
-  bins: HistogramBin[];
-}
-
-/** `RubricScoreStat`: `value` is a float, `count` an integer. */
-export interface RubricScoreStat {
-  label: string;
-  description: string | null;
-  value: number;
-  count: number;
-}
 
 /**
- * Fields every aggregate shares (`AggregateScoreBase`, extra keys forbidden). `count`/`nan_count` are
+ * `AgentEvalSummary` (spec §7): the output of `summarySchema`, which rejects extra keys on load.
+ *
+ * @example
+ * const s: Summary = { scores: { scores: [] }, metric_coverage: {}, task_metric_values: {}, task_count: 0, trial_count: 0, score_count: 0, error_trial_ids: {}, error_count: 0 };
+ */
+export type Summary = z.output<typeof summarySchema>;
+
+/**
+ * One row of `summary.scores.scores` (the SDK's `AggregateScore` union), told apart by `score_type`.
+ * `count` (finite values used; null = unknown sample size, a backend figure) and `nan_count` are
  * integers; every other number is a float (Python `float`, written with a decimal point).
  */
-export interface AggregateScoreBase {
-  name: string;
-  /** Finite values used; null = unknown sample size (a backend figure), distinct from 0. */
-  count: number | null;
-  nan_count: number;
-  sum: number | null;
-  mean: number | null;
-  min: number | null;
-  max: number | null;
-  median: number | null;
-  std_dev: number | null;
-  variance: number | null;
-  sample_std_dev: number | null;
-  sample_variance: number | null;
-}
-
+export type AggregateScore = Summary['scores']['scores'][number];
 /** `AggregateRangeScore`: what the summary computes for outputs, views and pass@k (spec §7.2). */
-export interface AggregateRangeScore extends AggregateScoreBase {
-  score_type: 'range';
-  percentiles: Percentiles | null;
-  histogram: Histogram | null;
-}
-
+export type AggregateRangeScore = Extract<AggregateScore, { score_type: 'range' }>;
 /** `AggregateScalarScore`: one backend-reported figure (runner extras), no distribution. */
-export interface AggregateScalarScore extends AggregateScoreBase {
-  score_type: 'scalar';
-  value: number;
-}
-
+export type AggregateScalarScore = Extract<AggregateScore, { score_type: 'scalar' }>;
 /** `AggregateRubricScore`: rubric distribution (only ever arrives as an extra). */
-export interface AggregateRubricScore extends AggregateScoreBase {
-  score_type: 'rubric';
-  rubric_distribution: RubricScoreStat[];
-  mode_category: string | null;
-}
-
-/** One row of `summary.scores.scores` (the SDK's `AggregateScore` union), told apart by `score_type`. */
-export type AggregateScore = AggregateRangeScore | AggregateScalarScore | AggregateRubricScore;
+export type AggregateRubricScore = Extract<AggregateScore, { score_type: 'rubric' }>;
+/** `Percentiles` (extra keys forbidden): every key present, each a float. */
+export type Percentiles = NonNullable<AggregateRangeScore['percentiles']>;
 
 /**
  * The integer-valued keys of an aggregate (at any depth: `histogram.bins[].count`,
@@ -86,14 +45,7 @@ export type AggregateScore = AggregateRangeScore | AggregateScalarScore | Aggreg
 export const AGGREGATE_INTEGER_KEYS = ['count', 'nan_count'] as const;
 
 /** `{total, scored, failed, missing}`, all integers. */
-export interface CoverageCounts {
-  total: number;
-  scored: number;
-  failed: number;
-  missing: number;
-}
-
-export type TaskValueType = 'number' | 'label' | 'missing';
+export type CoverageCounts = Summary['metric_coverage'][string][string];
 
 /**
  * `{trial_id, value_type, value}`; numbers keep their JSON type (bool stays bool). In memory a
@@ -101,18 +53,6 @@ export type TaskValueType = 'number' | 'label' | 'missing';
  */
 export interface TaskValueRecord {
   trial_id: string;
-  value_type: TaskValueType;
+  value_type: 'number' | 'label' | 'missing';
   value: number | boolean | string | null;
-}
-
-/** `AgentEvalSummary` (spec §7). Extra keys are rejected on load. */
-export interface Summary {
-  scores: { scores: AggregateScore[] };
-  metric_coverage: Record<string, Record<string, CoverageCounts>>;
-  task_metric_values: Record<string, Record<string, TaskValueRecord[]>>;
-  task_count: number;
-  trial_count: number;
-  score_count: number;
-  error_trial_ids: Record<string, string[]>;
-  error_count: number;
 }

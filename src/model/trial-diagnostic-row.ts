@@ -1,8 +1,9 @@
-import type { TrialDiagnostic } from './trial-diagnostic.js';
+import type { z } from 'zod';
+import type { rowSchemas } from '../bundle/row-schemas.js';
 
 /**
- * One line of a run bundle's `diagnostics.jsonl`: a {@link TrialDiagnostic} with the trial it
- * belongs to.
+ * One line of a run bundle's `diagnostics.jsonl` (the output of `rowSchemas.diagnostic`): a
+ * `TrialDiagnostic` with the trial it belongs to.
  *
  * @example
  * const row: TrialDiagnosticRow = {
@@ -10,7 +11,4 @@ import type { TrialDiagnostic } from './trial-diagnostic.js';
  *   file: 'runs/a.atif.json', line: 17, offset: 402, field: 'steps[1].message',
  * };
  */
-export interface TrialDiagnosticRow extends TrialDiagnostic {
-  trial_id: string;
-  task_id: string;
-}
+export type TrialDiagnosticRow = z.output<typeof rowSchemas.diagnostic>;

@@ -1,15 +1,13 @@
-/**
- * What a {@link TrialDiagnostic} reports: bytes that are not UTF-8 (read with U+FFFD in their place), a
- * token count below zero (left out of every total), an attribute value nested too deep (its value
- * refused, read as empty).
- */
-export type TrialDiagnosticCode = 'invalid_utf8' | 'negative_token_count' | 'nesting_too_deep';
+import type { TrialDiagnosticRow } from './trial-diagnostic-row.js';
 
 /**
  * A problem with one trial's input that the run went on past, recorded as data beside the trial
  * (`diagnostics.jsonl` in a run bundle, `inspect`, the report's trial table), never in `summary.json`.
- * Names the file, where in it (1-based line and/or byte offset in the uncompressed file, when known)
- * and the field (a JSON path, or an OTLP span and attribute).
+ * `code` says what was found: bytes that are not UTF-8 (read with U+FFFD in their place), a token
+ * count below zero (left out of every total), an attribute value nested too deep (its value refused,
+ * read as empty); `message` what evalstream did about it. Names the file, where in it (1-based `line`
+ * and/or byte `offset` in the uncompressed file, null when unknown) and the `field` (a JSON path, or
+ * an OTLP span and attribute).
  *
  * @example
  * const d: TrialDiagnostic = {
@@ -17,12 +15,4 @@ export type TrialDiagnosticCode = 'invalid_utf8' | 'negative_token_count' | 'nes
  *   file: 'runs/a.atif.json', line: 12, offset: 311, field: 'steps[1].metrics.prompt_tokens',
  * };
  */
-export interface TrialDiagnostic {
-  code: TrialDiagnosticCode;
-  /** What was found and what evalstream did about it. */
-  message: string;
-  file: string;
-  line: number | null;
-  offset: number | null;
-  field: string;
-}
+export type TrialDiagnostic = Omit<TrialDiagnosticRow, 'trial_id' | 'task_id'>;

@@ -1,30 +1,21 @@
-import type { JsonObject, JsonValue } from './json-value.js';
+import type { z } from 'zod';
+import type { rowSchemas } from '../bundle/row-schemas.js';
 
-export type TrialStatus = 'completed' | 'failed' | 'partial';
-
-export interface AgentOutput {
-  output_text: string | null;
-  response: JsonValue;
-  metadata: JsonObject;
-}
-
-export interface TrialError {
-  type: string;
-  message: string | null;
-  traceback: string | null;
-  occurred_at: string | null;
-}
-
-/** Typed measurements; every key is always present, null = not measured, 0 = measured zero. */
-export interface TrialMeasurements {
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  total_tokens: number | null;
-  cache_creation_tokens: number | null;
-  cache_read_tokens: number | null;
-  runtime_sec: number | null;
-  cost_usd: number | null;
-}
+/**
+ * `AgentEvalTrial` (spec §4) as stored in `trials.jsonl`: the output of `rowSchemas.trial`, which
+ * fills the SDK's defaults (every measurement key present: null = not measured, 0 = measured zero).
+ *
+ * @example
+ * const t: Trial = { id: 't1', task_id: 'A', status: 'failed', output: null, evidence: null, error: null, measurements, metadata: {} };
+ */
+export type Trial = z.output<typeof rowSchemas.trial>;
+export type TrialStatus = Trial['status'];
+export type AgentOutput = NonNullable<Trial['output']>;
+export type TrialError = NonNullable<Trial['error']>;
+export type TrialMeasurements = Trial['measurements'];
+export type EvidenceRecord = NonNullable<Trial['evidence']>;
+/** An evidence descriptor (spec §5): at least one of `ref`/`data`. */
+export type EvidenceDescriptor = EvidenceRecord['descriptors'][string];
 
 export const MEASUREMENT_KEYS = [
   'prompt_tokens',
@@ -35,30 +26,3 @@ export const MEASUREMENT_KEYS = [
   'runtime_sec',
   'cost_usd',
 ] as const satisfies readonly (keyof TrialMeasurements)[];
-
-/** An evidence descriptor (spec §5): at least one of `ref`/`data`. */
-export interface EvidenceDescriptor {
-  kind: string;
-  format: string | null;
-  ref: string | null;
-  data: JsonValue;
-  description: string | null;
-  metadata: JsonObject;
-}
-
-export interface EvidenceRecord {
-  descriptors: Record<string, EvidenceDescriptor>;
-  metadata: JsonObject;
-}
-
-/** `AgentEvalTrial` (spec §4) as stored in `trials.jsonl`. */
-export interface Trial {
-  id: string;
-  task_id: string;
-  status: TrialStatus;
-  output: AgentOutput | null;
-  evidence: EvidenceRecord | null;
-  error: TrialError | null;
-  measurements: TrialMeasurements;
-  metadata: JsonObject;
-}

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../model/json-value.js';
+import { floatPathKey } from './float-path-key.js';
 import { mayHaveIntegralFloat } from './may-have-integral-float.js';
 import { setOwn } from '../util/set-own.js';
 
@@ -108,63 +109,50 @@ class Parser {
   }
 
   private parseObject(): JsonValue {
-    const t = this.text;
     const obj: { [key: string]: JsonValue } = {};
-    this.pos++;
-    this.skipSpace();
-    if (t.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-      return obj;
-    }
-    for (;;) {
-      if (t.charCodeAt(this.pos) !== 0x22) this.fail('expected a property name in double quotes');
+    this.parseItems(0x7d, "expected ',' or '}' in an object", () => {
+      if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('expected a property name in double quotes');
       const key = this.parseString();
       this.skipSpace();
-      if (t.charCodeAt(this.pos) !== 0x3a) this.fail("expected ':' after a property name");
+      if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("expected ':' after a property name");
       this.pos++;
       this.skipSpace();
       this.path.push(key);
-      const value = this.parseValue();
+      setOwn(obj, key, this.parseValue());
       this.path.pop();
-      setOwn(obj, key, value);
-      this.skipSpace();
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x2c) {
-        this.pos++;
-        this.skipSpace();
-      } else if (c === 0x7d) {
-        this.pos++;
-        return obj;
-      } else {
-        this.fail("expected ',' or '}' in an object");
-      }
-    }
+    });
+    return obj;
   }
 
   private parseArray(): JsonValue {
-    const t = this.text;
     const items: JsonValue[] = [];
-    this.pos++;
-    this.skipSpace();
-    if (t.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-      return items;
-    }
-    for (;;) {
+    this.parseItems(0x5d, "expected ',' or ']' in an array", () => {
       this.path.push(String(items.length));
       items.push(this.parseValue());
       this.path.pop();
+    });
+    return items;
+  }
+
+  /** Reads the items of the object or array opened at `pos`, one `item` call each, through `close`. */
+  private parseItems(close: number, expected: string, item: () => void): void {
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === close) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      item();
       this.skipSpace();
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x2c) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === close) {
         this.pos++;
-        this.skipSpace();
-      } else if (c === 0x5d) {
-        this.pos++;
-        return items;
-      } else {
-        this.fail("expected ',' or ']' in an array");
+        return;
       }
+      if (c !== 0x2c) this.fail(expected);
+      this.pos++;
+      this.skipSpace();
     }
   }
 
@@ -229,7 +217,7 @@ class Parser {
     this.pos = p;
     const value = Number(t.slice(start, p));
     if (isFloat && Number.isInteger(value)) {
-      (this.floatPaths ??= new Set()).add(this.path.join('\u0000'));
+      (this.floatPaths ??= new Set()).add(floatPathKey(this.path));
     }
     return value;
   }

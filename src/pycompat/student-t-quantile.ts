@@ -1,10 +1,4 @@
-import { createRequire } from 'node:module';
-
-interface JStatStudentT {
-  studentt: { inv(p: number, dof: number): number; pdf(x: number, dof: number): number };
-}
-
-const jStat = createRequire(import.meta.url)('jstat') as JStatStudentT;
+import { jstatDistributions } from '../stats/jstat-distributions.js';
 
 const cache = new Map<string, number>();
 
@@ -94,10 +88,10 @@ export function studentTQuantile(p: number, df: number): number {
     t = cornishFisher975(df);
   } else {
     const target = 2 * p - 1;
-    t = jStat.studentt.inv(p, df);
+    t = jstatDistributions.studentt.inv(p, df);
     for (let iter = 0; iter < 60; iter++) {
       const f = twoSidedCdf(t, df) - target;
-      const slope = 2 * jStat.studentt.pdf(t, df);
+      const slope = 2 * jstatDistributions.studentt.pdf(t, df);
       const step = f / slope;
       t -= step;
       if (Math.abs(step) <= 1e-16 * Math.abs(t)) break;

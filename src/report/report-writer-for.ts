@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
-import { BundleReadError } from '../bundle/bundle-read-error.js';
 import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readBundleJson } from '../bundle/read-bundle-json.js';
 import { readScoreRows } from '../bundle/read-score-rows.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
 import { readTrialRows } from '../bundle/read-trial-rows.js';
+import { requireBundleFile } from '../bundle/require-bundle-file.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import type { Summary } from '../model/summary.js';
@@ -39,16 +39,7 @@ export async function reportWriterFor(
   options: ReportWriterForOptions = {},
 ): Promise<{ path: string; bytes: number } | null> {
   const dir = resolve(bundleDir);
-  if (!existsSync(join(dir, BUNDLE_FILES.scores))) {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: BUNDLE_FILES.scores,
-        path: [],
-        message: `no ${BUNDLE_FILES.scores} in ${dir}`,
-      },
-    ]);
-  }
+  requireBundleFile(dir, BUNDLE_FILES.scores);
   const { outPath, summary: known, ...reportOptions } = options;
   const manifest = await readBundleJson(dir, BUNDLE_FILES.run, rowSchemas.runManifest);
   const metadata = await readBundleJson(dir, BUNDLE_FILES.metadata, rowSchemas.metadata);

@@ -1,11 +1,10 @@
-import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import type { BundleIssue } from '../bundle/bundle-issue.js';
-import { BundleReadError } from '../bundle/bundle-read-error.js';
 import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
 import { readTrialRows } from '../bundle/read-trial-rows.js';
+import { requireBundleFile } from '../bundle/require-bundle-file.js';
 import { sharedOtlpFileLoader } from '../evidence/otlp/shared-otlp-file-loader.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from '../model/task.js';
@@ -38,18 +37,7 @@ export function fromBundle(dir: string, options: FromBundleOptions = {}): PullSo
 
 async function* iterateTrialItems(dir: string, options: FromBundleOptions): AsyncGenerator<TrialItem> {
   const file = join(dir, BUNDLE_FILES.trials);
-  try {
-    await access(file);
-  } catch {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: BUNDLE_FILES.trials,
-        path: [],
-        message: `no ${BUNDLE_FILES.trials} in ${dir}`,
-      },
-    ]);
-  }
+  requireBundleFile(dir, BUNDLE_FILES.trials);
   const specs = await readTaskSpecs(dir);
   const tasks = new Map<string, TaskSpec>((specs ?? []).map((t) => [t.id, t]));
   // the trials' input diagnostics, by task and trial id (the first trial of a pair takes them)

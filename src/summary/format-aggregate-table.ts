@@ -1,4 +1,5 @@
 import type { Summary } from '../model/summary.js';
+import { headlineValue } from './headline-value.js';
 
 /** The parts of a summary (in memory or as read from `summary.json`) the aggregate table shows. */
 export type AggregateTableInput = Pick<Summary, 'scores' | 'metric_coverage'>;
@@ -16,16 +17,13 @@ export type AggregateTableInput = Pick<Summary, 'scores' | 'metric_coverage'>;
  */
 export function formatAggregateTable(summary: AggregateTableInput): string[] {
   const header = ['name', 'mean', 'count', 'nan_count', 'coverage'];
-  const rows = summary.scores.scores.map((a) => {
-    const mean = a.score_type === 'scalar' ? a.value : a.mean;
-    return [
-      a.name,
-      formatNumber(mean),
-      a.count === null ? '-' : String(a.count),
-      String(a.nan_count),
-      coverageOf(summary, a.name),
-    ];
-  });
+  const rows = summary.scores.scores.map((a) => [
+    a.name,
+    formatNumber(headlineValue(a)),
+    a.count === null ? '-' : String(a.count),
+    String(a.nan_count),
+    coverageOf(summary, a.name),
+  ]);
   if (rows.length === 0) return ['(no aggregates)'];
   // a loop, not Math.max(...rows): more rows than fit on the call stack as arguments are printed
   const widths = header.map((h, i) => {

@@ -38,7 +38,6 @@ interface Series {
 
 /** One (task, metric type): the task's score records of that metric. */
 interface Bucket {
-  readonly metricType: string;
   readonly metric: MetricTotals;
   readonly series: Map<string, Series>;
   /** The series that are task-value keys, in discovery (or declaration) order. */
@@ -54,7 +53,6 @@ interface Bucket {
 
 /** One metric type across the run. */
 interface MetricTotals {
-  readonly type: string;
   /** Declared output names (with task specs) or every name any score emitted (without). */
   readonly names: Set<string>;
   /** Without task specs: all scores of this type, and the failed ones. */
@@ -64,7 +62,6 @@ interface MetricTotals {
 
 interface TaskState {
   readonly id: string;
-  readonly spec: TaskSpec | null;
   /** The task's metric types in declaration (or first-seen) order; a handful per task. */
   readonly bucketList: Bucket[];
   readonly buckets: Map<string, Bucket>;
@@ -161,7 +158,7 @@ export class SummaryBuilder {
         this.orphanTrialIds.add(trialId);
         return;
       }
-      task = newTaskState(taskId, null, []);
+      task = newTaskState(taskId, []);
       this.tasks.set(taskId, task);
     }
     // Distinct trials per task (a small map; far cheaper than one run-wide set): records refer to
@@ -406,7 +403,7 @@ export class SummaryBuilder {
 
   private declareTask(spec: TaskSpec): void {
     const views = Object.entries(spec.views ?? {});
-    const task = newTaskState(spec.id, spec, views);
+    const task = newTaskState(spec.id, views);
     this.tasks.set(spec.id, task);
     for (const descriptor of spec.metrics) {
       let bucket = task.buckets.get(descriptor.type);
@@ -447,11 +444,10 @@ export class SummaryBuilder {
   private newBucket(metricType: string): Bucket {
     let metric = this.metrics.get(metricType);
     if (metric === undefined) {
-      metric = { type: metricType, names: new Set(), total: 0, failed: 0 };
+      metric = { names: new Set(), total: 0, failed: 0 };
       this.metrics.set(metricType, metric);
     }
     return {
-      metricType,
       metric,
       series: new Map(),
       keys: [],
@@ -555,10 +551,9 @@ function isOneEachInOrder(trials: readonly number[], trialCount: number): boolea
   return true;
 }
 
-function newTaskState(id: string, spec: TaskSpec | null, views: [string, SemanticView][]): TaskState {
+function newTaskState(id: string, views: [string, SemanticView][]): TaskState {
   return {
     id,
-    spec,
     bucketList: [],
     buckets: new Map(),
     trialIndex: new Map(),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PERCENTILE_KEYS, type Summary, type TaskValueRecord } from '../model/summary.js';
+import { PERCENTILE_KEYS, type TaskValueRecord } from '../model/summary.js';
 import { decodeTaskValueRecord } from './decode-task-value-record.js';
 
 const nullableFloat = z.number().nullable().default(null);
@@ -87,7 +87,7 @@ const taskValueRecordSchema = z.unknown().transform((raw, ctx): TaskValueRecord 
  * const parsed = summarySchema.safeParse(JSON.parse(text));
  * if (parsed.success) summaryScore(parsed.data, 'harbor_reward.reward');
  */
-export const summarySchema: z.ZodType<Summary, unknown> = z
+export const summarySchema = z
   .strictObject({
     scores: z.strictObject({ scores: z.array(aggregateSchema) }).default({ scores: [] }),
     metric_coverage: z.record(z.string(), z.record(z.string(), coverageSchema)).default({}),
