@@ -8,8 +8,11 @@ import {
   details,
   downloadJson,
   enc,
+  dash,
   grid,
   h,
+  jsonDetails,
+  muted,
   pre,
   pretty,
   safeFileName,
@@ -221,13 +224,7 @@ export function renderSummary(root) {
     if (S.aggSort) {
       const key = S.aggSort,
         dir = S.aggDir;
-      rows = rows.slice().sort(function (p, q2) {
-        const a = aggSortValue(p, key),
-          b = aggSortValue(q2, key);
-        if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
-        if (b === null || b === undefined) return -1;
-        return (a < b ? -1 : a > b ? 1 : 0) * dir;
-      });
+      rows = rows.slice().sort((p, q2) => compareKeys(aggSortValue(p, key), aggSortValue(q2, key), dir));
     }
     clear(tbody);
     for (const a of rows) tbody.appendChild(aggRow(a));
@@ -260,15 +257,16 @@ export function renderSummary(root) {
   root.appendChild(h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]));
   root.appendChild(table);
   root.appendChild(
-    h('div', { class: 'legend' }, [
-      h('span', null, [h('i', { style: { background: '#2f9e62' } }), 'scored / measured']),
-      h('span', null, [h('i', { style: { background: '#e0a21b' } }), 'missing (output omitted)']),
-      h('span', null, [h('i', { style: { background: '#d2433f' } }), 'failed (trial or metric)']),
-      h('span', null, [
-        h('i', { style: { background: '#c9d1dc' } }),
-        'unmeasured (views, pass@k: nan_count)',
-      ]),
-    ]),
+    h(
+      'div',
+      { class: 'legend' },
+      [
+        ['#2f9e62', 'scored / measured'],
+        ['#e0a21b', 'missing (output omitted)'],
+        ['#d2433f', 'failed (trial or metric)'],
+        ['#c9d1dc', 'unmeasured (views, pass@k: nan_count)'],
+      ].map(([background, label]) => h('span', null, [h('i', { style: { background } }), label])),
+    ),
   );
   root.appendChild(
     h('div', {
@@ -320,7 +318,7 @@ export function aggRow(a) {
     const total = a.count + a.nanCount;
     const title = `measured ${a.count} · unmeasured ${a.nanCount} of ${total}`;
     cov = coverageEls([a.count, 0, 0], total, title, `${format.int(a.count)}/${format.int(total)}`);
-  } else cov = h('span', { class: 'faint', text: '—' });
+  } else cov = dash();
   return h('tr', { 'data-name': a.name }, [
     h('td', null, name),
     h('td', null, h('span', { class: `kind ${a.kind === 'pass@k' ? 'pass' : a.kind}`, text: kindLabel(a) })),
@@ -361,13 +359,11 @@ export function renderPlots(root) {
     h(
       'div',
       { class: 'panel' },
-      withCoverage.length
-        ? coverageChart(D.outputs)
-        : h('div', { class: 'muted', text: 'No coverage in the summary.' }),
+      withCoverage.length ? coverageChart(D.outputs) : muted('No coverage in the summary.'),
     ),
   );
   root.appendChild(h('h2', { text: 'Outputs' }));
-  if (!D.outputs.length) root.appendChild(h('div', { class: 'muted', text: 'No metric outputs.' }));
+  if (!D.outputs.length) root.appendChild(muted('No metric outputs.'));
   D.outputs.forEach(function (o, i) {
     const plots: any[] = [];
     if (o.histogram) plots.push(plotBox('Distribution of values', histogramChart(o.histogram)));
@@ -393,9 +389,7 @@ export function renderPlots(root) {
               })
             : null,
         ]),
-        plots.length
-          ? h('div', { class: 'plot-row' }, plots)
-          : h('div', { class: 'muted', text: 'No values to plot.' }),
+        plots.length ? h('div', { class: 'plot-row' }, plots) : muted('No values to plot.'),
       ]),
     );
   });
@@ -545,7 +539,7 @@ export function meanOutput() {
 
 export function computeTaskList(o) {
   const match = matcher();
-  const active = !!(S.q.trim() || S.metric || S.status);
+  const active = filtersActive();
   const vals = o >= 0 ? D.values[o] : null;
   const status = D.trials.status,
     error = D.trials.error;
@@ -556,8 +550,7 @@ export function computeTaskList(o) {
       errors = 0,
       sum = 0,
       cnt = 0;
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      const row = X.taskRows[j];
+    for (const row of taskRows(t)) {
       if (!match(row)) continue;
       n++;
       if (status[row] === 'f') failed++;
@@ -575,16 +568,22 @@ export function computeTaskList(o) {
     const key = S.sort,
       dir = S.dir,
       ids = D.tasks.id;
-    rows.sort(function (a, b) {
-      if (key === 'task') return (ids[a.t] < ids[b.t] ? -1 : ids[a.t] > ids[b.t] ? 1 : 0) * dir;
-      const x = a[key],
-        y = b[key];
-      if (x === null) return y === null ? a.t - b.t : 1;
-      if (y === null) return -1;
-      return (x - y) * dir || a.t - b.t;
-    });
+    const keyOf = (r) => (key === 'task' ? ids[r.t] : r[key]);
+    rows.sort((a, b) => compareKeys(keyOf(a), keyOf(b), dir) || a.t - b.t);
   }
   return rows;
+}
+
+/** The trial rows of task t, in run order. */
+function taskRows(t): Int32Array {
+  return X.taskRows.subarray(X.taskStart[t], X.taskStart[t + 1]);
+}
+
+/** Compares two sort keys in `dir` order (1 or -1), null and undefined last in either order. */
+function compareKeys(a, b, dir) {
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
+  if (b === null || b === undefined) return -1;
+  return (a < b ? -1 : a > b ? 1 : 0) * dir;
 }
 
 /** A value's part in a mean: numbers as they are, booleans as 0/1, anything else left out. */
@@ -599,8 +598,20 @@ export function applicable(o, row) {
   return d < 0 || X.declSets[d].has(o);
 }
 
-/** The output state a status filter asks for (see `outState` in `matcher`). */
-const WANTED_STATE: Record<string, number> = { 'score-failed': 3, missing: 2, scored: 1 };
+const NOT_APPLICABLE = 0,
+  SCORED = 1,
+  MISSING = 2,
+  FAILED = 3;
+
+/** The state of output o on trial row r: not applicable, scored, missing or failed. */
+function outState(o, row) {
+  if (!applicable(o, row)) return NOT_APPLICABLE;
+  if (D.scoreStatus[X.outType[o]][row] === 'f') return FAILED;
+  return D.values[o][row] === null ? MISSING : SCORED;
+}
+
+/** The output state a status filter asks for. */
+const WANTED_STATE: Record<string, number> = { 'score-failed': FAILED, missing: MISSING, scored: SCORED };
 
 export function matcher() {
   const q = S.q.trim().toLowerCase();
@@ -610,13 +621,6 @@ export function matcher() {
     error = D.trials.error;
   if (q) ensureLowerIds();
   const outCount = D.outputs.length;
-  const outState = function (oi, row) {
-    // 0 n/a, 1 scored, 2 missing, 3 failed
-    if (!applicable(oi, row)) return 0;
-    const sc = D.scoreStatus[X.outType[oi]][row];
-    if (sc === 'f') return 3;
-    return D.values[oi][row] === null ? 2 : 1;
-  };
   const anyState = function (row, want) {
     for (let oi = 0; oi < outCount; oi++) if (outState(oi, row) === want) return true;
     return false;
@@ -640,6 +644,11 @@ export function matcher() {
   };
 }
 
+/** Whether a search, metric or status filter is set. */
+function filtersActive() {
+  return !!(S.q.trim() || S.metric || S.status);
+}
+
 export function ensureLowerIds() {
   if (X.lowerTask) return;
   X.lowerTask = D.tasks.id.map((x) => x.toLowerCase());
@@ -652,11 +661,10 @@ export function exportSelection() {
   let trialCount = 0;
   for (let t = 0; t < X.nTasks; t++) {
     const trials: any[] = [];
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      const row = X.taskRows[j];
+    for (const row of taskRows(t)) {
       if (match(row)) trials.push(trialSummary(row));
     }
-    if (trials.length || !(S.q.trim() || S.metric || S.status)) {
+    if (trials.length || !filtersActive()) {
       tasks.push({ task_id: D.tasks.id[t], trials: trials });
       trialCount += trials.length;
     }
@@ -799,8 +807,7 @@ export function renderDetail() {
 
 export function findTrialRow(t, id, occ) {
   let seen = 0;
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-    const row = X.taskRows[j];
+  for (const row of taskRows(t)) {
     if (D.trials.id[row] === id && ++seen === occ) return row;
   }
   return -1;
@@ -810,8 +817,7 @@ export function trialHash(row) {
   const t = D.trials.task[row],
     id = D.trials.id[row];
   let occ = 0;
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-    const r = X.taskRows[j];
+  for (const r of taskRows(t)) {
     if (D.trials.id[r] === id) occ++;
     if (r === row) break;
   }
@@ -819,36 +825,26 @@ export function trialHash(row) {
 }
 
 export function taskOutputs(t) {
-  const outs: any[] = [];
-  for (let o = 0; o < D.outputs.length; o++) {
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      if (applicable(o, X.taskRows[j])) {
-        outs.push(o);
-        break;
-      }
-    }
-  }
-  return outs;
+  const rows = taskRows(t);
+  return D.outputs.map((_, o) => o).filter((o) => rows.some((row) => applicable(o, row)));
 }
 
 export function outputCell(o, row) {
-  if (!applicable(o, row)) return h('span', { class: 'faint', text: 'n/a' });
-  const sc = D.scoreStatus[X.outType[o]][row];
-  if (sc === 'f') return badge('f', 'failed');
-  const v = D.values[o][row];
-  if (v === null) return badge('p', 'missing');
-  return valueEl(v);
+  const state = outState(o, row);
+  if (state === NOT_APPLICABLE) return h('span', { class: 'faint', text: 'n/a' });
+  if (state === FAILED) return badge('f', 'failed');
+  if (state === MISSING) return badge('p', 'missing');
+  return valueEl(D.values[o][row]);
 }
 
 export function taskDetail(t) {
   const spec = taskSpec(t);
   const id = D.tasks.id[t];
   const match = matcher();
-  const active = !!(S.q.trim() || S.metric || S.status);
-  const rows: any[] = [];
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++)
-    if (!active || S.allTrials || match(X.taskRows[j])) rows.push(X.taskRows[j]);
-  const total = X.taskStart[t + 1] - X.taskStart[t];
+  const active = filtersActive();
+  const all = Array.from(taskRows(t));
+  const rows = !active || S.allTrials ? all : all.filter(match);
+  const total = all.length;
   const outs = taskOutputs(t);
   const box = h('div', { class: 'panel', id: 'task-detail' });
   box.appendChild(
@@ -872,20 +868,13 @@ export function taskDetail(t) {
         scored = 0,
         missing = 0,
         failed = 0;
-      for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-        const row = X.taskRows[j];
-        if (!applicable(o, row)) continue;
-        if (D.scoreStatus[X.outType[o]][row] === 'f') {
-          failed++;
-          continue;
-        }
-        const v = D.values[o][row];
-        if (v === null) {
-          missing++;
-          continue;
-        }
+      for (const row of all) {
+        const state = outState(o, row);
+        if (state === FAILED) failed++;
+        else if (state === MISSING) missing++;
+        if (state !== SCORED) continue;
         scored++;
-        const x = meanPart(v);
+        const x = meanPart(D.values[o][row]);
         if (x !== null) {
           sum += x;
           n++;
@@ -935,13 +924,7 @@ export function taskDetail(t) {
         [
           h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
           h('td', null, badge(D.trials.status[row])),
-          h(
-            'td',
-            null,
-            e >= 0
-              ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] })
-              : h('span', { class: 'faint', text: '—' }),
-          ),
+          h('td', null, e >= 0 ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] }) : dash()),
         ]
           .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
           .concat(shown.map((o) => h('td', null, outputCell(o, row)))),
@@ -988,9 +971,9 @@ export function taskDetail(t) {
     box.appendChild(h('h3', { text: 'Views' }));
     box.appendChild(h('ul', null, spec.views.map(item)));
   }
-  if (spec.inputs !== undefined) box.appendChild(details('Inputs', pre(pretty(spec.inputs))));
-  if (spec.reference !== undefined) box.appendChild(details('Reference', pre(pretty(spec.reference))));
-  if (spec.metadata !== undefined) box.appendChild(details('Task metadata', pre(pretty(spec.metadata))));
+  if (spec.inputs !== undefined) box.appendChild(jsonDetails('Inputs', spec.inputs));
+  if (spec.reference !== undefined) box.appendChild(jsonDetails('Reference', spec.reference));
+  if (spec.metadata !== undefined) box.appendChild(jsonDetails('Task metadata', spec.metadata));
   return box;
 }
 
@@ -1013,7 +996,7 @@ function moreButton(label: string, change: () => void) {
 /** The trial table's diagnostics cell: how many, then the kind and place of the first two. */
 export function diagnosticCell(row) {
   const i = D.trials.diag[row];
-  if (i < 0) return h('span', { class: 'faint', text: '—' });
+  if (i < 0) return dash();
   return [
     h('span', { class: 'badge w', text: String(D.trials.diagnosticCount[i]) }),
     ' ',
@@ -1106,7 +1089,7 @@ export function trialDetail(t, row) {
   if (diagnostics) box.appendChild(diagnostics);
   // Scores.
   box.appendChild(h('h3', { text: 'Metric scores' }));
-  if (!d.scores.length) box.appendChild(h('div', { class: 'muted', text: 'No scores for this trial.' }));
+  if (!d.scores.length) box.appendChild(muted('No scores for this trial.'));
   for (const sc of d.scores) {
     const outRows = sc.outputs.map((o) =>
       h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
@@ -1118,18 +1101,16 @@ export function trialDetail(t, row) {
           ' ',
           badge(sc.status.charAt(0), sc.status),
         ]),
-        outRows.length
-          ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows)
-          : h('div', { class: 'muted', text: 'No outputs.' }),
+        outRows.length ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows) : muted('No outputs.'),
         (sc.diagnostics || []).map((g) =>
           h('div', { class: 'diag' }, [
             h('span', { class: `sev ${g.severity}`, text: g.severity }),
             g.message,
             g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
-            g.details ? details('Details', pre(pretty(g.details))) : null,
+            g.details ? jsonDetails('Details', g.details) : null,
           ]),
         ),
-        sc.metadata ? details('Score metadata', pre(pretty(sc.metadata))) : null,
+        sc.metadata ? jsonDetails('Score metadata', sc.metadata) : null,
       ]),
     );
   }
@@ -1156,21 +1137,20 @@ export function trialDetail(t, row) {
   }
   // Output.
   box.appendChild(h('h3', { text: 'Final output' }));
-  if (!d.output) box.appendChild(h('div', { class: 'muted', text: 'No output.' }));
+  if (!d.output) box.appendChild(muted('No output.'));
   else {
     box.appendChild(
       d.output.text === undefined
-        ? h('div', { class: 'muted', text: 'No output text.' })
+        ? muted('No output text.')
         : h('pre', { class: 'output-text', text: d.output.text }),
     );
-    if (d.output.response !== undefined) box.appendChild(details('Response', pre(pretty(d.output.response))));
-    if (d.output.metadata !== undefined)
-      box.appendChild(details('Output metadata', pre(pretty(d.output.metadata))));
+    if (d.output.response !== undefined) box.appendChild(jsonDetails('Response', d.output.response));
+    if (d.output.metadata !== undefined) box.appendChild(jsonDetails('Output metadata', d.output.metadata));
   }
   // Trajectory.
   box.appendChild(h('h3', { text: 'Trajectory' }));
   if (d.trajectory) box.appendChild(trajectoryEl(d.trajectory));
-  else box.appendChild(h('div', { class: 'muted', text: d.trajectoryNote || 'No trajectory embedded.' }));
+  else box.appendChild(muted(d.trajectoryNote || 'No trajectory embedded.'));
   if (d.evidence) {
     box.appendChild(
       details(
@@ -1190,7 +1170,7 @@ export function trialDetail(t, row) {
       ),
     );
   }
-  if (d.metadata !== undefined) box.appendChild(details('Trial metadata', pre(pretty(d.metadata))));
+  if (d.metadata !== undefined) box.appendChild(jsonDetails('Trial metadata', d.metadata));
   return box;
 }
 
@@ -1205,7 +1185,7 @@ export function trajectoryEl(tr) {
     }),
   ];
   const body: any[] = [];
-  if (tr.note) body.push(h('div', { class: 'muted', text: tr.note }));
+  if (tr.note) body.push(muted(tr.note));
   for (const st of tr.steps) {
     const tok = st.tokens
       ? ` · tokens ${st.tokens[0] === null ? '?' : st.tokens[0]} in / ${st.tokens[1] === null ? '?' : st.tokens[1]} out`
@@ -1242,7 +1222,7 @@ export function toolCallEl(c) {
       h('div', { class: 'cap muted', text: 'Arguments' }),
       pre(pretty(c.arguments)),
       h('div', { class: 'cap muted', text: 'Result' }),
-      c.result === null ? h('div', { class: 'muted', text: 'No result recorded.' }) : pre(pretty(c.result)),
+      c.result === null ? muted('No result recorded.') : pre(pretty(c.result)),
     ]),
   ]);
 }
