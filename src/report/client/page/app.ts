@@ -20,12 +20,10 @@ export const T0 = performance.now();
 export let D: PageData = null as unknown as PageData;
 /** Indexes derived from the data once (`derive`), and the page's elements. */
 export const X: Record<string, any> = {};
+/** The view a hash without parts opens. */
+const HOME = { view: 'summary', task: null, trial: null, occ: 1, output: null };
 export const S = {
-  view: 'summary',
-  task: null,
-  trial: null,
-  occ: 1,
-  output: null,
+  ...HOME,
   q: '',
   metric: '',
   status: '',
@@ -131,11 +129,7 @@ export function parseHash() {
     .map(dec);
   const params = new URLSearchParams(query);
   const r = {
-    view: 'summary',
-    task: null,
-    trial: null,
-    occ: 1,
-    output: null,
+    ...HOME,
     q: params.get('q') || '',
     metric: params.get('m') || '',
     status: params.get('s') || '',

@@ -847,9 +847,7 @@ export function taskDetail(t) {
   const total = all.length;
   const outs = taskOutputs(t);
   const box = h('div', { class: 'panel', id: 'task-detail' });
-  box.appendChild(
-    h('div', { class: 'crumbs' }, [h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }), ' › ', id]),
-  );
+  box.appendChild(crumbs(id));
   box.appendChild(
     titleRow(h('h2', { text: id }), 'Export task (JSON)', `${safeFileName(id)}-task.json`, () => ({
       run_id: D.run.id,
@@ -977,6 +975,16 @@ export function taskDetail(t) {
   return box;
 }
 
+/** The path from the task list to a detail: a link to the tasks, then `parts`, `›` between. */
+function crumbs(...parts) {
+  const path = [h('a', { href: `#/tasks${hashQuery()}`, text: 'Tasks' }), ...parts];
+  return h(
+    'div',
+    { class: 'crumbs' },
+    path.flatMap((p, i) => (i === 0 ? [p] : [' › ', p])),
+  );
+}
+
 /** A detail's title with an export button that downloads `data()` as `fileName`. */
 function titleRow(title: HTMLElement, label: string, fileName: string, data: () => unknown) {
   const style = { display: 'flex', gap: '10px', alignItems: 'baseline', justifyContent: 'space-between' };
@@ -1055,13 +1063,7 @@ export function trialDetail(t, row) {
   const id = D.trials.id[row];
   const box = h('div', { class: 'panel', id: 'trial-detail' });
   box.appendChild(
-    h('div', { class: 'crumbs' }, [
-      h('a', { href: `#/tasks${hashQuery()}`, text: 'Tasks' }),
-      ' › ',
-      h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] }),
-      ' › ',
-      id,
-    ]),
+    crumbs(h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] }), id),
   );
   const title = h('h2', null, [`${id} `, badge(D.trials.status[row])]);
   box.appendChild(
