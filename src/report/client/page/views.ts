@@ -9,9 +9,11 @@ import {
   downloadJson,
   enc,
   dash,
+  appendKids,
   grid,
   h,
   jsonDetails,
+  type Kids,
   muted,
   pre,
   pretty,
@@ -129,9 +131,13 @@ export function selectionEl() {
     h('summary', {
       text: `Drill-down: details of ${format.int(kept)} of ${format.int(X.nTrials)} trials, trajectories of ${format.int(sel.trajectoriesKept)} of ${format.int(sel.trajectoriesTotal)}`,
     }),
-    h('div', { text: `Kept: ${sel.rule}.` }),
-    h('div', { text: sel.howToGetTheRest }),
+    keptEls(),
   ]);
+}
+
+/** The rule that chose the trials kept in detail, and how to get the others. */
+function keptEls() {
+  return [h('div', { text: `Kept: ${D.selection.rule}.` }), h('div', { text: D.selection.howToGetTheRest })];
 }
 
 // ---------------------------------------------------------------- aggregates
@@ -1061,12 +1067,10 @@ export function trialDetail(t, row) {
     scores: raw.scores.map((e) => scoreOf(e, row)),
   });
   const id = D.trials.id[row];
-  const box = h('div', { class: 'panel', id: 'trial-detail' });
-  box.appendChild(
-    crumbs(h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] }), id),
-  );
+  const taskLink = h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] });
   const title = h('h2', null, [`${id} `, badge(D.trials.status[row])]);
-  box.appendChild(
+  const kids: Kids[] = [
+    crumbs(taskLink, id),
     titleRow(title, 'Export trial (JSON)', `${safeFileName(id)}-trial.json`, () => ({
       run_id: D.run.id,
       task_id: D.tasks.id[t],
@@ -1074,106 +1078,87 @@ export function trialDetail(t, row) {
       status: statusName(D.trials.status[row]),
       detail: unbox(d),
     })),
-  );
-  if (d.error) {
-    box.appendChild(
-      h('div', { class: 'error-box' }, [
-        h('div', null, [
-          h('span', { class: 't', text: d.error.type }),
-          d.error.occurredAt ? h('span', { class: 'muted', text: ` · ${d.error.occurredAt}` }) : null,
-        ]),
-        d.error.message ? h('div', { text: d.error.message }) : null,
-        d.error.traceback ? details('Traceback', pre(d.error.traceback)) : null,
-      ]),
-    );
-  }
-  const diagnostics = diagnosticsEl(d, row);
-  if (diagnostics) box.appendChild(diagnostics);
-  // Scores.
-  box.appendChild(h('h3', { text: 'Metric scores' }));
-  if (!d.scores.length) box.appendChild(muted('No scores for this trial.'));
-  for (const sc of d.scores) {
-    const outRows = sc.outputs.map((o) =>
-      h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
-    );
-    box.appendChild(
-      h('div', { class: 'section score' }, [
-        h('div', null, [
-          h('span', { class: 'name', text: sc.type }),
-          ' ',
-          badge(sc.status.charAt(0), sc.status),
-        ]),
-        outRows.length ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows) : muted('No outputs.'),
-        (sc.diagnostics || []).map((g) =>
-          h('div', { class: 'diag' }, [
-            h('span', { class: `sev ${g.severity}`, text: g.severity }),
-            g.message,
-            g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
-            g.details ? jsonDetails('Details', g.details) : null,
-          ]),
-        ),
-        sc.metadata ? jsonDetails('Score metadata', sc.metadata) : null,
-      ]),
-    );
-  }
+    d.error ? errorEl(d.error) : null,
+    diagnosticsEl(d, row),
+    h('h3', { text: 'Metric scores' }),
+    d.scores.length ? d.scores.map(scoreEl) : muted('No scores for this trial.'),
+  ];
+  const box = h('div', { class: 'panel', id: 'trial-detail' }, kids);
   if (d.notEmbedded) {
     // only the table's columns are in the report: say so instead of showing empty sections
-    box.appendChild(
-      h('div', { class: 'notes', id: 'not-embedded' }, [
-        h('div', { text: 'This trial’s output, trajectory and metadata are not embedded in this report.' }),
-        h('div', { text: `Kept: ${D.selection.rule}.` }),
-        h('div', { text: D.selection.howToGetTheRest }),
-      ]),
-    );
+    const note = 'This trial’s output, trajectory and metadata are not embedded in this report.';
+    box.appendChild(h('div', { class: 'notes', id: 'not-embedded' }, [h('div', { text: note }), keptEls()]));
     return box;
   }
-  // Measurements.
   if (d.measurements) {
-    const kv = h('dl', { class: 'kv' });
-    D.measurementKeys.forEach(function (k, i) {
-      kv.appendChild(h('dt', { text: k }));
-      kv.appendChild(h('dd', { text: d.measurements[i] === null ? '—' : format.num(d.measurements[i]) }));
-    });
-    box.appendChild(h('h3', { text: 'Measurements' }));
-    box.appendChild(kv);
+    const kv = D.measurementKeys.map((k, i) => [
+      h('dt', { text: k }),
+      h('dd', { text: d.measurements[i] === null ? '—' : format.num(d.measurements[i]) }),
+    ]);
+    appendKids(box, [h('h3', { text: 'Measurements' }), h('dl', { class: 'kv' }, kv)]);
   }
-  // Output.
-  box.appendChild(h('h3', { text: 'Final output' }));
-  if (!d.output) box.appendChild(muted('No output.'));
-  else {
-    box.appendChild(
-      d.output.text === undefined
-        ? muted('No output text.')
-        : h('pre', { class: 'output-text', text: d.output.text }),
-    );
-    if (d.output.response !== undefined) box.appendChild(jsonDetails('Response', d.output.response));
-    if (d.output.metadata !== undefined) box.appendChild(jsonDetails('Output metadata', d.output.metadata));
-  }
-  // Trajectory.
-  box.appendChild(h('h3', { text: 'Trajectory' }));
-  if (d.trajectory) box.appendChild(trajectoryEl(d.trajectory));
-  else box.appendChild(muted(d.trajectoryNote || 'No trajectory embedded.'));
-  if (d.evidence) {
-    box.appendChild(
-      details(
-        `Evidence (${d.evidence.length})`,
-        grid(
-          { class: 'grid' },
-          ['Name', 'Kind', 'Format', 'Ref'],
-          d.evidence.map((e) =>
-            h('tr', null, [
-              h('td', { class: 'name', text: e[0] }),
-              h('td', { text: e[1] }),
-              h('td', { text: e[2] || '—' }),
-              h('td', { class: 'name', text: e[3] || '(inline)' }),
-            ]),
-          ),
-        ),
-      ),
-    );
-  }
-  if (d.metadata !== undefined) box.appendChild(jsonDetails('Trial metadata', d.metadata));
+  const output = d.output;
+  appendKids(box, [
+    h('h3', { text: 'Final output' }),
+    !output
+      ? muted('No output.')
+      : [
+          output.text === undefined
+            ? muted('No output text.')
+            : h('pre', { class: 'output-text', text: output.text }),
+          output.response !== undefined && jsonDetails('Response', output.response),
+          output.metadata !== undefined && jsonDetails('Output metadata', output.metadata),
+        ],
+    h('h3', { text: 'Trajectory' }),
+    d.trajectory ? trajectoryEl(d.trajectory) : muted(d.trajectoryNote || 'No trajectory embedded.'),
+    d.evidence && details(`Evidence (${d.evidence.length})`, evidenceGrid(d.evidence)),
+    d.metadata !== undefined && jsonDetails('Trial metadata', d.metadata),
+  ]);
   return box;
+}
+
+/** A trial's error: its type and time, message and traceback. */
+function errorEl(error) {
+  return h('div', { class: 'error-box' }, [
+    h('div', null, [
+      h('span', { class: 't', text: error.type }),
+      error.occurredAt ? h('span', { class: 'muted', text: ` · ${error.occurredAt}` }) : null,
+    ]),
+    error.message ? h('div', { text: error.message }) : null,
+    error.traceback ? details('Traceback', pre(error.traceback)) : null,
+  ]);
+}
+
+/** One metric score of a trial: type, status, output values, diagnostics and metadata. */
+function scoreEl(sc) {
+  const outRows = sc.outputs.map((o) =>
+    h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
+  );
+  return h('div', { class: 'section score' }, [
+    h('div', null, [h('span', { class: 'name', text: sc.type }), ' ', badge(sc.status.charAt(0), sc.status)]),
+    outRows.length ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows) : muted('No outputs.'),
+    (sc.diagnostics || []).map((g) =>
+      h('div', { class: 'diag' }, [
+        h('span', { class: `sev ${g.severity}`, text: g.severity }),
+        g.message,
+        g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
+        g.details ? jsonDetails('Details', g.details) : null,
+      ]),
+    ),
+    sc.metadata ? jsonDetails('Score metadata', sc.metadata) : null,
+  ]);
+}
+
+/** The evidence descriptors of a trial: name, kind, format, ref. */
+function evidenceGrid(evidence) {
+  const row = (e) =>
+    h('tr', null, [
+      h('td', { class: 'name', text: e[0] }),
+      h('td', { text: e[1] }),
+      h('td', { text: e[2] || '—' }),
+      h('td', { class: 'name', text: e[3] || '(inline)' }),
+    ]);
+  return grid({ class: 'grid' }, ['Name', 'Kind', 'Format', 'Ref'], evidence.map(row));
 }
 
 export function trajectoryEl(tr) {
