@@ -846,139 +846,103 @@ export function outputCell(o, row) {
 export function taskDetail(t) {
   const spec = taskSpec(t);
   const id = D.tasks.id[t];
-  const match = matcher();
   const active = filtersActive();
   const all = Array.from(taskRows(t));
-  const rows = !active || S.allTrials ? all : all.filter(match);
-  const total = all.length;
+  const rows = !active || S.allTrials ? all : all.filter(matcher());
   const outs = taskOutputs(t);
-  const box = h('div', { class: 'panel', id: 'task-detail' });
-  box.appendChild(crumbs(id));
-  box.appendChild(
+  const shown = outs.slice(0, 6);
+  const limit = S.trialLimit;
+  const heads = ['Trial', 'Status', 'Error', X.anyDiagnostics && 'Diagnostics'].filter(Boolean);
+  const trialHead = h('tr', null, [
+    heads.map((text) => h('th', { text })),
+    shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key })),
+  ]);
+  const count =
+    active && !S.allTrials ? `matching the filters (${rows.length} of ${all.length})` : `(${all.length})`;
+  const metricItem = (m) => {
+    const outputs = m[1].map((o) => `${o[0]} (${o[1]}${o[2] ? '' : ', optional'})`);
+    return h('li', null, [h('span', { class: 'name', text: m[0] }), ': ', outputs.join(', ')]);
+  };
+  const viewItem = (v) =>
+    h('li', null, [h('span', { class: 'name', text: v[0] }), ` = ${v[1]}(${v[2].join(', ')})`]);
+  return h('div', { class: 'panel', id: 'task-detail' }, [
+    crumbs(id),
     titleRow(h('h2', { text: id }), 'Export task (JSON)', `${safeFileName(id)}-task.json`, () => ({
       run_id: D.run.id,
       task_id: id,
       spec: unbox(spec),
       trials: rows.map(trialSummary),
     })),
-  );
-  if (spec.intent) box.appendChild(h('p', { class: 'intent', text: spec.intent }));
-  // Per-output summary of this task.
-  if (outs.length) {
-    const body: HTMLElement[] = [];
-    for (const o of outs) {
-      let sum = 0,
-        n = 0,
-        scored = 0,
-        missing = 0,
-        failed = 0;
-      for (const row of all) {
-        const state = outState(o, row);
-        if (state === FAILED) failed++;
-        else if (state === MISSING) missing++;
-        if (state !== SCORED) continue;
-        scored++;
-        const x = meanPart(D.values[o][row]);
-        if (x !== null) {
-          sum += x;
-          n++;
-        }
-      }
-      const tot = scored + missing + failed;
-      const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
-      body.push(
-        h('tr', null, [
-          h('td', { class: 'name', text: D.outputs[o].key }),
-          h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
-          h('td', { class: 'num', text: format.int(n) }),
-          h(
-            'td',
-            { style: { whiteSpace: 'nowrap' } },
-            coverageEls([scored, missing, failed], tot, title, `${scored}/${tot}`),
-          ),
-        ]),
-      );
-    }
-    box.appendChild(h('h3', { text: 'Outputs on this task' }));
-    box.appendChild(
-      grid({ class: 'grid' }, ['Output', ['Mean', 'num'], ['Values', 'num'], 'Coverage'], body),
-    );
-  }
-  // Trials.
-  const shown = outs.slice(0, 6);
-  const trialHead = h(
-    'tr',
-    null,
-    [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })]
-      .concat(X.anyDiagnostics ? [h('th', { text: 'Diagnostics' })] : [])
-      .concat(shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key }))),
-  );
-  const trialBody = h('tbody');
-  const limit = S.trialLimit;
-  rows.slice(0, limit).forEach(function (row) {
-    const e = D.trials.error[row];
-    trialBody.appendChild(
-      h(
-        'tr',
-        {
-          class: 'clickable',
-          'data-trial': D.trials.id[row],
-          onclick: () => go(trialHash(row)),
-        },
-        [
-          h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
-          h('td', null, badge(D.trials.status[row])),
-          h('td', null, e >= 0 ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] }) : dash()),
-        ]
-          .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
-          .concat(shown.map((o) => h('td', null, outputCell(o, row)))),
+    spec.intent && h('p', { class: 'intent', text: spec.intent }),
+    outs.length > 0 && [
+      h('h3', { text: 'Outputs on this task' }),
+      grid(
+        { class: 'grid' },
+        ['Output', ['Mean', 'num'], ['Values', 'num'], 'Coverage'],
+        outs.map((o) => taskOutputRow(o, all)),
       ),
-    );
-  });
-  box.appendChild(
-    h('h3', {
-      text:
-        'Trials' +
-        (active && !S.allTrials
-          ? ' matching the filters (' + rows.length + ' of ' + total + ')'
-          : ' (' + total + ')'),
-    }),
-  );
-  if (active) {
-    const label = S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task';
-    box.appendChild(
-      moreButton(label, () => {
+    ],
+    h('h3', { text: `Trials ${count}` }),
+    active &&
+      moreButton(S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task', () => {
         S.allTrials = !S.allTrials;
       }),
-    );
-  }
-  box.appendChild(h('table', { class: 'grid', id: 'trial-table' }, [h('thead', null, trialHead), trialBody]));
-  if (rows.length > limit) {
-    box.appendChild(
+    h('table', { class: 'grid', id: 'trial-table' }, [
+      h('thead', null, trialHead),
+      h(
+        'tbody',
+        null,
+        rows.slice(0, limit).map((row) => trialRow(row, shown)),
+      ),
+    ]),
+    rows.length > limit &&
       moreButton(`Show ${Math.min(500, rows.length - limit)} more`, () => {
         S.trialLimit += 500;
       }),
-    );
+    spec.metrics && [h('h3', { text: 'Declared metrics' }), h('ul', null, spec.metrics.map(metricItem))],
+    spec.views && [h('h3', { text: 'Views' }), h('ul', null, spec.views.map(viewItem))],
+    spec.inputs !== undefined && jsonDetails('Inputs', spec.inputs),
+    spec.reference !== undefined && jsonDetails('Reference', spec.reference),
+    spec.metadata !== undefined && jsonDetails('Task metadata', spec.metadata),
+  ]);
+}
+
+/** Output o over a task's trial rows: its mean, how many values, and its coverage. */
+function taskOutputRow(o, rows) {
+  let sum = 0,
+    n = 0;
+  const counts = [0, 0, 0]; // scored, missing, failed
+  for (const row of rows) {
+    const state = outState(o, row);
+    if (state === NOT_APPLICABLE) continue;
+    counts[state === SCORED ? 0 : state === MISSING ? 1 : 2]++;
+    const x = state === SCORED ? meanPart(D.values[o][row]) : null;
+    if (x !== null) {
+      sum += x;
+      n++;
+    }
   }
-  if (spec.metrics) {
-    const item = (m) => {
-      const outputs = m[1].map((o) => `${o[0]} (${o[1]}${o[2] ? '' : ', optional'})`);
-      return h('li', null, [h('span', { class: 'name', text: m[0] }), ': ', outputs.join(', ')]);
-    };
-    box.appendChild(h('h3', { text: 'Declared metrics' }));
-    box.appendChild(h('ul', null, spec.metrics.map(item)));
-  }
-  if (spec.views) {
-    const item = (v) => {
-      return h('li', null, [h('span', { class: 'name', text: v[0] }), ` = ${v[1]}(${v[2].join(', ')})`]);
-    };
-    box.appendChild(h('h3', { text: 'Views' }));
-    box.appendChild(h('ul', null, spec.views.map(item)));
-  }
-  if (spec.inputs !== undefined) box.appendChild(jsonDetails('Inputs', spec.inputs));
-  if (spec.reference !== undefined) box.appendChild(jsonDetails('Reference', spec.reference));
-  if (spec.metadata !== undefined) box.appendChild(jsonDetails('Task metadata', spec.metadata));
-  return box;
+  const [scored, missing, failed] = counts;
+  const total = scored + missing + failed;
+  const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
+  return h('tr', null, [
+    h('td', { class: 'name', text: D.outputs[o].key }),
+    h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
+    h('td', { class: 'num', text: format.int(n) }),
+    h('td', { style: { whiteSpace: 'nowrap' } }, coverageEls(counts, total, title, `${scored}/${total}`)),
+  ]);
+}
+
+/** A row of the task's trial table: id, status, error, diagnostics and the `shown` outputs. */
+function trialRow(row, shown) {
+  const e = D.trials.error[row];
+  return h('tr', { class: 'clickable', 'data-trial': D.trials.id[row], onclick: () => go(trialHash(row)) }, [
+    h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
+    h('td', null, badge(D.trials.status[row])),
+    h('td', null, e >= 0 ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] }) : dash()),
+    X.anyDiagnostics && h('td', { class: 'diag-cell' }, diagnosticCell(row)),
+    shown.map((o) => h('td', null, outputCell(o, row))),
+  ]);
 }
 
 /** The path from the task list to a detail: a link to the tasks, then `parts`, `›` between. */
