@@ -60,19 +60,18 @@ export function renderHeader() {
     ['Version', r.sdkVersion],
   ];
   const meta = facts.filter((f) => f[1]).map((f) => h('span', null, [`${f[0]} `, h('b', { text: f[1] })]));
-  const ts = c.trialStatus,
-    ss = c.scoreStatus;
-  const errorSub = c.errorsByType
-    .slice(0, 3)
-    .map((e) => h('div', { class: 'sub', text: `${e[0]}: ${format.int(e[1])}` }));
-  if (c.errorsByType.length > 3)
-    errorSub.push(h('div', { class: 'sub', text: `+${c.errorsByType.length - 3} more types` }));
-  const card = (label, n, subs?, cls?) =>
+  const ts = c.trialStatus;
+  const countText = (e) => `${e[0]}: ${format.int(e[1])}`;
+  const errorSubs = c.errorsByType.slice(0, 3).map(countText);
+  if (c.errorsByType.length > 3) errorSubs.push(`+${c.errorsByType.length - 3} more types`);
+  const card = (label, n, subs: string[] = [], cls = '') =>
     h('div', { class: `card${cls ? ' ' + cls : ''}`, id: `count-${label.toLowerCase()}` }, [
       h('div', { class: 'l', text: label }),
       h('div', { class: 'n', text: format.int(n) }),
-      subs,
+      subs.map((text) => h('div', { class: 'sub', text })),
     ]);
+  const chip = (l) => h('span', { class: 'chip' }, [h('span', { class: 'k', text: `${l[0]} ` }), l[1]]);
+  const trialSub = `${format.int(ts.completed)} completed · ${format.int(ts.partial)} partial · ${format.int(ts.failed)} failed`;
   return h(
     'header',
     { class: 'top' },
@@ -80,44 +79,20 @@ export function renderHeader() {
       h('div', { class: 'brand', text: 'evalstream report' }),
       h('h1', { id: 'run-id', text: r.id }),
       h('div', { class: 'meta-line' }, meta),
-      r.labels.length
-        ? h(
-            'div',
-            { class: 'chips' },
-            r.labels.map((l) =>
-              h('span', { class: 'chip' }, [h('span', { class: 'k', text: `${l[0]} ` }), l[1]]),
-            ),
-          )
-        : null,
+      r.labels.length > 0 && h('div', { class: 'chips' }, r.labels.map(chip)),
       h('div', { class: 'cards' }, [
         card('Tasks', c.tasks),
-        card(
-          'Trials',
-          c.trials,
-          h('div', {
-            class: 'sub',
-            text: `${format.int(ts.completed)} completed · ${format.int(ts.partial)} partial · ${format.int(ts.failed)} failed`,
-          }),
-        ),
-        card('Scores', c.scores, h('div', { class: 'sub', text: `${format.int(ss.failed)} failed` })),
-        card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
-        c.diagnostics
-          ? card(
-              'Diagnostics',
-              c.diagnostics,
-              c.diagnosticsByCode.map((d) =>
-                h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) }),
-              ),
-            )
-          : null,
+        card('Trials', c.trials, [trialSub]),
+        card('Scores', c.scores, [`${format.int(c.scoreStatus.failed)} failed`]),
+        card('Errors', c.errors, errorSubs, c.errors ? 'bad' : ''),
+        c.diagnostics > 0 && card('Diagnostics', c.diagnostics, c.diagnosticsByCode.map(countText)),
       ]),
-      D.notes.length
-        ? h(
-            'div',
-            { class: 'notes' },
-            D.notes.map((n) => h('div', { text: n })),
-          )
-        : null,
+      D.notes.length > 0 &&
+        h(
+          'div',
+          { class: 'notes' },
+          D.notes.map((n) => h('div', { text: n })),
+        ),
       selectionEl(),
     ]),
   );
