@@ -162,7 +162,13 @@ export function renderSummary(root) {
     ['pass@k', 'pass@k'],
     ['other', 'Other'],
   ];
-  const seg = h('div', { class: 'seg', id: 'agg-kind' });
+  const seg = h(
+    'div',
+    { class: 'seg', id: 'agg-kind' },
+    kinds.map(([kind, text]) =>
+      h('button', { 'data-kind': kind, text, onclick: () => redraw({ aggKind: kind }) }),
+    ),
+  );
   const countEl = h('span', { class: 'count' });
   const tbody = h('tbody');
   const headRow = h('tr');
@@ -170,27 +176,17 @@ export function renderSummary(root) {
 
   function drawHead() {
     clear(headRow);
-    for (const col of AGG_COLUMNS) {
-      const on = S.aggSort === col[0];
-      headRow.appendChild(
-        h(
-          'th',
-          {
-            class: `sortable${col[2] ? ' num' : ''}`,
-            title: `Sort by ${col[1]}`,
-            onclick: function () {
-              if (S.aggSort === col[0]) S.aggDir = -S.aggDir;
-              else {
-                S.aggSort = col[0];
-                S.aggDir = col[2] ? -1 : 1;
-              }
-              draw();
-            },
-          },
-          [col[1] as string, on ? h('span', { class: 'arrow', text: S.aggDir > 0 ? '▲' : '▼' }) : null],
-        ),
-      );
+    for (const [key, label, numeric] of AGG_COLUMNS) {
+      const arrow = S.aggSort === key && h('span', { class: 'arrow', text: S.aggDir > 0 ? '▲' : '▼' });
+      const onclick = () =>
+        redraw(S.aggSort === key ? { aggDir: -S.aggDir } : { aggSort: key, aggDir: numeric ? -1 : 1 });
+      const props = { class: `sortable${numeric ? ' num' : ''}`, title: `Sort by ${label}`, onclick };
+      headRow.appendChild(h('th', props, [label, arrow]));
     }
+  }
+  function redraw(change: Partial<typeof S>) {
+    Object.assign(S, change);
+    draw();
   }
   function draw() {
     drawHead();
@@ -209,32 +205,12 @@ export function renderSummary(root) {
     }
     clear(tbody);
     for (const a of rows) tbody.appendChild(aggRow(a));
+    const none = 'No aggregate matches the filter.';
     if (!rows.length)
-      tbody.appendChild(
-        h(
-          'tr',
-          null,
-          h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: 'No aggregate matches the filter.' }),
-        ),
-      );
+      tbody.appendChild(h('tr', null, h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: none })));
     countEl.textContent = `${rows.length} of ${D.aggregates.length} rows`;
   }
-  search.addEventListener('input', function () {
-    S.aggQ = search.value;
-    draw();
-  });
-  for (const k of kinds) {
-    seg.appendChild(
-      h('button', {
-        'data-kind': k[0],
-        text: k[1],
-        onclick: function () {
-          S.aggKind = k[0];
-          draw();
-        },
-      }),
-    );
-  }
+  search.addEventListener('input', () => redraw({ aggQ: search.value }));
   root.appendChild(h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]));
   root.appendChild(table);
   root.appendChild(
@@ -256,19 +232,16 @@ export function renderSummary(root) {
     }),
   );
   if (D.counts.errorsByType.length) {
-    root.appendChild(h('h2', { text: 'Errors by type' }));
-    root.appendChild(
-      grid(
-        { class: 'grid', id: 'error-table' },
-        ['Error type', ['Trials', 'num']],
-        D.counts.errorsByType.map((e) =>
-          h('tr', null, [
-            h('td', { class: 'name', text: e[0] }),
-            h('td', { class: 'num', text: format.int(e[1]) }),
-          ]),
-        ),
-      ),
-    );
+    const row = (e) =>
+      h('tr', null, [
+        h('td', { class: 'name', text: e[0] }),
+        h('td', { class: 'num', text: format.int(e[1]) }),
+      ]);
+    const heads: [string, [string, string]] = ['Error type', ['Trials', 'num']];
+    appendKids(root, [
+      h('h2', { text: 'Errors by type' }),
+      grid({ class: 'grid', id: 'error-table' }, heads, D.counts.errorsByType.map(row)),
+    ]);
   }
   draw();
 }
