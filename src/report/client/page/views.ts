@@ -307,46 +307,36 @@ function coverageEls(counts: number[], total: number, title: string, text: strin
 // ---------------------------------------------------------------- plots
 
 export function renderPlots(root) {
-  root.appendChild(h('h2', { text: 'Coverage' }));
   const withCoverage = D.outputs.filter((o) => o.coverage);
-  root.appendChild(
+  const openTask = (t) => go(`#/task/${enc(D.tasks.id[t])}`);
+  const card = (o, i) => {
+    const plots = [
+      o.histogram && plotBox('Distribution of values', histogramChart(o.histogram)),
+      !o.histogram && o.valueCounts && plotBox('Values', valueCountsChart(o.valueCounts)),
+      o.taskMeans.task.length > 0 && plotBox('Per-task mean', stripChart(o, D.tasks.id, openTask)),
+      o.passAtK.length > 0 && plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)),
+    ].filter(Boolean);
+    const c = o.coverage;
+    const coverage = c && `scored ${format.int(c.scored)} / ${format.int(c.total)}`;
+    return h('div', { class: 'plot-card', id: `plot-${i}`, 'data-key': o.key }, [
+      h('h3', null, [
+        h('span', { class: 'name', text: o.key }),
+        h('span', { class: 'kind', text: o.kind }),
+        c && h('span', { class: 'covtext', text: coverage }),
+      ]),
+      plots.length ? h('div', { class: 'plot-row' }, plots) : muted('No values to plot.'),
+    ]);
+  };
+  appendKids(root, [
+    h('h2', { text: 'Coverage' }),
     h(
       'div',
       { class: 'panel' },
       withCoverage.length ? coverageChart(D.outputs) : muted('No coverage in the summary.'),
     ),
-  );
-  root.appendChild(h('h2', { text: 'Outputs' }));
-  if (!D.outputs.length) root.appendChild(muted('No metric outputs.'));
-  D.outputs.forEach(function (o, i) {
-    const plots: any[] = [];
-    if (o.histogram) plots.push(plotBox('Distribution of values', histogramChart(o.histogram)));
-    else if (o.valueCounts) plots.push(plotBox('Values', valueCountsChart(o.valueCounts)));
-    if (o.taskMeans.task.length)
-      plots.push(
-        plotBox(
-          'Per-task mean',
-          stripChart(o, D.tasks.id, (t) => go(`#/task/${enc(D.tasks.id[t])}`)),
-        ),
-      );
-    if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
-    const c = o.coverage;
-    root.appendChild(
-      h('div', { class: 'plot-card', id: `plot-${i}`, 'data-key': o.key }, [
-        h('h3', null, [
-          h('span', { class: 'name', text: o.key }),
-          h('span', { class: 'kind', text: o.kind }),
-          c
-            ? h('span', {
-                class: 'covtext',
-                text: `scored ${format.int(c.scored)} / ${format.int(c.total)}`,
-              })
-            : null,
-        ]),
-        plots.length ? h('div', { class: 'plot-row' }, plots) : muted('No values to plot.'),
-      ]),
-    );
-  });
+    h('h2', { text: 'Outputs' }),
+    D.outputs.length ? D.outputs.map(card) : muted('No metric outputs.'),
+  ]);
 }
 
 export function plotBox(caption, svg) {
@@ -383,12 +373,10 @@ export function renderTasks(root) {
     onclick: exportSelection,
   });
   let timer = 0;
-  const changed = function (delay) {
-    S.q = search.value;
-    S.metric = metric.value;
-    S.status = status.value;
+  const changed = (delay) => {
+    Object.assign(S, { q: search.value, metric: metric.value, status: status.value });
     clearTimeout(timer);
-    timer = setTimeout(function () {
+    timer = setTimeout(() => {
       replaceHash();
       refreshTaskList();
     }, delay);
@@ -416,12 +404,8 @@ export function renderTasks(root) {
       ['mean', 'Mean', true],
     ],
     'minmax(0, 1fr) 58px 58px 58px 92px',
-    function (key) {
-      if (S.sort === key) S.dir = -S.dir;
-      else {
-        S.sort = key;
-        S.dir = key === 'task' ? 1 : -1;
-      }
+    (key) => {
+      Object.assign(S, S.sort === key ? { dir: -S.dir } : { sort: key, dir: key === 'task' ? 1 : -1 });
       refreshTaskList();
     },
   );
@@ -440,11 +424,8 @@ export function refreshTaskList() {
   X.taskList = rows;
   let trials = 0;
   for (const r of rows) trials += r.n;
-  ui.countEl.textContent =
-    format.int(rows.length) +
-    (rows.length === 1 ? ' task · ' : ' tasks · ') +
-    format.int(trials) +
-    (trials === 1 ? ' trial' : ' trials');
+  const plural = (n, word) => `${format.int(n)} ${word}${n === 1 ? '' : 's'}`;
+  ui.countEl.textContent = `${plural(rows.length, 'task')} · ${plural(trials, 'trial')}`;
   ui.list.setHeader(
     { mean: o >= 0 ? D.outputs[o].output : 'Mean' },
     S.sort,
