@@ -251,17 +251,15 @@ export function aggRow(a) {
     ? h('a', { class: 'name', href: `#/plots/${enc(a.key)}`, title: `Plots of ${a.key}`, text: a.name })
     : h('span', { class: 'name', text: a.name });
   const mean = a.kind === 'scalar' ? a.value : a.mean;
+  const noCi = 'No interval: fewer than 3 tasks/repeats, or a backend figure';
   const ci = a.ci
     ? h('span', {
         class: 'ci',
         title: a.ci.method,
         text: `[${format.stat(a.ci.lo)}, ${format.stat(a.ci.hi)}]`,
       })
-    : h('span', {
-        class: 'faint',
-        title: 'No interval: fewer than 3 tasks/repeats, or a backend figure',
-        text: '—',
-      });
+    : h('span', { class: 'faint', title: noCi, text: '—' });
+  const num = (text) => h('td', { class: 'num', text });
   let cov;
   if (a.coverage) {
     const c = a.coverage;
@@ -285,12 +283,12 @@ export function aggRow(a) {
           : null,
     }),
     h('td', { class: 'num' }, ci),
-    h('td', { class: 'num', text: format.int(a.count) }),
-    h('td', { class: 'num', text: format.int(a.nanCount) }),
+    num(format.int(a.count)),
+    num(format.int(a.nanCount)),
     h('td', { style: { whiteSpace: 'nowrap' } }, cov),
-    h('td', { class: 'num', text: format.stat(a.min) }),
-    h('td', { class: 'num', text: format.stat(a.max) }),
-    h('td', { class: 'num', text: format.stat(a.stdDev) }),
+    num(format.stat(a.min)),
+    num(format.stat(a.max)),
+    num(format.stat(a.stdDev)),
   ]);
 }
 
@@ -645,23 +643,14 @@ export function virtualTable(columns, template, onSort) {
   let items: any[] = [],
     renderRow: ((item: any) => HTMLElement) | null = null,
     pending = false;
-  const labels = {};
   function drawHead(overrides, sortKey, dir, meanTitle) {
     clear(head);
-    for (const col of columns) {
-      const label = (overrides && overrides[col[0]]) || col[1];
-      head.appendChild(
-        h(
-          'span',
-          {
-            class: col[2] ? 'r' : '',
-            'data-sort': col[0],
-            title: col[0] === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`,
-            onclick: () => onSort(col[0]),
-          },
-          [label, sortKey === col[0] ? h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' }) : null],
-        ),
-      );
+    for (const [key, name, numeric] of columns) {
+      const label = overrides[key] || name;
+      const title = key === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`;
+      const arrow = sortKey === key && h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' });
+      const props = { class: numeric ? 'r' : '', 'data-sort': key, title, onclick: () => onSort(key) };
+      head.appendChild(h('span', props, [label, arrow]));
     }
   }
   function draw() {
@@ -682,13 +671,11 @@ export function virtualTable(columns, template, onSort) {
       body.appendChild(el);
     }
   }
-  body.addEventListener('scroll', function () {
-    if (!pending) {
-      pending = true;
-      requestAnimationFrame(draw);
-    }
+  body.addEventListener('scroll', () => {
+    if (!pending) requestAnimationFrame(draw);
+    pending = true;
   });
-  drawHead(labels, '', 1, '');
+  drawHead({}, '', 1, '');
   return {
     el: root,
     setHeader: drawHead,
@@ -699,7 +686,6 @@ export function virtualTable(columns, template, onSort) {
       body.style.height = `${Math.min(560, Math.max(rows.length, 4) * ROW + 2)}px`;
       draw();
     },
-    redraw: draw,
     reveal: function (index) {
       if (index < 0) return;
       const top = index * ROW,
@@ -1064,26 +1050,21 @@ export function trajectoryEl(tr) {
       text: `· ${tr.format}${tr.steps.length ? ' · ' + tr.steps.length + ' steps' : ''} · ${calls} tool calls${tr.agent ? ' · ' + tr.agent : ''}`,
     }),
   ];
-  const body: any[] = [];
-  if (tr.note) body.push(muted(tr.note));
-  for (const st of tr.steps) {
-    const tok = st.tokens
-      ? ` · tokens ${st.tokens[0] === null ? '?' : st.tokens[0]} in / ${st.tokens[1] === null ? '?' : st.tokens[1]} out`
-      : '';
-    body.push(
-      h('div', { class: `step ${st.source}` }, [
-        h('div', {
-          class: 'sh',
-          text: `Step ${st.id === null ? '?' : st.id} · ${st.source}${st.model ? ' · ' + st.model : ''}${tok}`,
-        }),
-        st.message ? pre(st.message) : null,
-        st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
-        st.calls.map(toolCallEl),
-        st.observations.map((ob) => details('Observation', pre(ob))),
-      ]),
-    );
-  }
-  for (const c of tr.calls) body.push(toolCallEl(c));
+  const known = (v) => (v === null ? '?' : v);
+  const step = (st) => {
+    const tok = st.tokens ? ` · tokens ${known(st.tokens[0])} in / ${known(st.tokens[1])} out` : '';
+    return h('div', { class: `step ${st.source}` }, [
+      h('div', {
+        class: 'sh',
+        text: `Step ${known(st.id)} · ${st.source}${st.model ? ' · ' + st.model : ''}${tok}`,
+      }),
+      st.message ? pre(st.message) : null,
+      st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
+      st.calls.map(toolCallEl),
+      st.observations.map((ob) => details('Observation', pre(ob))),
+    ]);
+  };
+  const body = [tr.note && muted(tr.note), tr.steps.map(step), tr.calls.map(toolCallEl)];
   return h('details', { class: 'trajectory' }, [
     h('summary', null, summary),
     h('div', { class: 'in' }, body),
