@@ -430,23 +430,16 @@ export function refreshTaskList() {
     S.dir,
     o >= 0 ? `Mean of ${D.outputs[o].key} over the listed trials` : '',
   );
-  ui.list.set(rows, function (r) {
-    const row = h(
-      'div',
-      {
-        class: `row${D.tasks.id[r.t] === S.task ? ' sel' : ''}`,
-        'data-task': D.tasks.id[r.t],
-        onclick: () => go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`),
-      },
-      [
-        h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
-        h('span', { class: 'r', text: format.int(r.n) }),
-        h('span', { class: `r${r.failed ? '' : ' faint'}`, text: format.int(r.failed) }),
-        h('span', { class: `r${r.errors ? '' : ' faint'}`, text: format.int(r.errors) }),
-        h('span', { class: 'r', text: format.stat(r.mean) }),
-      ],
-    );
-    return row;
+  ui.list.set(rows, (r) => {
+    const id = D.tasks.id[r.t];
+    const onclick = () => go(`#/task/${enc(id)}${hashQuery()}`);
+    return h('div', { class: `row${id === S.task ? ' sel' : ''}`, 'data-task': id, onclick }, [
+      h('span', { class: 'name', title: id, text: id }),
+      h('span', { class: 'r', text: format.int(r.n) }),
+      h('span', { class: `r${r.failed ? '' : ' faint'}`, text: format.int(r.failed) }),
+      h('span', { class: `r${r.errors ? '' : ' faint'}`, text: format.int(r.errors) }),
+      h('span', { class: 'r', text: format.stat(r.mean) }),
+    ]);
   });
   renderDetail();
 }
@@ -543,6 +536,13 @@ function outState(o, row) {
   return D.values[o][row] === null ? MISSING : SCORED;
 }
 
+/** The trial status a status filter asks for. */
+const TRIAL_STATUS = new Map([
+  ['completed', 'c'],
+  ['partial', 'p'],
+  ['failed', 'f'],
+]);
+
 /** The output state a status filter asks for. */
 const WANTED_STATE: Record<string, number> = { 'score-failed': FAILED, missing: MISSING, scored: SCORED };
 
@@ -561,16 +561,8 @@ export function matcher() {
   return function (row) {
     if (q && X.lowerTask[D.trials.task[row]].indexOf(q) < 0 && X.lowerTrial[row].indexOf(q) < 0) return false;
     if (o >= 0 && !applicable(o, row)) return false;
-    switch (st) {
-      case 'completed':
-        return status[row] === 'c';
-      case 'partial':
-        return status[row] === 'p';
-      case 'failed':
-        return status[row] === 'f';
-      case 'error':
-        return error[row] >= 0;
-    }
+    if (TRIAL_STATUS.has(st)) return status[row] === TRIAL_STATUS.get(st);
+    if (st === 'error') return error[row] >= 0;
     const want = WANTED_STATE[st];
     if (want === undefined) return true;
     return o >= 0 ? outState(o, row) === want : anyState(row, want);
@@ -614,11 +606,10 @@ export function exportSelection() {
 export function trialSummary(row) {
   const scores = {},
     values = {};
-  D.metricTypes.forEach(function (type, i) {
-    const c = D.scoreStatus[i][row];
-    if (c !== '-') scores[type] = statusName(c);
+  D.metricTypes.forEach((type, i) => {
+    if (D.scoreStatus[i][row] !== '-') scores[type] = statusName(D.scoreStatus[i][row]);
   });
-  D.outputs.forEach(function (o, i) {
+  D.outputs.forEach((o, i) => {
     if (applicable(i, row) && D.values[i][row] !== null) values[o.key] = unbox(D.values[i][row]);
   });
   const e = D.trials.error[row];
@@ -702,28 +693,19 @@ export function renderDetail() {
   const ui = X.ui;
   if (!ui) return;
   const pane = clear(ui.detail);
+  const hint = (text) => pane.appendChild(h('div', { class: 'panel hint', text }));
   const t = S.task === null ? undefined : X.taskIndex.get(S.task);
-  if (t === undefined) {
-    pane.appendChild(
-      h('div', {
-        class: 'panel hint',
-        text: S.task === null ? 'Select a task to see its trials.' : 'No task with this id in the run.',
-      }),
-    );
-    return;
-  }
-  const pos = X.taskList.findIndex((r) => r.t === t);
-  ui.list.reveal(pos);
-  if (!whenParsed(renderDetail)) {
-    pane.appendChild(h('div', { class: 'panel hint', text: 'Loading…' }));
-    return;
-  }
-  if (S.trial !== null) {
-    const row = findTrialRow(t, S.trial, S.occ);
-    if (row < 0)
-      pane.appendChild(h('div', { class: 'panel hint', text: 'No trial with this id in the task.' }));
-    else pane.appendChild(trialDetail(t, row));
-  } else pane.appendChild(taskDetail(t));
+  if (t === undefined)
+    return hint(S.task === null ? 'Select a task to see its trials.' : 'No task with this id in the run.');
+  ui.list.reveal(X.taskList.findIndex((r) => r.t === t));
+  if (!whenParsed(renderDetail)) return hint('Loading…');
+  if (S.trial === null) return pane.appendChild(taskDetail(t));
+  const row = findTrialRow(t, S.trial, S.occ);
+  pane.appendChild(
+    row < 0
+      ? h('div', { class: 'panel hint', text: 'No trial with this id in the task.' })
+      : trialDetail(t, row),
+  );
 }
 
 export function findTrialRow(t, id, occ) {
@@ -901,14 +883,14 @@ export function diagnosticCell(row) {
 export function diagnosticsEl(d, row) {
   const i = D.trials.diag[row];
   if (i < 0) return null;
+  const item = (g) =>
+    h('li', { class: 'idiag' }, [
+      h('span', { class: 'sev', text: g[0] }),
+      h('span', { class: 'name', text: g[1] }),
+      ': ' + g[2],
+    ]);
   const items = d.diagnostics
-    ? d.diagnostics.map(function (g) {
-        return h('li', { class: 'idiag' }, [
-          h('span', { class: 'sev', text: g[0] }),
-          h('span', { class: 'name', text: g[1] }),
-          ': ' + g[2],
-        ]);
-      })
+    ? d.diagnostics.map(item)
     : [h('li', { class: 'diag', text: D.trials.diagnosticText[i] })];
   if (d.diagnosticsLeftOut)
     items.push(h('li', { class: 'muted', text: '+' + d.diagnosticsLeftOut + ' more' }));
@@ -921,20 +903,17 @@ export function diagnosticsEl(d, row) {
 /** A score of the trial detail; a number stands for the first score of that metric type, rebuilt from the columns. */
 export function scoreOf(entry, row) {
   if (typeof entry !== 'number') return entry;
-  const outputs: any[] = [];
-  D.outputs.forEach(function (o, i) {
+  const outputs: unknown[] = [];
+  D.outputs.forEach((o, i) => {
     if (X.outType[i] === entry && D.values[i][row] !== null) outputs.push([o.output, D.values[i][row]]);
   });
-  return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs: outputs };
+  return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs };
 }
 
 /** A trial without an embedded detail: its scores from the columns, and where to get the rest. */
 export function columnsOnlyDetail(row) {
-  const scores: any[] = [];
-  D.metricTypes.forEach(function (_, i) {
-    if (D.scoreStatus[i][row] !== '-') scores.push(i);
-  });
-  const d: Record<string, unknown> = { scores: scores, notEmbedded: true };
+  const scores = D.metricTypes.map((_, i) => i).filter((i) => D.scoreStatus[i][row] !== '-');
+  const d: Record<string, unknown> = { scores, notEmbedded: true };
   const e = D.trials.error[row];
   if (e >= 0) d.error = { type: D.trials.errorTypes[e], message: null, traceback: null, occurredAt: null };
   return d;
