@@ -221,20 +221,14 @@ export function init() {
     ['plots', 'Plots', '#/plots'],
     ['tasks', `Tasks (${format.int(X.nTasks)})`, '#/tasks'],
   ];
-  X.tabs = tabs.map(function (t) {
-    return h('a', {
-      href: t[2],
-      'data-view': t[0],
-      id: `tab-${t[0]}`,
-      text: t[1],
-      onclick: function (ev) {
-        if (t[0] === 'tasks') {
-          ev.preventDefault();
-          go(`#/tasks${hashQuery()}`);
-        }
-      },
-    });
-  });
+  // the tasks tab keeps the filters
+  const onTasks = (ev) => {
+    ev.preventDefault();
+    go(`#/tasks${hashQuery()}`);
+  };
+  X.tabs = tabs.map(([view, text, href]) =>
+    h('a', { href, 'data-view': view, id: `tab-${view}`, text, onclick: view === 'tasks' && onTasks }),
+  );
   app.appendChild(h('nav', { class: 'tabs' }, h('div', { class: 'wrap' }, X.tabs)));
   X.main = h('main', { id: 'view' });
   app.appendChild(X.main);

@@ -120,16 +120,16 @@ export function dash() {
   return h('span', { class: 'faint', text: '—' });
 }
 
+const STATUS_NAMES = new Map([
+  ['c', 'completed'],
+  ['p', 'partial'],
+  ['f', 'failed'],
+  ['?', 'no trial record'],
+]);
+
+/** The name of a one-letter status of the columns (`-`: no score, `n/a`). */
 export function statusName(c) {
-  return c === 'c'
-    ? 'completed'
-    : c === 'p'
-      ? 'partial'
-      : c === 'f'
-        ? 'failed'
-        : c === '?'
-          ? 'no trial record'
-          : 'n/a';
+  return STATUS_NAMES.get(c) ?? 'n/a';
 }
 
 export function badge(c, label?) {
