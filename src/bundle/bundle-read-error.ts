@@ -13,4 +13,9 @@ export class BundleReadError extends Error {
     super(issues.map(formatBundleIssue).join('\n'));
     this.name = 'BundleReadError';
   }
+
+  /** The error of a file that is not there (`missing_file`), `message` saying what to do. */
+  static missingFile(file: string, message: string): BundleReadError {
+    return new BundleReadError([{ code: 'missing_file', file, path: [], message }]);
+  }
 }

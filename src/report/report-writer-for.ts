@@ -40,14 +40,7 @@ export async function reportWriterFor(
 ): Promise<{ path: string; bytes: number } | null> {
   const dir = resolve(bundleDir);
   if (!existsSync(join(dir, BUNDLE_FILES.scores))) {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: BUNDLE_FILES.scores,
-        path: [],
-        message: `no ${BUNDLE_FILES.scores} in ${dir}`,
-      },
-    ]);
+    throw BundleReadError.missingFile(BUNDLE_FILES.scores, `no ${BUNDLE_FILES.scores} in ${dir}`);
   }
   const { outPath, summary: known, ...reportOptions } = options;
   const manifest = await readBundleJson(dir, BUNDLE_FILES.run, rowSchemas.runManifest);
