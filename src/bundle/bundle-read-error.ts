@@ -27,4 +27,9 @@ export class BundleReadError extends Error {
       })),
     );
   }
+
+  /** The error of a file that is not there (`missing_file`), `message` saying what to do. */
+  static missingFile(file: string, message: string): BundleReadError {
+    return new BundleReadError([{ code: 'missing_file', file, path: [], message }]);
+  }
 }

@@ -10,7 +10,5 @@ import { BundleReadError } from './bundle-read-error.js';
  */
 export function requireBundleFile(dir: string, name: string): void {
   if (existsSync(join(dir, name))) return;
-  throw new BundleReadError([
-    { code: 'missing_file', file: name, path: [], message: `no ${name} in ${dir}` },
-  ]);
+  throw BundleReadError.missingFile(name, `no ${name} in ${dir}`);
 }

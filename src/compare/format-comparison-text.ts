@@ -1,8 +1,8 @@
-import { formatInterval } from './format-interval.js';
-import { formatPValue } from './format-p-value.js';
-import { formatStat } from './format-stat.js';
+import { comparisonFormat } from './comparison-format.js';
 import type { Flip, OutputComparison } from './output-comparison.js';
 import type { RunComparison } from './run-comparison.js';
+
+const { stat, interval, pValue } = comparisonFormat;
 
 /** At most this many flips or one-sided tasks are named per line; the JSON and HTML forms name all. */
 const LISTED = 12;
@@ -45,19 +45,19 @@ function diagnosticsNote(n: number | undefined): string {
 function outputLines(o: OutputComparison, pct: string): string[] {
   const lines = [
     `${o.name}  [${o.binary ? 'binary' : 'numeric'}, ${o.higherIsBetter ? 'higher' : 'lower'} is better]  verdict: ${o.verdict.toUpperCase()}`,
-    `  mean A ${formatStat(o.meanA)} (${o.nA} values)   mean B ${formatStat(o.meanB)} (${o.nB} values)   ${o.tasks} tasks paired, ${o.pairs} pairs`,
-    `  difference ${formatStat(o.difference, true)}   clustered ${pct} ${formatInterval(o.clustered)}   bootstrap ${pct} ${formatInterval(o.bootstrap)}`,
+    `  mean A ${stat(o.meanA)} (${o.nA} values)   mean B ${stat(o.meanB)} (${o.nB} values)   ${o.tasks} tasks paired, ${o.pairs} pairs`,
+    `  difference ${stat(o.difference, true)}   clustered ${pct} ${interval(o.clustered)}   bootstrap ${pct} ${interval(o.bootstrap)}`,
   ];
   const tests = [
     o.mcnemar === null
       ? null
-      : `exact McNemar p ${formatPValue(o.mcnemar.pValue)} (pass→fail ${o.mcnemar.passToFail}, fail→pass ${o.mcnemar.failToPass})`,
-    `sign p ${formatPValue(o.sign.pValue)} (+${o.sign.positive} −${o.sign.negative} =${o.sign.ties})`,
-    `permutation p ${formatPValue(o.permutation.pValue)}${o.permutation.exact ? ' (exact)' : ''}`,
+      : `exact McNemar p ${pValue(o.mcnemar.pValue)} (pass→fail ${o.mcnemar.passToFail}, fail→pass ${o.mcnemar.failToPass})`,
+    `sign p ${pValue(o.sign.pValue)} (+${o.sign.positive} −${o.sign.negative} =${o.sign.ties})`,
+    `permutation p ${pValue(o.permutation.pValue)}${o.permutation.exact ? ' (exact)' : ''}`,
   ].filter((t) => t !== null);
   lines.push(`  ${tests.join('   ')}`);
   lines.push(
-    `  ${o.test === 'mcnemar_exact' ? 'McNemar' : 'permutation'} p adjusted: Holm ${formatPValue(o.holm)}, Benjamini–Hochberg ${formatPValue(o.benjaminiHochberg)}   MDE at 80% power ${formatStat(o.minimumDetectableEffect)}`,
+    `  ${o.test === 'mcnemar_exact' ? 'McNemar' : 'permutation'} p adjusted: Holm ${pValue(o.holm)}, Benjamini–Hochberg ${pValue(o.benjaminiHochberg)}   MDE at 80% power ${stat(o.minimumDetectableEffect)}`,
   );
   if (o.flips !== null) {
     lines.push(`  pass→fail ${o.flips.passToFail.length}: ${flipList(o.flips.passToFail)}`);

@@ -23,14 +23,8 @@ import { summaryValues } from './summary-values.js';
 export async function readBundleValues(dir: string): Promise<RunValues> {
   const abs = resolve(dir);
   if (!existsSync(join(abs, BUNDLE_FILES.summary))) {
-    throw new BundleReadError([
-      {
-        code: 'missing_file',
-        file: join(dir, BUNDLE_FILES.summary),
-        path: [],
-        message: 'missing (write it with `evalstream summarize`)',
-      },
-    ]);
+    const file = join(dir, BUNDLE_FILES.summary);
+    throw BundleReadError.missingFile(file, 'missing (write it with `evalstream summarize`)');
   }
   const summary = (await readBundleJson(abs, BUNDLE_FILES.summary, rowSchemas.summary)) as Summary;
   const manifest = await readBundleJson(abs, BUNDLE_FILES.run, rowSchemas.runManifest);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { REPORT_STYLE } from '../report/report-style.js';
-import { formatInterval } from './format-interval.js';
-import { formatPValue } from './format-p-value.js';
-import { formatStat } from './format-stat.js';
+import { comparisonFormat } from './comparison-format.js';
 import type { Flip, OutputComparison } from './output-comparison.js';
 import type { RunComparison } from './run-comparison.js';
+
+const { stat, interval, pValue } = comparisonFormat;
 
 const PAGE_STYLE = `${REPORT_STYLE}
 .verdict-improved { color: var(--ok); font-weight: 650; }
@@ -85,15 +85,15 @@ ${c.outputsWithoutValues.length > 0 ? `<div class="section notes">Outputs withou
     const num = (text: string): string => `<td class="num">${e(text)}</td>`;
     return (
       `<tr><td>${e(o.name)} <span class="kind">${o.binary ? 'binary' : 'numeric'}</span></td>` +
-      num(formatStat(o.meanA)) +
-      num(formatStat(o.meanB)) +
-      num(formatStat(o.difference, true)) +
-      num(formatInterval(o.clustered)) +
-      num(formatInterval(o.bootstrap)) +
-      num(formatPValue(o.pValue)) +
-      num(formatPValue(o.holm)) +
-      num(formatPValue(o.benjaminiHochberg)) +
-      num(formatStat(o.minimumDetectableEffect)) +
+      num(stat(o.meanA)) +
+      num(stat(o.meanB)) +
+      num(stat(o.difference, true)) +
+      num(interval(o.clustered)) +
+      num(interval(o.bootstrap)) +
+      num(pValue(o.pValue)) +
+      num(pValue(o.holm)) +
+      num(pValue(o.benjaminiHochberg)) +
+      num(stat(o.minimumDetectableEffect)) +
       `<td class="verdict-${o.verdict}">${e(o.verdict)}</td></tr>`
     );
   }
@@ -101,12 +101,12 @@ ${c.outputsWithoutValues.length > 0 ? `<div class="section notes">Outputs withou
   function detail(o: OutputComparison, level: string): string {
     const items = [
       `${o.higherIsBetter ? 'higher' : 'lower'} is better; ${o.nA} values in A, ${o.nB} in B; ${o.tasks} tasks paired, ${o.pairs} pairs`,
-      `difference ${formatStat(o.difference, true)}, clustered ${level} ${formatInterval(o.clustered)}, bootstrap ${level} ${formatInterval(o.bootstrap)}`,
+      `difference ${stat(o.difference, true)}, clustered ${level} ${interval(o.clustered)}, bootstrap ${level} ${interval(o.bootstrap)}`,
       o.mcnemar === null
         ? null
-        : `exact McNemar p ${formatPValue(o.mcnemar.pValue)} (pass→fail ${o.mcnemar.passToFail}, fail→pass ${o.mcnemar.failToPass})`,
-      `sign test p ${formatPValue(o.sign.pValue)} (${o.sign.positive} up, ${o.sign.negative} down, ${o.sign.ties} equal); permutation p ${formatPValue(o.permutation.pValue)}${o.permutation.exact ? ' (exact)' : ` (${o.permutation.resamples} resamples)`}`,
-      `minimum detectable effect at 80% power: ${formatStat(o.minimumDetectableEffect)}`,
+        : `exact McNemar p ${pValue(o.mcnemar.pValue)} (pass→fail ${o.mcnemar.passToFail}, fail→pass ${o.mcnemar.failToPass})`,
+      `sign test p ${pValue(o.sign.pValue)} (${o.sign.positive} up, ${o.sign.negative} down, ${o.sign.ties} equal); permutation p ${pValue(o.permutation.pValue)}${o.permutation.exact ? ' (exact)' : ` (${o.permutation.resamples} resamples)`}`,
+      `minimum detectable effect at 80% power: ${stat(o.minimumDetectableEffect)}`,
     ].filter((t) => t !== null);
     const flips =
       o.flips === null

@@ -42,7 +42,13 @@ export async function loadConfig(file: string): Promise<EvalstreamConfig> {
     } catch (error) {
       return fail(`cannot read: ${(error as Error).message}`);
     }
-    let mod = TS_EXTENSIONS.includes(ext) ? await importTs(abs, fail) : await importJs(abs, fail);
+    const load = TS_EXTENSIONS.includes(ext) ? await tsImporter(fail) : (url: string) => import(url);
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await load(pathToFileURL(abs).href)) as Record<string, unknown>;
+    } catch (error) {
+      return fail(`cannot load: ${(error as Error).message}`);
+    }
     // A .ts file outside a `"type": "module"` package is compiled as CommonJS: its ESM exports sit
     // on `default` marked `__esModule`.
     const inner = mod['default'] as Record<string, unknown> | undefined;
@@ -59,26 +65,16 @@ export async function loadConfig(file: string): Promise<EvalstreamConfig> {
   return parseConfig(raw, file);
 }
 
-async function importJs(abs: string, fail: (m: string) => never): Promise<Record<string, unknown>> {
+/** How a TypeScript config is loaded: tsx's `tsImport`, relative to this module. */
+async function tsImporter(fail: (m: string) => never): Promise<(url: string) => Promise<unknown>> {
   try {
-    return (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (error) {
-    return fail(`cannot load: ${(error as Error).message}`);
-  }
-}
-
-async function importTs(abs: string, fail: (m: string) => never): Promise<Record<string, unknown>> {
-  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
-  try {
-    ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
+    const { tsImport } = (await import('tsx/esm/api')) as {
+      tsImport: (specifier: string, parent: string) => Promise<unknown>;
+    };
+    return (url) => tsImport(url, import.meta.url);
   } catch {
     return fail(
       "TypeScript configs need the 'tsx' package (npm i -D tsx); or write evalstream.config.js/.json",
     );
-  }
-  try {
-    return (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Record<string, unknown>;
-  } catch (error) {
-    return fail(`cannot load: ${(error as Error).message}`);
   }
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { BundleReadError } from '../bundle/bundle-read-error.js';
@@ -14,6 +13,7 @@ import { STAGING_PREFIX } from '../bundle/staged-bundle-dir.js';
 import { summarizeBundle, type SummarizeBundleResult } from '../bundle/summarize-bundle.js';
 import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
 import { MergeError } from './merge-error.js';
+import { stageMergedBundle } from './stage-merged-bundle.js';
 
 /** Options of {@link mergeBundles}. */
 export interface MergeBundlesOptions {
@@ -71,12 +71,7 @@ export async function mergeBundles(
   options: MergeBundlesOptions = {},
 ): Promise<MergeBundlesResult> {
   if (shards.length === 0) throw new MergeError('no bundle to merge');
-  const out = resolve(outDir);
-  if (existsSync(out) && (await readdir(out)).length > 0)
-    throw new MergeError(`${outDir}: the output directory exists and is not empty`);
-  const tmp = join(dirname(out), `${basename(out)}.evalstream-tmp-${randomBytes(4).toString('hex')}`);
-  await mkdir(tmp, { recursive: true });
-  try {
+  const result = await stageMergedBundle(outDir, async (tmp) => {
     const scans: ShardScan[] = [];
     const trialShard = new Map<string, number>();
     const overlaps: string[] = [];
@@ -84,12 +79,7 @@ export async function mergeBundles(
     for (const [index, shard] of shards.entries()) {
       scans.push(await scanShard(shard, index, shards, trialShard, overlaps, tasks));
     }
-    if (overlaps.length > 0) {
-      const shown = overlaps.slice(0, 20).join('; ');
-      throw new MergeError(
-        `${overlaps.length} trial${overlaps.length === 1 ? ' is' : 's are'} in more than one shard: ${shown}${overlaps.length > 20 ? '; …' : ''}`,
-      );
-    }
+    if (overlaps.length > 0) throw MergeError.overlaps(overlaps);
     await writeFile(join(tmp, BUNDLE_FILES.tasks), [...tasks.values()].map((t) => t.text + '\n').join(''));
     const withDiagnostics = shards.some((shard) => existsSync(join(shard, DIAGNOSTICS_FILE_NAME)));
     for (const name of [
@@ -109,26 +99,13 @@ export async function mergeBundles(
     await copyFile(join(first, BUNDLE_FILES.metadata), join(tmp, BUNDLE_FILES.metadata));
     // the first shard's manifest: its run id and artifact names
     await copyFile(join(first, BUNDLE_FILES.run), join(tmp, BUNDLE_FILES.run));
-    const runId = (scans[0] as ShardScan).runId;
     for (const shard of shards) await copyEvidence(shard, shard, tmp);
-    const summary = await summarizeBundle(tmp, { reportWriter: null });
-    await rm(out, { recursive: true, force: true });
-    await rename(tmp, out);
-    if (options.reportWriter) await options.reportWriter(out);
-    const runIds = [...new Set(scans.map((s) => s.runId))];
-    return {
-      dir: out,
-      runId,
-      shards: shards.length,
-      trials: scans.reduce((n, s) => n + s.trials, 0),
-      scores: scans.reduce((n, s) => n + s.scores, 0),
-      runIds: runIds.length > 1 ? runIds : [],
-      summary: { ...summary, dir: out, summaryPath: join(out, BUNDLE_FILES.summary) },
-    };
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
-  }
+    const { summary } = await summarizeBundle(tmp, { reportWriter: null });
+    const trials = scans.reduce((n, s) => n + s.trials, 0);
+    return { shards: scans, trials, scores: scans.reduce((n, s) => n + s.scores, 0), summary };
+  });
+  if (options.reportWriter) await options.reportWriter(result.dir);
+  return result;
 }
 
 async function scanShard(

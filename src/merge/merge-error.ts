@@ -8,4 +8,12 @@
  */
 export class MergeError extends Error {
   override readonly name = 'MergeError';
+
+  /** The error naming the trials more than one shard holds (the first 20 of `overlaps`). */
+  static overlaps(overlaps: readonly string[]): MergeError {
+    const shown = overlaps.slice(0, 20).join('; ');
+    const are = overlaps.length === 1 ? ' is' : 's are';
+    const more = overlaps.length > 20 ? '; …' : '';
+    return new MergeError(`${overlaps.length} trial${are} in more than one shard: ${shown}${more}`);
+  }
 }

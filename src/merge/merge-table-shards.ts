@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -25,6 +24,7 @@ import type { Trial } from '../model/trial.js';
 import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
 import { statsJsonText } from '../stats/stats-json-text.js';
 import type { MergeBundlesOptions, MergeBundlesResult } from './merge-bundles.js';
+import { stageMergedBundle } from './stage-merged-bundle.js';
 import { MergeError } from './merge-error.js';
 import { openTableShards, type TableShard } from './open-table-shards.js';
 
@@ -50,38 +50,19 @@ export async function mergeTableShards(
   options: MergeBundlesOptions & { sources?: readonly string[] } = {},
 ): Promise<MergeBundlesResult> {
   if (refs.length === 0) throw new MergeError('no shard to merge');
-  const out = resolve(outDir);
-  if (existsSync(out) && (await readdir(out)).length > 0)
-    throw new MergeError(`${outDir}: the output directory exists and is not empty`);
   const sources = options.sources ?? refs.map((r) => (r.runId === null ? r.path : `${r.path}#${r.runId}`));
-  const { db, shards } = await openTableShards(refs, sources);
-  const tmp = join(dirname(out), `${basename(out)}.evalstream-tmp-${randomBytes(4).toString('hex')}`);
-  try {
-    const c = db.connection;
-    await refuseOverlaps(c, shards);
-    await refuseTaskConflicts(c, shards);
-    await mkdir(tmp, { recursive: true });
-    const counts = await writeBundleFiles(c, shards, tmp);
-    db.close();
-    await rm(out, { recursive: true, force: true });
-    await rename(tmp, out);
-    if (options.reportWriter) await options.reportWriter(out, { summary: counts.summary });
-    const runIds = [...new Set(shards.map((s) => s.runId))];
-    return {
-      dir: out,
-      runId: (shards[0] as TableShard).runId,
-      shards: shards.length,
-      trials: counts.trials,
-      scores: counts.scores,
-      runIds: runIds.length > 1 ? runIds : [],
-      summary: { summary: counts.summary, dir: out, summaryPath: join(out, BUNDLE_FILES.summary) },
-    };
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
-  } finally {
-    db.close();
-  }
+  const result = await stageMergedBundle(outDir, async (dir) => {
+    const { db, shards } = await openTableShards(refs, sources);
+    try {
+      await refuseOverlaps(db.connection, shards);
+      await refuseTaskConflicts(db.connection, shards);
+      return { shards, ...(await writeBundleFiles(db.connection, shards, dir)) };
+    } finally {
+      db.close();
+    }
+  });
+  if (options.reportWriter) await options.reportWriter(result.dir, { summary: result.summary.summary });
+  return result;
 }
 
 /** Trials (by task and trial id) that more than one shard holds, as trial rows or as scores. */
@@ -101,16 +82,12 @@ async function refuseOverlaps(c: DuckDBConnection, shards: readonly TableShard[]
       ORDER BY shards[2], ordinals[2] NULLS LAST, task_id, trial_id`)
   ).getRowsJS();
   if (rows.length === 0) return;
-  const shown = rows
-    .slice(0, 20)
-    .map(([task, trial, list]) => {
-      const [first, second] = list as number[];
-      return `(${String(task)}, ${String(trial)}) in ${shards[first as number]?.source} and ${shards[second as number]?.source}`;
-    })
-    .join('; ');
-  throw new MergeError(
-    `${rows.length} trial${rows.length === 1 ? ' is' : 's are'} in more than one shard: ${shown}${rows.length > 20 ? '; …' : ''}`,
-  );
+  const shardOf = (list: unknown, i: number): string | undefined =>
+    shards[(list as number[])[i] as number]?.source;
+  const overlaps = rows.map(([task, trial, list]) => {
+    return `(${String(task)}, ${String(trial)}) in ${shardOf(list, 0)} and ${shardOf(list, 1)}`;
+  });
+  throw MergeError.overlaps(overlaps);
 }
 
 const TASK_FIELDS = `intent, inputs::VARCHAR, reference::VARCHAR, metrics::VARCHAR, views::VARCHAR, metadata::VARCHAR`;

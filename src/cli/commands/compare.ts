@@ -84,7 +84,6 @@ Examples:
 Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an output regressed;
 2 bad usage or input.`,
     )
-    .exitOverride()
     .action(async (pathA: string, pathB: string, flags: CompareFlags) => {
       const a = await read(pathA, flags.runA ?? null);
       const b = await read(pathB, flags.runB ?? null);

@@ -26,7 +26,6 @@ export function exportCommand(): Command {
     .requiredOption('--db <file>', 'DuckDB file written by evalstream')
     .option('--parquet <dir>', 'write DIR/<table>/run_id=<id>/*.parquet (DuckDB COPY)')
     .option('--arrow <dir>', 'write DIR/<table>.arrow (Arrow IPC file format)')
-    .exitOverride()
     .addHelpText(
       'after',
       `

@@ -132,7 +132,6 @@ export function gymCommand(): Command {
       '--threads <n>',
       'threads that read inputs over 32 MiB, this one included; one of them writes the merged file (default: cores, at most 4; 1: no worker threads)',
     )
-    .exitOverride()
     .addHelpText(
       'after',
       `
@@ -142,9 +141,7 @@ Examples:
 
 Exit codes: 0 ok; 2 bad usage or input (malformed line, duplicate (task, rollout) rows; file and line named).`,
     )
-    .action(async (flags: AggregateFlags) => {
-      await aggregate(flags);
-    });
+    .action(aggregate);
   gym
     .command('profile')
     .description(
@@ -153,7 +150,6 @@ Exit codes: 0 ok; 2 bad usage or input (malformed line, duplicate (task, rollout
     .requiredOption('--inputs <file>', 'materialized inputs JSONL (<stem>_materialized_inputs.jsonl)')
     .requiredOption('--rollouts <file>', 'rollouts JSONL')
     .option('--allow-partial-rollouts', 'drop inputs that have no rollout instead of failing')
-    .exitOverride()
     .addHelpText(
       'after',
       `
@@ -162,8 +158,6 @@ Example:
 
 Exit codes: 0 ok; 2 bad usage or input.`,
     )
-    .action(async (flags: ProfileFlags) => {
-      await profile(flags);
-    });
-  return gym.exitOverride();
+    .action(profile);
+  return gym;
 }

@@ -74,7 +74,6 @@ export function initCommand(): Command {
 Example:
   evalstream init && evalstream score examples/harbor-job --out runs/r1   # score picks up ./evalstream.config.mjs`,
     )
-    .exitOverride()
     .action(async (flags: InitFlags) => {
       const file = resolve(flags.out);
       try {

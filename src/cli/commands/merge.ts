@@ -51,7 +51,6 @@ Examples:
 
 Exit codes: 0 ok; 2 bad usage or input (a trial in two shards is named).`,
     )
-    .exitOverride()
     .action(async (shards: string[], flags: MergeFlags) => {
       const refs = shards.map(parseRunRef);
       const tables = refs.map((r) => isDuckDBFile(r.path) || isParquetExport(r.path));

@@ -56,7 +56,6 @@ export function queryCommand(): Command {
       'open the store read-write (INSERT/UPDATE/DELETE/CREATE/DROP in it; still no other file, no extension)',
     )
     .option('--limit <n>', 'print at most N rows', positiveInt)
-    .exitOverride()
     .addHelpText(
       'after',
       `

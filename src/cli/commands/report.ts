@@ -66,7 +66,6 @@ export function reportCommand(): Command {
         'Exit codes: 0 written, 1 the file could not be written, 2 bad usage or an unreadable bundle.',
       ].join('\n'),
     )
-    .exitOverride()
     .action(async (dir: string, flags: ReportFlags) => {
       const info = await stat(dir).catch(() => null);
       if (info === null || !info.isDirectory()) {

@@ -106,7 +106,7 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
     sinks.push(toDuckDB(db, storeOptions));
   }
 
-  const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputs) : null;
+  const progress = flags.progress && process.stderr.isTTY === true ? await startProgress(inputBytes) : null;
   const warnings: string[] = [];
   const warn = (message: string): void => {
     if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
@@ -265,9 +265,8 @@ interface Progress {
 }
 
 /** A cli-progress bar over the work done (input read, trials scored; see `describeScoreProgress`). */
-async function startProgress(inputs: string[]): Promise<Progress> {
+async function startProgress(totalBytes: number): Promise<Progress> {
   const STEPS = 1000;
-  const totalBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
   const bytesByFile = new Map<string, number>();
   const started = Date.now();
   const counts = { bytesRead: 0, totalBytes, readDone: false, trialsRead: 0, trialsScored: 0, elapsedSec: 0 };

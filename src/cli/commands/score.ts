@@ -66,7 +66,6 @@ Ctrl-C (SIGINT) or SIGTERM stops the run: the trials scored so far are written, 
 Exit codes: 0 ok; 1 the run failed, was interrupted or an input was cut off (trials read before it are kept);
 2 bad usage or input (the message names the file, line/offset and field).`,
     )
-    .exitOverride()
     .action(async (inputs: string[], flags: ScoreFlags) => {
       const { runScore } = await import('./run-score.js');
       await runScore(inputs, flags);

@@ -154,9 +154,7 @@ export function serveCommand(): Command {
       '\nExample:\n  evalstream serve --http 127.0.0.1:4318 --grpc 127.0.0.1:4317 --out runs/live --db runs/live.duckdb\n' +
         '  # then point an OTLP exporter at http://127.0.0.1:4318/v1/traces and open http://127.0.0.1:4318/\n',
     )
-    .action(async (options: ServeOptions) => {
-      await runServe(options);
-    });
+    .action(runServe);
 }
 
 async function runServe(options: ServeOptions): Promise<void> {

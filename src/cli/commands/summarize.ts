@@ -64,7 +64,6 @@ Examples:
 Exit codes: 0 ok; 1 a file ends in a cut-off line (the complete lines are summarized) or the DuckDB
 file cannot be written; 2 bad usage or input.`,
     )
-    .exitOverride()
     .action(async (dir: string, flags: SummarizeFlags) => {
       let result: SummarizeBundleResult;
       const scoresBytes = (await stat(join(resolve(dir), BUNDLE_FILES.scores)).catch(() => null))?.size ?? 0;

@@ -27,13 +27,6 @@ function fmtNum(x: number): string {
   return String(parseFloat(x.toPrecision(6)));
 }
 
-/** `part` of `total` as a percent (whole at 0 and 100, else one decimal); `—` without a total. */
-function fmtPct(part: number, total: number): string {
-  if (!total) return '—';
-  const p = (100 * part) / total;
-  return `${p === 100 || p === 0 ? p.toFixed(0) : p.toFixed(1)}%`;
-}
-
 /** Seconds as `12.5 s`, `3 min 4 s` or `2 h 05 min`; null when absent. */
 function fmtDuration(sec: number | null | undefined): string | null {
   if (sec === null || sec === undefined) return null;
@@ -50,16 +43,15 @@ function fmtTime(t: string | null | undefined): string | null {
 
 /**
  * The one formatting layer of the report page and the live page: counts, statistics, raw values,
- * percents, durations and timestamps, each as the text a reader sees.
+ * durations and timestamps, each as the text a reader sees.
  *
  * @example
- * format.pct(1, 3); // '33.3%'
+ * format.int(12345); // '12,345'
  */
 export const format = {
   int: fmtInt,
   stat: fmtStat,
   num: fmtNum,
-  pct: fmtPct,
   duration: fmtDuration,
   time: fmtTime,
 };

@@ -20,12 +20,10 @@ export const T0 = performance.now();
 export let D: PageData = null as unknown as PageData;
 /** Indexes derived from the data once (`derive`), and the page's elements. */
 export const X: Record<string, any> = {};
+/** The view a hash without parts opens. */
+const HOME = { view: 'summary', task: null, trial: null, occ: 1, output: null };
 export const S = {
-  view: 'summary',
-  task: null,
-  trial: null,
-  occ: 1,
-  output: null,
+  ...HOME,
   q: '',
   metric: '',
   status: '',
@@ -131,11 +129,7 @@ export function parseHash() {
     .map(dec);
   const params = new URLSearchParams(query);
   const r = {
-    view: 'summary',
-    task: null,
-    trial: null,
-    occ: 1,
-    output: null,
+    ...HOME,
     q: params.get('q') || '',
     metric: params.get('m') || '',
     status: params.get('s') || '',
@@ -227,20 +221,14 @@ export function init() {
     ['plots', 'Plots', '#/plots'],
     ['tasks', `Tasks (${format.int(X.nTasks)})`, '#/tasks'],
   ];
-  X.tabs = tabs.map(function (t) {
-    return h('a', {
-      href: t[2],
-      'data-view': t[0],
-      id: `tab-${t[0]}`,
-      text: t[1],
-      onclick: function (ev) {
-        if (t[0] === 'tasks') {
-          ev.preventDefault();
-          go(`#/tasks${hashQuery()}`);
-        }
-      },
-    });
-  });
+  // the tasks tab keeps the filters
+  const onTasks = (ev) => {
+    ev.preventDefault();
+    go(`#/tasks${hashQuery()}`);
+  };
+  X.tabs = tabs.map(([view, text, href]) =>
+    h('a', { href, 'data-view': view, id: `tab-${view}`, text, onclick: view === 'tasks' && onTasks }),
+  );
   app.appendChild(h('nav', { class: 'tabs' }, h('div', { class: 'wrap' }, X.tabs)));
   X.main = h('main', { id: 'view' });
   app.appendChild(X.main);

@@ -40,6 +40,7 @@ function chart(
     {
       ...SIZE,
       legend: { show: false },
+      cursor: { drag: { x: false, y: false } },
       ...options,
       hooks: {
         setCursor: [
@@ -92,7 +93,6 @@ export function histogramChart(hist: ReportHistogram): HTMLElement {
           points: { show: false },
         },
       ],
-      cursor: { drag: { x: false, y: false } },
     },
     [centres, counts],
     (i) => `${label(i)}: ${format.int(counts[i])}${counts[i] === 1 ? ' value' : ' values'}`,
@@ -148,7 +148,6 @@ export function stripChart(
             }
           : { stroke: ACCENT, width: 2, points: { show: false } },
       ],
-      cursor: { drag: { x: false, y: false } },
     },
     [means.map((_, i) => i + 0.5), means],
     (i) => `${taskIds[tasks[i] as number]}: ${format.stat(means[i])}`,
@@ -175,7 +174,6 @@ export function passAtKChart(points: ReportOutput['passAtK']): HTMLElement {
         {},
         { stroke: ACCENT, width: 2, points: { show: true, size: 7, fill: ACCENT, stroke: '#fff' } },
       ],
-      cursor: { drag: { x: false, y: false } },
     },
     [points.map((p) => p.k), points.map((p) => p.mean)],
     (i) => {

@@ -105,16 +105,31 @@ export function details(summary, body, open?) {
   return h('details', { open: !!open }, [h('summary', null, summary), h('div', { class: 'in' }, body)]);
 }
 
+/** Collapsed `details` showing a JSON value, pretty-printed. */
+export function jsonDetails(summary, value) {
+  return details(summary, pre(pretty(value)));
+}
+
+/** A line of muted text (an empty state or a note). */
+export function muted(text) {
+  return h('div', { class: 'muted', text });
+}
+
+/** The faint dash of an empty cell. */
+export function dash() {
+  return h('span', { class: 'faint', text: '—' });
+}
+
+const STATUS_NAMES = new Map([
+  ['c', 'completed'],
+  ['p', 'partial'],
+  ['f', 'failed'],
+  ['?', 'no trial record'],
+]);
+
+/** The name of a one-letter status of the columns (`-`: no score, `n/a`). */
 export function statusName(c) {
-  return c === 'c'
-    ? 'completed'
-    : c === 'p'
-      ? 'partial'
-      : c === 'f'
-        ? 'failed'
-        : c === '?'
-          ? 'no trial record'
-          : 'n/a';
+  return STATUS_NAMES.get(c) ?? 'n/a';
 }
 
 export function badge(c, label?) {

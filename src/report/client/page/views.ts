@@ -8,8 +8,13 @@ import {
   details,
   downloadJson,
   enc,
+  dash,
+  appendKids,
   grid,
   h,
+  jsonDetails,
+  type Kids,
+  muted,
   pre,
   pretty,
   safeFileName,
@@ -55,19 +60,18 @@ export function renderHeader() {
     ['Version', r.sdkVersion],
   ];
   const meta = facts.filter((f) => f[1]).map((f) => h('span', null, [`${f[0]} `, h('b', { text: f[1] })]));
-  const ts = c.trialStatus,
-    ss = c.scoreStatus;
-  const errorSub = c.errorsByType
-    .slice(0, 3)
-    .map((e) => h('div', { class: 'sub', text: `${e[0]}: ${format.int(e[1])}` }));
-  if (c.errorsByType.length > 3)
-    errorSub.push(h('div', { class: 'sub', text: `+${c.errorsByType.length - 3} more types` }));
-  const card = (label, n, subs?, cls?) =>
+  const ts = c.trialStatus;
+  const countText = (e) => `${e[0]}: ${format.int(e[1])}`;
+  const errorSubs = c.errorsByType.slice(0, 3).map(countText);
+  if (c.errorsByType.length > 3) errorSubs.push(`+${c.errorsByType.length - 3} more types`);
+  const card = (label, n, subs: string[] = [], cls = '') =>
     h('div', { class: `card${cls ? ' ' + cls : ''}`, id: `count-${label.toLowerCase()}` }, [
       h('div', { class: 'l', text: label }),
       h('div', { class: 'n', text: format.int(n) }),
-      subs,
+      subs.map((text) => h('div', { class: 'sub', text })),
     ]);
+  const chip = (l) => h('span', { class: 'chip' }, [h('span', { class: 'k', text: `${l[0]} ` }), l[1]]);
+  const trialSub = `${format.int(ts.completed)} completed · ${format.int(ts.partial)} partial · ${format.int(ts.failed)} failed`;
   return h(
     'header',
     { class: 'top' },
@@ -75,44 +79,20 @@ export function renderHeader() {
       h('div', { class: 'brand', text: 'evalstream report' }),
       h('h1', { id: 'run-id', text: r.id }),
       h('div', { class: 'meta-line' }, meta),
-      r.labels.length
-        ? h(
-            'div',
-            { class: 'chips' },
-            r.labels.map((l) =>
-              h('span', { class: 'chip' }, [h('span', { class: 'k', text: `${l[0]} ` }), l[1]]),
-            ),
-          )
-        : null,
+      r.labels.length > 0 && h('div', { class: 'chips' }, r.labels.map(chip)),
       h('div', { class: 'cards' }, [
         card('Tasks', c.tasks),
-        card(
-          'Trials',
-          c.trials,
-          h('div', {
-            class: 'sub',
-            text: `${format.int(ts.completed)} completed · ${format.int(ts.partial)} partial · ${format.int(ts.failed)} failed`,
-          }),
-        ),
-        card('Scores', c.scores, h('div', { class: 'sub', text: `${format.int(ss.failed)} failed` })),
-        card('Errors', c.errors, errorSub, c.errors ? 'bad' : ''),
-        c.diagnostics
-          ? card(
-              'Diagnostics',
-              c.diagnostics,
-              c.diagnosticsByCode.map((d) =>
-                h('div', { class: 'sub', text: d[0] + ': ' + format.int(d[1]) }),
-              ),
-            )
-          : null,
+        card('Trials', c.trials, [trialSub]),
+        card('Scores', c.scores, [`${format.int(c.scoreStatus.failed)} failed`]),
+        card('Errors', c.errors, errorSubs, c.errors ? 'bad' : ''),
+        c.diagnostics > 0 && card('Diagnostics', c.diagnostics, c.diagnosticsByCode.map(countText)),
       ]),
-      D.notes.length
-        ? h(
-            'div',
-            { class: 'notes' },
-            D.notes.map((n) => h('div', { text: n })),
-          )
-        : null,
+      D.notes.length > 0 &&
+        h(
+          'div',
+          { class: 'notes' },
+          D.notes.map((n) => h('div', { text: n })),
+        ),
       selectionEl(),
     ]),
   );
@@ -126,9 +106,13 @@ export function selectionEl() {
     h('summary', {
       text: `Drill-down: details of ${format.int(kept)} of ${format.int(X.nTrials)} trials, trajectories of ${format.int(sel.trajectoriesKept)} of ${format.int(sel.trajectoriesTotal)}`,
     }),
-    h('div', { text: `Kept: ${sel.rule}.` }),
-    h('div', { text: sel.howToGetTheRest }),
+    keptEls(),
   ]);
+}
+
+/** The rule that chose the trials kept in detail, and how to get the others. */
+function keptEls() {
+  return [h('div', { text: `Kept: ${D.selection.rule}.` }), h('div', { text: D.selection.howToGetTheRest })];
 }
 
 // ---------------------------------------------------------------- aggregates
@@ -178,7 +162,13 @@ export function renderSummary(root) {
     ['pass@k', 'pass@k'],
     ['other', 'Other'],
   ];
-  const seg = h('div', { class: 'seg', id: 'agg-kind' });
+  const seg = h(
+    'div',
+    { class: 'seg', id: 'agg-kind' },
+    kinds.map(([kind, text]) =>
+      h('button', { 'data-kind': kind, text, onclick: () => redraw({ aggKind: kind }) }),
+    ),
+  );
   const countEl = h('span', { class: 'count' });
   const tbody = h('tbody');
   const headRow = h('tr');
@@ -186,27 +176,17 @@ export function renderSummary(root) {
 
   function drawHead() {
     clear(headRow);
-    for (const col of AGG_COLUMNS) {
-      const on = S.aggSort === col[0];
-      headRow.appendChild(
-        h(
-          'th',
-          {
-            class: `sortable${col[2] ? ' num' : ''}`,
-            title: `Sort by ${col[1]}`,
-            onclick: function () {
-              if (S.aggSort === col[0]) S.aggDir = -S.aggDir;
-              else {
-                S.aggSort = col[0];
-                S.aggDir = col[2] ? -1 : 1;
-              }
-              draw();
-            },
-          },
-          [col[1] as string, on ? h('span', { class: 'arrow', text: S.aggDir > 0 ? '▲' : '▼' }) : null],
-        ),
-      );
+    for (const [key, label, numeric] of AGG_COLUMNS) {
+      const arrow = S.aggSort === key && h('span', { class: 'arrow', text: S.aggDir > 0 ? '▲' : '▼' });
+      const onclick = () =>
+        redraw(S.aggSort === key ? { aggDir: -S.aggDir } : { aggSort: key, aggDir: numeric ? -1 : 1 });
+      const props = { class: `sortable${numeric ? ' num' : ''}`, title: `Sort by ${label}`, onclick };
+      headRow.appendChild(h('th', props, [label, arrow]));
     }
+  }
+  function redraw(change: Partial<typeof S>) {
+    Object.assign(S, change);
+    draw();
   }
   function draw() {
     drawHead();
@@ -221,54 +201,29 @@ export function renderSummary(root) {
     if (S.aggSort) {
       const key = S.aggSort,
         dir = S.aggDir;
-      rows = rows.slice().sort(function (p, q2) {
-        const a = aggSortValue(p, key),
-          b = aggSortValue(q2, key);
-        if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
-        if (b === null || b === undefined) return -1;
-        return (a < b ? -1 : a > b ? 1 : 0) * dir;
-      });
+      rows = rows.slice().sort((p, q2) => compareKeys(aggSortValue(p, key), aggSortValue(q2, key), dir));
     }
     clear(tbody);
     for (const a of rows) tbody.appendChild(aggRow(a));
+    const none = 'No aggregate matches the filter.';
     if (!rows.length)
-      tbody.appendChild(
-        h(
-          'tr',
-          null,
-          h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: 'No aggregate matches the filter.' }),
-        ),
-      );
+      tbody.appendChild(h('tr', null, h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: none })));
     countEl.textContent = `${rows.length} of ${D.aggregates.length} rows`;
   }
-  search.addEventListener('input', function () {
-    S.aggQ = search.value;
-    draw();
-  });
-  for (const k of kinds) {
-    seg.appendChild(
-      h('button', {
-        'data-kind': k[0],
-        text: k[1],
-        onclick: function () {
-          S.aggKind = k[0];
-          draw();
-        },
-      }),
-    );
-  }
+  search.addEventListener('input', () => redraw({ aggQ: search.value }));
   root.appendChild(h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]));
   root.appendChild(table);
   root.appendChild(
-    h('div', { class: 'legend' }, [
-      h('span', null, [h('i', { style: { background: '#2f9e62' } }), 'scored / measured']),
-      h('span', null, [h('i', { style: { background: '#e0a21b' } }), 'missing (output omitted)']),
-      h('span', null, [h('i', { style: { background: '#d2433f' } }), 'failed (trial or metric)']),
-      h('span', null, [
-        h('i', { style: { background: '#c9d1dc' } }),
-        'unmeasured (views, pass@k: nan_count)',
-      ]),
-    ]),
+    h(
+      'div',
+      { class: 'legend' },
+      [
+        ['#2f9e62', 'scored / measured'],
+        ['#e0a21b', 'missing (output omitted)'],
+        ['#d2433f', 'failed (trial or metric)'],
+        ['#c9d1dc', 'unmeasured (views, pass@k: nan_count)'],
+      ].map(([background, label]) => h('span', null, [h('i', { style: { background } }), label])),
+    ),
   );
   root.appendChild(
     h('div', {
@@ -277,19 +232,16 @@ export function renderSummary(root) {
     }),
   );
   if (D.counts.errorsByType.length) {
-    root.appendChild(h('h2', { text: 'Errors by type' }));
-    root.appendChild(
-      grid(
-        { class: 'grid', id: 'error-table' },
-        ['Error type', ['Trials', 'num']],
-        D.counts.errorsByType.map((e) =>
-          h('tr', null, [
-            h('td', { class: 'name', text: e[0] }),
-            h('td', { class: 'num', text: format.int(e[1]) }),
-          ]),
-        ),
-      ),
-    );
+    const row = (e) =>
+      h('tr', null, [
+        h('td', { class: 'name', text: e[0] }),
+        h('td', { class: 'num', text: format.int(e[1]) }),
+      ]);
+    const heads: [string, [string, string]] = ['Error type', ['Trials', 'num']];
+    appendKids(root, [
+      h('h2', { text: 'Errors by type' }),
+      grid({ class: 'grid', id: 'error-table' }, heads, D.counts.errorsByType.map(row)),
+    ]);
   }
   draw();
 }
@@ -299,17 +251,15 @@ export function aggRow(a) {
     ? h('a', { class: 'name', href: `#/plots/${enc(a.key)}`, title: `Plots of ${a.key}`, text: a.name })
     : h('span', { class: 'name', text: a.name });
   const mean = a.kind === 'scalar' ? a.value : a.mean;
+  const noCi = 'No interval: fewer than 3 tasks/repeats, or a backend figure';
   const ci = a.ci
     ? h('span', {
         class: 'ci',
         title: a.ci.method,
         text: `[${format.stat(a.ci.lo)}, ${format.stat(a.ci.hi)}]`,
       })
-    : h('span', {
-        class: 'faint',
-        title: 'No interval: fewer than 3 tasks/repeats, or a backend figure',
-        text: '—',
-      });
+    : h('span', { class: 'faint', title: noCi, text: '—' });
+  const num = (text) => h('td', { class: 'num', text });
   let cov;
   if (a.coverage) {
     const c = a.coverage;
@@ -320,7 +270,7 @@ export function aggRow(a) {
     const total = a.count + a.nanCount;
     const title = `measured ${a.count} · unmeasured ${a.nanCount} of ${total}`;
     cov = coverageEls([a.count, 0, 0], total, title, `${format.int(a.count)}/${format.int(total)}`);
-  } else cov = h('span', { class: 'faint', text: '—' });
+  } else cov = dash();
   return h('tr', { 'data-name': a.name }, [
     h('td', null, name),
     h('td', null, h('span', { class: `kind ${a.kind === 'pass@k' ? 'pass' : a.kind}`, text: kindLabel(a) })),
@@ -333,12 +283,12 @@ export function aggRow(a) {
           : null,
     }),
     h('td', { class: 'num' }, ci),
-    h('td', { class: 'num', text: format.int(a.count) }),
-    h('td', { class: 'num', text: format.int(a.nanCount) }),
+    num(format.int(a.count)),
+    num(format.int(a.nanCount)),
     h('td', { style: { whiteSpace: 'nowrap' } }, cov),
-    h('td', { class: 'num', text: format.stat(a.min) }),
-    h('td', { class: 'num', text: format.stat(a.max) }),
-    h('td', { class: 'num', text: format.stat(a.stdDev) }),
+    num(format.stat(a.min)),
+    num(format.stat(a.max)),
+    num(format.stat(a.stdDev)),
   ]);
 }
 
@@ -355,50 +305,36 @@ function coverageEls(counts: number[], total: number, title: string, text: strin
 // ---------------------------------------------------------------- plots
 
 export function renderPlots(root) {
-  root.appendChild(h('h2', { text: 'Coverage' }));
   const withCoverage = D.outputs.filter((o) => o.coverage);
-  root.appendChild(
+  const openTask = (t) => go(`#/task/${enc(D.tasks.id[t])}`);
+  const card = (o, i) => {
+    const plots = [
+      o.histogram && plotBox('Distribution of values', histogramChart(o.histogram)),
+      !o.histogram && o.valueCounts && plotBox('Values', valueCountsChart(o.valueCounts)),
+      o.taskMeans.task.length > 0 && plotBox('Per-task mean', stripChart(o, D.tasks.id, openTask)),
+      o.passAtK.length > 0 && plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)),
+    ].filter(Boolean);
+    const c = o.coverage;
+    const coverage = c && `scored ${format.int(c.scored)} / ${format.int(c.total)}`;
+    return h('div', { class: 'plot-card', id: `plot-${i}`, 'data-key': o.key }, [
+      h('h3', null, [
+        h('span', { class: 'name', text: o.key }),
+        h('span', { class: 'kind', text: o.kind }),
+        c && h('span', { class: 'covtext', text: coverage }),
+      ]),
+      plots.length ? h('div', { class: 'plot-row' }, plots) : muted('No values to plot.'),
+    ]);
+  };
+  appendKids(root, [
+    h('h2', { text: 'Coverage' }),
     h(
       'div',
       { class: 'panel' },
-      withCoverage.length
-        ? coverageChart(D.outputs)
-        : h('div', { class: 'muted', text: 'No coverage in the summary.' }),
+      withCoverage.length ? coverageChart(D.outputs) : muted('No coverage in the summary.'),
     ),
-  );
-  root.appendChild(h('h2', { text: 'Outputs' }));
-  if (!D.outputs.length) root.appendChild(h('div', { class: 'muted', text: 'No metric outputs.' }));
-  D.outputs.forEach(function (o, i) {
-    const plots: any[] = [];
-    if (o.histogram) plots.push(plotBox('Distribution of values', histogramChart(o.histogram)));
-    else if (o.valueCounts) plots.push(plotBox('Values', valueCountsChart(o.valueCounts)));
-    if (o.taskMeans.task.length)
-      plots.push(
-        plotBox(
-          'Per-task mean',
-          stripChart(o, D.tasks.id, (t) => go(`#/task/${enc(D.tasks.id[t])}`)),
-        ),
-      );
-    if (o.passAtK.length) plots.push(plotBox('pass@k (macro over tasks)', passAtKChart(o.passAtK)));
-    const c = o.coverage;
-    root.appendChild(
-      h('div', { class: 'plot-card', id: `plot-${i}`, 'data-key': o.key }, [
-        h('h3', null, [
-          h('span', { class: 'name', text: o.key }),
-          h('span', { class: 'kind', text: o.kind }),
-          c
-            ? h('span', {
-                class: 'covtext',
-                text: `scored ${format.int(c.scored)} / ${format.int(c.total)}`,
-              })
-            : null,
-        ]),
-        plots.length
-          ? h('div', { class: 'plot-row' }, plots)
-          : h('div', { class: 'muted', text: 'No values to plot.' }),
-      ]),
-    );
-  });
+    h('h2', { text: 'Outputs' }),
+    D.outputs.length ? D.outputs.map(card) : muted('No metric outputs.'),
+  ]);
 }
 
 export function plotBox(caption, svg) {
@@ -435,12 +371,10 @@ export function renderTasks(root) {
     onclick: exportSelection,
   });
   let timer = 0;
-  const changed = function (delay) {
-    S.q = search.value;
-    S.metric = metric.value;
-    S.status = status.value;
+  const changed = (delay) => {
+    Object.assign(S, { q: search.value, metric: metric.value, status: status.value });
     clearTimeout(timer);
-    timer = setTimeout(function () {
+    timer = setTimeout(() => {
       replaceHash();
       refreshTaskList();
     }, delay);
@@ -468,12 +402,8 @@ export function renderTasks(root) {
       ['mean', 'Mean', true],
     ],
     'minmax(0, 1fr) 58px 58px 58px 92px',
-    function (key) {
-      if (S.sort === key) S.dir = -S.dir;
-      else {
-        S.sort = key;
-        S.dir = key === 'task' ? 1 : -1;
-      }
+    (key) => {
+      Object.assign(S, S.sort === key ? { dir: -S.dir } : { sort: key, dir: key === 'task' ? 1 : -1 });
       refreshTaskList();
     },
   );
@@ -492,34 +422,24 @@ export function refreshTaskList() {
   X.taskList = rows;
   let trials = 0;
   for (const r of rows) trials += r.n;
-  ui.countEl.textContent =
-    format.int(rows.length) +
-    (rows.length === 1 ? ' task · ' : ' tasks · ') +
-    format.int(trials) +
-    (trials === 1 ? ' trial' : ' trials');
+  const plural = (n, word) => `${format.int(n)} ${word}${n === 1 ? '' : 's'}`;
+  ui.countEl.textContent = `${plural(rows.length, 'task')} · ${plural(trials, 'trial')}`;
   ui.list.setHeader(
     { mean: o >= 0 ? D.outputs[o].output : 'Mean' },
     S.sort,
     S.dir,
     o >= 0 ? `Mean of ${D.outputs[o].key} over the listed trials` : '',
   );
-  ui.list.set(rows, function (r) {
-    const row = h(
-      'div',
-      {
-        class: `row${D.tasks.id[r.t] === S.task ? ' sel' : ''}`,
-        'data-task': D.tasks.id[r.t],
-        onclick: () => go(`#/task/${enc(D.tasks.id[r.t])}${hashQuery()}`),
-      },
-      [
-        h('span', { class: 'name', title: D.tasks.id[r.t], text: D.tasks.id[r.t] }),
-        h('span', { class: 'r', text: format.int(r.n) }),
-        h('span', { class: `r${r.failed ? '' : ' faint'}`, text: format.int(r.failed) }),
-        h('span', { class: `r${r.errors ? '' : ' faint'}`, text: format.int(r.errors) }),
-        h('span', { class: 'r', text: format.stat(r.mean) }),
-      ],
-    );
-    return row;
+  ui.list.set(rows, (r) => {
+    const id = D.tasks.id[r.t];
+    const onclick = () => go(`#/task/${enc(id)}${hashQuery()}`);
+    return h('div', { class: `row${id === S.task ? ' sel' : ''}`, 'data-task': id, onclick }, [
+      h('span', { class: 'name', title: id, text: id }),
+      h('span', { class: 'r', text: format.int(r.n) }),
+      h('span', { class: `r${r.failed ? '' : ' faint'}`, text: format.int(r.failed) }),
+      h('span', { class: `r${r.errors ? '' : ' faint'}`, text: format.int(r.errors) }),
+      h('span', { class: 'r', text: format.stat(r.mean) }),
+    ]);
   });
   renderDetail();
 }
@@ -545,7 +465,7 @@ export function meanOutput() {
 
 export function computeTaskList(o) {
   const match = matcher();
-  const active = !!(S.q.trim() || S.metric || S.status);
+  const active = filtersActive();
   const vals = o >= 0 ? D.values[o] : null;
   const status = D.trials.status,
     error = D.trials.error;
@@ -556,8 +476,7 @@ export function computeTaskList(o) {
       errors = 0,
       sum = 0,
       cnt = 0;
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      const row = X.taskRows[j];
+    for (const row of taskRows(t)) {
       if (!match(row)) continue;
       n++;
       if (status[row] === 'f') failed++;
@@ -575,16 +494,22 @@ export function computeTaskList(o) {
     const key = S.sort,
       dir = S.dir,
       ids = D.tasks.id;
-    rows.sort(function (a, b) {
-      if (key === 'task') return (ids[a.t] < ids[b.t] ? -1 : ids[a.t] > ids[b.t] ? 1 : 0) * dir;
-      const x = a[key],
-        y = b[key];
-      if (x === null) return y === null ? a.t - b.t : 1;
-      if (y === null) return -1;
-      return (x - y) * dir || a.t - b.t;
-    });
+    const keyOf = (r) => (key === 'task' ? ids[r.t] : r[key]);
+    rows.sort((a, b) => compareKeys(keyOf(a), keyOf(b), dir) || a.t - b.t);
   }
   return rows;
+}
+
+/** The trial rows of task t, in run order. */
+function taskRows(t): Int32Array {
+  return X.taskRows.subarray(X.taskStart[t], X.taskStart[t + 1]);
+}
+
+/** Compares two sort keys in `dir` order (1 or -1), null and undefined last in either order. */
+function compareKeys(a, b, dir) {
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
+  if (b === null || b === undefined) return -1;
+  return (a < b ? -1 : a > b ? 1 : 0) * dir;
 }
 
 /** A value's part in a mean: numbers as they are, booleans as 0/1, anything else left out. */
@@ -599,8 +524,27 @@ export function applicable(o, row) {
   return d < 0 || X.declSets[d].has(o);
 }
 
-/** The output state a status filter asks for (see `outState` in `matcher`). */
-const WANTED_STATE: Record<string, number> = { 'score-failed': 3, missing: 2, scored: 1 };
+const NOT_APPLICABLE = 0,
+  SCORED = 1,
+  MISSING = 2,
+  FAILED = 3;
+
+/** The state of output o on trial row r: not applicable, scored, missing or failed. */
+function outState(o, row) {
+  if (!applicable(o, row)) return NOT_APPLICABLE;
+  if (D.scoreStatus[X.outType[o]][row] === 'f') return FAILED;
+  return D.values[o][row] === null ? MISSING : SCORED;
+}
+
+/** The trial status a status filter asks for. */
+const TRIAL_STATUS = new Map([
+  ['completed', 'c'],
+  ['partial', 'p'],
+  ['failed', 'f'],
+]);
+
+/** The output state a status filter asks for. */
+const WANTED_STATE: Record<string, number> = { 'score-failed': FAILED, missing: MISSING, scored: SCORED };
 
 export function matcher() {
   const q = S.q.trim().toLowerCase();
@@ -610,13 +554,6 @@ export function matcher() {
     error = D.trials.error;
   if (q) ensureLowerIds();
   const outCount = D.outputs.length;
-  const outState = function (oi, row) {
-    // 0 n/a, 1 scored, 2 missing, 3 failed
-    if (!applicable(oi, row)) return 0;
-    const sc = D.scoreStatus[X.outType[oi]][row];
-    if (sc === 'f') return 3;
-    return D.values[oi][row] === null ? 2 : 1;
-  };
   const anyState = function (row, want) {
     for (let oi = 0; oi < outCount; oi++) if (outState(oi, row) === want) return true;
     return false;
@@ -624,20 +561,17 @@ export function matcher() {
   return function (row) {
     if (q && X.lowerTask[D.trials.task[row]].indexOf(q) < 0 && X.lowerTrial[row].indexOf(q) < 0) return false;
     if (o >= 0 && !applicable(o, row)) return false;
-    switch (st) {
-      case 'completed':
-        return status[row] === 'c';
-      case 'partial':
-        return status[row] === 'p';
-      case 'failed':
-        return status[row] === 'f';
-      case 'error':
-        return error[row] >= 0;
-    }
+    if (TRIAL_STATUS.has(st)) return status[row] === TRIAL_STATUS.get(st);
+    if (st === 'error') return error[row] >= 0;
     const want = WANTED_STATE[st];
     if (want === undefined) return true;
     return o >= 0 ? outState(o, row) === want : anyState(row, want);
   };
+}
+
+/** Whether a search, metric or status filter is set. */
+function filtersActive() {
+  return !!(S.q.trim() || S.metric || S.status);
 }
 
 export function ensureLowerIds() {
@@ -652,11 +586,10 @@ export function exportSelection() {
   let trialCount = 0;
   for (let t = 0; t < X.nTasks; t++) {
     const trials: any[] = [];
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      const row = X.taskRows[j];
+    for (const row of taskRows(t)) {
       if (match(row)) trials.push(trialSummary(row));
     }
-    if (trials.length || !(S.q.trim() || S.metric || S.status)) {
+    if (trials.length || !filtersActive()) {
       tasks.push({ task_id: D.tasks.id[t], trials: trials });
       trialCount += trials.length;
     }
@@ -673,11 +606,10 @@ export function exportSelection() {
 export function trialSummary(row) {
   const scores = {},
     values = {};
-  D.metricTypes.forEach(function (type, i) {
-    const c = D.scoreStatus[i][row];
-    if (c !== '-') scores[type] = statusName(c);
+  D.metricTypes.forEach((type, i) => {
+    if (D.scoreStatus[i][row] !== '-') scores[type] = statusName(D.scoreStatus[i][row]);
   });
-  D.outputs.forEach(function (o, i) {
+  D.outputs.forEach((o, i) => {
     if (applicable(i, row) && D.values[i][row] !== null) values[o.key] = unbox(D.values[i][row]);
   });
   const e = D.trials.error[row];
@@ -702,23 +634,14 @@ export function virtualTable(columns, template, onSort) {
   let items: any[] = [],
     renderRow: ((item: any) => HTMLElement) | null = null,
     pending = false;
-  const labels = {};
   function drawHead(overrides, sortKey, dir, meanTitle) {
     clear(head);
-    for (const col of columns) {
-      const label = (overrides && overrides[col[0]]) || col[1];
-      head.appendChild(
-        h(
-          'span',
-          {
-            class: col[2] ? 'r' : '',
-            'data-sort': col[0],
-            title: col[0] === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`,
-            onclick: () => onSort(col[0]),
-          },
-          [label, sortKey === col[0] ? h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' }) : null],
-        ),
-      );
+    for (const [key, name, numeric] of columns) {
+      const label = overrides[key] || name;
+      const title = key === 'mean' && meanTitle ? meanTitle : `Sort by ${label}`;
+      const arrow = sortKey === key && h('span', { class: 'arrow', text: dir > 0 ? ' ▲' : ' ▼' });
+      const props = { class: numeric ? 'r' : '', 'data-sort': key, title, onclick: () => onSort(key) };
+      head.appendChild(h('span', props, [label, arrow]));
     }
   }
   function draw() {
@@ -739,13 +662,11 @@ export function virtualTable(columns, template, onSort) {
       body.appendChild(el);
     }
   }
-  body.addEventListener('scroll', function () {
-    if (!pending) {
-      pending = true;
-      requestAnimationFrame(draw);
-    }
+  body.addEventListener('scroll', () => {
+    if (!pending) requestAnimationFrame(draw);
+    pending = true;
   });
-  drawHead(labels, '', 1, '');
+  drawHead({}, '', 1, '');
   return {
     el: root,
     setHeader: drawHead,
@@ -756,7 +677,6 @@ export function virtualTable(columns, template, onSort) {
       body.style.height = `${Math.min(560, Math.max(rows.length, 4) * ROW + 2)}px`;
       draw();
     },
-    redraw: draw,
     reveal: function (index) {
       if (index < 0) return;
       const top = index * ROW,
@@ -773,34 +693,24 @@ export function renderDetail() {
   const ui = X.ui;
   if (!ui) return;
   const pane = clear(ui.detail);
+  const hint = (text) => pane.appendChild(h('div', { class: 'panel hint', text }));
   const t = S.task === null ? undefined : X.taskIndex.get(S.task);
-  if (t === undefined) {
-    pane.appendChild(
-      h('div', {
-        class: 'panel hint',
-        text: S.task === null ? 'Select a task to see its trials.' : 'No task with this id in the run.',
-      }),
-    );
-    return;
-  }
-  const pos = X.taskList.findIndex((r) => r.t === t);
-  ui.list.reveal(pos);
-  if (!whenParsed(renderDetail)) {
-    pane.appendChild(h('div', { class: 'panel hint', text: 'Loading…' }));
-    return;
-  }
-  if (S.trial !== null) {
-    const row = findTrialRow(t, S.trial, S.occ);
-    if (row < 0)
-      pane.appendChild(h('div', { class: 'panel hint', text: 'No trial with this id in the task.' }));
-    else pane.appendChild(trialDetail(t, row));
-  } else pane.appendChild(taskDetail(t));
+  if (t === undefined)
+    return hint(S.task === null ? 'Select a task to see its trials.' : 'No task with this id in the run.');
+  ui.list.reveal(X.taskList.findIndex((r) => r.t === t));
+  if (!whenParsed(renderDetail)) return hint('Loading…');
+  if (S.trial === null) return pane.appendChild(taskDetail(t));
+  const row = findTrialRow(t, S.trial, S.occ);
+  pane.appendChild(
+    row < 0
+      ? h('div', { class: 'panel hint', text: 'No trial with this id in the task.' })
+      : trialDetail(t, row),
+  );
 }
 
 export function findTrialRow(t, id, occ) {
   let seen = 0;
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-    const row = X.taskRows[j];
+  for (const row of taskRows(t)) {
     if (D.trials.id[row] === id && ++seen === occ) return row;
   }
   return -1;
@@ -810,8 +720,7 @@ export function trialHash(row) {
   const t = D.trials.task[row],
     id = D.trials.id[row];
   let occ = 0;
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-    const r = X.taskRows[j];
+  for (const r of taskRows(t)) {
     if (D.trials.id[r] === id) occ++;
     if (r === row) break;
   }
@@ -819,179 +728,128 @@ export function trialHash(row) {
 }
 
 export function taskOutputs(t) {
-  const outs: any[] = [];
-  for (let o = 0; o < D.outputs.length; o++) {
-    for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-      if (applicable(o, X.taskRows[j])) {
-        outs.push(o);
-        break;
-      }
-    }
-  }
-  return outs;
+  const rows = taskRows(t);
+  return D.outputs.map((_, o) => o).filter((o) => rows.some((row) => applicable(o, row)));
 }
 
 export function outputCell(o, row) {
-  if (!applicable(o, row)) return h('span', { class: 'faint', text: 'n/a' });
-  const sc = D.scoreStatus[X.outType[o]][row];
-  if (sc === 'f') return badge('f', 'failed');
-  const v = D.values[o][row];
-  if (v === null) return badge('p', 'missing');
-  return valueEl(v);
+  const state = outState(o, row);
+  if (state === NOT_APPLICABLE) return h('span', { class: 'faint', text: 'n/a' });
+  if (state === FAILED) return badge('f', 'failed');
+  if (state === MISSING) return badge('p', 'missing');
+  return valueEl(D.values[o][row]);
 }
 
 export function taskDetail(t) {
   const spec = taskSpec(t);
   const id = D.tasks.id[t];
-  const match = matcher();
-  const active = !!(S.q.trim() || S.metric || S.status);
-  const rows: any[] = [];
-  for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++)
-    if (!active || S.allTrials || match(X.taskRows[j])) rows.push(X.taskRows[j]);
-  const total = X.taskStart[t + 1] - X.taskStart[t];
+  const active = filtersActive();
+  const all = Array.from(taskRows(t));
+  const rows = !active || S.allTrials ? all : all.filter(matcher());
   const outs = taskOutputs(t);
-  const box = h('div', { class: 'panel', id: 'task-detail' });
-  box.appendChild(
-    h('div', { class: 'crumbs' }, [h('a', { href: '#/tasks' + hashQuery(), text: 'Tasks' }), ' › ', id]),
-  );
-  box.appendChild(
+  const shown = outs.slice(0, 6);
+  const limit = S.trialLimit;
+  const heads = ['Trial', 'Status', 'Error', X.anyDiagnostics && 'Diagnostics'].filter(Boolean);
+  const trialHead = h('tr', null, [
+    heads.map((text) => h('th', { text })),
+    shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key })),
+  ]);
+  const count =
+    active && !S.allTrials ? `matching the filters (${rows.length} of ${all.length})` : `(${all.length})`;
+  const metricItem = (m) => {
+    const outputs = m[1].map((o) => `${o[0]} (${o[1]}${o[2] ? '' : ', optional'})`);
+    return h('li', null, [h('span', { class: 'name', text: m[0] }), ': ', outputs.join(', ')]);
+  };
+  const viewItem = (v) =>
+    h('li', null, [h('span', { class: 'name', text: v[0] }), ` = ${v[1]}(${v[2].join(', ')})`]);
+  return h('div', { class: 'panel', id: 'task-detail' }, [
+    crumbs(id),
     titleRow(h('h2', { text: id }), 'Export task (JSON)', `${safeFileName(id)}-task.json`, () => ({
       run_id: D.run.id,
       task_id: id,
       spec: unbox(spec),
       trials: rows.map(trialSummary),
     })),
-  );
-  if (spec.intent) box.appendChild(h('p', { class: 'intent', text: spec.intent }));
-  // Per-output summary of this task.
-  if (outs.length) {
-    const body: HTMLElement[] = [];
-    for (const o of outs) {
-      let sum = 0,
-        n = 0,
-        scored = 0,
-        missing = 0,
-        failed = 0;
-      for (let j = X.taskStart[t]; j < X.taskStart[t + 1]; j++) {
-        const row = X.taskRows[j];
-        if (!applicable(o, row)) continue;
-        if (D.scoreStatus[X.outType[o]][row] === 'f') {
-          failed++;
-          continue;
-        }
-        const v = D.values[o][row];
-        if (v === null) {
-          missing++;
-          continue;
-        }
-        scored++;
-        const x = meanPart(v);
-        if (x !== null) {
-          sum += x;
-          n++;
-        }
-      }
-      const tot = scored + missing + failed;
-      const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
-      body.push(
-        h('tr', null, [
-          h('td', { class: 'name', text: D.outputs[o].key }),
-          h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
-          h('td', { class: 'num', text: format.int(n) }),
-          h(
-            'td',
-            { style: { whiteSpace: 'nowrap' } },
-            coverageEls([scored, missing, failed], tot, title, `${scored}/${tot}`),
-          ),
-        ]),
-      );
-    }
-    box.appendChild(h('h3', { text: 'Outputs on this task' }));
-    box.appendChild(
-      grid({ class: 'grid' }, ['Output', ['Mean', 'num'], ['Values', 'num'], 'Coverage'], body),
-    );
-  }
-  // Trials.
-  const shown = outs.slice(0, 6);
-  const trialHead = h(
-    'tr',
-    null,
-    [h('th', { text: 'Trial' }), h('th', { text: 'Status' }), h('th', { text: 'Error' })]
-      .concat(X.anyDiagnostics ? [h('th', { text: 'Diagnostics' })] : [])
-      .concat(shown.map((o) => h('th', { text: D.outputs[o].output, title: D.outputs[o].key }))),
-  );
-  const trialBody = h('tbody');
-  const limit = S.trialLimit;
-  rows.slice(0, limit).forEach(function (row) {
-    const e = D.trials.error[row];
-    trialBody.appendChild(
-      h(
-        'tr',
-        {
-          class: 'clickable',
-          'data-trial': D.trials.id[row],
-          onclick: () => go(trialHash(row)),
-        },
-        [
-          h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
-          h('td', null, badge(D.trials.status[row])),
-          h(
-            'td',
-            null,
-            e >= 0
-              ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] })
-              : h('span', { class: 'faint', text: '—' }),
-          ),
-        ]
-          .concat(X.anyDiagnostics ? [h('td', { class: 'diag-cell' }, diagnosticCell(row))] : [])
-          .concat(shown.map((o) => h('td', null, outputCell(o, row)))),
+    spec.intent && h('p', { class: 'intent', text: spec.intent }),
+    outs.length > 0 && [
+      h('h3', { text: 'Outputs on this task' }),
+      grid(
+        { class: 'grid' },
+        ['Output', ['Mean', 'num'], ['Values', 'num'], 'Coverage'],
+        outs.map((o) => taskOutputRow(o, all)),
       ),
-    );
-  });
-  box.appendChild(
-    h('h3', {
-      text:
-        'Trials' +
-        (active && !S.allTrials
-          ? ' matching the filters (' + rows.length + ' of ' + total + ')'
-          : ' (' + total + ')'),
-    }),
-  );
-  if (active) {
-    const label = S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task';
-    box.appendChild(
-      moreButton(label, () => {
+    ],
+    h('h3', { text: `Trials ${count}` }),
+    active &&
+      moreButton(S.allTrials ? 'Only trials matching the filters' : 'Show all trials of the task', () => {
         S.allTrials = !S.allTrials;
       }),
-    );
-  }
-  box.appendChild(h('table', { class: 'grid', id: 'trial-table' }, [h('thead', null, trialHead), trialBody]));
-  if (rows.length > limit) {
-    box.appendChild(
+    h('table', { class: 'grid', id: 'trial-table' }, [
+      h('thead', null, trialHead),
+      h(
+        'tbody',
+        null,
+        rows.slice(0, limit).map((row) => trialRow(row, shown)),
+      ),
+    ]),
+    rows.length > limit &&
       moreButton(`Show ${Math.min(500, rows.length - limit)} more`, () => {
         S.trialLimit += 500;
       }),
-    );
+    spec.metrics && [h('h3', { text: 'Declared metrics' }), h('ul', null, spec.metrics.map(metricItem))],
+    spec.views && [h('h3', { text: 'Views' }), h('ul', null, spec.views.map(viewItem))],
+    spec.inputs !== undefined && jsonDetails('Inputs', spec.inputs),
+    spec.reference !== undefined && jsonDetails('Reference', spec.reference),
+    spec.metadata !== undefined && jsonDetails('Task metadata', spec.metadata),
+  ]);
+}
+
+/** Output o over a task's trial rows: its mean, how many values, and its coverage. */
+function taskOutputRow(o, rows) {
+  let sum = 0,
+    n = 0;
+  const counts = [0, 0, 0]; // scored, missing, failed
+  for (const row of rows) {
+    const state = outState(o, row);
+    if (state === NOT_APPLICABLE) continue;
+    counts[state === SCORED ? 0 : state === MISSING ? 1 : 2]++;
+    const x = state === SCORED ? meanPart(D.values[o][row]) : null;
+    if (x !== null) {
+      sum += x;
+      n++;
+    }
   }
-  if (spec.metrics) {
-    const item = (m) => {
-      const outputs = m[1].map((o) => `${o[0]} (${o[1]}${o[2] ? '' : ', optional'})`);
-      return h('li', null, [h('span', { class: 'name', text: m[0] }), ': ', outputs.join(', ')]);
-    };
-    box.appendChild(h('h3', { text: 'Declared metrics' }));
-    box.appendChild(h('ul', null, spec.metrics.map(item)));
-  }
-  if (spec.views) {
-    const item = (v) => {
-      return h('li', null, [h('span', { class: 'name', text: v[0] }), ` = ${v[1]}(${v[2].join(', ')})`]);
-    };
-    box.appendChild(h('h3', { text: 'Views' }));
-    box.appendChild(h('ul', null, spec.views.map(item)));
-  }
-  if (spec.inputs !== undefined) box.appendChild(details('Inputs', pre(pretty(spec.inputs))));
-  if (spec.reference !== undefined) box.appendChild(details('Reference', pre(pretty(spec.reference))));
-  if (spec.metadata !== undefined) box.appendChild(details('Task metadata', pre(pretty(spec.metadata))));
-  return box;
+  const [scored, missing, failed] = counts;
+  const total = scored + missing + failed;
+  const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
+  return h('tr', null, [
+    h('td', { class: 'name', text: D.outputs[o].key }),
+    h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
+    h('td', { class: 'num', text: format.int(n) }),
+    h('td', { style: { whiteSpace: 'nowrap' } }, coverageEls(counts, total, title, `${scored}/${total}`)),
+  ]);
+}
+
+/** A row of the task's trial table: id, status, error, diagnostics and the `shown` outputs. */
+function trialRow(row, shown) {
+  const e = D.trials.error[row];
+  return h('tr', { class: 'clickable', 'data-trial': D.trials.id[row], onclick: () => go(trialHash(row)) }, [
+    h('td', null, h('a', { class: 'name', href: trialHash(row), text: D.trials.id[row] })),
+    h('td', null, badge(D.trials.status[row])),
+    h('td', null, e >= 0 ? h('span', { class: 'badge e', text: D.trials.errorTypes[e] }) : dash()),
+    X.anyDiagnostics && h('td', { class: 'diag-cell' }, diagnosticCell(row)),
+    shown.map((o) => h('td', null, outputCell(o, row))),
+  ]);
+}
+
+/** The path from the task list to a detail: a link to the tasks, then `parts`, `›` between. */
+function crumbs(...parts) {
+  const path = [h('a', { href: `#/tasks${hashQuery()}`, text: 'Tasks' }), ...parts];
+  return h(
+    'div',
+    { class: 'crumbs' },
+    path.flatMap((p, i) => (i === 0 ? [p] : [' › ', p])),
+  );
 }
 
 /** A detail's title with an export button that downloads `data()` as `fileName`. */
@@ -1013,7 +871,7 @@ function moreButton(label: string, change: () => void) {
 /** The trial table's diagnostics cell: how many, then the kind and place of the first two. */
 export function diagnosticCell(row) {
   const i = D.trials.diag[row];
-  if (i < 0) return h('span', { class: 'faint', text: '—' });
+  if (i < 0) return dash();
   return [
     h('span', { class: 'badge w', text: String(D.trials.diagnosticCount[i]) }),
     ' ',
@@ -1025,14 +883,14 @@ export function diagnosticCell(row) {
 export function diagnosticsEl(d, row) {
   const i = D.trials.diag[row];
   if (i < 0) return null;
+  const item = (g) =>
+    h('li', { class: 'idiag' }, [
+      h('span', { class: 'sev', text: g[0] }),
+      h('span', { class: 'name', text: g[1] }),
+      ': ' + g[2],
+    ]);
   const items = d.diagnostics
-    ? d.diagnostics.map(function (g) {
-        return h('li', { class: 'idiag' }, [
-          h('span', { class: 'sev', text: g[0] }),
-          h('span', { class: 'name', text: g[1] }),
-          ': ' + g[2],
-        ]);
-      })
+    ? d.diagnostics.map(item)
     : [h('li', { class: 'diag', text: D.trials.diagnosticText[i] })];
   if (d.diagnosticsLeftOut)
     items.push(h('li', { class: 'muted', text: '+' + d.diagnosticsLeftOut + ' more' }));
@@ -1045,20 +903,17 @@ export function diagnosticsEl(d, row) {
 /** A score of the trial detail; a number stands for the first score of that metric type, rebuilt from the columns. */
 export function scoreOf(entry, row) {
   if (typeof entry !== 'number') return entry;
-  const outputs: any[] = [];
-  D.outputs.forEach(function (o, i) {
+  const outputs: unknown[] = [];
+  D.outputs.forEach((o, i) => {
     if (X.outType[i] === entry && D.values[i][row] !== null) outputs.push([o.output, D.values[i][row]]);
   });
-  return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs: outputs };
+  return { type: D.metricTypes[entry], status: statusName(D.scoreStatus[entry][row]), outputs };
 }
 
 /** A trial without an embedded detail: its scores from the columns, and where to get the rest. */
 export function columnsOnlyDetail(row) {
-  const scores: any[] = [];
-  D.metricTypes.forEach(function (_, i) {
-    if (D.scoreStatus[i][row] !== '-') scores.push(i);
-  });
-  const d: Record<string, unknown> = { scores: scores, notEmbedded: true };
+  const scores = D.metricTypes.map((_, i) => i).filter((i) => D.scoreStatus[i][row] !== '-');
+  const d: Record<string, unknown> = { scores, notEmbedded: true };
   const e = D.trials.error[row];
   if (e >= 0) d.error = { type: D.trials.errorTypes[e], message: null, traceback: null, occurredAt: null };
   return d;
@@ -1070,18 +925,10 @@ export function trialDetail(t, row) {
     scores: raw.scores.map((e) => scoreOf(e, row)),
   });
   const id = D.trials.id[row];
-  const box = h('div', { class: 'panel', id: 'trial-detail' });
-  box.appendChild(
-    h('div', { class: 'crumbs' }, [
-      h('a', { href: `#/tasks${hashQuery()}`, text: 'Tasks' }),
-      ' › ',
-      h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] }),
-      ' › ',
-      id,
-    ]),
-  );
+  const taskLink = h('a', { href: `#/task/${enc(D.tasks.id[t])}${hashQuery()}`, text: D.tasks.id[t] });
   const title = h('h2', null, [`${id} `, badge(D.trials.status[row])]);
-  box.appendChild(
+  const kids: Kids[] = [
+    crumbs(taskLink, id),
     titleRow(title, 'Export trial (JSON)', `${safeFileName(id)}-trial.json`, () => ({
       run_id: D.run.id,
       task_id: D.tasks.id[t],
@@ -1089,109 +936,87 @@ export function trialDetail(t, row) {
       status: statusName(D.trials.status[row]),
       detail: unbox(d),
     })),
-  );
-  if (d.error) {
-    box.appendChild(
-      h('div', { class: 'error-box' }, [
-        h('div', null, [
-          h('span', { class: 't', text: d.error.type }),
-          d.error.occurredAt ? h('span', { class: 'muted', text: ` · ${d.error.occurredAt}` }) : null,
-        ]),
-        d.error.message ? h('div', { text: d.error.message }) : null,
-        d.error.traceback ? details('Traceback', pre(d.error.traceback)) : null,
-      ]),
-    );
-  }
-  const diagnostics = diagnosticsEl(d, row);
-  if (diagnostics) box.appendChild(diagnostics);
-  // Scores.
-  box.appendChild(h('h3', { text: 'Metric scores' }));
-  if (!d.scores.length) box.appendChild(h('div', { class: 'muted', text: 'No scores for this trial.' }));
-  for (const sc of d.scores) {
-    const outRows = sc.outputs.map((o) =>
-      h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
-    );
-    box.appendChild(
-      h('div', { class: 'section score' }, [
-        h('div', null, [
-          h('span', { class: 'name', text: sc.type }),
-          ' ',
-          badge(sc.status.charAt(0), sc.status),
-        ]),
-        outRows.length
-          ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows)
-          : h('div', { class: 'muted', text: 'No outputs.' }),
-        (sc.diagnostics || []).map((g) =>
-          h('div', { class: 'diag' }, [
-            h('span', { class: `sev ${g.severity}`, text: g.severity }),
-            g.message,
-            g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
-            g.details ? details('Details', pre(pretty(g.details))) : null,
-          ]),
-        ),
-        sc.metadata ? details('Score metadata', pre(pretty(sc.metadata))) : null,
-      ]),
-    );
-  }
+    d.error ? errorEl(d.error) : null,
+    diagnosticsEl(d, row),
+    h('h3', { text: 'Metric scores' }),
+    d.scores.length ? d.scores.map(scoreEl) : muted('No scores for this trial.'),
+  ];
+  const box = h('div', { class: 'panel', id: 'trial-detail' }, kids);
   if (d.notEmbedded) {
     // only the table's columns are in the report: say so instead of showing empty sections
-    box.appendChild(
-      h('div', { class: 'notes', id: 'not-embedded' }, [
-        h('div', { text: 'This trial’s output, trajectory and metadata are not embedded in this report.' }),
-        h('div', { text: `Kept: ${D.selection.rule}.` }),
-        h('div', { text: D.selection.howToGetTheRest }),
-      ]),
-    );
+    const note = 'This trial’s output, trajectory and metadata are not embedded in this report.';
+    box.appendChild(h('div', { class: 'notes', id: 'not-embedded' }, [h('div', { text: note }), keptEls()]));
     return box;
   }
-  // Measurements.
   if (d.measurements) {
-    const kv = h('dl', { class: 'kv' });
-    D.measurementKeys.forEach(function (k, i) {
-      kv.appendChild(h('dt', { text: k }));
-      kv.appendChild(h('dd', { text: d.measurements[i] === null ? '—' : format.num(d.measurements[i]) }));
-    });
-    box.appendChild(h('h3', { text: 'Measurements' }));
-    box.appendChild(kv);
+    const kv = D.measurementKeys.map((k, i) => [
+      h('dt', { text: k }),
+      h('dd', { text: d.measurements[i] === null ? '—' : format.num(d.measurements[i]) }),
+    ]);
+    appendKids(box, [h('h3', { text: 'Measurements' }), h('dl', { class: 'kv' }, kv)]);
   }
-  // Output.
-  box.appendChild(h('h3', { text: 'Final output' }));
-  if (!d.output) box.appendChild(h('div', { class: 'muted', text: 'No output.' }));
-  else {
-    box.appendChild(
-      d.output.text === undefined
-        ? h('div', { class: 'muted', text: 'No output text.' })
-        : h('pre', { class: 'output-text', text: d.output.text }),
-    );
-    if (d.output.response !== undefined) box.appendChild(details('Response', pre(pretty(d.output.response))));
-    if (d.output.metadata !== undefined)
-      box.appendChild(details('Output metadata', pre(pretty(d.output.metadata))));
-  }
-  // Trajectory.
-  box.appendChild(h('h3', { text: 'Trajectory' }));
-  if (d.trajectory) box.appendChild(trajectoryEl(d.trajectory));
-  else box.appendChild(h('div', { class: 'muted', text: d.trajectoryNote || 'No trajectory embedded.' }));
-  if (d.evidence) {
-    box.appendChild(
-      details(
-        `Evidence (${d.evidence.length})`,
-        grid(
-          { class: 'grid' },
-          ['Name', 'Kind', 'Format', 'Ref'],
-          d.evidence.map((e) =>
-            h('tr', null, [
-              h('td', { class: 'name', text: e[0] }),
-              h('td', { text: e[1] }),
-              h('td', { text: e[2] || '—' }),
-              h('td', { class: 'name', text: e[3] || '(inline)' }),
-            ]),
-          ),
-        ),
-      ),
-    );
-  }
-  if (d.metadata !== undefined) box.appendChild(details('Trial metadata', pre(pretty(d.metadata))));
+  const output = d.output;
+  appendKids(box, [
+    h('h3', { text: 'Final output' }),
+    !output
+      ? muted('No output.')
+      : [
+          output.text === undefined
+            ? muted('No output text.')
+            : h('pre', { class: 'output-text', text: output.text }),
+          output.response !== undefined && jsonDetails('Response', output.response),
+          output.metadata !== undefined && jsonDetails('Output metadata', output.metadata),
+        ],
+    h('h3', { text: 'Trajectory' }),
+    d.trajectory ? trajectoryEl(d.trajectory) : muted(d.trajectoryNote || 'No trajectory embedded.'),
+    d.evidence && details(`Evidence (${d.evidence.length})`, evidenceGrid(d.evidence)),
+    d.metadata !== undefined && jsonDetails('Trial metadata', d.metadata),
+  ]);
   return box;
+}
+
+/** A trial's error: its type and time, message and traceback. */
+function errorEl(error) {
+  return h('div', { class: 'error-box' }, [
+    h('div', null, [
+      h('span', { class: 't', text: error.type }),
+      error.occurredAt ? h('span', { class: 'muted', text: ` · ${error.occurredAt}` }) : null,
+    ]),
+    error.message ? h('div', { text: error.message }) : null,
+    error.traceback ? details('Traceback', pre(error.traceback)) : null,
+  ]);
+}
+
+/** One metric score of a trial: type, status, output values, diagnostics and metadata. */
+function scoreEl(sc) {
+  const outRows = sc.outputs.map((o) =>
+    h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
+  );
+  return h('div', { class: 'section score' }, [
+    h('div', null, [h('span', { class: 'name', text: sc.type }), ' ', badge(sc.status.charAt(0), sc.status)]),
+    outRows.length ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows) : muted('No outputs.'),
+    (sc.diagnostics || []).map((g) =>
+      h('div', { class: 'diag' }, [
+        h('span', { class: `sev ${g.severity}`, text: g.severity }),
+        g.message,
+        g.source ? h('span', { class: 'muted', text: ` (${g.source})` }) : null,
+        g.details ? jsonDetails('Details', g.details) : null,
+      ]),
+    ),
+    sc.metadata ? jsonDetails('Score metadata', sc.metadata) : null,
+  ]);
+}
+
+/** The evidence descriptors of a trial: name, kind, format, ref. */
+function evidenceGrid(evidence) {
+  const row = (e) =>
+    h('tr', null, [
+      h('td', { class: 'name', text: e[0] }),
+      h('td', { text: e[1] }),
+      h('td', { text: e[2] || '—' }),
+      h('td', { class: 'name', text: e[3] || '(inline)' }),
+    ]);
+  return grid({ class: 'grid' }, ['Name', 'Kind', 'Format', 'Ref'], evidence.map(row));
 }
 
 export function trajectoryEl(tr) {
@@ -1204,26 +1029,21 @@ export function trajectoryEl(tr) {
       text: `· ${tr.format}${tr.steps.length ? ' · ' + tr.steps.length + ' steps' : ''} · ${calls} tool calls${tr.agent ? ' · ' + tr.agent : ''}`,
     }),
   ];
-  const body: any[] = [];
-  if (tr.note) body.push(h('div', { class: 'muted', text: tr.note }));
-  for (const st of tr.steps) {
-    const tok = st.tokens
-      ? ` · tokens ${st.tokens[0] === null ? '?' : st.tokens[0]} in / ${st.tokens[1] === null ? '?' : st.tokens[1]} out`
-      : '';
-    body.push(
-      h('div', { class: `step ${st.source}` }, [
-        h('div', {
-          class: 'sh',
-          text: `Step ${st.id === null ? '?' : st.id} · ${st.source}${st.model ? ' · ' + st.model : ''}${tok}`,
-        }),
-        st.message ? pre(st.message) : null,
-        st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
-        st.calls.map(toolCallEl),
-        st.observations.map((ob) => details('Observation', pre(ob))),
-      ]),
-    );
-  }
-  for (const c of tr.calls) body.push(toolCallEl(c));
+  const known = (v) => (v === null ? '?' : v);
+  const step = (st) => {
+    const tok = st.tokens ? ` · tokens ${known(st.tokens[0])} in / ${known(st.tokens[1])} out` : '';
+    return h('div', { class: `step ${st.source}` }, [
+      h('div', {
+        class: 'sh',
+        text: `Step ${known(st.id)} · ${st.source}${st.model ? ' · ' + st.model : ''}${tok}`,
+      }),
+      st.message ? pre(st.message) : null,
+      st.reasoning ? details('Reasoning', pre(st.reasoning)) : null,
+      st.calls.map(toolCallEl),
+      st.observations.map((ob) => details('Observation', pre(ob))),
+    ]);
+  };
+  const body = [tr.note && muted(tr.note), tr.steps.map(step), tr.calls.map(toolCallEl)];
   return h('details', { class: 'trajectory' }, [
     h('summary', null, summary),
     h('div', { class: 'in' }, body),
@@ -1242,7 +1062,7 @@ export function toolCallEl(c) {
       h('div', { class: 'cap muted', text: 'Arguments' }),
       pre(pretty(c.arguments)),
       h('div', { class: 'cap muted', text: 'Result' }),
-      c.result === null ? h('div', { class: 'muted', text: 'No result recorded.' }) : pre(pretty(c.result)),
+      c.result === null ? muted('No result recorded.') : pre(pretty(c.result)),
     ]),
   ]);
 }
