@@ -258,14 +258,13 @@ export class RolloutTable {
   }
 
   /**
-   * The rows as plain data (see {@link appendTransfer}): trimmed copies whose buffers can be
-   * transferred to another thread, or with `copy` false views of this table's columns (for use in
-   * the same thread).
+   * The rows as plain data (see {@link appendTransfer}): views of this table's columns, trimmed to
+   * their length. Their buffers (each column has its own) can be transferred to another thread
+   * instead of copied: the table is not used any more then.
    */
-  toTransfer(copy = true): RolloutTableTransfer {
+  toTransfer(): RolloutTableTransfer {
     const n = this.count;
-    const trim = <T extends GrowableTypedArray>(a: T, length: number): T =>
-      copy ? (a.slice(0, length) as T) : (a.subarray(0, length) as T);
+    const trim = <T extends GrowableTypedArray>(a: T, length: number): T => a.subarray(0, length) as T;
     return {
       names: [...this.keys.names],
       agentNames: [...this.agentNames],
@@ -288,7 +287,7 @@ export class RolloutTable {
       infoKind: trim(this.infoKind, this.infoCount),
       infoBig: [...this.infoBig],
       infoRaw: [...this.infoRaw],
-      fieldNumeric: copy ? this.fieldNumeric.slice() : this.fieldNumeric,
+      fieldNumeric: this.fieldNumeric,
       nonNumeric: [...this.nonNumeric],
     };
   }
@@ -298,16 +297,27 @@ export class RolloutTable {
    * remapping its key and agent ids; `lineOffset` is added to its line numbers.
    */
   appendTransfer(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
-    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+    const stats = this.statCount;
+    const infos = this.infoCount;
+    this.appendTransferRows(part, fileIndex, lineOffset, stats, infos);
+    this.appendTransferValues(part, this.count - part.count, stats, infos);
+  }
+
+  /**
+   * The first half of {@link appendTransfer}: the rows' own columns (source, indices, agent, where
+   * their values start), the values to be appended later at `statBase` and `infoBase` by
+   * {@link appendTransferValues}. In between, the table's rows can be read but not their values.
+   */
+  appendTransferRows(
+    part: RolloutTableTransfer,
+    fileIndex: number,
+    lineOffset: number,
+    statBase: number,
+    infoBase: number,
+  ): void {
     const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
     const rowBase = this.count;
-    const statBase = this.statCount;
-    const infoBase = this.infoCount;
     if (this.cap < rowBase + part.count) this.resizeRows(Math.max(rowBase + part.count, this.cap * 2));
-    const stats = statBase + part.statKey.length;
-    if (this.statCap < stats) this.resizeStats(Math.max(stats, this.statCap * 2));
-    const infos = infoBase + part.infoKey.length;
-    if (this.infoCap < infos) this.resizeInfos(Math.max(infos, this.infoCap * 2));
     // whole columns are copied at once; only ids and positions that differ are rewritten one by one
     const n = part.count;
     this.file.fill(fileIndex, rowBase, rowBase + n);
@@ -329,6 +339,25 @@ export class RolloutTable {
         const a = part.agent[i] as number;
         this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
       }
+    this.count = rowBase + n;
+  }
+
+  /**
+   * The second half of {@link appendTransfer}: the values of `part`, whose rows
+   * {@link appendTransferRows} put at `rowBase`, at `statBase` and `infoBase` (the table's value
+   * counts: parts are appended in the order of their rows).
+   */
+  appendTransferValues(
+    part: RolloutTableTransfer,
+    rowBase: number,
+    statBase: number,
+    infoBase: number,
+  ): void {
+    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+    const stats = statBase + part.statKey.length;
+    if (this.statCap < stats) this.resizeStats(Math.max(stats, this.statCap * 2));
+    const infos = infoBase + part.infoKey.length;
+    if (this.infoCap < infos) this.resizeInfos(Math.max(infos, this.infoCap * 2));
     const sameKeys = isIdentity(keyMap);
     if (sameKeys) this.statKey.set(part.statKey, statBase);
     else
@@ -342,9 +371,8 @@ export class RolloutTable {
         this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
     this.infoVal.set(part.infoVal, infoBase);
     this.infoKind.set(part.infoKind, infoBase);
-    this.statCount = statBase + part.statKey.length;
-    this.infoCount = infoBase + part.infoKey.length;
-    this.count = rowBase + part.count;
+    this.statCount = stats;
+    this.infoCount = infos;
     for (const [k, v] of part.infoBig) this.infoBig.set(infoBase + k, v);
     for (const [k, v] of part.infoRaw) this.infoRaw.set(infoBase + k, v);
     part.fieldNumeric.forEach((on, key) => {
