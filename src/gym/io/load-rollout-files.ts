@@ -146,15 +146,11 @@ export async function loadRolloutFiles(
       if (!('table' in result)) break;
     }
     let rows = table.count;
-    let stats = table.statCount;
-    let infos = table.infoCount;
     for (const result of results) {
       if (result === undefined || !('table' in result)) break;
       rows += result.table.count;
-      stats += result.table.statKey.length;
-      infos += result.table.infoKey.length;
     }
-    table.reserve(rows, stats, infos);
+    table.reserve(rows, 0, 0);
     appendInOrder(table, first, ranges, results, () => onRows?.(keepWorkers ? pool : null));
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
@@ -166,8 +162,9 @@ export async function loadRolloutFiles(
 }
 
 /**
- * Appends the ranges' rows in file order (their own columns first, then, after `onRows`, their
- * values); throws the first error in file order, with its line in the file.
+ * Appends the ranges' rows in file order, their values left where the ranges' tables hold them
+ * (their key ids made the table's after `onRows`); throws the first error in file order, with its
+ * line in the file.
  */
 function appendInOrder(
   table: RolloutTable,
@@ -178,9 +175,7 @@ function appendInOrder(
 ): void {
   let file = -1;
   let lineOffset = 0;
-  let stats = table.statCount;
-  let infos = table.infoCount;
-  const bases: [number, number, number][] = [];
+  const rowBases: number[] = [];
   for (const [k, r] of ranges.entries()) {
     const result = results[k];
     // after the first error no range is read
@@ -193,15 +188,12 @@ function appendInOrder(
       if (result.parts === null) throw new Error(result.message);
       throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
     }
-    bases.push([table.count, stats, infos]);
-    table.appendTransferRows(result.table, first + r.file, lineOffset, stats, infos);
-    stats += result.table.statKey.length;
-    infos += result.table.infoKey.length;
+    rowBases.push(table.count);
+    table.appendPartRows(result.table, first + r.file, lineOffset);
     lineOffset += result.lines;
   }
   onRows();
-  for (const [k, [rowBase, statBase, infoBase]] of bases.entries()) {
-    const result = results[k] as { table: RolloutTableTransfer };
-    table.appendTransferValues(result.table, rowBase, statBase, infoBase);
+  for (const [k, rowBase] of rowBases.entries()) {
+    table.adoptPartValues((results[k] as { table: RolloutTableTransfer }).table, rowBase);
   }
 }
