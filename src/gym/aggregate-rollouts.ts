@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { computeAgentAggregate, type GymAgentAggregate } from './compute/compute-agent-aggregate.js';
@@ -129,12 +130,24 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     }
   }
   const merge = options.merge ?? true;
+  let order: Int32Array = new Int32Array(0);
+  // With worker threads, one of them writes the merged file while this thread appends the rows'
+  // values and computes the statistics: it starts as soon as the rows are known. Resolves to whether
+  // the worker wrote it (a worker that could not start or died leaves it to this thread).
+  let merging: Promise<boolean> | null = null;
   const { threads: scanWorkers, pool } = await loadRolloutFiles(
     files,
     table,
     { cut: true, keepRows: hooks.computeMetrics !== undefined, passAtK: hooks.passAtK },
     options.parallel ?? {},
     merge,
+    (workers) => {
+      order = taskRolloutOrder(table.task, table.rollout, table.count);
+      if (!merge || workers === null) return;
+      mkdirSync(dirname(options.output) || '.', { recursive: true });
+      merging = workers.merge(0, table, order, options.output);
+      merging.catch(() => {});
+    },
   );
   try {
     log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
@@ -147,19 +160,14 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       );
     }
 
-    const order = taskRolloutOrder(table.task, table.rollout, table.count);
-
     await mkdir(dirname(options.output) || '.', { recursive: true });
-    // The merged file is written before the statistics (it exists even when they fail, as in Gym);
-    // with worker threads, one of them writes it while this thread computes the statistics.
-    // Resolves to whether the worker wrote it (a worker that could not start or died leaves it to
-    // this thread).
-    let merging: Promise<boolean> | null = null;
+    // The merged file is written before the statistics (it exists even when they fail, as in Gym).
     if (merge) {
       log(`Merging shards into ${options.output}`);
-      if (pool === null) writeMergedRollouts(table, order, options.output);
+      const inWorker = merging as Promise<boolean> | null;
+      if (inWorker === null) writeMergedRollouts(table, order, options.output);
       else {
-        merging = pool.merge(0, table, order, options.output).then((done) => {
+        merging = inWorker.then((done) => {
           if (!done) writeMergedRollouts(table, order, options.output);
           return done;
         });

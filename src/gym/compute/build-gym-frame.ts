@@ -81,11 +81,12 @@ function fillFrame(
   colOf: Int32Array,
 ): void {
   const { task, rollout, columns } = frame;
-  const { statStart, statLen, statKey, statVal, statKind } = table;
+  const { statStart, statLen } = table;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     task[i] = table.task[r] as number;
     rollout[i] = table.rollout[r] as number;
+    const { statKey, statVal, statKind } = table.valuesOf(r);
     const s = statStart[r] as number;
     const e = s + (statLen[r] as number);
     for (let k = s; k < e; k++) {
@@ -129,9 +130,10 @@ function countFields(table: RolloutTable, rows: Int32Array): number {
   const seen = new Uint8Array(table.keys.names.length);
   let count = 0;
   for (const r of rows) {
+    const { statKey } = table.valuesOf(r);
     const s = table.statStart[r] as number;
     for (let k = s; k < s + (table.statLen[r] as number); k++) {
-      const key = table.statKey[k] as number;
+      const key = statKey[k] as number;
       if (seen[key] === 0) {
         seen[key] = 1;
         count++;

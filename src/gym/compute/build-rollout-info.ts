@@ -22,16 +22,15 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
   const names = table.keys.names;
-  const anyBig = table.infoBig.size > 0;
+  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table.valuesOf(row);
   for (let k = s; k < e; k++) {
-    const name = names[table.infoKey[k] as number] as string;
-    const kind = table.infoKind[k] as number;
+    const name = names[infoKey[k] as number] as string;
+    const kind = infoKind[k] as number;
     let v: PyJson;
-    if (kind === VALUE_KIND.float) v = table.infoVal[k] as number;
-    else if (kind === VALUE_KIND.int)
-      v = (anyBig ? table.infoBig.get(k) : undefined) ?? pyInt(table.infoVal[k] as number);
-    else if (kind === INFO_RAW) v = table.infoRaw.get(k) ?? null;
-    else v = table.infoVal[k] as number;
+    if (kind === VALUE_KIND.float) v = infoVal[k] as number;
+    else if (kind === VALUE_KIND.int) v = infoBig.get(k) ?? pyInt(infoVal[k] as number);
+    else if (kind === INFO_RAW) v = infoRaw.get(k) ?? null;
+    else v = infoVal[k] as number;
     if (name === '__proto__')
       Object.defineProperty(info, name, { value: v, enumerable: true, writable: true, configurable: true });
     else info[name] = v;

@@ -126,8 +126,7 @@ export class GymGroupLevels {
    */
   canWrite(): boolean {
     const { table } = this;
-    const used = new Uint8Array(table.keys.names.length);
-    for (let k = 0; k < table.infoCount; k++) used[table.infoKey[k] as number] = 1;
+    const used = table.infoKeysUsed();
     return !table.keys.names.some((n, id) => used[id] === 1 && (isArrayIndex(n) || INFO_HEAD.has(n)));
   }
 
@@ -229,7 +228,7 @@ class GroupLayout {
     this.kMissing = member('missing_num_rollouts', d2);
     this.kPct = member('reward_profile_completion_pct', d2);
     this.kInfos = member('rollout_infos', d2);
-    this.anyBig = table.infoBig.size > 0;
+    this.anyBig = table.hasBigInfo();
     // the fixed bytes around an item's numbers, each copied at once
     const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
       Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
@@ -317,7 +316,7 @@ function writeRolloutInfo(w: PyJsonFileWriter, layout: GroupLayout, row: number,
   const r = table.rollout[row] as number;
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
-  const { infoKind, infoVal, infoKey } = table;
+  const { infoKind, infoVal, infoKey, infoBig, infoRaw } = table.valuesOf(row);
   let buf = w.reserve(itemRoom + (e - s) * memberRoom);
   let u = w.position;
   const open = notFirst ? layout.itemOpenNext : layout.itemOpen;
@@ -342,16 +341,16 @@ function writeRolloutInfo(w: PyJsonFileWriter, layout: GroupLayout, row: number,
       kind === VALUE_KIND.int &&
       x >= -9007199254740991 &&
       x <= 9007199254740991 &&
-      !(anyBig && table.infoBig.has(k))
+      !(anyBig && infoBig.has(k))
     )
       u = putSafeInt(buf, u, x);
     else {
       // a big int or a raw reward: through the writer, then room for the rest again
       w.position = u;
-      const big = kind === VALUE_KIND.int ? table.infoBig.get(k) : undefined;
+      const big = kind === VALUE_KIND.int ? infoBig.get(k) : undefined;
       if (big !== undefined) w.ascii(big.toString());
       else if (kind === VALUE_KIND.int) w.int(x);
-      else if (kind === INFO_RAW) w.value(table.infoRaw.get(k) ?? null, layout.d4);
+      else if (kind === INFO_RAW) w.value(infoRaw.get(k) ?? null, layout.d4);
       else w.float(x);
       buf = w.reserve(itemRoom + (e - k) * memberRoom);
       u = w.position;

@@ -1,7 +1,7 @@
 /**
  * Worker thread of {@link GymWorkerPool}. A `scan` job lists byte ranges of the inputs: the worker
  * reads those it claims (`scanClaimedRanges`) and posts `{ results }` with the tables' buffers
- * transferred. A `merge` job writes the merged file (`writeMergedRollouts`) and posts
+ * transferred (not copied). A `merge` job writes the merged file (`writeMergedRollouts`) and posts
  * `{}` or `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
@@ -26,7 +26,7 @@ if (port !== null) {
         }
         return;
       }
-      const results = await scanClaimedRanges(job.scan as ClaimedScanJob, true);
+      const results = await scanClaimedRanges(job.scan as ClaimedScanJob);
       const buffers: ArrayBuffer[] = [];
       for (const [, result] of results) {
         if (!('table' in result)) continue;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import type { RolloutTable } from '../rows/rollout-table.js';
+import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { rolloutLineError } from './rollout-line-error.js';
@@ -86,7 +87,9 @@ async function splitIntoRanges(files: string[], sizes: number[], rangeBytes: num
  * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
  * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
  * large input gets a worker even when this thread reads alone, and the workers are returned running
- * (to write the merged file).
+ * (to write the merged file). `onRows` is called (with those workers) as soon as every row's own columns
+ * (source, indices, agent) are in `table`, before their values are appended, so that work that needs
+ * only the rows (sorting them, writing the merged file) can start.
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -97,6 +100,7 @@ export async function loadRolloutFiles(
   options: LoadRolloutFileOptions,
   parallel: ParallelScanOptions = {},
   keepWorkers = false,
+  onRows?: (pool: GymWorkerPool | null) => void,
 ): Promise<LoadRolloutFilesResult> {
   const first = table.files.length;
   appendAll(table.files, files);
@@ -108,6 +112,7 @@ export async function loadRolloutFiles(
   const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
   if (workerCount === 0) {
     await loadSequentially(files, first, table, options);
+    onRows?.(null);
     return { threads: 0, pool: null };
   }
   // started first, so that the workers load their code while the ranges are cut
@@ -115,6 +120,7 @@ export async function loadRolloutFiles(
   try {
     if (scanThreads < 2) {
       await loadSequentially(files, first, table, options);
+      onRows?.(pool);
       return { threads: 0, pool };
     }
     const ranges = await splitIntoRanges(files, sizes, parallel.rangeBytes ?? 8 << 20);
@@ -123,8 +129,7 @@ export async function loadRolloutFiles(
       pool.scan(w, { files, ranges, next, options }).catch(() => null),
     );
     const results: (ScanRangeResult | undefined)[] = new Array(ranges.length);
-    for (const [i, result] of await scanClaimedRanges({ files, ranges, next, options }, false))
-      results[i] = result;
+    for (const [i, result] of await scanClaimedRanges({ files, ranges, next, options })) results[i] = result;
     let threadsUsed = 1;
     for (const got of await Promise.all(inWorkers)) {
       if (got === null) continue;
@@ -135,22 +140,18 @@ export async function loadRolloutFiles(
     for (const [i, r] of ranges.entries()) {
       let result = results[i];
       if (result === undefined) {
-        result = await scanRolloutRange(files[r.file] as string, r, options, false);
+        result = await scanRolloutRange(files[r.file] as string, r, options);
         results[i] = result;
       }
       if (!('table' in result)) break;
     }
     let rows = table.count;
-    let stats = table.statCount;
-    let infos = table.infoCount;
     for (const result of results) {
       if (result === undefined || !('table' in result)) break;
       rows += result.table.count;
-      stats += result.table.statKey.length;
-      infos += result.table.infoKey.length;
     }
-    table.reserve(rows, stats, infos);
-    appendInOrder(table, first, ranges, results);
+    table.reserve(rows, 0, 0);
+    appendInOrder(table, first, ranges, results, () => onRows?.(keepWorkers ? pool : null));
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
@@ -160,15 +161,21 @@ export async function loadRolloutFiles(
   }
 }
 
-/** Appends the ranges' rows in file order; throws the first error in file order, with its line in the file. */
+/**
+ * Appends the ranges' rows in file order, their values left where the ranges' tables hold them
+ * (their key ids made the table's after `onRows`); throws the first error in file order, with its
+ * line in the file.
+ */
 function appendInOrder(
   table: RolloutTable,
   first: number,
   ranges: ScanRange[],
   results: (ScanRangeResult | undefined)[],
+  onRows: () => void,
 ): void {
   let file = -1;
   let lineOffset = 0;
+  const rowBases: number[] = [];
   for (const [k, r] of ranges.entries()) {
     const result = results[k];
     // after the first error no range is read
@@ -181,7 +188,12 @@ function appendInOrder(
       if (result.parts === null) throw new Error(result.message);
       throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
     }
-    table.appendTransfer(result.table, first + r.file, lineOffset);
+    rowBases.push(table.count);
+    table.appendPartRows(result.table, first + r.file, lineOffset);
     lineOffset += result.lines;
+  }
+  onRows();
+  for (const [k, rowBase] of rowBases.entries()) {
+    table.adoptPartValues((results[k] as { table: RolloutTableTransfer }).table, rowBase);
   }
 }

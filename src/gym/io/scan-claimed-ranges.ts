@@ -18,17 +18,14 @@ export interface ClaimedScanJob {
  *
  * @example
  * const next = new Int32Array(new SharedArrayBuffer(4));
- * const mine = await scanClaimedRanges({ files, ranges, next, options: { cut: true } }, false);
+ * const mine = await scanClaimedRanges({ files, ranges, next, options: { cut: true } });
  */
-export async function scanClaimedRanges(
-  job: ClaimedScanJob,
-  copy: boolean,
-): Promise<[number, ScanRangeResult][]> {
+export async function scanClaimedRanges(job: ClaimedScanJob): Promise<[number, ScanRangeResult][]> {
   const { files, ranges, next, options } = job;
   const out: [number, ScanRangeResult][] = [];
   for (let i = Atomics.add(next, 0, 1); i < ranges.length; i = Atomics.add(next, 0, 1)) {
     const r = ranges[i] as ScanRange;
-    const result = await scanRolloutRange(files[r.file] as string, r, options, copy);
+    const result = await scanRolloutRange(files[r.file] as string, r, options);
     out.push([i, result]);
     if (!('table' in result)) {
       Atomics.store(next, 0, ranges.length);

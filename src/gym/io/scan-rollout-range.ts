@@ -17,8 +17,8 @@ export type ScanRangeResult =
 /**
  * Reads the byte range `range` of `path` into a table of its own, lines counted from the range's
  * start; an error is returned as data, so that the thread that puts the ranges together reports it
- * with its line number in the whole file. With `copy`, the result's arrays are trimmed copies that
- * can be transferred to another thread.
+ * with its line number in the whole file. The result's arrays are views whose buffers can be
+ * transferred to another thread.
  *
  * @example
  * const r = await scanRolloutRange('rollouts.jsonl', { file: 0, start: 0, end: 1 << 20 }, { cut: true });
@@ -27,12 +27,11 @@ export async function scanRolloutRange(
   path: string,
   range: ScanRange,
   options: LoadRolloutFileOptions,
-  copy = true,
 ): Promise<ScanRangeResult> {
   const table = new RolloutTable();
   try {
     const { lines } = await loadRolloutFile(path, 0, table, options, range);
-    return { lines, table: table.toTransfer(copy) };
+    return { lines, table: table.toTransfer() };
   } catch (error) {
     const parts = (error as { parts?: RolloutLineErrorParts }).parts;
     return { parts: parts ?? null, message: (error as Error).message ?? String(error) };

@@ -146,15 +146,19 @@ function fieldsOf(text: string, o: JsonObject, members: number[]): Map<string, R
   const names = Object.keys(o);
   const n = members.length >> 2;
   if (names.length === n && (n === 0 || !isArrayIndex(names[0] as string))) {
-    // no repeated key and no array index: the parsed object lists its keys in written order, the
-    // k-th of them is the k-th member of the text
+    // no repeated key and no array index: the parsed object lists its keys (and values) in written
+    // order, the k-th of them is the k-th member of the text
+    const values = Object.values(o);
     for (let k = 0; k < n; k++) {
-      const key = names[k] as string;
-      const start = members[4 * k + 2] as number;
-      const end = members[4 * k + 3] as number;
-      const f: RowField = { kind: VALUE_KIND.null, value: NaN, big: null, start, end };
-      fields.set(key, f);
-      setField(f, o[key], text);
+      const f: RowField = {
+        kind: VALUE_KIND.null,
+        value: NaN,
+        big: null,
+        start: members[4 * k + 2] as number,
+        end: members[4 * k + 3] as number,
+      };
+      fields.set(names[k] as string, f);
+      setField(f, values[k], text);
     }
     return fields;
   }

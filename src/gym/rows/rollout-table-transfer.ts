@@ -1,11 +1,12 @@
 import type { PyJson } from '../../pycompat/py-json.js';
 import type { NonNumericField } from './rollout-table.js';
+import type { RowValues } from './row-values.js';
 
 /**
  * A {@link RolloutTable}'s rows as plain data with typed arrays trimmed to size, to hand a table built
  * in a worker thread to the main thread (the arrays' buffers can be transferred, not copied).
  */
-export interface RolloutTableTransfer {
+export interface RolloutTableTransfer extends Omit<RowValues, 'infoBig' | 'infoRaw'> {
   names: string[];
   agentNames: string[];
   count: number;
@@ -19,12 +20,6 @@ export interface RolloutTableTransfer {
   statLen: Uint32Array;
   infoStart: Uint32Array;
   infoLen: Uint32Array;
-  statKey: Int32Array;
-  statVal: Float64Array;
-  statKind: Uint8Array;
-  infoKey: Int32Array;
-  infoVal: Float64Array;
-  infoKind: Uint8Array;
   infoBig: [number, bigint][];
   infoRaw: [number, PyJson][];
   fieldNumeric: Uint8Array;

@@ -3,6 +3,7 @@ import { GymKeys } from './gym-keys.js';
 import { StringIds } from './string-ids.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import type { RolloutTableTransfer } from './rollout-table-transfer.js';
+import type { RowValues } from './row-values.js';
 import type { RolloutRow, RowField } from './read-rollout-row.js';
 import { VALUE_KIND } from './value-kind.js';
 
@@ -33,7 +34,7 @@ function isIdentity(map: Int32Array): boolean {
  * const table = new RolloutTable();
  * table.addRow(scratch, fileIndex, lineNo, offset, length);
  */
-export class RolloutTable {
+export class RolloutTable implements RowValues {
   readonly files: string[] = [];
   private readonly agents = new StringIds();
   count = 0;
@@ -72,6 +73,13 @@ export class RolloutTable {
   readonly nonNumeric = new Map<number, NonNumericField>();
   /** Optional per-row payload (hook rows, pass@k values), by row index. */
   readonly extra: unknown[] = [];
+  /** The values of rows appended from other tables ({@link appendPartRows}), kept where they are. */
+  private readonly parts: RowValues[] = [];
+  /**
+   * Per row: 0 when its values are this table's own, else 1 + its index in {@link parts} (null
+   * while every row's values are this table's own).
+   */
+  private part: Int32Array | null = null;
 
   constructor(readonly keys: GymKeys = new GymKeys()) {}
 
@@ -101,6 +109,7 @@ export class RolloutTable {
     this.statLen = grown(this.statLen, n);
     this.infoStart = grown(this.infoStart, n);
     this.infoLen = grown(this.infoLen, n);
+    if (this.part !== null) this.part = grown(this.part, n);
     this.cap = n;
   }
 
@@ -117,6 +126,27 @@ export class RolloutTable {
     this.fieldNumeric.fill(0);
     this.nonNumeric.clear();
     this.extra.length = 0;
+    this.parts.length = 0;
+    this.part = null;
+  }
+
+  /** Where the values of row `r` are: this table itself, or the table its row was appended from. */
+  valuesOf(r: number): RowValues {
+    const p = this.part === null ? 0 : (this.part[r] as number);
+    return p === 0 ? this : (this.parts[p - 1] as RowValues);
+  }
+
+  /** Which key ids name a `rollout_infos` item of some row (1 at the id). */
+  infoKeysUsed(): Uint8Array {
+    const used = new Uint8Array(this.keys.names.length);
+    for (let k = 0; k < this.infoCount; k++) used[this.infoKey[k] as number] = 1;
+    for (const p of this.parts) for (const key of p.infoKey) used[key] = 1;
+    return used;
+  }
+
+  /** Whether some `rollout_infos` item is an int beyond 2^53 kept exactly. */
+  hasBigInfo(): boolean {
+    return this.infoBig.size > 0 || this.parts.some((p) => p.infoBig.size > 0);
   }
 
   /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
@@ -258,14 +288,13 @@ export class RolloutTable {
   }
 
   /**
-   * The rows as plain data (see {@link appendTransfer}): trimmed copies whose buffers can be
-   * transferred to another thread, or with `copy` false views of this table's columns (for use in
-   * the same thread).
+   * The rows as plain data (see {@link appendPartRows}): views of this table's columns, trimmed to
+   * their length. Their buffers (each column has its own) can be transferred to another thread
+   * instead of copied: the table is not used any more then.
    */
-  toTransfer(copy = true): RolloutTableTransfer {
+  toTransfer(): RolloutTableTransfer {
     const n = this.count;
-    const trim = <T extends GrowableTypedArray>(a: T, length: number): T =>
-      copy ? (a.slice(0, length) as T) : (a.subarray(0, length) as T);
+    const trim = <T extends GrowableTypedArray>(a: T, length: number): T => a.subarray(0, length) as T;
     return {
       names: [...this.keys.names],
       agentNames: [...this.agentNames],
@@ -288,65 +317,65 @@ export class RolloutTable {
       infoKind: trim(this.infoKind, this.infoCount),
       infoBig: [...this.infoBig],
       infoRaw: [...this.infoRaw],
-      fieldNumeric: copy ? this.fieldNumeric.slice() : this.fieldNumeric,
+      fieldNumeric: this.fieldNumeric,
       nonNumeric: [...this.nonNumeric],
     };
   }
 
   /**
    * Appends the rows of another table (e.g. built by a worker from a byte range of file `fileIndex`),
-   * remapping its key and agent ids; `lineOffset` is added to its line numbers.
+   * `lineOffset` added to their line numbers, their agent ids remapped. Their values stay in `part`'s
+   * arrays (see {@link valuesOf}); they can be read once {@link adoptPartValues} has remapped their
+   * key ids. Parts are appended in the order of their rows.
    */
-  appendTransfer(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
-    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+  appendPartRows(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
     const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
     const rowBase = this.count;
-    const statBase = this.statCount;
-    const infoBase = this.infoCount;
-    if (this.cap < rowBase + part.count) this.resizeRows(Math.max(rowBase + part.count, this.cap * 2));
-    const stats = statBase + part.statKey.length;
-    if (this.statCap < stats) this.resizeStats(Math.max(stats, this.statCap * 2));
-    const infos = infoBase + part.infoKey.length;
-    if (this.infoCap < infos) this.resizeInfos(Math.max(infos, this.infoCap * 2));
-    // whole columns are copied at once; only ids and positions that differ are rewritten one by one
     const n = part.count;
+    if (this.cap < rowBase + n) this.resizeRows(Math.max(rowBase + n, this.cap * 2));
+    this.part ??= new Int32Array(this.cap);
+    this.parts.push({
+      statKey: part.statKey,
+      statVal: part.statVal,
+      statKind: part.statKind,
+      infoKey: part.infoKey,
+      infoVal: part.infoVal,
+      infoKind: part.infoKind,
+      infoBig: new Map(part.infoBig),
+      infoRaw: new Map(part.infoRaw),
+    });
+    this.part.fill(this.parts.length, rowBase, rowBase + n);
+    // whole columns are copied at once; only line numbers and agent ids that differ one by one
     this.file.fill(fileIndex, rowBase, rowBase + n);
     this.offset.set(part.offset, rowBase);
     this.length.set(part.length, rowBase);
     this.task.set(part.task, rowBase);
     this.rollout.set(part.rollout, rowBase);
+    this.statStart.set(part.statStart, rowBase);
     this.statLen.set(part.statLen, rowBase);
+    this.infoStart.set(part.infoStart, rowBase);
     this.infoLen.set(part.infoLen, rowBase);
-    for (let i = 0; i < n; i++) {
-      const r = rowBase + i;
-      this.line[r] = (part.line[i] as number) + lineOffset;
-      this.statStart[r] = (part.statStart[i] as number) + statBase;
-      this.infoStart[r] = (part.infoStart[i] as number) + infoBase;
-    }
+    for (let i = 0; i < n; i++) this.line[rowBase + i] = (part.line[i] as number) + lineOffset;
     if (isIdentity(agentMap)) this.agent.set(part.agent, rowBase);
     else
       for (let i = 0; i < n; i++) {
         const a = part.agent[i] as number;
         this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
       }
-    const sameKeys = isIdentity(keyMap);
-    if (sameKeys) this.statKey.set(part.statKey, statBase);
-    else
-      for (let k = 0; k < part.statKey.length; k++)
-        this.statKey[statBase + k] = keyMap[part.statKey[k] as number] as number;
-    this.statVal.set(part.statVal, statBase);
-    this.statKind.set(part.statKind, statBase);
-    if (sameKeys) this.infoKey.set(part.infoKey, infoBase);
-    else
-      for (let k = 0; k < part.infoKey.length; k++)
-        this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
-    this.infoVal.set(part.infoVal, infoBase);
-    this.infoKind.set(part.infoKind, infoBase);
-    this.statCount = statBase + part.statKey.length;
-    this.infoCount = infoBase + part.infoKey.length;
-    this.count = rowBase + part.count;
-    for (const [k, v] of part.infoBig) this.infoBig.set(infoBase + k, v);
-    for (const [k, v] of part.infoRaw) this.infoRaw.set(infoBase + k, v);
+    this.count = rowBase + n;
+  }
+
+  /**
+   * Makes the values of `part`, whose rows {@link appendPartRows} put at `rowBase`, readable: their
+   * key ids are rewritten in place to this table's, and the fields they make numeric or not are
+   * added. Called in the order of the rows, so that keys and warnings come in file order.
+   */
+  adoptPartValues(part: RolloutTableTransfer, rowBase: number): void {
+    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+    if (!isIdentity(keyMap)) {
+      for (const keys of [part.statKey, part.infoKey])
+        for (let k = 0; k < keys.length; k++) keys[k] = keyMap[keys[k] as number] as number;
+    }
     part.fieldNumeric.forEach((on, key) => {
       if (!on) return;
       const id = keyMap[key] as number;

@@ -45,9 +45,9 @@ function rows(n: number): string[] {
  * Aggregates 3000 rows in one thread (this process) and with two threads (a child), asserts that the
  * merged and metrics files are identical, and returns both results.
  */
-async function aggregateBothWays(mode?: 'pass-at-k') {
+async function aggregateBothWays(mode?: 'pass-at-k', lines = rows(3000)) {
   const dir = tempDir();
-  const input = writeJsonl(dir, 'in.jsonl', rows(3000));
+  const input = writeJsonl(dir, 'in.jsonl', lines);
   const sequential = await runAggregate({
     inputGlob: input,
     output: join(dir, 'seq.jsonl'),
@@ -55,7 +55,7 @@ async function aggregateBothWays(mode?: 'pass-at-k') {
     ...(mode === 'pass-at-k' ? { hooks: { passAtK: {} } } : {}),
   });
   const parallel = runParallel(input, join(dir, 'par.jsonl'), mode);
-  expect(parallel.rows).toBe(3000);
+  expect(parallel.rows).toBe(lines.length);
   expect(parallel.warnings).toEqual(sequential.warnings);
   expect(readFileSync(join(dir, 'par.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'seq.jsonl'), 'utf8'));
   expect(readFileSync(join(dir, 'par_aggregate_metrics.json'), 'utf8')).toBe(
@@ -72,6 +72,23 @@ describe('loadRolloutFiles with worker threads', () => {
     expect(parallel.mergedInWorker).toBe(true);
     expect(sequential.scanWorkers).toBe(0);
     expect(sequential.mergedInWorker).toBe(false);
+  }, 60_000);
+
+  it('gives the same files when ranges meet field names in different orders, big ints and raw rewards', async () => {
+    // each range's table numbers the keys in the order it meets them; exact big ints and non-numeric
+    // rewards are kept by item index in the range's own table
+    const lines: string[] = [];
+    for (let i = 0; i < 2500; i++) {
+      const reward = i % 9 === 0 ? '"n/a"' : i % 2 === 0 ? '1.0' : '0';
+      const a = `f${(i * 7) % 13}`;
+      const b = `f${(i * 5 + 3) % 11}`;
+      lines.push(
+        `{"_ng_task_index":${(i * 7919) % 211},"_ng_rollout_index":${(i % 6) + 6 * Math.floor(i / 1266)},` +
+          `"reward":${reward},"${a}":${i % 17},"${b}":${(i % 23) / 4},"id":${12345678901234567000n + BigInt(i)},` +
+          `"response":{"usage":{"u${i % 5}":${i % 31}}},"agent_ref":{"name":"${i % 4 === 0 ? 'beta' : 'alpha'}"}}`,
+      );
+    }
+    await aggregateBothWays(undefined, lines);
   }, 60_000);
 
   it('merges in a worker while this thread scans alone (a run that keeps per-row extras)', async () => {
