@@ -55,7 +55,7 @@ function sharedDeepKey(attributes: OtlpAttributes, maxDepth: number): string | n
 }
 
 function deepKey(attributes: OtlpAttributes, maxDepth: number): string | null {
-  if (attributes.size === 0) return null;
+  if (attributes.size === 0 || !attributes.mayNest()) return null;
   for (const key of attributes.keys()) {
     let value: OtlpAnyValue | undefined;
     try {

@@ -1,3 +1,4 @@
+import { ListAttributes } from '../../src/evidence/otlp/list-attributes.js';
 import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../../src/evidence/otlp/otlp-types.js';
 
 function attributes(values: Record<string, string>): OtlpAttributes {
@@ -5,14 +6,7 @@ function attributes(values: Record<string, string>): OtlpAttributes {
     key,
     value: { type: 'string', value: v, byteLength: Buffer.byteLength(v) } as OtlpAnyValue,
   }));
-  return {
-    size: entries.length,
-    keys: () => entries.map((e) => e.key),
-    has: (k) => k in values,
-    get: (k) => entries.find((e) => e.key === k)?.value,
-    getString: (k) => values[k],
-    entries: () => entries,
-  };
+  return new ListAttributes(entries);
 }
 
 /** A minimal span for receiver/assembler tests (the real decoders are tested in test/evidence/otlp). */

@@ -204,6 +204,20 @@ function plainStringAt(buf: Buf, start: number, end: number): number {
   return -1;
 }
 
+/**
+ * Whether the `AnyValue` in `[start, end)` is one scalar field (string, bool, int, double) or
+ * empty: such a value holds no array or kvlist, so it cannot nest. Anything else counts as nesting.
+ */
+function flatValue(buf: Buf, start: number, end: number): boolean {
+  if (start < 0 || start === end || plainStringAt(buf, start, end) >= 0) return true;
+  const tag = buf[start];
+  if (tag === ((4 << 3) | 1)) return start + 9 === end; // double_value
+  if (tag !== 2 << 3 && tag !== 3 << 3) return false; // not bool_value or int_value
+  let p = start + 1;
+  while (p < end && (buf[p] as number) >= 0x80) p += 1;
+  return p + 1 === end;
+}
+
 function decodeAnyValue(buf: Buf, start: number, end: number, depth = 0): OtlpAnyValue {
   if (depth > MAX_ANY_VALUE_DEPTH)
     fail(`AnyValue nested more than ${MAX_ANY_VALUE_DEPTH} levels deep (refused)`, start, 'AnyValue');
@@ -494,6 +508,13 @@ class WireAttributes implements OtlpAttributes {
 
   entries(): OtlpKeyValue[] {
     return this.keys().map((key, j) => ({ key, value: this.#value(this.#from + j * 4) }));
+  }
+
+  mayNest(): boolean {
+    const idx = this.#block.data;
+    for (let i = this.#from; i < this.#to; i += 4)
+      if (!flatValue(this.#buf, idx[i + 2] as number, idx[i + 3] as number)) return true;
+    return false;
   }
 }
 

@@ -42,6 +42,10 @@ export class ListAttributes implements OtlpAttributes {
     return [...this.#list];
   }
 
+  mayNest(): boolean {
+    return this.#list.some((kv) => kv.value.type === 'array' || kv.value.type === 'kvlist');
+  }
+
   #map(): Map<string, OtlpAnyValue> {
     if (this.#index === null) {
       const m = new Map<string, OtlpAnyValue>();

@@ -45,6 +45,8 @@ export interface OtlpAttributes {
   getString(key: string): string | undefined;
   /** Every key/value in wire order. */
   entries(): OtlpKeyValue[];
+  /** False when no value is an array or kvlist (nothing can nest), without decoding the values. */
+  mayNest(): boolean;
 }
 
 export interface OtlpResource {

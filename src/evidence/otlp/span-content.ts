@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '../../model/json-value.js';
 import { anyValueToJson } from './any-value-to-json.js';
 import { parseJsonText } from './parse-json-text.js';
+import { ListAttributes } from './list-attributes.js';
 import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from './otlp-types.js';
 
 /** A span event or a log record attached to a span: where older instrumentations put content. */
@@ -333,12 +334,5 @@ export class SpanContent {
 
 /** A `Map` of sub-keys as attributes, so `indexed` can be applied again one level down. */
 function attrsOf(m: Map<string, OtlpAnyValue>): OtlpAttributes {
-  return {
-    size: m.size,
-    keys: () => [...m.keys()],
-    has: (k) => m.has(k),
-    get: (k) => m.get(k),
-    getString: (k) => str(m.get(k)),
-    entries: () => [...m.entries()].map(([key, value]) => ({ key, value })),
-  };
+  return new ListAttributes([...m.entries()].map(([key, value]) => ({ key, value })));
 }

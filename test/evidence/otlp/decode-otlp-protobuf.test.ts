@@ -11,6 +11,19 @@ import { decodedSpan, expectedSpan, plainValue, recordSdkSpans } from './record-
 const spansOf = (r: OtlpExportRequest): OtlpSpan[] =>
   r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
 
+/** A length-delimited protobuf field, written by hand. */
+const ld = (field: number, body: number[]): number[] => {
+  const len: number[] = [];
+  for (let n = body.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      len.push(n);
+      break;
+    }
+    len.push((n & 0x7f) | 0x80);
+  }
+  return [(field << 3) | 2, ...len, ...body];
+};
+
 const Request = loadOtlpProtoRoot().lookupType(
   'opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest',
 );
@@ -346,17 +359,6 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
   it('getString returns what get returns for a string value, and undefined for any other value', () => {
     // AnyValue encodings written by hand, including ones the plain-string fast path must not take:
     // a string field repeated (the last wins), a string followed by another field, a 2-byte length
-    const ld = (field: number, body: number[]): number[] => {
-      const len: number[] = [];
-      for (let n = body.length; ; n >>>= 7) {
-        if (n < 0x80) {
-          len.push(n);
-          break;
-        }
-        len.push((n & 0x7f) | 0x80);
-      }
-      return [(field << 3) | 2, ...len, ...body];
-    };
     const utf8 = (t: string): number[] => [...Buffer.from(t, 'utf8')];
     const long = 'é'.repeat(200);
     const values: [string, number[]][] = [
@@ -392,6 +394,53 @@ describe('decodeOtlpProtobuf on hand-encoded requests', () => {
       const v = reflected?.attributes.get(key);
       expect(decoded?.attributes.getString(key), key).toBe(v?.type === 'string' ? v.value : undefined);
     }
+  });
+
+  it('says an attribute list may nest whenever a value holds an array or kvlist, and not for scalars', () => {
+    const scalar = fc.oneof(
+      fc.string().map((stringValue) => ({ stringValue })),
+      fc.boolean().map((boolValue) => ({ boolValue })),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((i) => ({ intValue: i.toString() })),
+      fc.double().map((doubleValue) => ({ doubleValue })),
+      fc.constant({}),
+    );
+    const nested = fc.oneof(
+      fc.array(scalar, { maxLength: 3 }).map((values) => ({ arrayValue: { values } })),
+      fc
+        .array(fc.record({ key: fc.string(), value: scalar }), { maxLength: 3 })
+        .map((values) => ({ kvlistValue: { values } })),
+    );
+    const value = fc.oneof(
+      scalar,
+      scalar,
+      nested,
+      fc.uint8Array({ maxLength: 4 }).map((b) => ({ bytesValue: b })),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ key: fc.string(), value }), { maxLength: 6 }), (attributes) => {
+        const span = { traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 2), attributes };
+        const raw = Request.encode(
+          Request.fromObject({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }),
+        );
+        const [decoded] = spansOf(decodeOtlpProtobuf(raw.finish()));
+        const types = decoded?.attributes.entries().map((kv) => kv.value.type) ?? [];
+        const nests = types.some((t) => t === 'array' || t === 'kvlist');
+        // bytes values are not looked into: they count as nesting
+        expect(decoded?.attributes.mayNest()).toBe(nests || types.includes('bytes'));
+      }),
+      { numRuns: 300 },
+    );
+    // a string field followed by an array field decodes as the array (the last field wins)
+    const wire = [...ld(1, [...Buffer.from('s')]), ...ld(5, ld(1, []))];
+    const span = [
+      ...ld(1, Array(16).fill(1)),
+      ...ld(2, Array(8).fill(2)),
+      ...ld(9, [...ld(1, [107]), ...ld(2, wire)]),
+    ];
+    const bytes = Uint8Array.from(ld(1, ld(2, ld(2, span))));
+    const [decoded] = spansOf(decodeOtlpProtobuf(bytes));
+    expect(decoded?.attributes.get('k')?.type).toBe('array');
+    expect(decoded?.attributes.mayNest()).toBe(true);
   });
 
   it('agrees with reflection on the same bytes', () => {
