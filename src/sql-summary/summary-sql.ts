@@ -20,11 +20,10 @@ export const SUMMARY_SQL = {
       withSpecs ? TASKS_WITH_SPECS : tasksNoSpecs(source),
       withSpecs ? SERIES_WITH_SPECS : seriesNoSpecs(source),
       ...NAMES,
-      trialNumbers(source),
       observations(withSpecs, source),
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
       RECORDS,
-      ...STRINGS,
+      STRINGS,
       ...(withSpecs ? viewSteps(source) : VIEW_STEPS_EMPTY),
       ...(withSpecs ? passAtKSteps(source) : PASS_AT_K_EMPTY),
       ...AGGREGATE_STEPS,
@@ -72,11 +71,11 @@ export const SUMMARY_SQL = {
    */
   selectRecords(withFloats: boolean): string {
     return `
-    SELECT r.key_id::INTEGER AS key_id, r.tid AS trial_sid, r.record_code,
+    SELECT r.key_id::INTEGER AS key_id, t.sid AS trial_sid, r.record_code,
       coalesce(r.num_value, 0::DOUBLE) AS num_value, coalesce(r.is_bool, false) AS is_bool,
       coalesce(l.sid, -1) AS label_sid,
       ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'r.is_float'} AS is_float
-    FROM _es_rec r LEFT JOIN _es_label l ON l.s = r.label_value
+    FROM _es_rec r JOIN _es_str t ON t.s = r.trial_id LEFT JOIN _es_str l ON l.s = r.label_value
     ${
       withFloats
         ? `JOIN _es_key k USING (key_id)
@@ -108,8 +107,6 @@ export const SUMMARY_SQL = {
     '_es_key',
     '_es_rec',
     '_es_str',
-    '_es_trial',
-    '_es_label',
     '_es_bucket_n',
     '_es_vdef',
     '_es_vsig',
@@ -127,7 +124,7 @@ export const SUMMARY_SQL = {
 /**
  * Where the summary reads score and trial rows: the store tables, or (`staged`) relations with the
  * same columns over rows staged from a bundle's files, whose outputs are still a list per score
- * (`outputs: STRUCT(name, value JSON)[]`, and their `names: VARCHAR[]`) instead of `score_outputs` rows.
+ * (`outputs: STRUCT(name, value JSON)[]`) instead of `score_outputs` rows.
  */
 export interface SummarySource {
   /** Relation with the columns of `scores` the summary reads (plus `outputs` when staged). */
@@ -168,7 +165,7 @@ const seriesNoSpecs = (source: SummarySource): string =>
   source.staged
     ? `
 CREATE OR REPLACE TEMP TABLE _es_series AS
-SELECT DISTINCT task_id, metric_type, unnest(names) AS output_name, NULL::VARCHAR AS kind
+SELECT DISTINCT task_id, metric_type, unnest(list_transform(outputs, o -> o.name)) AS output_name, NULL::VARCHAR AS kind
 FROM ${source.scores} WHERE run_id = $run AND status <> 'failed'`
     : `
 CREATE OR REPLACE TEMP TABLE _es_series AS
@@ -187,19 +184,13 @@ const NAMES = [
    JOIN _es_name n USING (metric_type, output_name) JOIN _es_task t USING (task_id)`,
 ];
 
-// The run's trial ids, numbered from 0 (`tid`): observations and records refer to trials by number.
-const trialNumbers = (source: SummarySource): string => `
-CREATE OR REPLACE TEMP TABLE _es_trial AS
-SELECT trial_id, (row_number() OVER () - 1)::INTEGER AS tid
-FROM (SELECT DISTINCT trial_id FROM ${source.scores} WHERE run_id = $run)`;
-
 // One observation per (applicable score, output name), with the first output of that name of a
 // non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
 // Without: every score of the metric type × every name discovered for that type.
 // (A failed score's outputs are ignored; the status test stays out of the join condition so that
 // DuckDB plans a hash join.)
 const OBS_COLUMNS = `
-  s.score_ordinal, t.task_rank, d.tid, s.occurrence, n.nid, s.status,
+  s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status,
   s.is_trial_failure,
   CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
   CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
@@ -223,7 +214,6 @@ CREATE OR REPLACE TEMP TABLE _es_obs AS
 SELECT ${OBS_COLUMNS}
 FROM scores s
 JOIN _es_task t ON t.task_id = s.task_id
-JOIN _es_trial d ON d.trial_id = s.trial_id
 ${seriesJoin(withSpecs)}
 LEFT JOIN ${FIRST_OUTPUTS} o ON o.score_ordinal = s.score_ordinal AND o.output_name = n.output_name
 WHERE s.run_id = $run`;
@@ -232,12 +222,12 @@ WHERE s.run_id = $run`;
   return `
 CREATE OR REPLACE TEMP TABLE _es_obs AS
 WITH j AS (
-  SELECT s.score_ordinal, t.task_rank, d.tid, s.occurrence, n.nid, s.status,
-    s.is_trial_failure, CASE WHEN s.status <> 'failed' THEN list_position(s.names, n.output_name) END AS pos, s.outputs
+  SELECT s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status, s.is_trial_failure,
+    CASE WHEN s.status <> 'failed' THEN list_position(list_transform(s.outputs, o -> o.name), n.output_name) END AS pos,
+    s.outputs
   FROM ${source.scores} s
   JOIN _es_task t ON t.task_id = s.task_id
-  JOIN _es_trial d ON d.trial_id = s.trial_id
-  ${seriesJoin(withSpecs)}
+    ${seriesJoin(withSpecs)}
   WHERE s.run_id = $run),
 -- the JSON text of the value tells its type by its first character (a JSON null may be read as NULL)
 k AS (SELECT * EXCLUDE (pos, outputs, text), pos IS NOT NULL AS has_output, text, text[1] AS c
@@ -276,7 +266,7 @@ JOIN _es_task t USING (task_rank) JOIN _es_name n USING (nid)`;
 // name is a number/boolean → number, a string → label; anything else → nothing.
 const RECORDS = `
 CREATE OR REPLACE TEMP TABLE _es_rec AS
-SELECT k.key_id, b.score_ordinal, b.tid,
+SELECT k.key_id, b.score_ordinal, b.trial_id,
   (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
   (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
@@ -285,14 +275,11 @@ SELECT k.key_id, b.score_ordinal, b.tid,
 FROM _es_obs b JOIN _es_key k ON k.task_rank = b.task_rank AND k.nid = b.nid
 WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
 
-// The strings the records refer to by number: the trial ids (by \`tid\`), then the labels.
-const STRINGS = [
-  `CREATE OR REPLACE TEMP TABLE _es_label AS
-   SELECT s, ((SELECT count(*) FROM _es_trial) + row_number() OVER () - 1)::INTEGER AS sid
-   FROM (SELECT DISTINCT label_value AS s FROM _es_rec WHERE record_code = 2)`,
-  `CREATE OR REPLACE TEMP TABLE _es_str AS
-   SELECT trial_id AS s, tid AS sid FROM _es_trial UNION ALL SELECT s, sid FROM _es_label`,
-];
+// The trial ids and labels of the records, numbered (the records refer to them by number).
+const STRINGS = `
+CREATE OR REPLACE TEMP TABLE _es_str AS
+SELECT s, (row_number() OVER () - 1)::INTEGER AS sid FROM (
+  SELECT trial_id AS s FROM _es_rec UNION SELECT label_value FROM _es_rec WHERE label_value IS NOT NULL)`;
 
 // Views (§7.5), with specs only.
 const viewSteps = (source: SummarySource): string[] => [
@@ -307,16 +294,15 @@ const viewSteps = (source: SummarySource): string[] => [
    WHERE g.run_id = $run`,
   // Trials of the view tasks (any metric) in first-seen score order.
   `CREATE OR REPLACE TEMP TABLE _es_vtrial AS
-   SELECT s.task_id, s.trial_id, any_value(d.tid) AS tid, min(s.score_ordinal) AS first_seen
-   FROM ${source.scores} s JOIN _es_trial d USING (trial_id)
-   WHERE s.run_id = $run AND s.task_id IN (SELECT task_id FROM _es_vdef)
-   GROUP BY s.task_id, s.trial_id`,
+   SELECT task_id, trial_id, min(score_ordinal) AS first_seen
+   FROM ${source.scores} WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
+   GROUP BY task_id, trial_id`,
   ...(source.staged ? VIEW_OPPORTUNITIES_ONCE : viewOpportunities(source)),
   // Measured opportunities only: every signal of the view has an observation (a declared output) at
   // that occurrence with a usable, finite value (spec §7.5 [I]); the others count in the total alone.
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    WITH sv AS (
-     SELECT g.task_rank, g.view_ordinal, b.tid, b.occurrence AS occ, g.signal_ordinal AS o,
+     SELECT g.task_rank, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o,
        coalesce(g.weight, 1::DOUBLE) AS w,
        -- NULL for a failed score or a missing output
        CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
@@ -324,19 +310,19 @@ const viewSteps = (source: SummarySource): string[] => [
    nsig AS (SELECT task_rank, view_ordinal, count(*) AS nsig FROM _es_vsig GROUP BY ALL),
    -- signals are numbered from 0: the first two are read by their number
    red AS (
-     SELECT task_rank, view_ordinal, tid, occ, count(*) AS nok,
+     SELECT task_rank, view_ordinal, trial_id, occ, count(*) AS nok,
        max(v) FILTER (WHERE o = 0) AS v1, max(v) FILTER (WHERE o = 1) AS v2,
        max(w) FILTER (WHERE o = 0) AS w1, max(w) FILTER (WHERE o = 1) AS w2,
        min(v) AS v_min, max(v) AS v_max
-     FROM sv GROUP BY task_rank, view_ordinal, tid, occ
+     FROM sv GROUP BY task_rank, view_ordinal, trial_id, occ
      HAVING bool_and(v IS NOT NULL AND isfinite(v))),
    -- views of more than two signals need Python's compensated sum over the ordered list
    long AS (
-     SELECT task_rank, view_ordinal, tid, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
+     SELECT task_rank, view_ordinal, trial_id, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
      FROM sv JOIN nsig USING (task_rank, view_ordinal) WHERE nsig.nsig > 2
-     GROUP BY task_rank, view_ordinal, tid, occ),
+     GROUP BY task_rank, view_ordinal, trial_id, occ),
    sums AS (
-     SELECT r.task_rank, r.view_ordinal, r.tid, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
+     SELECT r.task_rank, r.view_ordinal, r.trial_id, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
        CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
          ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
        CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
@@ -344,14 +330,14 @@ const viewSteps = (source: SummarySource): string[] => [
        CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
          ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
      FROM red r JOIN nsig n USING (task_rank, view_ordinal)
-     LEFT JOIN long l USING (task_rank, view_ordinal, tid, occ)
+     LEFT JOIN long l USING (task_rank, view_ordinal, trial_id, occ)
      WHERE r.nok = n.nsig)
    SELECT d.view_name, d.task_rank, tr.first_seen, x.occ,
      CASE d.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
                     WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
                     WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
    FROM sums x JOIN _es_vdef d USING (task_rank, view_ordinal)
-   JOIN _es_vtrial tr ON tr.task_id = d.task_id AND tr.tid = x.tid
+   JOIN _es_vtrial tr ON tr.task_id = d.task_id AND tr.trial_id = x.trial_id
    WHERE NOT (d.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
 ];
 

@@ -136,7 +136,7 @@ async function load(
   await connection.run(
     `CREATE OR REPLACE TEMP TABLE _es_load_scores AS ${
       lean
-        ? `SELECT task_id, trial_id, metric_type, status, outputs, list_transform(outputs, o -> o.name) AS names,
+        ? `SELECT task_id, trial_id, metric_type, status, outputs,
              id IS NULL OR run_id IS NULL OR diagnostics IS NULL AS bad_fields,
              status = 'failed' AND ${TRIAL_FAILED_STAGED} AS is_trial_failure`
         : 'SELECT *'
@@ -323,7 +323,7 @@ async function stagedSource(
   await connection.run(
     `CREATE OR REPLACE TEMP VIEW _es_staged_scores AS
      SELECT ${sqlString(runId)} AS run_id, rowid AS score_ordinal, task_id, trial_id, metric_type, 1 AS occurrence,
-       status, is_trial_failure, outputs, names
+       status, is_trial_failure, outputs
      FROM _es_load_scores`,
   );
   if (!withTrials) return { scores: '_es_staged_scores', trials: 'trials', staged: true };
