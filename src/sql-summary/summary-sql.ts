@@ -19,7 +19,7 @@ export const SUMMARY_SQL = {
     return [
       withSpecs ? TASKS_WITH_SPECS : tasksNoSpecs(source),
       withSpecs ? SERIES_WITH_SPECS : seriesNoSpecs(source),
-      NAMES,
+      ...NAMES,
       observations(withSpecs, source),
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
       RECORDS,
@@ -29,7 +29,10 @@ export const SUMMARY_SQL = {
       ...AGGREGATE_STEPS,
     ];
   },
-  /** Aggregate rows in summary order: `agg_id`, name and total (the observations, finite or not). */
+  /**
+   * Aggregate rows of the outputs and views in summary order: `agg_id`, name and total (the
+   * observations, finite or not); the pass@k rows follow them (`selectPassAtKTasks`).
+   */
   selectAggregates: `SELECT agg_id::INTEGER AS agg_id, name, total FROM _es_agg ORDER BY agg_id`,
   /**
    * Every aggregate's values in SDK order (aggregate, then task rank and score order), NULL as NaN
@@ -37,8 +40,16 @@ export const SUMMARY_SQL = {
    */
   selectAggregateValues: `
     SELECT agg_id::INTEGER AS agg_id, coalesce(v, 'NaN'::DOUBLE) AS v,
-      coalesce(v = 0::DOUBLE AND starts_with(v::VARCHAR, '-'), false) AS nz
+      coalesce(v = 0::DOUBLE AND signbit(v), false) AS nz
     FROM _es_val ORDER BY agg_id, o1, o2, o3`,
+  /**
+   * What pass@k needs per score-like output and declaring task (`n`, `c`, `opportunities`), outputs
+   * in summary order and tasks in task order: the rows are computed by the in-memory engine's
+   * `passAtKScores`.
+   */
+  selectPassAtKTasks: `
+    SELECT metric_type, output_name, n, c, opportunities FROM _es_pk_task
+    ORDER BY metric_type, output_name, task_rank`,
   /** Coverage per declared/discovered output (a metric type without output names has no entry). */
   selectCoverage: `
     SELECT metric_type, output_name, total, scored, failed FROM _es_cov ORDER BY metric_type, output_name`,
@@ -47,6 +58,8 @@ export const SUMMARY_SQL = {
     SELECT t.task_id, k.metric_type, k.output_name, k.key_id
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
     ORDER BY t.task_rank, k.key_id`,
+  /** How many task value records the run has. */
+  selectRecordCount: `SELECT count(*) FROM _es_rec`,
   /** The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels. */
   selectRecordStrings: `SELECT s FROM _es_str ORDER BY sid`,
   /**
@@ -63,7 +76,12 @@ export const SUMMARY_SQL = {
       coalesce(l.sid, -1) AS label_sid,
       ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'r.is_float'} AS is_float
     FROM _es_rec r JOIN _es_str t ON t.s = r.trial_id LEFT JOIN _es_str l ON l.s = r.label_value
-    ${withFloats ? 'LEFT JOIN _es_float_lit f USING (score_ordinal, output_name)' : ''}
+    ${
+      withFloats
+        ? `JOIN _es_key k USING (key_id)
+           LEFT JOIN _es_float_lit f ON f.score_ordinal = r.score_ordinal AND f.output_name = k.output_name`
+        : ''
+    }
     ORDER BY r.key_id, r.score_ordinal`;
   },
   /** Counts (§7.8). */
@@ -97,8 +115,6 @@ export const SUMMARY_SQL = {
     '_es_vper',
     '_es_vval',
     '_es_pk_task',
-    '_es_pk_row',
-    '_es_pk_val',
     '_es_agg',
     '_es_val',
     '_es_cov',
@@ -157,9 +173,16 @@ SELECT DISTINCT o.task_id, o.metric_type, o.output_name, NULL::VARCHAR AS kind
 FROM score_outputs o JOIN scores s ON s.run_id = o.run_id AND s.score_ordinal = o.score_ordinal
 WHERE o.run_id = $run AND s.status <> 'failed'`;
 
-// (metric, output) aggregate rows.
-const NAMES = `
-CREATE OR REPLACE TEMP TABLE _es_name AS SELECT DISTINCT metric_type, output_name FROM _es_series`;
+// (metric, output) aggregate rows, numbered (`nid`); the series get their name's number and their
+// task's rank, so that later steps join and group on integers.
+const NAMES = [
+  `CREATE OR REPLACE TEMP TABLE _es_name AS
+   SELECT metric_type, output_name, (row_number() OVER (ORDER BY metric_type, output_name))::INTEGER AS nid
+   FROM (SELECT DISTINCT metric_type, output_name FROM _es_series)`,
+  `CREATE OR REPLACE TEMP TABLE _es_series AS
+   SELECT s.*, n.nid, t.task_rank FROM _es_series s
+   JOIN _es_name n USING (metric_type, output_name) JOIN _es_task t USING (task_id)`,
+];
 
 // One observation per (applicable score, output name), with the first output of that name of a
 // non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
@@ -167,7 +190,7 @@ CREATE OR REPLACE TEMP TABLE _es_name AS SELECT DISTINCT metric_type, output_nam
 // (A failed score's outputs are ignored; the status test stays out of the join condition so that
 // DuckDB plans a hash join.)
 const OBS_COLUMNS = `
-  s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, s.occurrence, n.output_name, s.status,
+  s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status,
   s.is_trial_failure,
   CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
   CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
@@ -184,8 +207,6 @@ const seriesJoin = (withSpecs: boolean): string =>
     ? 'JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type'
     : 'JOIN _es_name n ON n.metric_type = s.metric_type';
 
-const JSON_NUMBER = `('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT')`;
-
 function observations(withSpecs: boolean, source: SummarySource): string {
   if (!source.staged)
     return `
@@ -201,25 +222,26 @@ WHERE s.run_id = $run`;
   return `
 CREATE OR REPLACE TEMP TABLE _es_obs AS
 WITH j AS (
-  SELECT s.score_ordinal, t.task_rank, s.task_id, s.trial_id, s.metric_type, s.occurrence, n.output_name, s.status,
-    s.is_trial_failure,
-    s.status <> 'failed' AND list_position(list_transform(s.outputs, o -> o.name), n.output_name) IS NOT NULL AS has_output,
-    CASE WHEN s.status <> 'failed'
-      THEN s.outputs[list_position(list_transform(s.outputs, o -> o.name), n.output_name)].value END AS jv
+  SELECT s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status, s.is_trial_failure,
+    CASE WHEN s.status <> 'failed' THEN list_position(list_transform(s.outputs, o -> o.name), n.output_name) END AS pos,
+    s.outputs
   FROM ${source.scores} s
   JOIN _es_task t ON t.task_id = s.task_id
-  ${seriesJoin(withSpecs)}
+    ${seriesJoin(withSpecs)}
   WHERE s.run_id = $run),
-k AS (SELECT * EXCLUDE (jv), json_type(jv) AS jt, jv::VARCHAR AS text FROM j),
+-- the JSON text of the value tells its type by its first character (a JSON null may be read as NULL)
+k AS (SELECT * EXCLUDE (pos, outputs, text), pos IS NOT NULL AS has_output, text, text[1] AS c
+      FROM (SELECT *, outputs[pos].value::VARCHAR AS text FROM j)),
 m AS (
-  SELECT * EXCLUDE (jt, text),
-    CASE WHEN NOT has_output THEN NULL WHEN jt IN ${JSON_NUMBER} THEN 'number' WHEN jt = 'BOOLEAN' THEN 'boolean'
-         WHEN jt = 'VARCHAR' THEN 'string' WHEN jt = 'ARRAY' THEN 'array' WHEN jt = 'OBJECT' THEN 'object'
-         ELSE 'null' END AS value_type,
-    CASE WHEN jt IN ${JSON_NUMBER} THEN CAST(text AS DOUBLE)
-         WHEN jt = 'BOOLEAN' THEN CASE WHEN text = 'true' THEN 1::DOUBLE ELSE 0::DOUBLE END END AS num_value,
-    CASE WHEN jt = 'VARCHAR' THEN json_extract_string(text, '$') END AS label_value,
-    jt = 'DOUBLE' AND regexp_matches(text, '[.eE]') AS float_text
+  SELECT * EXCLUDE (c, text),
+    CASE WHEN NOT has_output THEN NULL WHEN c = '"' THEN 'string' WHEN c = 't' OR c = 'f' THEN 'boolean'
+         WHEN c IS NULL OR c = 'n' THEN 'null' WHEN c = '[' THEN 'array' WHEN c = '{' THEN 'object'
+         ELSE 'number' END AS value_type,
+    CASE WHEN NOT has_output OR c IS NULL OR c IN ('"', 'n', '[', '{') THEN NULL WHEN c = 't' THEN 1::DOUBLE WHEN c = 'f' THEN 0::DOUBLE
+         ELSE CAST(text AS DOUBLE) END AS num_value,
+    CASE WHEN c = '"' THEN json_extract_string(text, '$') END AS label_value,
+    c NOT IN ('"', 't', 'f', 'n', '[', '{') AND (contains(text, '.') OR contains(text, 'e') OR contains(text, 'E'))
+      AS float_text
   FROM k)
 SELECT * EXCLUDE (float_text),
   coalesce(float_text AND isfinite(num_value) AND num_value = trunc(num_value), false) AS is_float
@@ -229,32 +251,28 @@ FROM m`;
 // task_metric_values keys (§7.4).
 const KEYS_WITH_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_key AS
-SELECT k.task_id, k.metric_type, k.output_name, k.kind,
-  row_number() OVER (ORDER BY t.task_rank, k.metric_type, k.output_name) AS key_id
-FROM _es_series k JOIN _es_task t USING (task_id) WHERE k.kind IN ${KEY_KINDS}`;
+SELECT task_id, task_rank, nid, metric_type, output_name, kind,
+  row_number() OVER (ORDER BY task_rank, metric_type, output_name) AS key_id
+FROM _es_series WHERE kind IN ${KEY_KINDS}`;
 
 const KEYS_NO_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_key AS
-SELECT k.task_id, k.metric_type, k.output_name, k.kind,
-  row_number() OVER (ORDER BY t.task_rank, k.metric_type, k.output_name) AS key_id
-FROM (SELECT DISTINCT task_id, metric_type, output_name, NULL::VARCHAR AS kind FROM _es_obs
-      WHERE has_output AND value_type IN ('number', 'boolean', 'string')) k
-JOIN _es_task t USING (task_id)`;
+SELECT t.task_id, k.task_rank, k.nid, n.metric_type, n.output_name, NULL::VARCHAR AS kind,
+  row_number() OVER (ORDER BY k.task_rank, n.metric_type, n.output_name) AS key_id
+FROM (SELECT DISTINCT task_rank, nid FROM _es_obs WHERE has_output AND value_type IN ('number', 'boolean', 'string')) k
+JOIN _es_task t USING (task_rank) JOIN _es_name n USING (nid)`;
 
 // Task value records: a trial failure → missing; a completed/partial score whose first output of the
 // name is a number/boolean → number, a string → label; anything else → nothing.
 const RECORDS = `
 CREATE OR REPLACE TEMP TABLE _es_rec AS
-SELECT k.key_id, b.task_rank, b.score_ordinal, b.task_id, b.metric_type, b.output_name, b.trial_id,
-  CASE WHEN b.is_trial_failure THEN 'missing'
-       WHEN b.value_type = 'string' THEN 'label' ELSE 'number' END AS record_type,
+SELECT k.key_id, b.score_ordinal, b.trial_id,
   (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
   (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
   CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value,
   NOT b.is_trial_failure AND b.is_float AS is_float
-FROM _es_obs b JOIN _es_key k
-  ON k.task_id = b.task_id AND k.metric_type = b.metric_type AND k.output_name = b.output_name
+FROM _es_obs b JOIN _es_key k ON k.task_rank = b.task_rank AND k.nid = b.nid
 WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
 
 // The trial ids and labels of the records, numbered (the records refer to them by number).
@@ -270,14 +288,62 @@ const viewSteps = (source: SummarySource): string[] => [
    FROM task_views v JOIN _es_task t ON t.task_id = v.task_id AND t.spec_ordinal = v.task_ordinal
    WHERE v.run_id = $run`,
   `CREATE OR REPLACE TEMP TABLE _es_vsig AS
-   SELECT g.task_id, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, g.weight
+   SELECT g.task_id, t.task_rank, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, n.nid, g.weight
    FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
+   LEFT JOIN _es_name n USING (metric_type, output_name)
    WHERE g.run_id = $run`,
   // Trials of the view tasks (any metric) in first-seen score order.
   `CREATE OR REPLACE TEMP TABLE _es_vtrial AS
    SELECT task_id, trial_id, min(score_ordinal) AS first_seen
    FROM ${source.scores} WHERE run_id = $run AND task_id IN (SELECT task_id FROM _es_vdef)
    GROUP BY task_id, trial_id`,
+  ...(source.staged ? VIEW_OPPORTUNITIES_ONCE : viewOpportunities(source)),
+  // Measured opportunities only: every signal of the view has an observation (a declared output) at
+  // that occurrence with a usable, finite value (spec §7.5 [I]); the others count in the total alone.
+  `CREATE OR REPLACE TEMP TABLE _es_vval AS
+   WITH sv AS (
+     SELECT g.task_rank, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o,
+       coalesce(g.weight, 1::DOUBLE) AS w,
+       -- NULL for a failed score or a missing output
+       CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
+     FROM _es_obs b JOIN _es_vsig g ON g.task_rank = b.task_rank AND g.nid = b.nid),
+   nsig AS (SELECT task_rank, view_ordinal, count(*) AS nsig FROM _es_vsig GROUP BY ALL),
+   -- signals are numbered from 0: the first two are read by their number
+   red AS (
+     SELECT task_rank, view_ordinal, trial_id, occ, count(*) AS nok,
+       max(v) FILTER (WHERE o = 0) AS v1, max(v) FILTER (WHERE o = 1) AS v2,
+       max(w) FILTER (WHERE o = 0) AS w1, max(w) FILTER (WHERE o = 1) AS w2,
+       min(v) AS v_min, max(v) AS v_max
+     FROM sv GROUP BY task_rank, view_ordinal, trial_id, occ
+     HAVING bool_and(v IS NOT NULL AND isfinite(v))),
+   -- views of more than two signals need Python's compensated sum over the ordered list
+   long AS (
+     SELECT task_rank, view_ordinal, trial_id, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
+     FROM sv JOIN nsig USING (task_rank, view_ordinal) WHERE nsig.nsig > 2
+     GROUP BY task_rank, view_ordinal, trial_id, occ),
+   sums AS (
+     SELECT r.task_rank, r.view_ordinal, r.trial_id, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.w)) END AS w_sum,
+       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
+         ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
+     FROM red r JOIN nsig n USING (task_rank, view_ordinal)
+     LEFT JOIN long l USING (task_rank, view_ordinal, trial_id, occ)
+     WHERE r.nok = n.nsig)
+   SELECT d.view_name, d.task_rank, tr.first_seen, x.occ,
+     CASE d.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
+                    WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
+                    WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
+   FROM sums x JOIN _es_vdef d USING (task_rank, view_ordinal)
+   JOIN _es_vtrial tr ON tr.task_id = d.task_id AND tr.trial_id = x.trial_id
+   WHERE NOT (d.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
+];
+
+// Opportunities of a view: per trial of its task, as many as the largest score count of any signal
+// metric for that trial, at least one.
+const viewOpportunities = (source: SummarySource): string[] => [
   // Score count per (task, declared signal metric, trial): the largest stored occurrence.
   `CREATE OR REPLACE TEMP TABLE _es_vcount AS
    SELECT s.task_id, s.metric_type, s.trial_id, max(s.occurrence) AS n
@@ -295,46 +361,13 @@ const viewSteps = (source: SummarySource): string[] => [
    LEFT JOIN _es_vsig g ON g.task_id = d.task_id AND g.view_ordinal = d.view_ordinal
    LEFT JOIN _es_vcount c ON c.task_id = tr.task_id AND c.metric_type = g.metric_type AND c.trial_id = tr.trial_id
    GROUP BY tr.task_id, d.view_ordinal, tr.trial_id`,
-  // Measured opportunities only: every signal of the view has an observation (a declared output) at
-  // that occurrence with a usable, finite value (spec §7.5 [I]); the others count in the total alone.
-  `CREATE OR REPLACE TEMP TABLE _es_vval AS
-   WITH sv AS (
-     SELECT g.task_id, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o,
-       coalesce(g.weight, 1::DOUBLE) AS w,
-       -- NULL for a failed score or a missing output
-       CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
-     FROM _es_obs b JOIN _es_vsig g
-       ON g.task_id = b.task_id AND g.metric_type = b.metric_type AND g.output_name = b.output_name),
-   nsig AS (SELECT task_id, view_ordinal, count(*) AS nsig FROM _es_vsig GROUP BY ALL),
-   red AS (
-     SELECT task_id, view_ordinal, trial_id, occ, count(*) AS nok,
-       arg_min(v, o) AS v1, arg_max(v, o) AS v2, arg_min(w, o) AS w1, arg_max(w, o) AS w2,
-       min(v) AS v_min, max(v) AS v_max
-     FROM sv GROUP BY task_id, view_ordinal, trial_id, occ
-     HAVING bool_and(v IS NOT NULL AND isfinite(v))),
-   -- views of more than two signals need Python's compensated sum over the ordered list
-   long AS (
-     SELECT task_id, view_ordinal, trial_id, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
-     FROM sv JOIN nsig USING (task_id, view_ordinal) WHERE nsig.nsig > 2
-     GROUP BY task_id, view_ordinal, trial_id, occ),
-   sums AS (
-     SELECT r.task_id, r.view_ordinal, r.trial_id, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.w)) END AS w_sum,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
-     FROM red r JOIN nsig n USING (task_id, view_ordinal)
-     LEFT JOIN long l USING (task_id, view_ordinal, trial_id, occ)
-     WHERE r.nok = n.nsig)
-   SELECT d.view_name, d.task_rank, tr.first_seen, x.occ,
-     CASE d.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
-                    WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE
-                    WHEN 'weighted_mean' THEN x.vw_sum / x.w_sum END AS v
-   FROM sums x JOIN _es_vdef d USING (task_id, view_ordinal)
-   JOIN _es_vtrial tr USING (task_id, trial_id)
-   WHERE NOT (d.reducer = 'weighted_mean' AND x.w_sum = 0::DOUBLE)`,
+];
+
+// Staged rows have no repeated (task, trial, metric): one opportunity per trial of the task and view.
+const VIEW_OPPORTUNITIES_ONCE = [
+  `CREATE OR REPLACE TEMP TABLE _es_vper AS
+   SELECT tr.task_id, d.view_ordinal, tr.trial_id, 1::BIGINT AS occs
+   FROM _es_vtrial tr JOIN _es_vdef d ON d.task_id = tr.task_id`,
 ];
 
 const VIEW_STEPS_EMPTY = [
@@ -349,7 +382,7 @@ const VIEW_STEPS_EMPTY = [
      NULL::BIGINT AS occ, NULL::DOUBLE AS v WHERE false`,
 ];
 
-// pass@k (§7.6), with specs only.
+// pass@k (§7.6), with specs only: the counts per declaring task (the rows are computed from them).
 const passAtKSteps = (source: SummarySource): string[] => [
   `CREATE OR REPLACE TEMP TABLE _es_bucket_n AS
    SELECT task_id, metric_type, count(*) AS opportunities FROM ${source.scores} WHERE run_id = $run GROUP BY ALL`,
@@ -357,74 +390,53 @@ const passAtKSteps = (source: SummarySource): string[] => [
   `CREATE OR REPLACE TEMP TABLE _es_pk_task AS
    WITH pairs AS (SELECT DISTINCT metric_type, output_name FROM _es_series WHERE kind IN ('continuous', 'boolean')),
    decl AS (
-     SELECT p.metric_type, p.output_name, k.task_id, t.task_rank
-     FROM pairs p JOIN _es_key k USING (metric_type, output_name) JOIN _es_task t USING (task_id)),
+     SELECT p.metric_type, p.output_name, k.task_id, k.task_rank, k.key_id
+     FROM pairs p JOIN _es_key k USING (metric_type, output_name)),
    nc AS (
-     SELECT task_id, metric_type, output_name,
-       count(*) FILTER (WHERE record_type <> 'label') AS n,
-       count(*) FILTER (WHERE record_type = 'number' AND NOT isnan(num_value) AND num_value >= 1::DOUBLE) AS c
+     SELECT key_id,
+       count(*) FILTER (WHERE record_code <> 2) AS n,
+       count(*) FILTER (WHERE record_code = 1 AND NOT isnan(num_value) AND num_value >= 1::DOUBLE) AS c
      FROM _es_rec GROUP BY ALL)
    SELECT d.metric_type, d.output_name, d.task_id, d.task_rank,
      coalesce(nc.n, 0) AS n, coalesce(nc.c, 0) AS c, coalesce(b.opportunities, 0) AS opportunities
    FROM decl d
-   LEFT JOIN nc USING (task_id, metric_type, output_name)
+   LEFT JOIN nc USING (key_id)
    LEFT JOIN _es_bucket_n b USING (task_id, metric_type)`,
-  `CREATE OR REPLACE TEMP TABLE _es_pk_row AS
-   SELECT metric_type, output_name, total, unnest(range(1, max_k + 1)) AS k
-   FROM (SELECT metric_type, output_name, count(*) AS total, max(opportunities) AS max_k
-         FROM _es_pk_task GROUP BY metric_type, output_name)`,
-  `CREATE OR REPLACE TEMP TABLE _es_pk_val AS
-   SELECT r.metric_type, r.output_name, r.k, t.task_rank,
-     CASE WHEN t.n - t.c < r.k THEN 1::DOUBLE
-          ELSE 1::DOUBLE - list_reduce(
-            list_transform(range(t.n - t.c + 1, t.n + 1), lambda i: 1::DOUBLE - r.k::DOUBLE / i::DOUBLE),
-            lambda a, b: a * b, 1::DOUBLE) END AS v
-   FROM _es_pk_row r JOIN _es_pk_task t USING (metric_type, output_name)
-   WHERE t.n > 0 AND t.n >= r.k`,
 ];
 
 const PASS_AT_K_EMPTY = [
-  `CREATE OR REPLACE TEMP TABLE _es_pk_row AS
-   SELECT NULL::VARCHAR AS metric_type, NULL::VARCHAR AS output_name, NULL::BIGINT AS total,
-     NULL::BIGINT AS k WHERE false`,
-  `CREATE OR REPLACE TEMP TABLE _es_pk_val AS
-   SELECT NULL::VARCHAR AS metric_type, NULL::VARCHAR AS output_name, NULL::BIGINT AS k,
-     NULL::BIGINT AS task_rank, NULL::DOUBLE AS v WHERE false`,
+  `CREATE OR REPLACE TEMP TABLE _es_pk_task AS
+   SELECT NULL::VARCHAR AS metric_type, NULL::VARCHAR AS output_name, NULL::VARCHAR AS task_id,
+     NULL::BIGINT AS task_rank, NULL::BIGINT AS n, NULL::BIGINT AS c, NULL::BIGINT AS opportunities WHERE false`,
 ];
 
 // Aggregate rows (§7.7 order) and their values; the statistics (§7.2) are computed from the ordered
 // values (`selectAggregateValues`).
 const AGGREGATE_STEPS = [
   `CREATE OR REPLACE TEMP TABLE _es_cov AS
-   SELECT n.metric_type, n.output_name, count(b.score_ordinal) AS total,
-     count(*) FILTER (WHERE b.has_output) AS scored,
-     count(*) FILTER (WHERE b.status = 'failed') AS failed
-   FROM _es_name n LEFT JOIN _es_obs b USING (metric_type, output_name)
-   GROUP BY n.metric_type, n.output_name`,
+   SELECT n.metric_type, n.output_name, n.nid, coalesce(b.total, 0) AS total, coalesce(b.scored, 0) AS scored,
+     coalesce(b.failed, 0) AS failed
+   FROM _es_name n LEFT JOIN (
+     SELECT nid, count(*) AS total, count(*) FILTER (WHERE has_output) AS scored,
+       count(*) FILTER (WHERE status = 'failed') AS failed
+     FROM _es_obs GROUP BY nid) b USING (nid)`,
   `CREATE OR REPLACE TEMP TABLE _es_agg AS
-   SELECT row_number() OVER (ORDER BY section, k1, k2, k) AS agg_id, name, total, section, k1, k2, k
+   SELECT row_number() OVER (ORDER BY section, k1, k2, k) AS agg_id, name, total, section, k1, k2, k, nid
    FROM (
      SELECT 1 AS section, metric_type AS k1, output_name AS k2, 0 AS k,
-       metric_type || '.' || output_name AS name, total FROM _es_cov
+       metric_type || '.' || output_name AS name, total, nid FROM _es_cov
      UNION ALL
-     SELECT 2, view_name, '', 0, 'view.' || view_name, total FROM (
+     SELECT 2, view_name, '', 0, 'view.' || view_name, total, NULL FROM (
        SELECT d.view_name, coalesce(sum(o.occs), 0)::BIGINT AS total
        FROM (SELECT DISTINCT view_name FROM _es_vdef) d
        LEFT JOIN (SELECT v.view_name, p.occs FROM _es_vper p
                   JOIN _es_vdef v ON v.task_id = p.task_id AND v.view_ordinal = p.view_ordinal) o USING (view_name)
-       GROUP BY d.view_name)
-     UNION ALL
-     SELECT 3, metric_type, output_name, k, metric_type || '.' || output_name || '.pass@' || k, total
-     FROM _es_pk_row)`,
+       GROUP BY d.view_name))`,
   `CREATE OR REPLACE TEMP TABLE _es_val AS
    SELECT a.agg_id, b.task_rank AS o1, b.score_ordinal AS o2, 0::BIGINT AS o3, b.num_value AS v
-   FROM _es_obs b JOIN _es_agg a ON a.section = 1 AND a.k1 = b.metric_type AND a.k2 = b.output_name
+   FROM _es_obs b JOIN _es_agg a ON a.section = 1 AND a.nid = b.nid
    WHERE b.has_output AND b.value_type = 'number'
    UNION ALL
    SELECT a.agg_id, w.task_rank, w.first_seen, w.occ, w.v
-   FROM _es_vval w JOIN _es_agg a ON a.section = 2 AND a.k1 = w.view_name
-   UNION ALL
-   SELECT a.agg_id, p.task_rank, 0, 0, p.v
-   FROM _es_pk_val p JOIN _es_agg a ON a.section = 3 AND a.k1 = p.metric_type AND a.k2 = p.output_name
-     AND a.k = p.k`,
+   FROM _es_vval w JOIN _es_agg a ON a.section = 2 AND a.k1 = w.view_name`,
 ];

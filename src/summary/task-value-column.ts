@@ -29,12 +29,16 @@ export class TaskValueColumn {
   static readonly LABEL = 4;
   static readonly MISSING = 5;
 
-  readonly codes: number[] = [];
-  readonly values: number[] = [];
-  readonly labels: string[] = [];
-
-  /** `trialIds` is the task's list of distinct trial ids; records refer to it by index. */
-  constructor(readonly trialIds: readonly string[]) {}
+  /**
+   * `trialIds` is the task's list of distinct trial ids; records refer to it by index. The arrays
+   * are the column's own (given when a column is rebuilt from its parts, e.g. read back from disk).
+   */
+  constructor(
+    readonly trialIds: readonly string[],
+    readonly codes: number[] = [],
+    readonly values: number[] = [],
+    readonly labels: string[] = [],
+  ) {}
 
   get length(): number {
     return this.codes.length;
