@@ -8,7 +8,10 @@
  * messages; 4–6 `chat` spans with usage, response ids and four message attributes of 500–2000 bytes
  * each (`gen_ai.system_instructions`, `gen_ai.tool.definitions`, `gen_ai.input.messages`,
  * `gen_ai.output.messages`); an `execute_tool` span (100–500-byte arguments, 500–2000-byte result)
- * after every chat but the last. About 10 spans and 35 KB per trial. A pool of distinct trials is
+ * after every chat but the last. About 10 spans and 38 KB per trial (~26k trials per GB). The `small`
+ * shape (`recordTrialPool(n, seed, 'small')`) has the same spans with message attributes of 20–70
+ * bytes and tool arguments of 20–60: about 7 KB per trial, most of it the spans' ids, times and
+ * attribute keys (~140k trials per GB). A pool of distinct trials is
  * recorded with the SDK; larger dumps repeat the pool with fresh trace and conversation ids patched
  * into the serialized bytes (same lengths), so every trial stays distinct.
  */
@@ -42,7 +45,23 @@ function text(r: () => number, bytes: number): string {
   return out.join(' ').slice(0, bytes);
 }
 
-const size = (r: () => number): number => 500 + Math.floor(r() * 1500);
+/** A trial shape: the byte range of each message attribute and of a tool call's arguments. */
+interface ShapeBytes {
+  message: [number, number];
+  toolArguments: [number, number];
+}
+/**
+ * The trial shapes: `default` (~38 KB per trial, ~26k trials per GB) and `small` (~7 KB per trial,
+ * ~140k trials per GB: a dump of many small trials, where what a run keeps per trial shows).
+ */
+export const TRIAL_SHAPES = {
+  default: { message: [500, 2000], toolArguments: [100, 500] },
+  small: { message: [20, 70], toolArguments: [20, 60] },
+} satisfies Record<string, ShapeBytes>;
+/** The name of a trial shape. */
+export type TrialShape = keyof typeof TRIAL_SHAPES;
+const between = (r: () => number, [min, max]: [number, number]): number =>
+  min + Math.floor(r() * (max - min));
 const TOOLS = ['search', 'lookup', 'get_weather', 'k8s_get_resources'];
 const CONV_WIDTH = 12;
 const convId = (n: number): string => `conv-${String(n).padStart(CONV_WIDTH, '0')}`;
@@ -55,8 +74,13 @@ export interface TrialPool {
 }
 
 /** Records `count` distinct trials with the SDK; returns each as one serialized request. */
-export function recordTrialPool(count: number, seed = 1): TrialPool {
+export function recordTrialPool(count: number, seed = 1, shape: TrialShape = 'default'): TrialPool {
   const r = mulberry32(seed);
+  const bytes: ShapeBytes = TRIAL_SHAPES[shape];
+  const [, maxMessage] = bytes.message;
+  const size = (r: () => number): number => between(r, bytes.message);
+  // the text beside a tool call leaves room for the call (a tenth of the largest message)
+  const callRoom = maxMessage / 10;
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'bench-agent', 'service.version': '1.0.0' }),
@@ -107,7 +131,7 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
             {
               role: 'assistant',
               parts: [
-                { type: 'text', content: text(r, size(r) - 200) },
+                { type: 'text', content: text(r, size(r) - callRoom) },
                 { type: 'tool_call', id: `call_${i}_${c}`, name: toolName, arguments: { q: text(r, 60) } },
               ],
               finish_reason: 'tool_call',
@@ -129,7 +153,8 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
             'gen_ai.usage.output_tokens': 10 + Math.floor(r() * 300),
             'gen_ai.system_instructions': JSON.stringify([{ type: 'text', content: system }]),
             'gen_ai.tool.definitions': tools,
-            'gen_ai.input.messages': inputText.length > 2000 ? inputText.slice(0, 2000) : inputText,
+            'gen_ai.input.messages':
+              inputText.length > maxMessage ? inputText.slice(0, maxMessage) : inputText,
             'gen_ai.output.messages': JSON.stringify(output),
           },
           startTime: [t0, ns],
@@ -148,7 +173,7 @@ export function recordTrialPool(count: number, seed = 1): TrialPool {
               'gen_ai.tool.name': toolName,
               'gen_ai.tool.type': 'function',
               'gen_ai.tool.call.id': `call_${i}_${c}`,
-              'gen_ai.tool.call.arguments': JSON.stringify({ q: text(r, 100 + Math.floor(r() * 400)) }),
+              'gen_ai.tool.call.arguments': JSON.stringify({ q: text(r, between(r, bytes.toolArguments)) }),
               'gen_ai.tool.call.result': result,
             },
             startTime: [t0, ns],

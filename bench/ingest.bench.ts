@@ -30,14 +30,25 @@
  *   without the report); the live heap per further trial with and without the report.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
+ * Trial shape (EVALSTREAM_BENCH_INGEST_SHAPE): `default`, ~10 spans and ~38 KB per trial (message
+ *   attributes of 500–2000 bytes: ~2.6k trials per 100 MB); `small`, the same ~10 spans in ~7 KB
+ *   (messages of 20–70 bytes: ~14k trials per 100 MB, ~140k per GB), where what a run keeps per trial
+ *   weighs most. Each shape has its own cached dumps under bench/out/.
+ *
  *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100,
- *                               EVALSTREAM_BENCH_INGEST_PARTS=speed,process,memory: the parts to run)
+ *                               EVALSTREAM_BENCH_INGEST_PARTS=speed,process,memory: the parts to run,
+ *                               EVALSTREAM_BENCH_INGEST_SHAPE=default|small: the trial shape)
  */
 import { existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';
-import { recordTrialPool, writeAgentTraceDump } from './generate-agent-traces.js';
+import {
+  recordTrialPool,
+  TRIAL_SHAPES,
+  writeAgentTraceDump,
+  type TrialShape,
+} from './generate-agent-traces.js';
 import { pinnedToOneCore, runPinnedChild } from './run-pinned-child.js';
 import { BIN, timeCli } from './time-cli.js';
 
@@ -46,12 +57,19 @@ const LARGE_MB = Number(process.env['EVALSTREAM_BENCH_INGEST_LARGE_MB'] ?? 1000)
 const POOL = Number(process.env['EVALSTREAM_BENCH_INGEST_POOL'] ?? 1500);
 const ROUNDS = Number(process.env['EVALSTREAM_BENCH_INGEST_ROUNDS'] ?? 3);
 const PASSES = Number(process.env['EVALSTREAM_BENCH_INGEST_PASSES'] ?? 5);
+const SHAPE = (process.env['EVALSTREAM_BENCH_INGEST_SHAPE'] ?? 'default') as TrialShape;
+if (!(SHAPE in TRIAL_SHAPES)) {
+  throw new Error(
+    `ingest: EVALSTREAM_BENCH_INGEST_SHAPE=${SHAPE}: expected one of ${Object.keys(TRIAL_SHAPES).join(', ')}`,
+  );
+}
 const PARTS = new Set((process.env['EVALSTREAM_BENCH_INGEST_PARTS'] ?? 'speed,process,memory').split(','));
 const out = join(import.meta.dirname, 'out');
 const child = join(import.meta.dirname, 'ingest-child.ts');
 
 async function dump(mb: number, pool: () => ReturnType<typeof recordTrialPool>): Promise<string> {
-  const file = join(out, `ingest-${mb}mb-pool${POOL}-v1.binpb`);
+  const shape = SHAPE === 'default' ? '' : `-${SHAPE}`;
+  const file = join(out, `ingest-${mb}mb-pool${POOL}${shape}-v1.binpb`);
   const have = await stat(file).catch(() => null);
   if (have !== null && have.size >= mb * 1e6) return file;
   const t = performance.now();
@@ -75,9 +93,9 @@ let poolCache: ReturnType<typeof recordTrialPool> | null = null;
 const pool = (): ReturnType<typeof recordTrialPool> => {
   if (poolCache === null) {
     const t = performance.now();
-    poolCache = recordTrialPool(POOL);
+    poolCache = recordTrialPool(POOL, 1, SHAPE);
     console.log(
-      `ingest: recorded ${POOL} distinct trials with the OTel SDK in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      `ingest: recorded ${POOL} distinct ${SHAPE} trials with the OTel SDK in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
   }
   return poolCache;
