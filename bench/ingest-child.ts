@@ -15,8 +15,9 @@
  *                    the same default-metric totals as the real pipeline
  *   score <file>     the full score pipeline once, with the process's max RSS
  *   retained <file> <out> [report|no-report]  the score pipeline into a bundle, with the report (as
- *                    `score` runs it) or without: the live heap after a full collection once every
- *                    trial has passed, before the summary and the report are finished
+ *                    `score` runs it) or without: the live heap, and the array buffers (typed arrays'
+ *                    memory, outside the heap), after a full collection once every trial has passed,
+ *                    before the summary and the report are finished
  *
  * `reflect` and `pipeline` are separate fresh processes holding only what each needs (the frames in
  * memory for (a), nothing for (c)) and calling no forced GC, so neither side runs in a heap shaped by
@@ -263,12 +264,17 @@ if (mode === 'decoders') {
   // a sink whose shutdown runs before the bundle's (which then finishes the summary and the report)
   const out = process.argv[4] as string;
   let heapUsed = 0;
+  let arrayBuffers = 0;
   const probe: Sink<ScoredTrial> = {
     write: async () => undefined,
     flush: async () => undefined,
     shutdown: async () => {
+      // a dead typed array's memory is released after the collection, off the main thread: collect,
+      // let that finish, collect again
       (globalThis as { gc?: () => void }).gc?.();
-      heapUsed = process.memoryUsage().heapUsed;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      (globalThis as { gc?: () => void }).gc?.();
+      ({ heapUsed, arrayBuffers } = process.memoryUsage());
     },
   };
   const reportWriter = process.argv[5] === 'no-report' ? null : bundleReportWriter;
@@ -276,7 +282,12 @@ if (mode === 'decoders') {
   const { stats, error } = await runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks }));
   await rm(out, { recursive: true, force: true });
   console.log(
-    JSON.stringify({ trials: stats.trials, error: error === null ? null : String(error), heapUsed }),
+    JSON.stringify({
+      trials: stats.trials,
+      error: error === null ? null : String(error),
+      heapUsed,
+      arrayBuffers,
+    }),
   );
 } else if (mode === 'score') {
   const r = await scoreFile();

@@ -27,7 +27,7 @@
  *   target: score no slower than the decode-only process (ratio ≤ 1).
  * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
  *   each a process of its own; max RSS of each; the CPU per further 100 MB once warm (from the two runs
- *   without the report); the live heap per further trial with and without the report.
+ *   without the report); the live heap and array buffers per further trial with and without the report.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
  *
  * Trial shape (EVALSTREAM_BENCH_INGEST_SHAPE): `default`, ~10 spans and ~38 KB per trial (message
@@ -293,19 +293,23 @@ if (PARTS.has('memory')) {
   const retained = async (
     file: string,
     report: 'report' | 'no-report',
-  ): Promise<{ trials: number; heapUsed: number }> =>
+  ): Promise<{ trials: number; heapUsed: number; arrayBuffers: number }> =>
     (await runChild('retained', file, join(out, `ingest-retained-${process.pid}`), report)) as {
       trials: number;
       heapUsed: number;
+      arrayBuffers: number;
     };
   // with the report, then without it (the summary alone): what each keeps per trial
   for (const report of ['report', 'no-report'] as const) {
     const s = await retained(small, report);
     const l = await retained(large as string, report);
+    // typed arrays keep their elements outside the heap: both together are what the run holds
+    const held = (r: { heapUsed: number; arrayBuffers: number }): number => r.heapUsed + r.arrayBuffers;
     console.log(
-      `  live heap after a full collection once every trial has passed (${report === 'report' ? 'with the report' : 'without the report'}): ` +
-        `${SMALL_MB} MB dump ${mb(s.heapUsed)}, ${LARGE_MB} MB dump ${mb(l.heapUsed)}: ` +
-        `${((l.heapUsed - s.heapUsed) / (l.trials - s.trials)).toFixed(0)} bytes per further trial`,
+      `  live heap + array buffers after a full collection once every trial has passed (${report === 'report' ? 'with the report' : 'without the report'}): ` +
+        `${SMALL_MB} MB dump ${mb(s.heapUsed)} + ${mb(s.arrayBuffers)}, ${LARGE_MB} MB dump ${mb(l.heapUsed)} + ${mb(l.arrayBuffers)}: ` +
+        `${((held(l) - held(s)) / (l.trials - s.trials)).toFixed(0)} bytes per further trial ` +
+        `(heap alone ${((l.heapUsed - s.heapUsed) / (l.trials - s.trials)).toFixed(0)})`,
     );
   }
 }
