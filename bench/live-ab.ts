@@ -96,7 +96,6 @@ function liveRun(env: Record<string, string>): Promise<LiveRun> {
 
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 let worktree: string | null = null;
 let beforeLabel = 'the working tree';
@@ -107,11 +106,12 @@ if (rev !== undefined) {
   run('git', ['worktree', 'add', '--detach', '--quiet', worktree, rev], root);
   beforeLabel = run('git', ['log', '-1', '--format=%h %s', rev], root).trim();
   symlinkSync(join(root, 'node_modules'), join(worktree, 'node_modules'));
-  run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], worktree);
+  // the revision's own build script: a build before the bundled CLI is tsc alone
+  run('npm', ['run', '--silent', 'build'], worktree);
   beforeEnv['LIVE_BENCH_CLI'] = join(worktree, 'bin', 'evalstream.js');
 }
 try {
-  run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], root);
+  run('npm', ['run', '--silent', 'build'], root);
   const sides = {
     before: { env: { ...beforeEnv, LIVE_BENCH_SERVE_ARGS: values.before }, runs: [] as LiveRun[] },
     now: { env: { LIVE_BENCH_SERVE_ARGS: values.now }, runs: [] as LiveRun[] },
