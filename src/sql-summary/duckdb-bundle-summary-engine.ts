@@ -18,12 +18,6 @@ import { columnarTaskValues } from '../summary/columnar-task-values.js';
 /** DuckDB's `memory_limit` when none is given (DuckDB's own default is 80% of the machine's RAM). */
 const DEFAULT_MEMORY_LIMIT = '2GB';
 
-/**
- * Task value records above which the summary keeps them in a temporary file, one task in memory at
- * a time (about 16 bytes each in memory: 4M records are 64 MB).
- */
-const SPILL_TASK_VALUES_ABOVE = 1 << 22;
-
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
   /**
@@ -41,11 +35,6 @@ export interface DuckDBBundleSummaryOptions {
   metadata?: JsonObject | null | undefined;
   /** Where the temporary spill directory is made; default `os.tmpdir()`. */
   tmpDir?: string | undefined;
-  /**
-   * Task value records above which they are kept in a temporary file in `tmpDir` while the summary
-   * is written (memory then does not grow with the run); default 4,194,304.
-   */
-  spillTaskValuesAbove?: number | undefined;
 }
 
 /**
@@ -103,12 +92,11 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
             // staged rows tell float literals themselves; a loaded store lists them in a temp table
             floatLiterals: loaded.source === null,
             source: loaded.source ?? undefined,
-            spillTaskValues: spillOptions(options),
           });
           const isFloat = columnarTaskValues.floatLookup(summary.task_metric_values);
           return { summary, isFloat, runId: loaded.runId };
         }
-        return await streamed(connection, input, metadata, store, options);
+        return await streamed(connection, input, metadata, store);
       } finally {
         db.close();
       }
@@ -124,7 +112,6 @@ async function streamed(
   input: BundleSummaryInput,
   metadata: JsonObject | null,
   store: boolean,
-  options: DuckDBBundleSummaryOptions,
 ): Promise<Awaited<ReturnType<BundleSummaryEngine>>> {
   const floats = new TaskValueFloatness();
   // The first batch decides the run id when run.json did not (as `summarizeBundle` names the run).
@@ -150,13 +137,6 @@ async function streamed(
     metadata,
     ...(store ? { evidenceOf: bundleEvidenceOf(input.dir) } : {}),
   });
-  const summary = await summarizeStoreRun(connection, runId, {
-    extraScores: input.extraScores,
-    spillTaskValues: spillOptions(options),
-  });
+  const summary = await summarizeStoreRun(connection, runId, { extraScores: input.extraScores });
   return { summary, isFloat: floats.lookupFor(summary.task_metric_values), runId };
-}
-
-function spillOptions(options: DuckDBBundleSummaryOptions): { dir?: string | undefined; above: number } {
-  return { dir: options.tmpDir, above: options.spillTaskValuesAbove ?? SPILL_TASK_VALUES_ABOVE };
 }

@@ -8,11 +8,6 @@ import { registerSummaryFunctions } from './register-summary-functions.js';
 import { fixedChunkColumn } from './fixed-chunk-column.js';
 import { STORE_SOURCE, SUMMARY_SQL, type SummarySource } from './summary-sql.js';
 import { appendAll } from '../util/append-all.js';
-import { TaskValueSpill } from './task-value-spill.js';
-
-/** One task's keyed columns, or their loader (`columnarTaskValues.create`). */
-type TaskColumns = readonly (readonly [string, TaskValueColumn])[];
-type TaskColumnsSource = TaskColumns | (() => TaskColumns);
 
 /** Options of `summarizeStoreRun`. */
 export interface SummarizeStoreRunOptions {
@@ -29,11 +24,6 @@ export interface SummarizeStoreRunOptions {
    * staged from a bundle's files (`stageBundle`), which fill no store table.
    */
   source?: SummarySource | undefined;
-  /**
-   * Keep the task values in a temporary file in `dir` (one task's columns in memory at a time, see
-   * `TaskValueSpill`) when the run has more than `above` task value records; default: in memory.
-   */
-  spillTaskValues?: { dir?: string | undefined; above: number } | undefined;
 }
 
 /**
@@ -92,9 +82,7 @@ export async function summarizeStoreRun(
 
     // key_id → its column (key ids are dense, 1-based, in task then key order); a task's columns
     // share its trial id list
-    const columns: (TaskValueColumn | undefined)[] = [];
-    // key id → index of its task in `taskColumns`
-    const keyTask: number[] = [];
+    const columns: TaskValueColumn[] = [];
     const taskColumns: [string, Map<string, TaskValueColumn>][] = [];
     let lastTask: string | null = null;
     let byKey = new Map<string, TaskValueColumn>();
@@ -109,26 +97,11 @@ export async function summarizeStoreRun(
       if (type === null || name === null) continue;
       const column = new TaskValueColumn(trialIds);
       columns[num(keyId)] = column;
-      keyTask[num(keyId)] = taskColumns.length - 1;
       // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
       byKey.set(`${type as string}.${name as string}`, column);
     }
-    const sources: [string, TaskColumnsSource][] = taskColumns.map(([task, byKey]) => [task, [...byKey]]);
-    const spill = await openSpill(connection, options.spillTaskValues);
-    let cleared = 0;
-    // a task whose records are all read is written to the spill file and dropped from memory
-    const done =
-      spill === null
-        ? undefined
-        : (task: number): void => {
-            const entry = sources[task] as [string, TaskColumnsSource];
-            entry[1] = spill.write(entry[1] as TaskColumns);
-            // key ids run in task order: every key up to this task's last is done
-            for (; cleared < keyTask.length && (keyTask[cleared] ?? -1) <= task; cleared++)
-              columns[cleared] = undefined;
-          };
-    await streamRecords(connection, columns, options.floatLiterals === true, keyTask, done);
-    const values = columnarTaskValues.create(sources);
+    await streamRecords(connection, columns, options.floatLiterals === true);
+    const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
 
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
     const errors: Record<string, string[]> = {};
@@ -161,10 +134,8 @@ export async function summarizeStoreRun(
  */
 async function streamRecords(
   connection: DuckDBConnection,
-  columns: readonly (TaskValueColumn | undefined)[],
+  columns: TaskValueColumn[],
   floatLiterals: boolean,
-  keyTask: readonly number[],
-  taskDone: ((task: number) => void) | undefined,
 ) {
   const strings: string[] = [];
   for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
@@ -173,7 +144,6 @@ async function streamRecords(
   // string id → index in the current task's trial id list
   const trialIndex = new Map<number, number>();
   let lastIds: string[] | null = null;
-  let lastTask = -1;
   const result = await connection.stream(SUMMARY_SQL.selectRecords(floatLiterals));
   for await (const chunk of result) {
     const keys = fixedChunkColumn(chunk, 0, 'int32');
@@ -184,12 +154,7 @@ async function streamRecords(
     const labels = fixedChunkColumn(chunk, 5, 'int32');
     const floats = fixedChunkColumn(chunk, 6, 'uint8');
     for (let r = 0; r < chunk.rowCount; r++) {
-      const key = keys[r] as number;
-      if (taskDone !== undefined && keyTask[key] !== lastTask) {
-        if (lastTask >= 0) taskDone(lastTask);
-        lastTask = keyTask[key] ?? -1;
-      }
-      const column = columns[key];
+      const column = columns[keys[r] as number];
       if (column === undefined) continue;
       const ids = column.trialIds as string[];
       if (ids !== lastIds) {
@@ -216,17 +181,6 @@ async function streamRecords(
         );
     }
   }
-  if (taskDone !== undefined && lastTask >= 0) taskDone(lastTask);
-}
-
-/** The spill file for the task values when the run has more records than `spill.above`, else null. */
-async function openSpill(
-  connection: DuckDBConnection,
-  spill: SummarizeStoreRunOptions['spillTaskValues'],
-): Promise<TaskValueSpill | null> {
-  if (spill === undefined) return null;
-  const [row] = (await connection.runAndReadAll(SUMMARY_SQL.selectRecordCount)).getRows();
-  return num(row?.[0]) > spill.above ? TaskValueSpill.open(spill.dir) : null;
 }
 
 /**

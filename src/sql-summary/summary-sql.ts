@@ -58,8 +58,6 @@ export const SUMMARY_SQL = {
     SELECT t.task_id, k.metric_type, k.output_name, k.key_id
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
     ORDER BY t.task_rank, k.key_id`,
-  /** How many task value records the run has. */
-  selectRecordCount: `SELECT count(*) FROM _es_rec`,
   /** The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels. */
   selectRecordStrings: `SELECT s FROM _es_str ORDER BY sid`,
   /**

@@ -7,11 +7,8 @@ type TaskMetricValues = Record<string, Record<string, TaskValueRecord[]>>;
 /** One task's lists: keys in summary order, with their columns. */
 type TaskColumns = readonly (readonly [string, TaskValueColumn])[];
 
-/** A task's columns, or a function that builds them anew on each call (e.g. read from disk). */
-type TaskColumnsSource = TaskColumns | (() => TaskColumns);
-
 interface Entry {
-  readonly columns: () => TaskColumns;
+  readonly columns: TaskColumns;
   /** The lazy accessor installed for the task (identity tells whether it is still untouched). */
   readonly get: () => Record<string, TaskValueRecord[]>;
 }
@@ -23,9 +20,7 @@ const floatLookups = new WeakSet<object>();
  * `Summary.task_metric_values` backed by columns (`TaskValueColumn`): the object has the usual shape,
  * but each task's `{key: records}` entry is built on first access (an accessor that replaces itself
  * with a plain data property), so a summary that is only written never holds one object per record.
- * Writers that know the columns read them directly while an entry is untouched. A task's columns
- * may be given as a function (called on each read, e.g. to read them back from a file), so that a
- * summary larger than memory holds one task's columns at a time.
+ * Writers that know the columns read them directly while an entry is untouched.
  *
  * @example
  * const values = columnarTaskValues.create([['task-1', [['m.score', column]]]]);
@@ -34,16 +29,15 @@ const floatLookups = new WeakSet<object>();
  */
 export const columnarTaskValues = {
   /** The lazy `task_metric_values` of the given tasks (in this order) and their keyed columns. */
-  create(tasks: Iterable<readonly [string, TaskColumnsSource]>): TaskMetricValues {
+  create(tasks: Iterable<readonly [string, TaskColumns]>): TaskMetricValues {
     const target: TaskMetricValues = {};
     const entries = new Map<string, Entry>();
-    for (const [taskId, source] of tasks) {
-      const columns = typeof source === 'function' ? source : () => source;
+    for (const [taskId, columns] of tasks) {
       let built: Record<string, TaskValueRecord[]> | null = null;
       const get = (): Record<string, TaskValueRecord[]> => {
         if (built !== null) return built; // only when the object was frozen before the first read
         const byKey: Record<string, TaskValueRecord[]> = {};
-        for (const [key, column] of columns()) setOwn(byKey, key, column.records());
+        for (const [key, column] of columns) setOwn(byKey, key, column.records());
         built = byKey;
         define(target, taskId, byKey);
         return byKey;
@@ -68,7 +62,7 @@ export const columnarTaskValues = {
     const entry = registry.get(taskMetricValues)?.get(taskId);
     if (entry === undefined) return null;
     const descriptor = Object.getOwnPropertyDescriptor(taskMetricValues, taskId);
-    return descriptor?.get === entry.get ? entry.columns() : null;
+    return descriptor?.get === entry.get ? entry.columns : null;
   },
 
   /**
@@ -80,15 +74,8 @@ export const columnarTaskValues = {
     taskMetricValues: TaskMetricValues,
   ): (taskId: string, key: string, index: number) => boolean | undefined {
     const entries = registry.get(taskMetricValues);
-    // the columns of the task asked last (asked record by record, task by task)
-    let lastTask: string | null = null;
-    let lastColumns: TaskColumns | undefined;
     const lookup = (taskId: string, key: string, index: number): boolean | undefined => {
-      if (taskId !== lastTask) {
-        lastTask = taskId;
-        lastColumns = entries?.get(taskId)?.columns();
-      }
-      const columns = lastColumns;
+      const columns = entries?.get(taskId)?.columns;
       if (columns === undefined) return undefined;
       let column: TaskValueColumn | undefined;
       for (const [k, c] of columns) {

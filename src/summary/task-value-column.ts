@@ -29,16 +29,12 @@ export class TaskValueColumn {
   static readonly LABEL = 4;
   static readonly MISSING = 5;
 
-  /**
-   * `trialIds` is the task's list of distinct trial ids; records refer to it by index. The arrays
-   * are the column's own (given when a column is rebuilt from its parts, e.g. read back from disk).
-   */
-  constructor(
-    readonly trialIds: readonly string[],
-    readonly codes: number[] = [],
-    readonly values: number[] = [],
-    readonly labels: string[] = [],
-  ) {}
+  readonly codes: number[] = [];
+  readonly values: number[] = [];
+  readonly labels: string[] = [];
+
+  /** `trialIds` is the task's list of distinct trial ids; records refer to it by index. */
+  constructor(readonly trialIds: readonly string[]) {}
 
   get length(): number {
     return this.codes.length;
