@@ -55,31 +55,23 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
   }
   const outputs = (result as MetricResult).outputs;
   const returned = outputs.map((o) => o.name);
-  const duplicates = [...new Set(returned.filter((n, i) => returned.indexOf(n) !== i))].sort();
-  if (duplicates.length > 0) {
-    throw new MetricResultError(
-      'duplicate_outputs',
-      'ValueError',
-      `Duplicate metric output names: ${pyValueRepr(duplicates)}`,
-    );
-  }
   const returnedSet = new Set(returned);
-  const missing = specs.filter((s) => s.required && !returnedSet.has(s.name)).map((s) => s.name);
-  if (missing.length > 0) {
-    throw new MetricResultError(
-      'missing_required',
-      'ValueError',
-      `Missing required metric outputs: ${pyValueRepr(missing)}`,
-    );
-  }
   const byName = new Map(specs.map((s) => [s.name, s]));
-  const undeclared = returned.filter((n) => !byName.has(n));
-  if (undeclared.length > 0) {
-    throw new MetricResultError(
-      'undeclared_outputs',
-      'ValueError',
-      `Undeclared metric outputs: ${pyValueRepr(undeclared)}`,
-    );
+  const nameChecks = [
+    [
+      'duplicate_outputs',
+      'Duplicate metric output names',
+      [...new Set(returned.filter((n, i) => returned.indexOf(n) !== i))].sort(),
+    ],
+    [
+      'missing_required',
+      'Missing required metric outputs',
+      specs.filter((s) => s.required && !returnedSet.has(s.name)).map((s) => s.name),
+    ],
+    ['undeclared_outputs', 'Undeclared metric outputs', returned.filter((n) => !byName.has(n))],
+  ] as const;
+  for (const [code, what, names] of nameChecks) {
+    if (names.length > 0) throw new MetricResultError(code, 'ValueError', `${what}: ${pyValueRepr(names)}`);
   }
   for (const output of outputs) {
     const spec = byName.get(output.name) as MetricOutputSpec;
@@ -137,74 +129,43 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const SHAPE_MESSAGES: Record<string, string> = {
+  missing: 'Field required',
+  extra_forbidden: 'Extra inputs are not permitted',
+  list_type: 'Input should be a valid list',
+  string_type: 'Input should be a valid string',
+};
+
 function shapeIssues(result: unknown): ShapeIssue[] {
-  if (!isPlainObject(result)) {
-    return [
-      {
-        loc: '',
-        type: 'model_type',
-        message: 'Input should be a valid dictionary or instance of MetricResult',
-        input: result,
-      },
-    ];
-  }
   const issues: ShapeIssue[] = [];
-  if (!('outputs' in result)) {
-    issues.push({ loc: 'outputs', type: 'missing', message: 'Field required', input: result });
-  } else if (!Array.isArray(result.outputs)) {
-    issues.push({
-      loc: 'outputs',
-      type: 'list_type',
-      message: 'Input should be a valid list',
-      input: result.outputs,
-    });
-  } else {
+  const add = (loc: string, type: string, input: unknown, message = SHAPE_MESSAGES[type] as string): void => {
+    issues.push({ loc, type, message, input });
+  };
+  const extraKeys = (obj: Record<string, unknown>, at: string, allowed: readonly string[]): void => {
+    for (const key of Object.keys(obj))
+      if (!allowed.includes(key)) add(`${at}${key}`, 'extra_forbidden', obj[key]);
+  };
+  const notModel = (name: string) => `Input should be a valid dictionary or instance of ${name}`;
+  if (!isPlainObject(result)) {
+    add('', 'model_type', result, notModel('MetricResult'));
+    return issues;
+  }
+  if (!('outputs' in result)) add('outputs', 'missing', result);
+  else if (!Array.isArray(result.outputs)) add('outputs', 'list_type', result.outputs);
+  else {
     result.outputs.forEach((item: unknown, i: number) => {
       const at = `outputs.${i}`;
       if (!isPlainObject(item)) {
-        issues.push({
-          loc: at,
-          type: 'model_type',
-          message: 'Input should be a valid dictionary or instance of MetricOutput',
-          input: item,
-        });
+        add(at, 'model_type', item, notModel('MetricOutput'));
         return;
       }
-      if (!('name' in item))
-        issues.push({ loc: `${at}.name`, type: 'missing', message: 'Field required', input: item });
-      else if (typeof item.name !== 'string') {
-        issues.push({
-          loc: `${at}.name`,
-          type: 'string_type',
-          message: 'Input should be a valid string',
-          input: item.name,
-        });
-      }
-      if (!('value' in item) || item.value === undefined) {
-        issues.push({ loc: `${at}.value`, type: 'missing', message: 'Field required', input: item });
-      }
-      for (const key of Object.keys(item)) {
-        if (key !== 'name' && key !== 'value') {
-          issues.push({
-            loc: `${at}.${key}`,
-            type: 'extra_forbidden',
-            message: 'Extra inputs are not permitted',
-            input: item[key],
-          });
-        }
-      }
+      if (!('name' in item)) add(`${at}.name`, 'missing', item);
+      else if (typeof item.name !== 'string') add(`${at}.name`, 'string_type', item.name);
+      if (!('value' in item) || item.value === undefined) add(`${at}.value`, 'missing', item);
+      extraKeys(item, `${at}.`, ['name', 'value']);
     });
   }
-  for (const key of Object.keys(result)) {
-    if (key !== 'outputs') {
-      issues.push({
-        loc: key,
-        type: 'extra_forbidden',
-        message: 'Extra inputs are not permitted',
-        input: result[key],
-      });
-    }
-  }
+  extraKeys(result, '', ['outputs']);
   return issues;
 }
 

@@ -2,7 +2,6 @@ import { requireTrajectory } from '../../evidence/require-trajectory.js';
 import type { JsonValue } from '../../model/json-value.js';
 import type { NormalizedToolCall } from '../../model/trajectory-view.js';
 import type { Metric } from '../../model/metric.js';
-import { sameJson } from '../../util/same-json.js';
 import { boolean } from '../boolean.js';
 import { discreteScore } from '../discrete-score.js';
 
@@ -47,67 +46,27 @@ export function toolCallEfficiency(options: ToolCallEfficiencyOptions = {}): Met
   };
 }
 
-/**
- * Calls sharing a name up to this many are told apart by comparing their arguments pairwise
- * ({@link sameJson}: nothing printed); more are counted by their canonical JSON text.
- */
-const PAIRWISE_MAX = 16;
-
-/**
- * The largest number of calls sharing one name and one argument set. Only calls sharing a name can
- * repeat, so arguments are read (and compared) only for names that occur more than once.
- */
+/** The largest number of calls sharing one name and one argument set (compared as canonical JSON). */
 function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
-  if (calls.length === 0) return 0;
-  let max = 1;
-  const byName = new Map<string, NormalizedToolCall[]>();
-  let shared = false;
-  for (const call of calls) {
-    const same = byName.get(call.name);
-    if (same === undefined) byName.set(call.name, [call]);
-    else {
-      same.push(call);
-      shared = true;
-    }
-  }
-  if (!shared) return max;
-  for (const same of byName.values()) {
-    if (same.length < 2) continue;
-    const n = same.length <= PAIRWISE_MAX ? largestClassPairwise(same) : largestClassByText(same);
-    if (n > max) max = n;
-  }
-  return max;
-}
-
-/** The largest set of `calls` with the same arguments, each compared with one call of every set so far. */
-function largestClassPairwise(calls: readonly NormalizedToolCall[]): number {
-  const firsts: JsonValue[] = [];
-  const counts: number[] = [];
-  let max = 0;
-  for (const call of calls) {
-    const args = call.arguments;
-    let c = 0;
-    while (c < firsts.length && !sameJson(firsts[c] as JsonValue, args)) c += 1;
-    if (c === firsts.length) {
-      firsts.push(args);
-      counts.push(0);
-    }
-    const n = (counts[c] as number) + 1;
-    counts[c] = n;
-    if (n > max) max = n;
-  }
-  return max;
-}
-
-/** As {@link largestClassPairwise}, by canonical JSON text (for many calls of one name). */
-function largestClassByText(calls: readonly NormalizedToolCall[]): number {
   const counts = new Map<string, number>();
-  let max = 0;
-  for (const call of calls) {
-    const key = canonicalJson(call.arguments);
+  // a name's first call, until a second one comes: arguments are printed only for repeated names
+  const firstOfName = new Map<string, NormalizedToolCall | null>();
+  let max = calls.length === 0 ? 0 : 1;
+  const count = (call: NormalizedToolCall): void => {
+    const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
     if (n > max) max = n;
+  };
+  for (const call of calls) {
+    const first = firstOfName.get(call.name);
+    if (first === undefined) {
+      firstOfName.set(call.name, call);
+      continue;
+    }
+    if (first !== null) count(first);
+    firstOfName.set(call.name, null);
+    count(call);
   }
   return max;
 }
