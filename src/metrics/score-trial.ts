@@ -1,5 +1,4 @@
 import type { Metric } from '../model/metric.js';
-import type { MetricOutputSpec } from '../model/output-spec.js';
 import type { Diagnostic, MetricOutput, ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
@@ -48,110 +47,31 @@ export function scoreTrial(
     );
   }
   if (n === 0) return Promise.resolve([]);
-  return new Promise<ScoreRecord[]>((resolve, reject) => {
-    new TrialScoring(item, task, metrics, options, resolve, reject).start();
-  });
-}
-
-/**
- * The metrics of one trial in flight: all are started at once, each settles its own slot (a result, or
- * a failed score); one timer per trial stands for every metric's time limit (they start together).
- */
-class TrialScoring {
-  readonly #records: (ScoreRecord | undefined)[];
-  #left: number;
-  #finished = false;
-  #timer: NodeJS.Timeout | undefined = undefined;
-
-  constructor(
-    private readonly item: TrialItem,
-    private readonly task: TaskSpec,
-    private readonly metrics: readonly Metric[],
-    private readonly options: ScoreTrialOptions,
-    private readonly resolve: (records: ScoreRecord[]) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {
-    this.#records = new Array<ScoreRecord | undefined>(metrics.length);
-    this.#left = metrics.length;
-  }
-
-  start(): void {
-    const { metrics } = this;
-    for (let i = 0; i < metrics.length; i += 1) {
-      const metric = metrics[i] as Metric;
-      let result: Promise<unknown>;
-      let specs: MetricOutputSpec[];
-      try {
-        specs = metric.outputSpec();
-        result = Promise.resolve(
-          metric.computeScores(buildMetricInput(this.item, this.task, this.options.rowIndex)),
-        );
-      } catch (error) {
-        this.#fail(i, error);
-        continue;
-      }
-      result.then(
-        (raw) => this.#complete(i, raw, specs),
-        (error: unknown) => this.#fail(i, error),
-      );
-    }
-    const timeoutMs = this.options.timeoutMs ?? null;
-    if (!this.#finished && timeoutMs !== null && timeoutMs > 0) {
-      this.#timer = setTimeout(() => this.#timeout(timeoutMs), timeoutMs);
-    }
-  }
-
-  #complete(i: number, raw: unknown, specs: MetricOutputSpec[]): void {
-    if (this.#finished || this.#records[i] !== undefined) return;
-    let outputs: MetricOutput[];
+  // one timer stands for every metric's time limit: they start together
+  const timeoutMs = options.timeoutMs ?? null;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut =
+    timeoutMs === null || timeoutMs <= 0
+      ? null
+      : new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new MetricTimeoutError(timeoutMs)), timeoutMs);
+        });
+  timedOut?.catch(() => undefined);
+  const scoreOne = async (metric: Metric): Promise<ScoreRecord> => {
     try {
-      outputs = validateMetricResult(raw, specs).outputs;
-    } catch (error) {
-      this.#fail(i, error);
-      return;
+      const specs = metric.outputSpec();
+      const running = metric.computeScores(buildMetricInput(item, task, options.rowIndex));
+      const raw = await (timedOut === null ? running : Promise.race([running, timedOut]));
+      const outputs = validateMetricResult(raw, specs).outputs;
+      return record(trial, task, options, metric.type, 'completed', outputs, []);
+    } catch (caught) {
+      const error = caught instanceof MetricTimeoutError ? caught.of(metric.type) : caught;
+      if (options.failFast === true) throw error;
+      const diagnostics = [exceptionDiagnostic(error, metric.type)];
+      return record(trial, task, options, metric.type, 'failed', [], diagnostics);
     }
-    this.#settle(i, this.#record(i, 'completed', outputs, []));
-  }
-
-  #fail(i: number, error: unknown): void {
-    if (this.#finished || this.#records[i] !== undefined) return;
-    if (this.options.failFast === true) {
-      this.#finished = true;
-      clearTimeout(this.#timer);
-      this.reject(error);
-      return;
-    }
-    const type = (this.metrics[i] as Metric).type;
-    this.#settle(i, this.#record(i, 'failed', [], [exceptionDiagnostic(error, type)]));
-  }
-
-  #timeout(timeoutMs: number): void {
-    for (let i = 0; i < this.metrics.length && !this.#finished; i += 1) {
-      if (this.#records[i] === undefined) {
-        this.#fail(i, new MetricTimeoutError((this.metrics[i] as Metric).type, timeoutMs));
-      }
-    }
-  }
-
-  #settle(i: number, r: ScoreRecord): void {
-    this.#records[i] = r;
-    this.#left -= 1;
-    if (this.#left === 0) {
-      this.#finished = true;
-      clearTimeout(this.#timer);
-      this.resolve(this.#records as ScoreRecord[]);
-    }
-  }
-
-  #record(
-    i: number,
-    status: 'completed' | 'failed',
-    outputs: MetricOutput[],
-    diagnostics: Diagnostic[],
-  ): ScoreRecord {
-    const type = (this.metrics[i] as Metric).type;
-    return record(this.item.trial, this.task, this.options, type, status, outputs, diagnostics);
-  }
+  };
+  return Promise.all(metrics.map(scoreOne)).finally(() => clearTimeout(timer));
 }
 
 /** One score record; keys in the SDK's order. */
@@ -182,10 +102,15 @@ class MetricTimeoutError extends Error {
   override readonly name = 'MetricTimeoutError';
   readonly exceptionType = 'TimeoutError';
   constructor(
-    readonly metricType: string,
     readonly timeoutMs: number,
+    readonly metricType = '',
   ) {
     super(`metric '${metricType}' timed out after ${timeoutMs} ms`);
+  }
+
+  /** The same timeout, naming the metric it stopped. */
+  of(metricType: string): MetricTimeoutError {
+    return new MetricTimeoutError(this.timeoutMs, metricType);
   }
 }
 
