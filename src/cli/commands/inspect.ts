@@ -147,29 +147,16 @@ Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usa
         layout !== undefined
           ? fromOtlpFiles(inputs, { layout })
           : openInputs(inputs, format === undefined ? {} : { format: format as InputFormat });
-      const out = process.stdout;
-      let chain = Promise.resolve();
       let count = 0;
       try {
-        await new Promise<void>((resolve, reject) => {
-          trials.subscribe({
-            next: (item) => {
-              count += 1;
-              // Print in input order even though evidence may load asynchronously.
-              chain = chain.then(async () => {
-                const r = await inspectRecord(item);
-                out.write(
-                  opts.json === true ? `${printable(JSON.stringify(r))}\n` : formatText(r, item.origin.file),
-                );
-              });
-            },
-            error: (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))),
-            complete: () => resolve(),
-          });
-        });
-        await chain;
+        for await (const item of trials) {
+          count += 1;
+          const r = await inspectRecord(item);
+          process.stdout.write(
+            opts.json === true ? `${printable(JSON.stringify(r))}\n` : formatText(r, item.origin.file),
+          );
+        }
       } catch (error) {
-        await chain;
         if (error instanceof BundleReadError) throw new CliError(error.message, bundleReadExitCode(error));
         if (!(error instanceof InputError)) throw error;
         if (count === 0) throw new CliError(error.message, EXIT_BAD_INPUT);

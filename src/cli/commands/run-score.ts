@@ -14,7 +14,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Summary } from '../../model/summary.js';
-import { buildPipeline, type Pipeline } from '../../pipeline/build-pipeline.js';
+import { buildPipeline } from '../../pipeline/build-pipeline.js';
 import { PullSource } from '../../pipeline/pull-source.js';
 import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
 import { runPipeline } from '../../pipeline/run-pipeline.js';
@@ -76,12 +76,16 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
   const storeOptions = { runId, metadata: { labels: config.labels } };
   // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up); with both, the
   // summary is read back from the store, so each row is loaded once
+  const sqlEngine =
+    engine === 'duckdb'
+      ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
+      : null;
   const link =
-    engine === 'duckdb' && db !== null
+    sqlEngine !== null && db !== null
       ? (await import('../../sql-summary/store-summary-link.js')).storeSummaryLink(
           db,
           storeOptions,
-          (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine(),
+          sqlEngine,
         )
       : null;
   const sinks: Sink<ScoredTrial>[] = [
@@ -93,11 +97,7 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       labels: config.labels,
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
-      summaryEngine:
-        link?.engine ??
-        (engine === 'duckdb'
-          ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
-          : null),
+      summaryEngine: link?.engine ?? sqlEngine,
     }),
   ];
   if (link !== null) sinks.push(link.sink);
@@ -112,7 +112,23 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
     if (progress === null) process.stderr.write(`evalstream: warning: ${message}\n`);
     else warnings.push(message);
   };
-  const pipeline = onePassPipeline(inputs, flags, { config, configFile, runId, sinks, warn, progress });
+  const pipeline = buildPipeline({
+    source: countReads(
+      openInputs(inputs, {
+        format: flags.format,
+        // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
+        onIssue: (issue) => warn(`${issue.message}; skipped`),
+        ...(progress === null ? {} : { onProgress: progress.onInput }),
+      }),
+      progress,
+    ),
+    sinks,
+    config,
+    configFile,
+    runId,
+    onWarning: warn,
+    interrupt: signalError(),
+  });
   // a metric that never settles (timeoutMs: null) leaves nothing else keeping Node's event loop alive:
   // without this timer the process would exit 13 with nothing written instead of waiting for a signal
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -140,35 +156,6 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
     return;
   }
   process.stdout.write(describeRun(runId, stats, out, db, summary));
-}
-
-interface PipelineParts {
-  config: EvalstreamConfig;
-  configFile: string;
-  runId: string;
-  sinks: Sink<ScoredTrial>[];
-  warn: (message: string) => void;
-  progress: Progress | null;
-}
-
-/** Reading, scoring and writing on this thread: `openInputs` → `buildPipeline`. */
-function onePassPipeline(inputs: string[], flags: ScoreFlags, parts: PipelineParts): Pipeline {
-  const { progress, warn } = parts;
-  const opened = openInputs(inputs, {
-    format: flags.format,
-    // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
-    onIssue: (issue) => warn(`${issue.message}; skipped`),
-    ...(progress === null ? {} : { onProgress: progress.onInput }),
-  });
-  return buildPipeline({
-    source: countReads(opened, progress),
-    sinks: parts.sinks,
-    config: parts.config,
-    configFile: parts.configFile,
-    runId: parts.runId,
-    onWarning: warn,
-    interrupt: signalError(),
-  });
 }
 
 /** `source`, counting each value as read when the next stage pulls it (so it stays pull-driven). */
