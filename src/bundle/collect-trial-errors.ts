@@ -11,7 +11,7 @@ import type { Trial } from '../model/trial.js';
 /**
  * What the error rollup needs from `trials.jsonl`: the `(id, error.type)` of every trial with an
  * error, in file order (parallel arrays), the cut-off-line warnings, and the issues of the first bad
- * line (`null` when the file is valid). Plain data, so it can cross a worker boundary.
+ * line (`null` when the file is valid).
  */
 export interface TrialErrors {
   ids: string[];

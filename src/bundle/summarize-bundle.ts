@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import { cp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Summary } from '../model/summary.js';
@@ -20,7 +19,6 @@ import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { pathInside } from './path-inside.js';
 import { requireBundleFile } from './require-bundle-file.js';
-import { startTrialErrors, type PendingTrialErrors } from './start-trial-errors.js';
 import { collectTrialErrors } from './collect-trial-errors.js';
 import type { BundleFedReport, ReportWriter } from './report-writer.js';
 import { rowSchemas } from './row-schemas.js';
@@ -42,13 +40,6 @@ export interface SummarizeBundleOptions {
   reportWriter?: ReportWriter | null;
   /** Computes the summary instead of the in-memory engine (e.g. DuckDB SQL); omit or null for memory. */
   summaryEngine?: BundleSummaryEngine | null;
-  /**
-   * Read `trials.jsonl` (error rollup) in a worker thread while the main thread reads the scores
-   * (in-memory engine only; same results). `'auto'` (the default): only when the machine has a second
-   * core and `trials.jsonl` is at least 16 MiB; it saves wall time when that
-   * core is free and costs some CPU (see docs/bundle.md, Performance).
-   */
-  trialsInWorker?: boolean | 'auto';
 }
 
 /** What {@link summarizeBundle} did. */
@@ -139,47 +130,32 @@ export async function summarizeBundle(
     // reading the bundle on its own would), here, so the files are read once
     const feed = options.reportWriter?.fromBundle?.(src, tasks) ?? null;
     fed = feed;
-    const inWorker =
-      hasTrials &&
-      feed === null &&
-      useTrialsWorker(options.trialsInWorker ?? 'auto', join(src, BUNDLE_FILES.trials));
     const read =
       feed !== null && hasTrials ? await collectTrialErrors(src, (trial) => feed.addTrial(trial)) : null;
-    // read concurrently (or afterwards, on this thread; or before, for the report); problems are
-    // reported in the same order as a sequential read: scores first, then trials
-    const trials: PendingTrialErrors | null =
-      read !== null
-        ? { result: () => Promise.resolve(read), stop: () => {} }
-        : hasTrials && feed === null
-          ? startTrialErrors(src, { inWorker })
-          : null;
-    try {
-      // row by row: each parsed score is garbage before the next is parsed
-      await forEachJsonlRow(
-        join(src, BUNDLE_FILES.scores),
-        rowSchemas.score,
-        {
-          displayName: BUNDLE_FILES.scores,
-          fastCheck: rowFastChecks.score,
-          onTruncatedLine,
-          register: false,
-        },
-        (row, text) => {
-          firstRunId ??= row.run_id;
-          accumulator.addScore(row, null, text);
-          fed?.addScore(row);
-        },
-      );
-      if (trials !== null) {
-        const { ids, types, warnings: trialWarnings, issues } = await trials.result();
-        for (const w of trialWarnings) onTruncatedLine(w);
-        if (issues !== null) throw new BundleReadError(issues);
-        for (let i = 0; i < ids.length; i++) {
-          accumulator.addTrial({ id: ids[i] as string, error: { type: types[i] as string } as TrialError });
-        }
+    // row by row: each parsed score is garbage before the next is parsed
+    await forEachJsonlRow(
+      join(src, BUNDLE_FILES.scores),
+      rowSchemas.score,
+      {
+        displayName: BUNDLE_FILES.scores,
+        fastCheck: rowFastChecks.score,
+        onTruncatedLine,
+        register: false,
+      },
+      (row, text) => {
+        firstRunId ??= row.run_id;
+        accumulator.addScore(row, null, text);
+        fed?.addScore(row);
+      },
+    );
+    // problems are reported in the order of a sequential read: scores first, then trials
+    if (hasTrials) {
+      const { ids, types, warnings: trialWarnings, issues } = read ?? (await collectTrialErrors(src));
+      for (const w of trialWarnings) onTruncatedLine(w);
+      if (issues !== null) throw new BundleReadError(issues);
+      for (let i = 0; i < ids.length; i++) {
+        accumulator.addTrial({ id: ids[i] as string, error: { type: types[i] as string } as TrialError });
       }
-    } finally {
-      trials?.stop();
     }
     finished = accumulator.finish(previous.runnerScores);
   }
@@ -309,13 +285,4 @@ async function swapInto(tmp: string, out: string): Promise<void> {
   await rename(out, old);
   await rename(tmp, out);
   await rm(old, { recursive: true, force: true });
-}
-
-/** Below this size `trials.jsonl` is read on the main thread: a worker's start costs more than it saves. */
-const TRIALS_WORKER_MIN_BYTES = 16 * 1024 * 1024;
-
-/** Whether the trials rollup runs in a worker thread (see {@link SummarizeBundleOptions.trialsInWorker}). */
-function useTrialsWorker(choice: boolean | 'auto', trialsFile: string): boolean {
-  if (choice !== 'auto') return choice;
-  return availableParallelism() >= 2 && statSync(trialsFile).size >= TRIALS_WORKER_MIN_BYTES;
 }

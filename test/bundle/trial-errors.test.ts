@@ -2,7 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
-import { startTrialErrors } from '../../src/bundle/start-trial-errors.js';
+import { collectTrialErrors } from '../../src/bundle/collect-trial-errors.js';
 import { summarizeBundle } from '../../src/bundle/summarize-bundle.js';
 import { fixturePath, tempDir } from './dir-files.js';
 
@@ -18,9 +18,9 @@ async function bundleWith(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-async function summarizeError(dir: string, trialsInWorker: boolean): Promise<BundleReadError> {
+async function summarizeError(dir: string): Promise<BundleReadError> {
   try {
-    await summarizeBundle(dir, { outDir: join(await tempDir(), 'out'), trialsInWorker });
+    await summarizeBundle(dir, { outDir: join(await tempDir(), 'out') });
   } catch (error) {
     if (error instanceof BundleReadError) return error;
     throw error;
@@ -38,37 +38,29 @@ const failedTrial = (id: string, type: string): string =>
     .replace('"status": "completed"', '"status": "failed"')
     .replace(/"output": \{"metadata": \{\}, [^}]*\}/, '"output": null');
 
-describe('trial error rollup read in a worker thread', () => {
-  it('gives the same rollup as reading on the calling thread, in file order', async () => {
+describe('trial error rollup', () => {
+  it('keeps the failed trials in file order', async () => {
     const extra = [
       failedTrial('x1', 'Timeout'),
       failedTrial('x2', 'RuntimeError'),
       failedTrial('x3', 'Timeout'),
     ];
     const dir = await bundleWith({ 'trials.jsonl': trialsText + extra.join('\n') + '\n' });
-    const here = await startTrialErrors(dir, { inWorker: false }).result();
-    const worker = await startTrialErrors(dir, { inWorker: true }).result();
-    expect(worker).toEqual(here);
+    const here = await collectTrialErrors(dir);
     expect(here.issues).toBeNull();
     const tail = here.ids.length - 3;
     expect(here.ids.slice(tail)).toEqual(['x1', 'x2', 'x3']);
     expect(here.types.slice(tail)).toEqual(['Timeout', 'RuntimeError', 'Timeout']);
 
-    const a = await summarizeBundle(dir, { outDir: join(await tempDir(), 'out'), trialsInWorker: true });
-    const b = await summarizeBundle(dir, { outDir: join(await tempDir(), 'out'), trialsInWorker: false });
-    expect(a.summary).toEqual(b.summary);
+    const a = await summarizeBundle(dir, { outDir: join(await tempDir(), 'out') });
     expect(a.summary.error_trial_ids['Timeout']).toEqual(['x1', 'x3']);
-    const bytes = await readFile(a.summaryPath);
-    expect(bytes.equals(await readFile(b.summaryPath))).toBe(true);
   });
 
-  it('a bad trial line names file, line and field either way; a bad score line wins over it', async () => {
+  it('a bad trial line names file, line and field; a bad score line wins over it', async () => {
     const badTrial = trial1.replace('"status": "completed"', '"status": "done"');
     const dir = await bundleWith({ 'trials.jsonl': `${trial1}\n\n${badTrial}\n` });
-    const inWorker = await summarizeError(dir, true);
-    const here = await summarizeError(dir, false);
-    expect(inWorker.message).toBe(here.message);
-    expect(inWorker.issues[0]).toMatchObject({
+    const here = await summarizeError(dir);
+    expect(here.issues[0]).toMatchObject({
       code: 'invalid_row',
       file: 'trials.jsonl',
       line: 3,
@@ -77,10 +69,8 @@ describe('trial error rollup read in a worker thread', () => {
 
     const badScore = (scoresText.split('\n')[0] as string).replace('"status": "completed"', '"status": "x"');
     const both = await bundleWith({ 'trials.jsonl': `${badTrial}\n`, 'scores.jsonl': `${badScore}\n` });
-    for (const worker of [true, false]) {
-      const err = await summarizeError(both, worker);
-      expect(err.issues[0]).toMatchObject({ file: 'scores.jsonl', line: 1, path: ['status'] });
-    }
+    const err = await summarizeError(both);
+    expect(err.issues[0]).toMatchObject({ file: 'scores.jsonl', line: 1, path: ['status'] });
   });
 
   it('a cut-off last trial line is a warning, reported after the score warnings', async () => {
@@ -88,13 +78,11 @@ describe('trial error rollup read in a worker thread', () => {
       'trials.jsonl': `${trial1}\n{"error": nu`,
       'scores.jsonl': `${scoresText}{"diagnostics": [`,
     });
-    for (const trialsInWorker of [true, false]) {
-      const result = await summarizeBundle(dir, { outDir: join(await tempDir(), 'out'), trialsInWorker });
-      expect(result.truncated).toBe(true);
-      expect(result.warnings.map((w) => [w.code, w.file])).toEqual([
-        ['truncated_line', 'scores.jsonl'],
-        ['truncated_line', 'trials.jsonl'],
-      ]);
-    }
+    const result = await summarizeBundle(dir, { outDir: join(await tempDir(), 'out') });
+    expect(result.truncated).toBe(true);
+    expect(result.warnings.map((w) => [w.code, w.file])).toEqual([
+      ['truncated_line', 'scores.jsonl'],
+      ['truncated_line', 'trials.jsonl'],
+    ]);
   });
 });
