@@ -1,3 +1,4 @@
+import { formatJsonPath } from '../util/format-json-path.js';
 import type { BundleIssue } from './bundle-issue.js';
 
 /**
@@ -11,16 +12,6 @@ export function formatBundleIssue(issue: BundleIssue): string {
   let out = issue.file;
   if (issue.line !== undefined) out += `:${issue.line}`;
   out += ': ';
-  if (issue.path.length > 0) out += `${formatFieldPath(issue.path)}: `;
+  if (issue.path.length > 0) out += `${formatJsonPath(issue.path, /^[A-Za-z_][A-Za-z0-9_]*$/)}: `;
   return out + issue.message;
-}
-
-function formatFieldPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
 }

@@ -70,27 +70,24 @@ export async function writeBundle(
       );
       files.push(BUNDLE_FILES.metadata);
     }
-    if (bundle.tasks !== null) {
-      const out = await JsonlWriter.create(staged.file(BUNDLE_FILES.tasks));
-      for (const task of bundle.tasks) await out.writeLine(lineText(taskToWire(task), task));
+    const writeLines = async <T>(
+      name: string,
+      rows: readonly T[],
+      line: (row: T) => Promise<string> | string,
+    ) => {
+      const out = await JsonlWriter.create(staged.file(name));
+      for (const row of rows) await out.writeLine(await line(row));
       await out.close();
-      files.push(BUNDLE_FILES.tasks);
-    }
-    if (bundle.trials !== null) {
-      const out = await JsonlWriter.create(staged.file(BUNDLE_FILES.trials));
-      for (const trial of bundle.trials) {
-        const mapRef = await placer.place(trial);
-        await out.writeLine(lineText(trialToWire(trial, mapRef), trial));
-      }
-      await out.close();
-      files.push(BUNDLE_FILES.trials);
-    }
-    if (bundle.diagnostics) {
-      const out = await JsonlWriter.create(staged.file(DIAGNOSTICS_FILE_NAME));
-      for (const row of bundle.diagnostics) await out.writeLine(pythonJson({ ...row }));
-      await out.close();
-      files.push(DIAGNOSTICS_FILE_NAME);
-    }
+      files.push(name);
+    };
+    if (bundle.tasks !== null)
+      await writeLines(BUNDLE_FILES.tasks, bundle.tasks, (task) => lineText(taskToWire(task), task));
+    if (bundle.trials !== null)
+      await writeLines(BUNDLE_FILES.trials, bundle.trials, async (trial) =>
+        lineText(trialToWire(trial, await placer.place(trial)), trial),
+      );
+    if (bundle.diagnostics)
+      await writeLines(DIAGNOSTICS_FILE_NAME, bundle.diagnostics, (row) => pythonJson({ ...row }));
     const recompute = options.summary === 'recompute' || bundle.summary === null;
     const accumulator = recompute ? new SummaryAccumulator(bundle.tasks) : null;
     const floats = recompute ? null : new TaskValueFloatness();

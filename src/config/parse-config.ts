@@ -1,3 +1,4 @@
+import { formatJsonPath } from '../util/format-json-path.js';
 import { checkViews } from './check-views.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 import type { EvalstreamConfig } from './evalstream-config.js';
@@ -53,11 +54,5 @@ export function parseConfig(raw: unknown, file: string): EvalstreamConfig {
 
 /** A zod issue path as a config author reads it: keys dotted, indexes bracketed. */
 function formatConfigPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
+  return formatJsonPath(path, /^[A-Za-z_$][\w$-]*$/);
 }
