@@ -3,12 +3,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 const DEFAULT_BUFFER_BYTES = 1 << 20;
 
 /**
- * Appends lines to a new file through 1 MiB byte buffers; writes are serialised so lines keep the
- * order of the calls. Each line is encoded into the buffer as it is given, so the line's string
- * (often a rope of many concatenated pieces) dies at once instead of waiting in a pending string
- * for the next flush: kept there, a megabyte of ropes survived every young-generation collection
- * in between and made writing a large bundle spend more time collecting than writing. A buffer is
- * reused once its write is done; a line longer than a buffer is written on its own.
+ * Appends lines to a new file through reused 1 MiB byte buffers; writes are serialised so lines keep
+ * the order of the calls. Each line is encoded into the buffer as it is given (its string is garbage at
+ * once); a line longer than a buffer is written on its own.
  *
  * @example
  * const w = await JsonlWriter.create('runs/r1/scores.jsonl');

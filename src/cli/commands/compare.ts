@@ -34,13 +34,8 @@ function level(value: string): number {
 }
 
 /**
- * `evalstream compare <runA> <runB> [--metric NAME...] [--lower-is-better NAME...] [--json]
- * [--html FILE] [--fail-on regression] [--seed N] [--alpha A] [--resamples N]`: compares run B with
- * run A (run bundles, or NeMo Gym rollouts files) output by output — paired by task, and by repeat
- * where both runs have repeats — and prints means, the paired difference with clustered and seeded
- * bootstrap intervals, exact McNemar and flips for binary outputs, sign and permutation tests, Holm
- * and Benjamini–Hochberg adjustment, the minimum detectable effect and a verdict per output, with the
- * rule. Exit 0; 1 with `--fail-on regression` when an output regressed; 2 bad usage or input.
+ * `evalstream compare <runA> <runB>`: compares run B with run A output by output and prints the
+ * paired differences, tests and a verdict per output (options and exit codes: the help text below).
  *
  * @example
  * await main(['compare', 'runs/base', 'runs/candidate', '--fail-on', 'regression']);

@@ -12,10 +12,8 @@ interface ExportFlags {
 }
 
 /**
- * `evalstream export --db FILE [--parquet DIR] [--arrow DIR]`: every store table to Parquet through
- * DuckDB `COPY`, partitioned by run (`DIR/<table>/run_id=<id>/data_0.parquet`), and/or to Arrow IPC
- * files written with apache-arrow (`DIR/<table>.arrow`). Opens the file read-only; prints one line
- * per table and format.
+ * `evalstream export --db FILE`: every store table to Parquet (partitioned by run) and/or Arrow IPC
+ * (options and exit codes: the help text below).
  *
  * @example
  * await main(['export', '--db', 'runs.duckdb', '--parquet', 'out/parquet', '--arrow', 'out/arrow']);

@@ -102,10 +102,8 @@ async function profile(flags: ProfileFlags): Promise<void> {
 }
 
 /**
- * `evalstream gym aggregate|profile`: NeMo Gym's `gym eval aggregate` (merge rollout shards and write
- * `<stem>_aggregate_metrics.json` with Gym's numbers) and `gym eval profile` (the three profiling files
- * next to the rollouts and the completion summary). Exit 0 ok, 2 bad usage or input (malformed line,
- * duplicate keys, …), 1 when storing in DuckDB fails.
+ * `evalstream gym aggregate|profile`: NeMo Gym's `gym eval aggregate` and `gym eval profile`, with
+ * Gym's numbers (options and exit codes: the help text below).
  *
  * @example
  * await main(['gym', 'aggregate', '-i', 'results/rollouts-*.jsonl', '-o', 'results/rollouts.jsonl']);

@@ -98,14 +98,8 @@ function formatText(r: InspectRecord, file: string): string {
 }
 
 /**
- * `evalstream inspect <inputs...> [--json] [--format F]`: what evalstream sees per trial (task and
- * trial id, span count, tool calls in order, token usage, final text, and the diagnostics of its input:
- * bytes that are not UTF-8, negative token counts, values nested too deep). Inputs go through
- * `openInputs` (bundle, Harbor, ATIF, OTLP, Gym; detected or forced with `--format`); `--format
- * otlp-json|otlp-jsonl|otlp-pb` also forces the OTLP file layout. A truncated or corrupt input prints
- * every trial read before it, then exits 1 (incomplete), or 2 when no trial came before it (as
- * `score`); inputs without a trial exit 2. Control characters from the inputs are printed escaped
- * (`\u001b`), in the text and the `--json` output alike.
+ * `evalstream inspect <inputs...>`: prints what evalstream sees per trial, control characters from
+ * the inputs escaped (options and exit codes: the help text below).
  *
  * @example
  * // evalstream inspect traces/relay.jsonl --json

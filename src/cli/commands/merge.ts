@@ -17,11 +17,8 @@ interface MergeFlags {
 }
 
 /**
- * `evalstream merge <shard...> --out DIR [--no-report]`: merges run bundles — or Parquet exports
- * (`evalstream export --parquet`) and DuckDB stores, `#RUN_ID` choosing a run (default the newest) —
- * scored in shards (disjoint trials of one run, given in input order) into one bundle whose
- * `summary.json` is the one scoring everything in one process would write. Exit 0 ok; 2 bad usage or input (overlapping trials,
- * conflicting tasks or evidence, a cut-off shard, an output directory that is not empty).
+ * `evalstream merge <shards...> --out DIR`: merges runs scored in shards into one bundle whose
+ * `summary.json` is the one-process summary (options and exit codes: the help text below).
  *
  * @example
  * await main(['merge', 'runs/s1', 'runs/s2', 'runs/s3', '--out', 'runs/all']);

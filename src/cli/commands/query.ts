@@ -30,13 +30,8 @@ const SANDBOX = [
 ].join('; ');
 
 /**
- * `evalstream query --db FILE "SQL" [--format table|json|csv|arrow] [--write] [--limit N]`: runs SQL
- * over an evalstream DuckDB store (tables in docs/sql.md). The file is opened read-only unless
- * `--write`, which allows changes to the store itself (INSERT/UPDATE/DELETE/CREATE/DROP) and nothing
- * more: with or without it the SQL reads and writes no other file and loads no extension (`SANDBOX`). `table` (default) prints at most `--limit` rows (100 by default) and counts the rest;
- * `json` prints an array of row objects, `csv` RFC 4180 text, `arrow` an Arrow IPC stream (binary, for
- * pandas/polars). Several statements may be given; the rows of the last are printed. Exit 2 for a bad
- * file or bad SQL.
+ * `evalstream query --db FILE "SQL"`: runs SQL over a store inside `SANDBOX` (no other file, no
+ * extension) and prints the rows of the last statement (options and exit codes: the help text below).
  *
  * @example
  * await main(['query', '--db', 'runs.duckdb', 'SELECT run_id, count(*) FROM scores GROUP BY ALL']);

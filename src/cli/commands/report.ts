@@ -25,11 +25,8 @@ function formatBytes(bytes: number): string {
 }
 
 /**
- * `evalstream report <bundle-dir> [--out FILE] [--trajectories auto|all|none] [--max-text N] [--json]`:
- * rebuilds the self-contained `report.html` of an existing run bundle (evalstream's or the SDK's),
- * streaming its files with the report's bounds, and
- * prints where it went and its size (`--json`: `{"path", "bytes"}`). Exit 0 ok, 1 the file could not be
- * written, 2 bad usage or an unreadable bundle.
+ * `evalstream report <bundle-dir>`: rebuilds the self-contained `report.html` of a bundle and prints
+ * where it went and its size (options and exit codes: the help text below).
  *
  * @example
  * await main(['report', 'examples/sparse-run', '--out', 'runs/sparse-report.html']);

@@ -10,17 +10,8 @@ function positiveInt(value: string): number {
 }
 
 /**
- * `evalstream score <inputs...> [--config F] [--out DIR] [--format F] [--engine auto|memory|duckdb]
- * [--db F] [--no-report] [--concurrency N] [--run-id ID]`: reads the trials of the inputs (run
- * bundles, Harbor jobs, ATIF/OTLP/Gym files), scores them with the config's metrics (or the built-ins
- * suited to each task's evidence) and writes a run bundle (default `runs/<run id>`). `summary.json` is
- * computed in memory, or with `--engine duckdb` in DuckDB SQL (DuckDB reads the written `scores.jsonl`
- * into a temporary database that spills to disk; same bytes); `auto` (the default) picks by the
- * inputs' size. `--db F` also fills a DuckDB store (either engine); `--engine duckdb` without `--db`
- * stores in `<out>/evalstream.duckdb`. A progress bar (trials scored of trials read, bytes read,
- * trials/s, ETA) is drawn on a terminal.
- * Exit 0 ok; 1 run failed or incomplete (results written cover the trials before the problem);
- * 2 bad usage, config or input.
+ * `evalstream score <inputs...>`: scores the trials of the inputs and writes a run bundle (options
+ * and exit codes: the help text below).
  *
  * @example
  * await main(['score', 'jobs/2026-01-05', '--config', 'evalstream.config.ts', '--out', 'runs/r1']);

@@ -22,15 +22,8 @@ interface SummarizeFlags {
 }
 
 /**
- * `evalstream summarize <bundle-dir> [--out DIR] [--engine auto|memory|duckdb] [--db FILE] [--no-report]
- * [--json]`: recomputes `summary.json` from `tasks.jsonl` + `scores.jsonl` (+ `trials.jsonl`) — in
- * memory, or in DuckDB SQL with `--engine duckdb` (same bytes; DuckDB reads the files into a
- * temporary database that spills to disk, or into `--db`); `auto` (the default) picks by the size of
- * `scores.jsonl` (`chooseSummaryEngine`) — writes the bundle (in place, or a complete copy
- * to `--out`), stores the run in `--db` when given (either engine; rows of the run replaced), and
- * prints the aggregates (or, with `--json`, the summary as written). Exit 0 ok, 1 run failed (e.g. a
- * cut-off last line: results written but incomplete; a DuckDB file that cannot be written), 2 bad
- * usage or input.
+ * `evalstream summarize <bundle-dir>`: recomputes `summary.json` of a bundle, in memory or in DuckDB
+ * SQL, and writes the bundle in place or to `--out` (options and exit codes: the help text below).
  *
  * @example
  * await main(['summarize', 'examples/sparse-run', '--out', 'runs/sparse-copy']);
