@@ -23,45 +23,40 @@ export async function loadConfig(file: string): Promise<EvalstreamConfig> {
   const fail = (message: string): never => {
     throw new ConfigError(file, [{ path: '', message }]);
   };
-  let raw: unknown;
-  if (ext === '.json') {
-    let text: string;
-    try {
-      text = await readFile(abs, 'utf8');
-    } catch (error) {
-      return fail(`cannot read: ${(error as Error).message}`);
-    }
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      return fail(`invalid JSON: ${(error as Error).message}`);
-    }
-  } else if (TS_EXTENSIONS.includes(ext) || JS_EXTENSIONS.includes(ext)) {
-    try {
-      await readFile(abs);
-    } catch (error) {
-      return fail(`cannot read: ${(error as Error).message}`);
-    }
-    const load = TS_EXTENSIONS.includes(ext) ? await tsImporter(fail) : (url: string) => import(url);
-    let mod: Record<string, unknown>;
-    try {
-      mod = (await load(pathToFileURL(abs).href)) as Record<string, unknown>;
-    } catch (error) {
-      return fail(`cannot load: ${(error as Error).message}`);
-    }
-    // A .ts file outside a `"type": "module"` package is compiled as CommonJS: its ESM exports sit
-    // on `default` marked `__esModule`.
-    const inner = mod['default'] as Record<string, unknown> | undefined;
-    if (typeof inner === 'object' && inner !== null && inner['__esModule'] === true) mod = inner;
-    raw =
-      'default' in mod
-        ? mod['default']
-        : 'config' in mod
-          ? mod['config']
-          : fail('exports no config (use `export default defineConfig({...})`)');
-  } else {
+  const isModule = TS_EXTENSIONS.includes(ext) || JS_EXTENSIONS.includes(ext);
+  if (ext !== '.json' && !isModule)
     return fail(`unsupported config type '${ext || '(none)'}'; use .ts, .mts, .js, .mjs or .json`);
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (error) {
+    return fail(`cannot read: ${(error as Error).message}`);
   }
+  if (!isModule) {
+    try {
+      return parseConfig(JSON.parse(text), file);
+    } catch (error) {
+      if (error instanceof SyntaxError) return fail(`invalid JSON: ${error.message}`);
+      throw error;
+    }
+  }
+  const load = TS_EXTENSIONS.includes(ext) ? await tsImporter(fail) : (url: string) => import(url);
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await load(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (error) {
+    return fail(`cannot load: ${(error as Error).message}`);
+  }
+  // A .ts file outside a `"type": "module"` package is compiled as CommonJS: its ESM exports sit
+  // on `default` marked `__esModule`.
+  const inner = mod['default'] as Record<string, unknown> | undefined;
+  if (typeof inner === 'object' && inner !== null && inner['__esModule'] === true) mod = inner;
+  const raw =
+    'default' in mod
+      ? mod['default']
+      : 'config' in mod
+        ? mod['config']
+        : fail('exports no config (use `export default defineConfig({...})`)');
   return parseConfig(raw, file);
 }
 

@@ -12,6 +12,7 @@ const FIRST_LINE_LIMIT = 64 * 1024 * 1024;
 const OTLP_KEYS =
   /"(resourceSpans|resource_spans|batches|scopeSpans|scope_spans|instrumentationLibrarySpans|resourceLogs|resource_logs|scopeLogs|scope_logs)"\s*:/;
 const ATIF_VERSION = /"schema_version"\s*:\s*"ATIF-/;
+const OTLP_ROW_KEYS = ['resourceSpans', 'resource_spans', 'batches', 'resourceLogs', 'resource_logs'];
 const GYM_KEYS = /"(_ng_task_index|_ng_rollout_index)"\s*:/;
 
 /**
@@ -39,14 +40,7 @@ export async function detectFormat(path: string): Promise<InputFormat | null> {
         const row = JSON.parse(line) as unknown;
         if (row !== null && typeof row === 'object' && !Array.isArray(row)) {
           if ('_ng_task_index' in row || '_ng_rollout_index' in row) return 'gym';
-          if (
-            'resourceSpans' in row ||
-            'resource_spans' in row ||
-            'batches' in row ||
-            'resourceLogs' in row ||
-            'resource_logs' in row
-          )
-            return 'otlp';
+          if (OTLP_ROW_KEYS.some((key) => key in row)) return 'otlp';
         }
         return null;
       } catch {

@@ -9,6 +9,7 @@ import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { InputError } from './input-error.js';
+import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { formatJsonPath } from '../util/format-json-path.js';
 
@@ -147,15 +148,7 @@ function buildAtifItem(
     output: { output_text: handle.finalText(), response: null, metadata: {} },
     evidence: evidence.toRecord(),
     error,
-    measurements: {
-      prompt_tokens: usage.input,
-      completion_tokens: usage.output,
-      total_tokens: usage.input !== null && usage.output !== null ? usage.input + usage.output : null,
-      cache_creation_tokens: null,
-      cache_read_tokens: usage.cached,
-      runtime_sec: null,
-      cost_usd: usage.costUsd,
-    },
+    measurements: measurementsFromUsage(usage),
     metadata,
   };
   return { trial, evidence, task: null, origin: { file } };

@@ -9,6 +9,7 @@ import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { invalidUtf8Diagnostics } from '../evidence/invalid-utf8-diagnostics.js';
 import { InputError } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
+import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { linesWithBytes } from './lines-with-bytes.js';
 
@@ -157,16 +158,12 @@ function measurements(
   const detailsAt = isObject(usage['input_tokens_details'])
     ? `${u}.input_tokens_details`
     : `${u}.prompt_tokens_details`;
-  return {
-    prompt_tokens: input,
-    completion_tokens: output,
-    total_tokens:
-      count(usage, 'total_tokens', u) ?? (input !== null && output !== null ? input + output : null),
-    cache_creation_tokens: null,
-    cache_read_tokens: count(details, 'cached_tokens', detailsAt),
-    runtime_sec: null,
-    cost_usd: null,
-  };
+  return measurementsFromUsage({
+    input,
+    output,
+    total: count(usage, 'total_tokens', u),
+    cached: count(details, 'cached_tokens', detailsAt),
+  });
 }
 
 function buildGymItem(row: Row, file: string, line: number, seen: Set<string>): TrialItem {

@@ -15,6 +15,7 @@ import type { TrialItem } from '../model/trial-item.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
 import { listHarborEntries } from './list-harbor-entries.js';
+import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 
 const count = z.number().nullish();
@@ -338,17 +339,13 @@ function negativeCounts(r: TrialResult, file: string): TrialDiagnostic[] {
 function measurements(r: TrialResult): TrialMeasurements {
   const steps = (r.step_results ?? []).flatMap((s) => (s.agent_result ? [s.agent_result] : []));
   const contexts = steps.length > 0 ? steps : r.agent_result ? [r.agent_result] : [];
-  const prompt = sumMeasured(contexts, 'n_input_tokens');
-  const completion = sumMeasured(contexts, 'n_output_tokens');
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt !== null && completion !== null ? prompt + completion : null,
-    cache_creation_tokens: null,
-    cache_read_tokens: sumMeasured(contexts, 'n_cache_tokens'),
-    runtime_sec: secondsBetween(r.started_at, r.finished_at),
-    cost_usd: sumMeasured(contexts, 'cost_usd'),
-  };
+  return measurementsFromUsage({
+    input: sumMeasured(contexts, 'n_input_tokens'),
+    output: sumMeasured(contexts, 'n_output_tokens'),
+    cached: sumMeasured(contexts, 'n_cache_tokens'),
+    runtimeSec: secondsBetween(r.started_at, r.finished_at),
+    costUsd: sumMeasured(contexts, 'cost_usd'),
+  });
 }
 
 /** Seconds between two ISO timestamps; Harbor writes them without an offset, read both as UTC. */
