@@ -8,6 +8,7 @@ import { renderComparisonHtml } from '../../compare/render-comparison-html.js';
 import type { RunValues } from '../../compare/run-values.js';
 import { InputError } from '../../sources/input-error.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { intAtLeast } from '../int-at-least.js';
 
 interface CompareFlags {
   metric?: string[];
@@ -20,11 +21,6 @@ interface CompareFlags {
   resamples: number;
   runA?: string;
   runB?: string;
-}
-
-function nonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('must be an integer >= 0');
-  return Number(value);
 }
 
 function level(value: string): number {
@@ -60,9 +56,9 @@ export function compareCommand(): Command {
         'regression',
       ]),
     )
-    .option('--seed <n>', 'seed of the bootstrap and permutation resampling', nonNegativeInt, 0)
+    .option('--seed <n>', 'seed of the bootstrap and permutation resampling', intAtLeast(0), 0)
     .option('--alpha <a>', 'significance level of the verdicts (Holm-adjusted)', level, 0.05)
-    .option('--resamples <n>', 'bootstrap resamples', nonNegativeInt, 2000)
+    .option('--resamples <n>', 'bootstrap resamples', intAtLeast(0), 2000)
     .option('--run-a <id>', 'the run of store A to read (default: its newest run)')
     .option('--run-b <id>', 'the run of store B to read (default: its newest run)')
     .addHelpText(

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { intAtLeast } from '../int-at-least.js';
 import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import { formatResultRows } from '../../sinks/duckdb/format-result-rows.js';
 import { openDuckDB, type DuckDBSession } from '../../sinks/duckdb/open-duckdb.js';
@@ -50,7 +51,7 @@ export function queryCommand(): Command {
       '--write',
       'open the store read-write (INSERT/UPDATE/DELETE/CREATE/DROP in it; still no other file, no extension)',
     )
-    .option('--limit <n>', 'print at most N rows', positiveInt)
+    .option('--limit <n>', 'print at most N rows', intAtLeast(0))
     .addHelpText(
       'after',
       `
@@ -99,10 +100,4 @@ async function runLast(connection: DuckDBConnection, sql: string): Promise<DuckD
     if (error instanceof CliError) throw error;
     throw new CliError((error as Error).message);
   }
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return n;
 }

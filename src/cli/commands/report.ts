@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { intAtLeast } from '../int-at-least.js';
 import { stat } from 'node:fs/promises';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { reportWriterFor } from '../../report/report-writer-for.js';
@@ -10,12 +11,6 @@ interface ReportFlags {
   trajectories: 'auto' | 'all' | 'none';
   maxText?: number;
   json?: boolean;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
 }
 
 function formatBytes(bytes: number): string {
@@ -47,7 +42,7 @@ export function reportCommand(): Command {
     .option(
       '--max-text <chars>',
       'longest string kept from outputs, messages and tool calls (default 4000)',
-      positiveInt,
+      intAtLeast(1),
     )
     .option('--json', 'print {"path", "bytes"} as JSON')
     .addHelpText(

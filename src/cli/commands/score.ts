@@ -1,13 +1,6 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { intAtLeast } from '../int-at-least.js';
 import type { ScoreFlags } from './run-score.js';
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError('must be an integer >= 1');
-  }
-  return n;
-}
 
 /**
  * `evalstream score <inputs...>`: scores the trials of the inputs and writes a run bundle (options
@@ -40,7 +33,7 @@ export function scoreCommand(): Command {
       'also store the run in this DuckDB file (either engine; --engine duckdb default: <out>/evalstream.duckdb)',
     )
     .option('--no-report', 'do not write report.html')
-    .option('--concurrency <n>', 'trials scored at once (overrides the config)', positiveInt)
+    .option('--concurrency <n>', 'trials scored at once (overrides the config)', intAtLeast(1))
     .option('--run-id <id>', 'run id (overrides the config)')
     .option('--no-progress', 'never draw a progress bar')
     .option('--json', 'print the run outcome as one JSON object instead of the aggregate table')

@@ -9,16 +9,10 @@ import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
 import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { intAtLeast } from '../int-at-least.js';
 import { parseHostPort } from '../parse-host-port.js';
 
-function positiveInt(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0)
-      throw new CliError(`${flag} expects a non-negative integer, got '${value}'`);
-    return n;
-  };
-}
+const count = intAtLeast(0);
 
 function positiveNumber(flag: string) {
   return (value: string): number => {
@@ -29,7 +23,7 @@ function positiveNumber(flag: string) {
   };
 }
 
-type Parse = (flag: string) => (value: string) => number;
+type Parse = (value: string) => number;
 
 /** The options of `serve`, in help order: flags, description, parser of a numeric value, default. */
 const OPTIONS: readonly (readonly [string, string, (Parse | undefined)?, unknown?])[] = [
@@ -41,53 +35,53 @@ const OPTIONS: readonly (readonly [string, string, (Parse | undefined)?, unknown
   ['--db <file>', 'store scores, spans and tool calls in this DuckDB file as trials are scored'],
   ['--token-file <file>', 'require this bearer token (file content, trimmed) on every request'],
   ['--run-id <id>', 'run id (default agent-eval-<time>-<hex>)'],
-  ['--settle-ms <ms>', 'quiet time after a trial’s end span before scoring', positiveInt, 2000],
-  ['--idle-timeout <ms>', 'score a trial without an end span after this quiet time', positiveInt, 300_000],
+  ['--settle-ms <ms>', 'quiet time after a trial’s end span before scoring', count, 2000],
+  ['--idle-timeout <ms>', 'score a trial without an end span after this quiet time', count, 300_000],
   ['--end-marker <attribute>', 'an attribute marking a trial’s last span'],
-  ['--max-body-bytes <n>', 'largest OTLP/HTTP request body on the wire', positiveInt, 16 * 1024 * 1024],
+  ['--max-body-bytes <n>', 'largest OTLP/HTTP request body on the wire', count, 16 * 1024 * 1024],
   [
     '--max-decompressed-bytes <n>',
     'largest OTLP/HTTP body after gzip, and largest OTLP/gRPC message',
-    positiveInt,
+    count,
     64 * 1024 * 1024,
   ],
   [
     '--max-body-memory <n>',
     'bytes of request bodies all requests together may hold while they are read and inflated (past it: 429 / RESOURCE_EXHAUSTED)',
-    positiveInt,
+    count,
     128 * 1024 * 1024,
   ],
   [
     '--request-timeout-ms <ms>',
     'longest time a request may take to arrive in full (past it: 408, connection closed)',
-    positiveInt,
+    count,
     30_000,
   ],
-  ['--max-queued-spans <n>', 'spans accepted but not yet assembled before throttling', positiveInt, 200_000],
-  ['--max-pending-trials <n>', 'trials waiting to be scored before throttling', positiveInt, 1000],
+  ['--max-queued-spans <n>', 'spans accepted but not yet assembled before throttling', count, 200_000],
+  ['--max-pending-trials <n>', 'trials waiting to be scored before throttling', count, 1000],
   [
     '--saturation-wait-ms <ms>',
     'how long an export that finds the queues full waits for room before 429 / RESOURCE_EXHAUSTED (OTLP/HTTP: its body unread; 0 = answer at once)',
-    positiveInt,
+    count,
     1000,
   ],
-  ['--concurrency <n>', 'trials scored at once', positiveInt, 8],
+  ['--concurrency <n>', 'trials scored at once', count, 8],
   [
     '--retain-ms <ms>',
     'keep a scored trial’s spans this long for late spans (then later spans are refused)',
-    positiveInt,
+    count,
     300_000,
   ],
   [
     '--retain-max-trials <n>',
     'retain at most this many scored trials for late spans; past it the oldest-scored are sealed early (bounds memory at high rates)',
-    positiveInt,
+    count,
     20_000,
   ],
   [
     '--flush-ms <ms>',
     'with --db: commit scored trials to the store at least this often (one transaction per batch)',
-    positiveInt,
+    count,
     250,
   ],
   ['--trial-key <attr...>', 'attributes naming the trial', undefined, ['gen_ai.conversation.id']],
@@ -95,7 +89,7 @@ const OPTIONS: readonly (readonly [string, string, (Parse | undefined)?, unknown
   [
     '--stop-when-width <w>',
     '/v1/summary says when every bounded output’s anytime-valid confidence sequence is narrower than this',
-    positiveNumber,
+    positiveNumber('--stop-when-width'),
   ],
   [
     '--emit-otlp <url>',
@@ -146,7 +140,7 @@ export function serveCommand(): Command {
   );
   for (const [flags, description, parse, fallback] of OPTIONS) {
     if (parse === undefined) command.option(flags, description, fallback as string | string[] | undefined);
-    else command.option(flags, description, parse(flags.split(' ')[0] as string), fallback as number);
+    else command.option(flags, description, parse, fallback as number);
   }
   return command
     .addHelpText(
