@@ -20,15 +20,10 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
 }
 
 /**
- * Every trial of the given inputs as one lazy stream, each input read by its source: a run bundle
- * (`fromBundle`), a Harbor job or trial dir (`fromHarborJob`), ATIF files (`fromAtifFiles`), OTLP files
- * (`fromOtlpFiles`, spans grouped across all OTLP inputs with the grouping options), Gym rollout JSONL
- * (`fromGymRollouts`). The format is detected per input (`detectFormat`) unless `format` forces one;
- * a directory that is neither a bundle nor a Harbor job is expanded to its files (recursively, in
- * name order; undetectable files skipped). Bundles and Harbor jobs come in input order; the ATIF, OTLP
- * and Gym files each form one source, placed where the first of their files was named. Read on demand
- * (a `PullSource`, like each source it chains). An input whose format cannot be told errors with an
- * `InputError` before anything is read.
+ * Every trial of the given inputs as one lazy stream (a `PullSource`), each input read by its source
+ * (`fromBundle`, `fromHarborJob`, `fromAtifFiles`, `fromOtlpFiles` with the grouping options,
+ * `fromGymRollouts`) in the order `planInputs` decides; an input whose format cannot be told errors
+ * with an `InputError` before anything is read.
  *
  * @example
  * openInputs(['jobs/2026-01-05', 'extra/run.atif.json']).subscribe((i) => console.log(i.trial.id));
