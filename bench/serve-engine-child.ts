@@ -36,6 +36,18 @@ const bodies = Array.from({ length: Math.ceil(trials / perRequest) }, (_, b) =>
   ),
 );
 
+/**
+ * Each body in a buffer of its own, as the receivers read one (`readLimitedBody` copies the socket's
+ * chunks into a buffer of the body's length): what the engine keeps of a request is that buffer.
+ */
+function* received(list: readonly Buffer[]): Generator<Buffer> {
+  for (const body of list) {
+    const copy = Buffer.allocUnsafe(body.length);
+    body.copy(copy);
+    yield copy;
+  }
+}
+
 /** CPU seconds of this process's main thread (from /proc; NaN where unavailable). */
 function mainThreadCpu(): number {
   try {
@@ -72,7 +84,7 @@ if (mode === 'decode') {
   await feedBodies(
     engine,
     decodingBodyHandler(engine),
-    bodies,
+    received(bodies),
     (ms) => (now += ms * perRequest * trialMs),
     Math.max(1, Math.round(50 / perRequest)),
   );
