@@ -41,7 +41,8 @@ export function benchLiveEngine(
 /**
  * Feeds `bodies` to `engine` as serve does with request bodies it has read: through `handler` (the
  * receivers' body handler: decoding, `acceptRequest`), the clock moved 1 ms per body by
- * `advance`, a tick every 50 bodies and a turn of the event loop after it (for scorings to run).
+ * `advance`, a tick every `tickEvery` bodies (default 50) and a turn of the event loop after it (for
+ * scorings to run).
  * Throws if a body is refused.
  *
  * @example
@@ -52,6 +53,7 @@ export async function feedBodies(
   handler: BodyHandler,
   bodies: Iterable<Buffer>,
   advance: (ms: number) => void,
+  tickEvery = 50,
 ): Promise<void> {
   let i = 0;
   for (const body of bodies) {
@@ -60,7 +62,7 @@ export async function feedBodies(
     if (outcome instanceof Promise) throw new Error('feedBodies needs a synchronous body handler');
     if ('saturated' in outcome || 'undecodable' in outcome) throw new Error('engine refused a body');
     advance(1);
-    if (i % 50 === 49) {
+    if (i % tickEvery === tickEvery - 1) {
       engine.tick();
       await new Promise((r) => setImmediate(r));
     }

@@ -59,6 +59,8 @@ interface LiveRun {
   serverUsPerSpan: number;
   /** Sustained spans/s against the same run's bare node:http baseline. */
   vsBaseline: number;
+  /** The bench's own senders' CPU per span accepted (they share the machine with the server). */
+  senderUsPerSpan: number;
   waits: number;
   equal: boolean;
 }
@@ -73,6 +75,7 @@ function parseRun(text: string): LiveRun {
     ),
     serverUsPerSpan: num(/server CPU [\d.]+ s during load \(([\d.]+) µs\/span/),
     vsBaseline: num(/against the baseline: ([\d.]+)× its spans\/s/),
+    senderUsPerSpan: num(/µs\/request, ([\d.]+) µs\/span accepted/),
     waits: num(/waited for room[^:]*: (\d+) waits/),
     equal: /in bundle: EQUAL/.test(text),
   };
@@ -127,7 +130,7 @@ try {
   );
   const show = (r: LiveRun): string =>
     `${r.spansPerSec} spans/s (${r.vsBaseline}× bare node:http), p99 ${r.p99} ms, ` +
-    `server ${r.serverUsPerSpan} µs/span (engine thread ${r.engineUsPerSpan}), ` +
+    `server ${r.serverUsPerSpan} µs/span (engine thread ${r.engineUsPerSpan}), senders ${r.senderUsPerSpan} µs/span, ` +
     `${Number.isNaN(r.waits) ? 'waits not counted (a build without the counter)' : `${r.waits} waits`}${r.equal ? '' : ', ACCEPTED ≠ STORED'}`;
   for (let p = 0; p < pairs; p++) {
     const order = p % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const);
@@ -149,7 +152,8 @@ try {
         `(${med(s.runs.map((r) => r.vsBaseline))}× bare node:http), p99 ${med(s.runs.map((r) => r.p99))} ms ` +
         `(${Math.min(...s.runs.map((r) => r.p99))}–${Math.max(...s.runs.map((r) => r.p99))}), server ` +
         `${med(s.runs.map((r) => r.serverUsPerSpan))} µs/span, engine thread ` +
-        `${med(s.runs.map((r) => r.engineUsPerSpan))} µs/span, ${med(s.runs.map((r) => r.waits))} waits`,
+        `${med(s.runs.map((r) => r.engineUsPerSpan))} µs/span, senders ${med(s.runs.map((r) => r.senderUsPerSpan))} µs/span, ` +
+        `${med(s.runs.map((r) => r.waits))} waits`,
     );
   }
   const lower = sides.now.runs.filter((r, i) => r.p99 < (sides.before.runs[i] as LiveRun).p99).length;

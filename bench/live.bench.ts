@@ -474,7 +474,8 @@ if (baseline !== null) {
   );
 }
 console.log(
-  `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (exports + throttled)).toFixed(1)} µs/request)`,
+  `  bench client (senders) CPU ${((clientCpu.user + clientCpu.system) / 1e6).toFixed(1)} s (${((clientCpu.user + clientCpu.system) / (exports + throttled)).toFixed(1)} µs/request, ` +
+    `${((clientCpu.user + clientCpu.system) / accepted).toFixed(1)} µs/span accepted)`,
 );
 const sent = warmupAccepted + accepted;
 let equal = received === sent && bundleTrials === requests;

@@ -6,8 +6,8 @@
  *           least do);
  *   engine  what `serve` does with a request after reading its body, without HTTP: the receivers'
  *           body handler (decode, `acceptRequest`),
- *           assembly, completion timers (an injected clock: 1 ms per request, a tick every 50
- *           requests, `--settle-ms 200`),
+ *           assembly, completion timers (an injected clock: 1 ms per trial, a tick every 50
+ *           trials, `--settle-ms 200`),
  *           scoring with the default metrics, live state; then `shutdown` (flushes, returns every
  *           trial once). serve's defaults otherwise (`--retain-ms`, `--retain-max-trials`).
  * Prints one JSON line: spans, wall seconds, CPU seconds of the whole process and of its main thread.
@@ -21,7 +21,32 @@ import { agentTrialPayloads } from './agent-trial-payloads.js';
 const mode = process.argv[2];
 const trials = Number(process.argv[3] ?? 20000);
 const { template, payload } = agentTrialPayloads(8);
-const bodies = Array.from({ length: trials }, (_, i) => payload(i + 1));
+/** SERVE_ENGINE_BENCH_TRIALS_PER_REQUEST=k: k trials per export request (as bench/live's 50-trial exports). */
+const perRequest = Math.max(1, Number(process.env['SERVE_ENGINE_BENCH_TRIALS_PER_REQUEST'] ?? 1));
+/**
+ * SERVE_ENGINE_BENCH_TRIAL_MS: how far the clock moves per trial sent (default 1 ms; bench/live's
+ * 50,000 spans/s of 9-span trials is 0.18).
+ */
+const trialMs = Number(process.env['SERVE_ENGINE_BENCH_TRIAL_MS'] ?? 1);
+const bodies = Array.from({ length: Math.ceil(trials / perRequest) }, (_, b) =>
+  Buffer.concat(
+    Array.from({ length: Math.min(perRequest, trials - b * perRequest) }, (_, i) =>
+      payload(b * perRequest + i + 1),
+    ),
+  ),
+);
+
+/**
+ * Each body in a buffer of its own, as the receivers read one (`readLimitedBody` copies the socket's
+ * chunks into a buffer of the body's length): what the engine keeps of a request is that buffer.
+ */
+function* received(list: readonly Buffer[]): Generator<Buffer> {
+  for (const body of list) {
+    const copy = Buffer.allocUnsafe(body.length);
+    body.copy(copy);
+    yield copy;
+  }
+}
 
 /** CPU seconds of this process's main thread (from /proc; NaN where unavailable). */
 function mainThreadCpu(): number {
@@ -56,7 +81,13 @@ if (mode === 'decode') {
     () => now,
   );
   // what serve does with a body once read: decoded (lazily, spans read the body) and accepted
-  await feedBodies(engine, decodingBodyHandler(engine), bodies, (ms) => (now += ms));
+  await feedBodies(
+    engine,
+    decodingBodyHandler(engine),
+    received(bodies),
+    (ms) => (now += ms * perRequest * trialMs),
+    Math.max(1, Math.round(50 / perRequest)),
+  );
   now += 1000;
   engine.tick();
   await engine.shutdown();

@@ -11,9 +11,11 @@
  * mostly the garbage collector's parallel and concurrent work), and the ratio to the baseline.
  * SERVE_ENGINE_BENCH_TRIALS (default 20000 trials of 9 spans) sets the size;
  * SERVE_ENGINE_BENCH_SETTLE_MS (default 200) and SERVE_ENGINE_BENCH_RETAIN_MS (default 300000) are
- * the engine's `--settle-ms` and `--retain-ms` (the clock advances 1 ms per request), to measure what
- * holding pending and scored trials costs. Node flags for the children: SERVE_ENGINE_BENCH_NODE_ARGS
- * (e.g. `--single-threaded-gc`).
+ * the engine's `--settle-ms` and `--retain-ms`, to measure what holding pending and scored trials
+ * costs. SERVE_ENGINE_BENCH_TRIALS_PER_REQUEST (default 1; bench/live sends 50) puts several trials in
+ * one request; SERVE_ENGINE_BENCH_TRIAL_MS (default 1) is how far the clock moves per trial (0.18 is
+ * bench/live's 50,000 spans/s). Node flags for the children: SERVE_ENGINE_BENCH_NODE_ARGS (e.g.
+ * `--single-threaded-gc`).
  */
 import { join } from 'node:path';
 import { pandasMedian as median } from '../src/gym/stats/pandas-median.js';

@@ -956,6 +956,8 @@ class WireSpan implements OtlpSpan {
   #t1 = -1;
   #status = -1;
   #statusLen = 0;
+  /** Bit 1: the span has events; bit 2: links (most spans have neither: no second scan then). */
+  #extras = 0;
   readonly kind: number = 0;
   readonly flags: number = 0;
   readonly droppedAttributesCount: number = 0;
@@ -1091,6 +1093,7 @@ class WireSpan implements OtlpSpan {
         keyLengthBits(requestIndex.data, attributesFrom, to),
       );
     }
+    this.#extras = (events > 0 ? 1 : 0) | (links > 0 ? 2 : 0);
     this.kind = kind;
     this.flags = flags;
     this.droppedAttributesCount = droppedA;
@@ -1142,7 +1145,7 @@ class WireSpan implements OtlpSpan {
     return this.#attributes ?? ListAttributes.EMPTY;
   }
   get events(): OtlpSpanEvent[] {
-    const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
+    const r = (this.#extras & 1) === 0 ? null : rangesOf(this.#buf, this.#start, this.#end, T_SPAN_EVENTS);
     if (r === null) return [];
     const out: OtlpSpanEvent[] = [];
     for (let i = 0; i < r.length; i += 2) {
@@ -1152,7 +1155,7 @@ class WireSpan implements OtlpSpan {
     return out;
   }
   get links(): OtlpSpanLink[] {
-    const r = rangesOf(this.#buf, this.#start, this.#end, T_SPAN_LINKS);
+    const r = (this.#extras & 2) === 0 ? null : rangesOf(this.#buf, this.#start, this.#end, T_SPAN_LINKS);
     if (r === null) return [];
     const out: OtlpSpanLink[] = [];
     for (let i = 0; i < r.length; i += 2) {
