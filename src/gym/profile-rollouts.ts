@@ -18,7 +18,7 @@ import { readRolloutRow, type RolloutRow } from './rows/read-rollout-row.js';
 import { JsonSpans } from '../pycompat/json-spans.js';
 import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
-import { comparePyStrings } from './stats/compare-py-strings.js';
+import { compareCodePoints } from '../summary/compare-code-points.js';
 import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 
@@ -284,7 +284,7 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
       else byAgent.set(name, [i]);
     });
     const agentRows: AgentRows[] = [...byAgent.keys()]
-      .sort(comparePyStrings)
+      .sort(compareCodePoints)
       .map((name) => ({ name, positions: Int32Array.from(byAgent.get(name) as number[]) }));
     const repeatEntries = computeRepeatLevelMetrics(frame, agentRows, warnings, true);
     repeat = repeatEntries.map((e) => e.entry);

@@ -7,6 +7,7 @@ import type { RolloutTable } from '../rows/rollout-table.js';
 import { addAvgSampleStdDev } from '../stats/add-avg-sample-std-dev.js';
 import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-pass-majority-metrics.js';
 import { toPlainJson } from '../../pycompat/to-plain-json.js';
+import { setOwn } from '../../util/set-own.js';
 import { buildGymFrame } from './build-gym-frame.js';
 import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
@@ -23,12 +24,6 @@ export interface GymAgentAggregate {
   key_metrics: PyJsonObject;
   group_level_metrics: PyJsonObject[];
   repeat_level_metrics: PyJsonObject[];
-}
-
-function setKey(o: PyJsonObject, k: string, v: PyJson): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 /**
@@ -82,7 +77,7 @@ export async function computeAgentAggregate(
       const result = computePassMajorityMetrics(tasks, { answerKey: hooks.passAtK.answerKey });
       addAvgSampleStdDev(result.metrics, result.scores, result.scoreNames, result.maxK);
       for (const [k, v] of Object.entries(result.metrics)) {
-        setKey(custom, k, typeof v === 'number' ? v : (v as PyJson));
+        setOwn(custom, k, v as PyJson);
       }
     } catch (error) {
       if (!(error instanceof PassAtKScoreError)) throw error;
@@ -121,7 +116,7 @@ export async function computeAgentAggregate(
     }
     for (const [k, v] of Object.entries(result)) {
       if (v === undefined || k === 'per_task_metrics') continue;
-      setKey(custom, k, fromPlainJson(v));
+      setOwn(custom, k, fromPlainJson(v));
     }
     const perTask = (result as Record<string, unknown>)['per_task_metrics'];
     if (Array.isArray(perTask) && perTask.length > 0) {
@@ -140,11 +135,11 @@ export async function computeAgentAggregate(
         const m = byTask.get(Number(g['_ng_task_index']));
         if (m === undefined) continue;
         for (const [k, v] of Object.entries(m))
-          if (k !== '_ng_task_index' && v !== undefined) setKey(g, k, fromPlainJson(v));
+          if (k !== '_ng_task_index' && v !== undefined) setOwn(g, k, fromPlainJson(v));
       }
     }
   }
-  for (const [k, v] of Object.entries(custom)) setKey(agentMetrics, k, v);
+  for (const [k, v] of Object.entries(custom)) setOwn(agentMetrics, k, v);
 
   let keyMetrics: PyJsonObject = {};
   if (hooks.getKeyMetrics) {
@@ -159,7 +154,7 @@ export async function computeAgentAggregate(
     for (const [k, v] of Object.entries(picked)) {
       if (v === undefined) continue;
       // keep Python's float/int type of values picked unchanged from agent_metrics
-      setKey(
+      setOwn(
         keyMetrics,
         k,
         k in agentMetrics && plain[k] === v ? (agentMetrics[k] as PyJson) : fromPlainJson(v),
@@ -167,7 +162,7 @@ export async function computeAgentAggregate(
     }
   } else {
     keyMetrics = {};
-    for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setKey(keyMetrics, k, v);
+    for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setOwn(keyMetrics, k, v);
   }
 
   const aggregate: GymAgentAggregate = {

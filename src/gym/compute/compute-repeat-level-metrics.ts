@@ -1,6 +1,6 @@
 import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
-import { comparePyStrings } from '../stats/compare-py-strings.js';
+import { compareCodePoints } from '../../summary/compare-code-points.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
@@ -178,7 +178,7 @@ export function computeRepeatLevelMetrics(
   // columns sorted by name
   const columns = frame.names
     .map((_, c) => c)
-    .sort((a, b) => comparePyStrings(frame.names[a] as string, frame.names[b] as string));
+    .sort((a, b) => compareCodePoints(frame.names[a] as string, frame.names[b] as string));
   const out: { agent: string; entry: PyJsonObject }[] = [];
   for (const agent of agents) {
     const positions = agent.positions;
