@@ -1,17 +1,17 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { buildGymFrame, type GymFrame } from './compute/build-gym-frame.js';
-import { buildRolloutInfo } from './compute/build-rollout-info.js';
 import { computeAcrossRepeatMetrics } from './compute/compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics, type AgentRows } from './compute/compute-repeat-level-metrics.js';
 import { describeColumns } from './compute/describe-columns.js';
 import { describeKeys } from './compute/describe-keys.js';
+import { GymGroupLevels } from './compute/gym-group-levels.js';
 import { GymWarnings } from './compute/gym-warnings.js';
-import { GymInputError } from './gym-input-error.js';
+import { GymInputError, type GymInputErrorCode } from './gym-input-error.js';
+import { rolloutLineError } from './io/rollout-line-error.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
 import { loadRolloutFile } from './io/load-rollout-file.js';
-import { pyInt } from '../pycompat/py-int.js';
-import type { PyJson, PyJsonObject } from '../pycompat/py-json.js';
+import type { PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutTable } from './rows/rollout-table.js';
 import { readRolloutRow, type RolloutRow } from './rows/read-rollout-row.js';
@@ -71,58 +71,41 @@ const keyText = (t: number, r: number): string => `(${t}, ${r})`;
 async function readInputs(path: string): Promise<InputRows> {
   const rows: InputRows = { task: [], rollout: [], agent: [], line: [], offset: [], length: [] };
   const spans = new JsonSpans();
-  const where = (line: number): string => `'${path}' at line ${line}`;
+  const fail = (
+    code: GymInputErrorCode,
+    line: number,
+    detail: string,
+    field?: string,
+    column?: number,
+  ): never => {
+    const prefix = code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
+    throw rolloutLineError({ code, prefix, path, line, detail, field, column });
+  };
   await forEachJsonlLine(
     path,
     (buf, s, e, lineNo, offset, valid) => {
-      if (s === e || !valid) {
-        throw new GymInputError(
-          'malformed_json',
-          `Malformed JSON in ${where(lineNo)}: ${s === e ? 'empty line' : 'invalid UTF-8'}`,
-          {
-            file: path,
-            line: lineNo,
-          },
-        );
-      }
+      if (s === e || !valid) fail('malformed_json', lineNo, s === e ? 'empty line' : 'invalid UTF-8');
       let row: RolloutRow;
       try {
         row = readRolloutRow(buf.toString('utf8', s, e), { cut: true }, spans);
       } catch (error) {
-        if (error instanceof GymRowError) {
-          const prefix = error.code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
-          const column = error.column === undefined ? '' : `, column ${error.column}`;
-          throw new GymInputError(error.code, `${prefix} in ${where(lineNo)}${column}: ${error.message}`, {
-            file: path,
-            line: lineNo,
-            field: error.field,
-          });
-        }
+        if (error instanceof GymRowError) fail(error.code, lineNo, error.message, error.field, error.column);
         throw error;
       }
       const missing =
         row.task === null ? '_ng_task_index' : row.rollout === null ? '_ng_rollout_index' : null;
-      if (missing !== null) {
-        throw new GymInputError(
-          'missing_index',
-          `Bad materialized input in ${where(lineNo)}: missing "${missing}"`,
-          {
-            file: path,
-            line: lineNo,
-            field: missing,
-          },
-        );
-      }
+      if (missing !== null) fail('missing_index', lineNo, `missing "${missing}"`, missing);
       if (!row.agentNamePresent || row.agentName === null) {
-        throw new GymInputError(
+        fail(
           'bad_agent_ref',
-          `Bad materialized input in ${where(lineNo)}: "agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
-          { file: path, line: lineNo, field: 'agent_ref.name' },
+          lineNo,
+          `"agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
+          'agent_ref.name',
         );
       }
       rows.task.push(row.task as number);
       rows.rollout.push(row.rollout as number);
-      rows.agent.push(row.agentName);
+      rows.agent.push(row.agentName as string);
       rows.line.push(lineNo);
       rows.offset.push(offset);
       rows.length.push(e - s);
@@ -248,35 +231,19 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   const expectedByTask = new Map<number, number>();
   for (const t of inputs.task) expectedByTask.set(t, (expectedByTask.get(t) ?? 0) + 1);
 
-  const groups: PyJsonObject[] = [];
+  let groups: PyJsonObject[] = [];
   const agents: PyJsonObject[] = [];
   let repeat: PyJsonObject[] = [];
   if (frame.n > 0) {
     const intMaxMin = frame.intColumn.every((x) => x);
     const keys = describeKeys(frame.names);
-    for (let a = 0; a < frame.n;) {
-      const t = frame.task[a] as number;
-      let b = a + 1;
-      while (b < frame.n && frame.task[b] === t) b++;
-      const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
-      Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
-      const firstInput = inputByKey.get(keyText(t, frame.rollout[a] as number)) as number;
-      entry['sample'] = readSample(
-        options.inputs,
-        inputs.offset[firstInput] as number,
-        inputs.length[firstInput] as number,
-      );
-      const expected = expectedByTask.get(t) ?? 0;
-      entry['num_rollouts'] = pyInt(b - a);
-      entry['expected_num_rollouts'] = pyInt(expected);
-      entry['missing_num_rollouts'] = pyInt(expected - (b - a));
-      entry['reward_profile_completion_pct'] = expected === 0 ? 100.0 : (100.0 * (b - a)) / expected;
-      const infos: PyJson[] = [];
-      for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
-      entry['rollout_infos'] = infos;
-      groups.push(entry);
-      a = b;
-    }
+    groups = new GymGroupLevels(table, rows, frame, keys, intMaxMin).materialize((t, row, n) => {
+      const first = inputByKey.get(keyText(t, table.rollout[row] as number)) as number;
+      return {
+        sample: readSample(options.inputs, inputs.offset[first] as number, inputs.length[first] as number),
+        expected: expectedByTask.get(t) ?? n,
+      };
+    });
     const byAgent = new Map<string, number[]>();
     agentOf.forEach((name, i) => {
       const list = byAgent.get(name);

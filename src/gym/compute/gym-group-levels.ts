@@ -7,6 +7,7 @@ import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
 import { buildRolloutInfo } from './build-rollout-info.js';
 import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
+import { describeColumns } from './describe-columns.js';
 import type { DescribeKeys } from './describe-keys.js';
 import { isArrayIndex } from '../rows/is-array-index.js';
 
@@ -89,30 +90,30 @@ export class GymGroupLevels {
     });
   }
 
-  /** The entries as objects (Gym's key order). */
-  materialize(): PyJsonObject[] {
-    const { frame, keys, table, rows, intMaxMin } = this;
+  /**
+   * The entries as objects (Gym's key order). `task` gives a task's `sample` and expected rollout
+   * count from its task index, its first table row and its number of rows (default: `gym
+   * aggregate`'s, every rollout expected).
+   */
+  materialize(
+    task: (t: number, row: number, n: number) => { sample: PyJson; expected: number } = (_t, _row, n) => ({
+      sample: { agent_ref: { name: 'agent' } },
+      expected: n,
+    }),
+  ): PyJsonObject[] {
+    const { frame, table, rows } = this;
     const stats = this.newStats();
-    const m = frame.columns.length;
     return this.ranges.map(([a, b]) => {
-      const entry: PyJsonObject = { _ng_task_index: pyInt(frame.task[a] as number) };
-      computeDescribeStats(frame.columns, a, b, stats);
-      const put = (names: string[], values: Float64Array, asInt: boolean): void => {
-        for (let c = 0; c < m; c++) {
-          const x = values[c] as number;
-          if (x === x) entry[names[c] as string] = asInt ? BigInt(x) : x;
-        }
-      };
-      put(keys.mean, stats.mean, false);
-      put(keys.max, stats.max, intMaxMin);
-      put(keys.min, stats.min, intMaxMin);
-      put(keys.median, stats.median, false);
-      put(keys.std, stats.std, false);
-      entry['sample'] = { agent_ref: { name: 'agent' } };
-      entry['num_rollouts'] = pyInt(b - a);
-      entry['expected_num_rollouts'] = pyInt(b - a);
-      entry['missing_num_rollouts'] = 0n;
-      entry['reward_profile_completion_pct'] = 100.0;
+      const t = frame.task[a] as number;
+      const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
+      Object.assign(entry, describeColumns(this.keys, frame.columns, a, b, this.intMaxMin, stats));
+      const n = b - a;
+      const { sample, expected } = task(t, rows[a] as number, n);
+      entry['sample'] = sample;
+      entry['num_rollouts'] = pyInt(n);
+      entry['expected_num_rollouts'] = pyInt(expected);
+      entry['missing_num_rollouts'] = pyInt(expected - n);
+      entry['reward_profile_completion_pct'] = (100.0 * n) / expected;
       const infos: PyJson[] = [];
       for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
       entry['rollout_infos'] = infos;
