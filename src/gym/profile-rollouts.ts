@@ -134,6 +134,32 @@ function readSample(path: string, offset: number, length: number): PyJsonObject 
   }
 }
 
+/**
+ * The position of each (task, rollout) key among the rows `at` of `rows`; a key seen twice is a
+ * {@link GymInputError} naming both lines of `file`.
+ */
+function indexKeys(
+  at: Iterable<number>,
+  rows: Record<'task' | 'rollout' | 'line', ArrayLike<number>>,
+  what: string,
+  file: string,
+): Map<string, number> {
+  const byKey = new Map<string, number>();
+  for (const i of at) {
+    const k = keyText(rows.task[i] as number, rows.rollout[i] as number);
+    const prev = byKey.get(k);
+    if (prev !== undefined) {
+      throw new GymInputError(
+        'duplicate_rollout',
+        `Duplicate ${what} row for rollout key ${k}: '${file}' lines ${rows.line[prev]} and ${rows.line[i]}`,
+        { file, line: rows.line[i] as number },
+      );
+    }
+    byKey.set(k, i);
+  }
+  return byKey;
+}
+
 /** Gathers the rows `positions` of every column into new arrays. */
 function gather(frame: GymFrame, positions: Int32Array): Float64Array[] {
   return frame.columns.map((col) => {
@@ -163,33 +189,9 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   table.files.push(options.rollouts);
   await loadRolloutFile(options.rollouts, 0, table, { cut: false, agent: false, blankLines: 'error' });
 
-  const inputByKey = new Map<string, number>();
-  for (let i = 0; i < inputs.task.length; i++) {
-    const k = keyText(inputs.task[i] as number, inputs.rollout[i] as number);
-    const prev = inputByKey.get(k);
-    if (prev !== undefined) {
-      throw new GymInputError(
-        'duplicate_rollout',
-        `Duplicate materialized input row for rollout key ${k}: '${options.inputs}' lines ${inputs.line[prev]} and ${inputs.line[i]}`,
-        { file: options.inputs, line: inputs.line[i] as number },
-      );
-    }
-    inputByKey.set(k, i);
-  }
+  const inputByKey = indexKeys(inputs.task.keys(), inputs, 'materialized input', options.inputs);
   const order = taskRolloutOrder(table.task, table.rollout, table.count);
-  const resultByKey = new Map<string, number>();
-  for (const r of order) {
-    const k = keyText(table.task[r] as number, table.rollout[r] as number);
-    const prev = resultByKey.get(k);
-    if (prev !== undefined) {
-      throw new GymInputError(
-        'duplicate_rollout',
-        `Duplicate result row for rollout key ${k}: '${options.rollouts}' lines ${table.line[prev]} and ${table.line[r]}`,
-        { file: options.rollouts, line: table.line[r] as number },
-      );
-    }
-    resultByKey.set(k, r);
-  }
+  const resultByKey = indexKeys(order, table, 'result', options.rollouts);
   const sortKeys = (keys: string[]): string[] =>
     keys
       .map((k) => k.slice(1, -1).split(', ').map(Number) as [number, number])
@@ -218,16 +220,13 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   // matched rows in (task, rollout) order; every result has an input here
   const rows = Int32Array.from(order);
   const frame = buildGymFrame(table, rows);
-  const agentOf =
-    rows.length === 0
-      ? []
-      : Array.from(
-          rows,
-          (r) =>
-            inputs.agent[
-              inputByKey.get(keyText(table.task[r] as number, table.rollout[r] as number)) as number
-            ] as string,
-        );
+  const agentOf = Array.from(
+    rows,
+    (r) =>
+      inputs.agent[
+        inputByKey.get(keyText(table.task[r] as number, table.rollout[r] as number)) as number
+      ] as string,
+  );
   const expectedByTask = new Map<number, number>();
   for (const t of inputs.task) expectedByTask.set(t, (expectedByTask.get(t) ?? 0) + 1);
 
