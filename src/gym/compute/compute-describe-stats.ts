@@ -4,13 +4,21 @@ import { scratchBuffer } from '../stats/scratch-buffer.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
 import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 
-/** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
-export interface DescribeStats {
-  mean: Float64Array;
-  max: Float64Array;
-  min: Float64Array;
-  median: Float64Array;
-  std: Float64Array;
+/** Per column statistics of `describe_dataframe` (NaN = omitted) for `m` columns, reused from call to call. */
+export class DescribeStats {
+  readonly mean: Float64Array;
+  readonly max: Float64Array;
+  readonly min: Float64Array;
+  readonly median: Float64Array;
+  readonly std: Float64Array;
+
+  constructor(m: number) {
+    this.mean = new Float64Array(m);
+    this.max = new Float64Array(m);
+    this.min = new Float64Array(m);
+    this.median = new Float64Array(m);
+    this.std = new Float64Array(m);
+  }
 }
 
 /** The number of non-NaN values of `v[start, end)`. */
@@ -32,7 +40,7 @@ function hasNoNaN(v: Float64Array, start: number, end: number): boolean {
  * the rows.
  *
  * @example
- * const out = { mean: new Float64Array(1), max: new Float64Array(1), min: new Float64Array(1), median: new Float64Array(1), std: new Float64Array(1) };
+ * const out = new DescribeStats(1);
  * computeDescribeStats([Float64Array.of(1, 0)], 0, 2, out); // out.mean[0] === 0.5
  */
 export function computeDescribeStats(

@@ -1,5 +1,5 @@
 import type { PyJsonObject } from '../../pycompat/py-json.js';
-import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
+import { computeDescribeStats, DescribeStats } from './compute-describe-stats.js';
 import type { DescribeKeys } from './describe-keys.js';
 
 /**
@@ -19,7 +19,7 @@ export function describeColumns(
   start: number,
   end: number,
   intMaxMin: boolean,
-  stats: DescribeStats = newStats(columns.length),
+  stats = new DescribeStats(columns.length),
 ): PyJsonObject {
   const m = columns.length;
   computeDescribeStats(columns, start, end, stats);
@@ -37,14 +37,4 @@ export function describeColumns(
   put(keys.median, stats.median, false);
   put(keys.std, stats.std, false);
   return out;
-}
-
-function newStats(m: number): DescribeStats {
-  return {
-    mean: new Float64Array(m),
-    max: new Float64Array(m),
-    min: new Float64Array(m),
-    median: new Float64Array(m),
-    std: new Float64Array(m),
-  };
 }

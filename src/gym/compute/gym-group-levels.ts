@@ -6,7 +6,7 @@ import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
 import { buildRolloutInfo } from './build-rollout-info.js';
-import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
+import { computeDescribeStats, DescribeStats } from './compute-describe-stats.js';
 import { describeColumns } from './describe-columns.js';
 import type { DescribeKeys } from './describe-keys.js';
 import { isArrayIndex } from '../rows/is-array-index.js';
@@ -54,17 +54,6 @@ export class GymGroupLevels {
     }
   }
 
-  private newStats(): DescribeStats {
-    const m = this.frame.columns.length;
-    return {
-      mean: new Float64Array(m),
-      max: new Float64Array(m),
-      min: new Float64Array(m),
-      median: new Float64Array(m),
-      std: new Float64Array(m),
-    };
-  }
-
   /**
    * Makes `target.group_level_metrics` (an existing key, which keeps its position) built by
    * {@link materialize} on first read; until then {@link pendingFor} returns this source, so a writer
@@ -102,7 +91,7 @@ export class GymGroupLevels {
     }),
   ): PyJsonObject[] {
     const { frame, table, rows } = this;
-    const stats = this.newStats();
+    const stats = new DescribeStats(this.frame.columns.length);
     return this.ranges.map(([a, b]) => {
       const t = frame.task[a] as number;
       const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
@@ -139,7 +128,7 @@ export class GymGroupLevels {
       return;
     }
     const layout = new GroupLayout(w, depth, this.keys, table, this.intMaxMin);
-    const stats = this.newStats();
+    const stats = new DescribeStats(this.frame.columns.length);
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
     const d1 = depth + 1;
     const indented = w.indent > 0;
