@@ -113,14 +113,9 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
   const hooks = options.hooks ?? {};
   for (const f of files) {
     const st = await stat(f).catch(() => null);
-    if (st === null || !st.isFile()) {
-      throw new GymInputError(
-        'unreadable',
-        `Cannot read shard '${f}': ${st === null ? 'no such file' : 'not a file'}`,
-        {
-          file: f,
-        },
-      );
+    if (st?.isFile() !== true) {
+      const why = st === null ? 'no such file' : 'not a file';
+      throw new GymInputError('unreadable', `Cannot read shard '${f}': ${why}`, { file: f });
     }
   }
   const merge = options.merge ?? true;
