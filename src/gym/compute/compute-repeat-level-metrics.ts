@@ -61,8 +61,7 @@ interface RepeatSlots {
 
 /**
  * Gives each position its repeat slot. Positions ascend and the frame is sorted by task, so equal
- * tasks are adjacent, within a slot too. (One loop per function, here and below: see
- * `range-extremes.ts`.)
+ * tasks are adjacent, within a slot too.
  */
 function assignRepeatSlots(frame: GymFrame, positions: Int32Array): RepeatSlots {
   const slotOfRollout = new Map<number, number>();
