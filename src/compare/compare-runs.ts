@@ -78,16 +78,8 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
     };
   });
   return {
-    a: {
-      source: a.source,
-      runId: a.runId,
-      ...(a.diagnostics === undefined ? {} : { diagnostics: a.diagnostics }),
-    },
-    b: {
-      source: b.source,
-      runId: b.runId,
-      ...(b.diagnostics === undefined ? {} : { diagnostics: b.diagnostics }),
-    },
+    a: side(a),
+    b: side(b),
     alpha,
     confidence: 1 - alpha,
     seed,
@@ -100,6 +92,10 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
     outputsOnlyInB: [...b.outputs.keys()].filter((n) => !a.outputs.has(n)).sort(compareCodePoints),
     outputsWithoutValues: withoutValues,
   };
+}
+
+function side({ source, runId, diagnostics }: RunValues): RunComparison['a'] {
+  return { source, runId, ...(diagnostics === undefined ? {} : { diagnostics }) };
 }
 
 interface OutputOptions {

@@ -18,14 +18,8 @@ export function summaryValues(summary: Summary): Pick<RunValues, 'outputs' | 'bi
       const values: TrialValue[] = [];
       for (const record of records) {
         if (record.value_type !== 'number') continue;
-        const value =
-          typeof record.value === 'boolean'
-            ? record.value
-              ? 1
-              : 0
-            : typeof record.value === 'number'
-              ? record.value
-              : NaN;
+        const v = record.value;
+        const value = typeof v === 'boolean' ? Number(v) : typeof v === 'number' ? v : NaN;
         if (!Number.isFinite(value)) continue;
         if (value !== 0 && value !== 1) nonBinary.add(name);
         values.push({ trialId: record.trial_id, value });

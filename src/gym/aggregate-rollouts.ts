@@ -12,6 +12,7 @@ import { RolloutTable } from './rows/rollout-table.js';
 import { siblingPath } from './sibling-path.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 import { VALUE_KIND } from './rows/value-kind.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { writeAggregateMetricsFile } from './write-aggregate-metrics-file.js';
 
@@ -56,13 +57,6 @@ export interface AggregateRolloutsResult {
   scanWorkers: number;
   /** Whether a worker thread wrote the merged file (while this thread computed the statistics). */
   mergedInWorker: boolean;
-}
-
-/** Python's `repr()` of a str, for messages that quote Gym's. */
-function pyRepr(s: string): string {
-  return s.includes("'") && !s.includes('"')
-    ? `"${s}"`
-    : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 const KIND_NAME: Record<number, string> = {
@@ -119,14 +113,9 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
   const hooks = options.hooks ?? {};
   for (const f of files) {
     const st = await stat(f).catch(() => null);
-    if (st === null || !st.isFile()) {
-      throw new GymInputError(
-        'unreadable',
-        `Cannot read shard '${f}': ${st === null ? 'no such file' : 'not a file'}`,
-        {
-          file: f,
-        },
-      );
+    if (st?.isFile() !== true) {
+      const why = st === null ? 'no such file' : 'not a file';
+      throw new GymInputError('unreadable', `Cannot read shard '${f}': ${why}`, { file: f });
     }
   }
   const merge = options.merge ?? true;

@@ -1,24 +1,24 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { buildGymFrame, type GymFrame } from './compute/build-gym-frame.js';
-import { buildRolloutInfo } from './compute/build-rollout-info.js';
 import { computeAcrossRepeatMetrics } from './compute/compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics, type AgentRows } from './compute/compute-repeat-level-metrics.js';
 import { describeColumns } from './compute/describe-columns.js';
 import { describeKeys } from './compute/describe-keys.js';
+import { GymGroupLevels } from './compute/gym-group-levels.js';
 import { GymWarnings } from './compute/gym-warnings.js';
-import { GymInputError } from './gym-input-error.js';
+import { GymInputError, type GymInputErrorCode } from './gym-input-error.js';
+import { rolloutLineError } from './io/rollout-line-error.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
 import { loadRolloutFile } from './io/load-rollout-file.js';
-import { pyInt } from '../pycompat/py-int.js';
-import type { PyJson, PyJsonObject } from '../pycompat/py-json.js';
+import type { PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutTable } from './rows/rollout-table.js';
 import { readRolloutRow, type RolloutRow } from './rows/read-rollout-row.js';
 import { JsonSpans } from '../pycompat/json-spans.js';
 import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
-import { comparePyStrings } from './stats/compare-py-strings.js';
+import { compareCodePoints } from '../summary/compare-code-points.js';
 import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 
@@ -71,58 +71,41 @@ const keyText = (t: number, r: number): string => `(${t}, ${r})`;
 async function readInputs(path: string): Promise<InputRows> {
   const rows: InputRows = { task: [], rollout: [], agent: [], line: [], offset: [], length: [] };
   const spans = new JsonSpans();
-  const where = (line: number): string => `'${path}' at line ${line}`;
+  const fail = (
+    code: GymInputErrorCode,
+    line: number,
+    detail: string,
+    field?: string,
+    column?: number,
+  ): never => {
+    const prefix = code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
+    throw rolloutLineError({ code, prefix, path, line, detail, field, column });
+  };
   await forEachJsonlLine(
     path,
     (buf, s, e, lineNo, offset, valid) => {
-      if (s === e || !valid) {
-        throw new GymInputError(
-          'malformed_json',
-          `Malformed JSON in ${where(lineNo)}: ${s === e ? 'empty line' : 'invalid UTF-8'}`,
-          {
-            file: path,
-            line: lineNo,
-          },
-        );
-      }
+      if (s === e || !valid) fail('malformed_json', lineNo, s === e ? 'empty line' : 'invalid UTF-8');
       let row: RolloutRow;
       try {
         row = readRolloutRow(buf.toString('utf8', s, e), { cut: true }, spans);
       } catch (error) {
-        if (error instanceof GymRowError) {
-          const prefix = error.code === 'malformed_json' ? 'Malformed JSON' : 'Bad materialized input';
-          const column = error.column === undefined ? '' : `, column ${error.column}`;
-          throw new GymInputError(error.code, `${prefix} in ${where(lineNo)}${column}: ${error.message}`, {
-            file: path,
-            line: lineNo,
-            field: error.field,
-          });
-        }
+        if (error instanceof GymRowError) fail(error.code, lineNo, error.message, error.field, error.column);
         throw error;
       }
       const missing =
         row.task === null ? '_ng_task_index' : row.rollout === null ? '_ng_rollout_index' : null;
-      if (missing !== null) {
-        throw new GymInputError(
-          'missing_index',
-          `Bad materialized input in ${where(lineNo)}: missing "${missing}"`,
-          {
-            file: path,
-            line: lineNo,
-            field: missing,
-          },
-        );
-      }
+      if (missing !== null) fail('missing_index', lineNo, `missing "${missing}"`, missing);
       if (!row.agentNamePresent || row.agentName === null) {
-        throw new GymInputError(
+        fail(
           'bad_agent_ref',
-          `Bad materialized input in ${where(lineNo)}: "agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
-          { file: path, line: lineNo, field: 'agent_ref.name' },
+          lineNo,
+          `"agent_ref.name" must be a string (Gym's profile reads row["agent_ref"]["name"])`,
+          'agent_ref.name',
         );
       }
       rows.task.push(row.task as number);
       rows.rollout.push(row.rollout as number);
-      rows.agent.push(row.agentName);
+      rows.agent.push(row.agentName as string);
       rows.line.push(lineNo);
       rows.offset.push(offset);
       rows.length.push(e - s);
@@ -149,6 +132,32 @@ function readSample(path: string, offset: number, length: number): PyJsonObject 
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The position of each (task, rollout) key among the rows `at` of `rows`; a key seen twice is a
+ * {@link GymInputError} naming both lines of `file`.
+ */
+function indexKeys(
+  at: Iterable<number>,
+  rows: Record<'task' | 'rollout' | 'line', ArrayLike<number>>,
+  what: string,
+  file: string,
+): Map<string, number> {
+  const byKey = new Map<string, number>();
+  for (const i of at) {
+    const k = keyText(rows.task[i] as number, rows.rollout[i] as number);
+    const prev = byKey.get(k);
+    if (prev !== undefined) {
+      throw new GymInputError(
+        'duplicate_rollout',
+        `Duplicate ${what} row for rollout key ${k}: '${file}' lines ${rows.line[prev]} and ${rows.line[i]}`,
+        { file, line: rows.line[i] as number },
+      );
+    }
+    byKey.set(k, i);
+  }
+  return byKey;
 }
 
 /** Gathers the rows `positions` of every column into new arrays. */
@@ -180,33 +189,9 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   table.files.push(options.rollouts);
   await loadRolloutFile(options.rollouts, 0, table, { cut: false, agent: false, blankLines: 'error' });
 
-  const inputByKey = new Map<string, number>();
-  for (let i = 0; i < inputs.task.length; i++) {
-    const k = keyText(inputs.task[i] as number, inputs.rollout[i] as number);
-    const prev = inputByKey.get(k);
-    if (prev !== undefined) {
-      throw new GymInputError(
-        'duplicate_rollout',
-        `Duplicate materialized input row for rollout key ${k}: '${options.inputs}' lines ${inputs.line[prev]} and ${inputs.line[i]}`,
-        { file: options.inputs, line: inputs.line[i] as number },
-      );
-    }
-    inputByKey.set(k, i);
-  }
+  const inputByKey = indexKeys(inputs.task.keys(), inputs, 'materialized input', options.inputs);
   const order = taskRolloutOrder(table.task, table.rollout, table.count);
-  const resultByKey = new Map<string, number>();
-  for (const r of order) {
-    const k = keyText(table.task[r] as number, table.rollout[r] as number);
-    const prev = resultByKey.get(k);
-    if (prev !== undefined) {
-      throw new GymInputError(
-        'duplicate_rollout',
-        `Duplicate result row for rollout key ${k}: '${options.rollouts}' lines ${table.line[prev]} and ${table.line[r]}`,
-        { file: options.rollouts, line: table.line[r] as number },
-      );
-    }
-    resultByKey.set(k, r);
-  }
+  const resultByKey = indexKeys(order, table, 'result', options.rollouts);
   const sortKeys = (keys: string[]): string[] =>
     keys
       .map((k) => k.slice(1, -1).split(', ').map(Number) as [number, number])
@@ -235,48 +220,29 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
   // matched rows in (task, rollout) order; every result has an input here
   const rows = Int32Array.from(order);
   const frame = buildGymFrame(table, rows);
-  const agentOf =
-    rows.length === 0
-      ? []
-      : Array.from(
-          rows,
-          (r) =>
-            inputs.agent[
-              inputByKey.get(keyText(table.task[r] as number, table.rollout[r] as number)) as number
-            ] as string,
-        );
+  const agentOf = Array.from(
+    rows,
+    (r) =>
+      inputs.agent[
+        inputByKey.get(keyText(table.task[r] as number, table.rollout[r] as number)) as number
+      ] as string,
+  );
   const expectedByTask = new Map<number, number>();
   for (const t of inputs.task) expectedByTask.set(t, (expectedByTask.get(t) ?? 0) + 1);
 
-  const groups: PyJsonObject[] = [];
+  let groups: PyJsonObject[] = [];
   const agents: PyJsonObject[] = [];
   let repeat: PyJsonObject[] = [];
   if (frame.n > 0) {
     const intMaxMin = frame.intColumn.every((x) => x);
     const keys = describeKeys(frame.names);
-    for (let a = 0; a < frame.n;) {
-      const t = frame.task[a] as number;
-      let b = a + 1;
-      while (b < frame.n && frame.task[b] === t) b++;
-      const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
-      Object.assign(entry, describeColumns(keys, frame.columns, a, b, intMaxMin));
-      const firstInput = inputByKey.get(keyText(t, frame.rollout[a] as number)) as number;
-      entry['sample'] = readSample(
-        options.inputs,
-        inputs.offset[firstInput] as number,
-        inputs.length[firstInput] as number,
-      );
-      const expected = expectedByTask.get(t) ?? 0;
-      entry['num_rollouts'] = pyInt(b - a);
-      entry['expected_num_rollouts'] = pyInt(expected);
-      entry['missing_num_rollouts'] = pyInt(expected - (b - a));
-      entry['reward_profile_completion_pct'] = expected === 0 ? 100.0 : (100.0 * (b - a)) / expected;
-      const infos: PyJson[] = [];
-      for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
-      entry['rollout_infos'] = infos;
-      groups.push(entry);
-      a = b;
-    }
+    groups = new GymGroupLevels(table, rows, frame, keys, intMaxMin).materialize((t, row, n) => {
+      const first = inputByKey.get(keyText(t, table.rollout[row] as number)) as number;
+      return {
+        sample: readSample(options.inputs, inputs.offset[first] as number, inputs.length[first] as number),
+        expected: expectedByTask.get(t) ?? n,
+      };
+    });
     const byAgent = new Map<string, number[]>();
     agentOf.forEach((name, i) => {
       const list = byAgent.get(name);
@@ -284,7 +250,7 @@ export async function profileRollouts(options: ProfileRolloutsOptions): Promise<
       else byAgent.set(name, [i]);
     });
     const agentRows: AgentRows[] = [...byAgent.keys()]
-      .sort(comparePyStrings)
+      .sort(compareCodePoints)
       .map((name) => ({ name, positions: Int32Array.from(byAgent.get(name) as number[]) }));
     const repeatEntries = computeRepeatLevelMetrics(frame, agentRows, warnings, true);
     repeat = repeatEntries.map((e) => e.entry);

@@ -70,8 +70,7 @@ export function buildGymFrame(
 }
 
 /**
- * Fills `frame` from the rows, counting each column's int values in `intCount` (a loop of its own:
- * see `range-extremes.ts`).
+ * Fills `frame` from the rows, counting each column's int values in `intCount`.
  */
 function fillFrame(
   table: RolloutTable,

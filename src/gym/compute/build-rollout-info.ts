@@ -2,6 +2,7 @@ import type { PyJson, PyJsonObject } from '../../pycompat/py-json.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { pyInt } from '../../pycompat/py-int.js';
+import { setOwn } from '../../util/set-own.js';
 
 /**
  * One `rollout_infos` item of table row `row`: `rollout_id` ("t:r"), the two indices, then `reward`
@@ -31,9 +32,7 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
     else if (kind === VALUE_KIND.int) v = infoBig.get(k) ?? pyInt(infoVal[k] as number);
     else if (kind === INFO_RAW) v = infoRaw.get(k) ?? null;
     else v = infoVal[k] as number;
-    if (name === '__proto__')
-      Object.defineProperty(info, name, { value: v, enumerable: true, writable: true, configurable: true });
-    else info[name] = v;
+    setOwn(info, name, v);
   }
   return info;
 }

@@ -7,6 +7,7 @@ import type { RolloutTable } from '../rows/rollout-table.js';
 import { addAvgSampleStdDev } from '../stats/add-avg-sample-std-dev.js';
 import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-pass-majority-metrics.js';
 import { toPlainJson } from '../../pycompat/to-plain-json.js';
+import { setOwn } from '../../util/set-own.js';
 import { buildGymFrame } from './build-gym-frame.js';
 import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
 import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
@@ -23,12 +24,6 @@ export interface GymAgentAggregate {
   key_metrics: PyJsonObject;
   group_level_metrics: PyJsonObject[];
   repeat_level_metrics: PyJsonObject[];
-}
-
-function setKey(o: PyJsonObject, k: string, v: PyJson): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 /**
@@ -64,31 +59,29 @@ export async function computeAgentAggregate(
   );
   Object.assign(agentMetrics, computeAcrossRepeatMetrics(repeat, warnings));
 
+  // each task's rollouts' extras, tasks ascending, rollouts in frame order
+  const byTask = <T>(pick: (extra: RolloutExtra) => T): T[][] =>
+    taskRanges.map(([a, b]) =>
+      Array.from(rows.subarray(a, b), (r) => pick((table.extra[r] ?? {}) as RolloutExtra)),
+    );
   const custom: PyJsonObject = {};
   if (hooks.passAtK) {
-    const tasks = taskRanges.map(([a, b]) => {
-      const list: Record<string, PyJson>[] = [];
-      for (let i = a; i < b; i++) {
-        const extra = (table.extra[rows[i] as number] ?? {}) as RolloutExtra;
-        const r: Record<string, PyJson> = {};
-        if (extra.reward !== undefined) r['reward'] = extra.reward;
-        const key = hooks.passAtK?.answerKey;
-        if (key !== undefined && extra.answer !== undefined) r[key] = extra.answer;
-        list.push(r);
-      }
-      return list;
+    const answerKey = hooks.passAtK.answerKey;
+    const tasks = byTask((extra) => {
+      const r: Record<string, PyJson> = {};
+      if (extra.reward !== undefined) r['reward'] = extra.reward;
+      if (answerKey !== undefined && extra.answer !== undefined) r[answerKey] = extra.answer;
+      return r;
     });
     try {
-      const result = computePassMajorityMetrics(tasks, { answerKey: hooks.passAtK.answerKey });
+      const result = computePassMajorityMetrics(tasks, { answerKey });
       addAvgSampleStdDev(result.metrics, result.scores, result.scoreNames, result.maxK);
-      for (const [k, v] of Object.entries(result.metrics)) {
-        setKey(custom, k, typeof v === 'number' ? v : (v as PyJson));
-      }
+      for (const [k, v] of Object.entries(result.metrics)) setOwn(custom, k, v as PyJson);
     } catch (error) {
       if (!(error instanceof PassAtKScoreError)) throw error;
       const [a] = taskRanges[error.task] as [number, number];
       const row = rows[a + error.position] as number;
-      const where = `'${table.files[table.file[row] as number]}' at line ${table.line[row]}`;
+      const file = table.files[table.file[row] as number] as string;
       const value = (tasks[error.task]?.[error.position] ?? {})['reward'];
       const what =
         value === undefined
@@ -96,36 +89,22 @@ export async function computeAgentAggregate(
           : `"reward" ${value === null ? 'null' : JSON.stringify(toPlainJson(value))}`;
       throw new GymInputError(
         'bad_score',
-        `--pass-at-k needs a numeric "reward" in every rollout of agent '${agentName}'; the rollout in ${where} has ${what} (Gym's compute_pass_majority_metrics would raise TypeError)`,
-        {
-          file: table.files[table.file[row] as number] as string,
-          line: table.line[row] as number,
-          field: 'reward',
-        },
+        `--pass-at-k needs a numeric "reward" in every rollout of agent '${agentName}'; the rollout in '${file}' at line ${table.line[row]} has ${what} (Gym's compute_pass_majority_metrics would raise TypeError)`,
+        { file, line: table.line[row] as number, field: 'reward' },
       );
     }
   }
   if (hooks.computeMetrics) {
-    const tasks: JsonObject[][] = taskRanges.map(([a, b]) => {
-      const list: JsonObject[] = [];
-      for (let i = a; i < b; i++)
-        list.push(((table.extra[rows[i] as number] ?? {}) as RolloutExtra).row ?? {});
-      return list;
-    });
-    const result = await hooks.computeMetrics(tasks);
-    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-      throw new GymInputError(
-        'bad_hooks',
-        `computeMetrics must return an object, got ${JSON.stringify(result)}`,
-      );
-    }
+    const result = hookObject(
+      'computeMetrics',
+      await hooks.computeMetrics(byTask((extra) => extra.row ?? {})),
+    );
     for (const [k, v] of Object.entries(result)) {
-      if (v === undefined || k === 'per_task_metrics') continue;
-      setKey(custom, k, fromPlainJson(v));
+      if (v !== undefined && k !== 'per_task_metrics') setOwn(custom, k, fromPlainJson(v));
     }
-    const perTask = (result as Record<string, unknown>)['per_task_metrics'];
+    const perTask = result['per_task_metrics'];
     if (Array.isArray(perTask) && perTask.length > 0) {
-      const byTask = new Map<number, Record<string, unknown>>();
+      const metricsOf = new Map<number, Record<string, unknown>>();
       for (const m of perTask) {
         if (m === null || typeof m !== 'object' || !('_ng_task_index' in m)) {
           throw new GymInputError(
@@ -133,41 +112,30 @@ export async function computeAgentAggregate(
             'computeMetrics: every per_task_metrics item needs "_ng_task_index"',
           );
         }
-        byTask.set(Number((m as Record<string, unknown>)['_ng_task_index']), m as Record<string, unknown>);
+        metricsOf.set(Number((m as Record<string, unknown>)['_ng_task_index']), m as Record<string, unknown>);
       }
       groups = groupLevels.materialize();
       for (const g of groups) {
-        const m = byTask.get(Number(g['_ng_task_index']));
-        if (m === undefined) continue;
+        const m = metricsOf.get(Number(g['_ng_task_index'])) ?? {};
         for (const [k, v] of Object.entries(m))
-          if (k !== '_ng_task_index' && v !== undefined) setKey(g, k, fromPlainJson(v));
+          if (k !== '_ng_task_index' && v !== undefined) setOwn(g, k, fromPlainJson(v));
       }
     }
   }
-  for (const [k, v] of Object.entries(custom)) setKey(agentMetrics, k, v);
+  for (const [k, v] of Object.entries(custom)) setOwn(agentMetrics, k, v);
 
-  let keyMetrics: PyJsonObject = {};
+  const keyMetrics: PyJsonObject = {};
   if (hooks.getKeyMetrics) {
     const plain = toPlainJson(agentMetrics) as JsonObject;
-    const picked = await hooks.getKeyMetrics(plain);
-    if (picked === null || typeof picked !== 'object' || Array.isArray(picked)) {
-      throw new GymInputError(
-        'bad_hooks',
-        `getKeyMetrics must return an object, got ${JSON.stringify(picked)}`,
-      );
-    }
+    const picked = hookObject('getKeyMetrics', await hooks.getKeyMetrics(plain));
     for (const [k, v] of Object.entries(picked)) {
       if (v === undefined) continue;
       // keep Python's float/int type of values picked unchanged from agent_metrics
-      setKey(
-        keyMetrics,
-        k,
-        k in agentMetrics && plain[k] === v ? (agentMetrics[k] as PyJson) : fromPlainJson(v),
-      );
+      const same = k in agentMetrics && plain[k] === v;
+      setOwn(keyMetrics, k, same ? (agentMetrics[k] as PyJson) : fromPlainJson(v));
     }
   } else {
-    keyMetrics = {};
-    for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setKey(keyMetrics, k, v);
+    for (const [k, v] of Object.entries(agentMetrics)) if (k.startsWith('mean/')) setOwn(keyMetrics, k, v);
   }
 
   const aggregate: GymAgentAggregate = {
@@ -180,4 +148,11 @@ export async function computeAgentAggregate(
   // entries are built only when read: the metrics file writer streams them from the frame
   if (groups === null) groupLevels.attachTo(aggregate);
   return aggregate;
+}
+
+/** A hook's result, which must be an object (else a {@link GymInputError}). */
+function hookObject(hook: string, result: unknown): Record<string, unknown> {
+  if (result === null || typeof result !== 'object' || Array.isArray(result))
+    throw new GymInputError('bad_hooks', `${hook} must return an object, got ${JSON.stringify(result)}`);
+  return result as Record<string, unknown>;
 }

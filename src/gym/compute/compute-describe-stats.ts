@@ -4,19 +4,24 @@ import { scratchBuffer } from '../stats/scratch-buffer.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
 import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 
-/** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
-export interface DescribeStats {
-  mean: Float64Array;
-  max: Float64Array;
-  min: Float64Array;
-  median: Float64Array;
-  std: Float64Array;
+/** Per column statistics of `describe_dataframe` (NaN = omitted) for `m` columns, reused from call to call. */
+export class DescribeStats {
+  readonly mean: Float64Array;
+  readonly max: Float64Array;
+  readonly min: Float64Array;
+  readonly median: Float64Array;
+  readonly std: Float64Array;
+
+  constructor(m: number) {
+    this.mean = new Float64Array(m);
+    this.max = new Float64Array(m);
+    this.min = new Float64Array(m);
+    this.median = new Float64Array(m);
+    this.std = new Float64Array(m);
+  }
 }
 
-/**
- * The number of non-NaN values of `v[start, end)`. (The loops of the statistics are functions of their
- * own: see `range-extremes.ts`.)
- */
+/** The number of non-NaN values of `v[start, end)`. */
 function countNonNaN(v: Float64Array, start: number, end: number): number {
   let count = 0;
   for (let i = start; i < end; i++) if (v[i] === v[i]) count++;
@@ -35,7 +40,7 @@ function hasNoNaN(v: Float64Array, start: number, end: number): boolean {
  * the rows.
  *
  * @example
- * const out = { mean: new Float64Array(1), max: new Float64Array(1), min: new Float64Array(1), median: new Float64Array(1), std: new Float64Array(1) };
+ * const out = new DescribeStats(1);
  * computeDescribeStats([Float64Array.of(1, 0)], 0, 2, out); // out.mean[0] === 0.5
  */
 export function computeDescribeStats(
@@ -51,7 +56,7 @@ export function computeDescribeStats(
   let anyComplete = false;
   for (let c = 0; c < m; c++) {
     const v = columns[c] as Float64Array;
-    const count = n <= SORT_MAX ? describeSmall(v, start, end, c, out) : describeLarge(v, start, end, c, out);
+    const count = describeColumn(v, start, end, c, out);
     if (count === n) anyComplete = true;
     if (std[c] === std[c]) allStdNaN = false;
   }
@@ -60,58 +65,47 @@ export function computeDescribeStats(
   }
 }
 
-/** Writes the statistics of all NaN values (or none). */
-function describeNothing(c: number, out: DescribeStats): void {
-  out.mean[c] = NaN;
-  out.max[c] = NaN;
-  out.min[c] = NaN;
-  out.median[c] = NaN;
-  out.std[c] = NaN;
-}
-
 /**
- * Column `c` over a long range: each statistic in a pass of its own (the median by selection).
- * Returns the count of non-NaN values.
+ * Column `c` over the rows `[start, end)`; returns the count of non-NaN values. A range of at most
+ * {@link SORT_MAX} values (a group: a task's rollouts) has its non-NaN values copied and sorted once,
+ * which gives the min, the max and the median (the same values as separate passes, also for -0 and
+ * 0: the sort is stable, and of equal extremes the first in the range is kept); a longer one takes a
+ * pass per statistic (the median by selection). The mean and std sum the range as it is.
  */
-function describeLarge(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
-  const count = countNonNaN(v, start, end);
+function describeColumn(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
+  let count: number;
+  if (end - start <= SORT_MAX) {
+    const sorted = scratchBuffer(SORT_MAX);
+    count = copyNonNaN(v, start, end, sorted);
+    if (count > 0) {
+      insertionSort(sorted, count);
+      const top = sorted[count - 1] as number;
+      // the first of equal largest values in range order: the start of the sorted run equal to the top
+      let first = count - 1;
+      while (first > 0 && sorted[first - 1] === top) first--;
+      out.max[c] = sorted[first] as number;
+      out.min[c] = sorted[0] as number;
+      out.median[c] = sortedMedian(sorted, count);
+    }
+  } else {
+    count = countNonNaN(v, start, end);
+    if (count > 0) {
+      out.max[c] = rangeMax(v, start, end);
+      out.min[c] = rangeMin(v, start, end);
+      out.median[c] = pandasMedian(v, start, end);
+    }
+  }
   if (count === 0) {
-    describeNothing(c, out);
+    out.mean[c] = NaN;
+    out.max[c] = NaN;
+    out.min[c] = NaN;
+    out.median[c] = NaN;
+    out.std[c] = NaN;
     return 0;
   }
   // the mean is also pandasStd's first pass: computed once
   const avg = pandasMeanOfCount(v, start, end, count);
   out.mean[c] = avg;
-  out.max[c] = rangeMax(v, start, end);
-  out.min[c] = rangeMin(v, start, end);
-  out.median[c] = pandasMedian(v, start, end);
-  out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
-  return count;
-}
-
-/**
- * Column `c` over a range of at most {@link SORT_MAX} values (a group: a task's rollouts): the
- * non-NaN values are copied and sorted once, which gives the count, the min, the max and the median
- * (the same values as the separate passes, also for -0 and 0: the sort is stable, and of equal
- * extremes the first in the range is kept); the mean and std sum the range as it is. Returns the count.
- */
-function describeSmall(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
-  const sorted = scratchBuffer(SORT_MAX);
-  const count = copyNonNaN(v, start, end, sorted);
-  if (count === 0) {
-    describeNothing(c, out);
-    return 0;
-  }
-  insertionSort(sorted, count);
-  const avg = pandasMeanOfCount(v, start, end, count);
-  out.mean[c] = avg;
-  const top = sorted[count - 1] as number;
-  // the first of equal largest values in range order: the start of the sorted run equal to the top
-  let first = count - 1;
-  while (first > 0 && sorted[first - 1] === top) first--;
-  out.max[c] = sorted[first] as number;
-  out.min[c] = sorted[0] as number;
-  out.median[c] = sortedMedian(sorted, count);
   out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
   return count;
 }

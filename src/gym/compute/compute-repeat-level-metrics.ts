@@ -1,6 +1,6 @@
 import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
-import { comparePyStrings } from '../stats/compare-py-strings.js';
+import { compareCodePoints } from '../../summary/compare-code-points.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
@@ -61,8 +61,7 @@ interface RepeatSlots {
 
 /**
  * Gives each position its repeat slot. Positions ascend and the frame is sorted by task, so equal
- * tasks are adjacent, within a slot too. (One loop per function, here and below: see
- * `range-extremes.ts`.)
+ * tasks are adjacent, within a slot too.
  */
 function assignRepeatSlots(frame: GymFrame, positions: Int32Array): RepeatSlots {
   const slotOfRollout = new Map<number, number>();
@@ -118,17 +117,11 @@ function groupColumn(
   }
 }
 
+/** The statistics of a repeat's column, in the order of their entry keys. */
+const REPEAT_STATS = ['mean', 'median', 'std', 'sem', 'min', 'max', 'p25', 'p75'] as const;
+
 /** One repeat's statistics of one column. */
-interface RepeatStats {
-  mean: number;
-  median: number;
-  std: number;
-  sem: number;
-  min: number;
-  max: number;
-  p25: number;
-  p75: number;
-}
+type RepeatStats = Record<(typeof REPEAT_STATS)[number], number>;
 
 function newRepeatStats(): RepeatStats {
   return { mean: 0, median: 0, std: 0, sem: 0, min: 0, max: 0, p25: 0, p75: 0 };
@@ -178,7 +171,7 @@ export function computeRepeatLevelMetrics(
   // columns sorted by name
   const columns = frame.names
     .map((_, c) => c)
-    .sort((a, b) => comparePyStrings(frame.names[a] as string, frame.names[b] as string));
+    .sort((a, b) => compareCodePoints(frame.names[a] as string, frame.names[b] as string));
   const out: { agent: string; entry: PyJsonObject }[] = [];
   for (const agent of agents) {
     const positions = agent.positions;
@@ -221,14 +214,7 @@ export function computeRepeatLevelMetrics(
         if (n === 0) continue;
         repeatStats(grouped.subarray(start[s] as number, filled[s] as number), scratch, stats);
         const entry = entries[s] as PyJsonObject;
-        entry[`mean/${name}`] = stats.mean;
-        entry[`median/${name}`] = stats.median;
-        entry[`std/${name}`] = stats.std;
-        entry[`sem/${name}`] = stats.sem;
-        entry[`min/${name}`] = stats.min;
-        entry[`max/${name}`] = stats.max;
-        entry[`p25/${name}`] = stats.p25;
-        entry[`p75/${name}`] = stats.p75;
+        for (const stat of REPEAT_STATS) entry[`${stat}/${name}`] = stats[stat];
         const ci95 = tConfidenceInterval(stats.mean, stats.sem, n);
         if (ci95 !== null) {
           if (ci95.zeroSe) zeroSe[s * columns.length + ci] = n;

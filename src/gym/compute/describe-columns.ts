@@ -1,5 +1,5 @@
 import type { PyJsonObject } from '../../pycompat/py-json.js';
-import { computeDescribeStats } from './compute-describe-stats.js';
+import { computeDescribeStats, DescribeStats } from './compute-describe-stats.js';
 import type { DescribeKeys } from './describe-keys.js';
 
 /**
@@ -7,6 +7,7 @@ import type { DescribeKeys } from './describe-keys.js';
  * every `mean/*`, then `max/*`, `min/*`, `median/*`, `std/*` over the columns in order; if every std
  * is NaN, std becomes 0.0 for each column without a missing value in the rows; NaN statistics are
  * omitted. Max and min are ints only when `intMaxMin` (all frame columns are int64), floats otherwise.
+ * `stats` is scratch room for the statistics (arrays at least `columns.length` long).
  *
  * @example
  * describeColumns(describeKeys(['reward']), [Float64Array.of(1, 0)], 0, 2, false);
@@ -18,15 +19,9 @@ export function describeColumns(
   start: number,
   end: number,
   intMaxMin: boolean,
+  stats = new DescribeStats(columns.length),
 ): PyJsonObject {
   const m = columns.length;
-  const stats = {
-    mean: new Float64Array(m),
-    max: new Float64Array(m),
-    min: new Float64Array(m),
-    median: new Float64Array(m),
-    std: new Float64Array(m),
-  };
   computeDescribeStats(columns, start, end, stats);
   const out: PyJsonObject = {};
   const put = (names: string[], values: Float64Array, asInt: boolean): void => {

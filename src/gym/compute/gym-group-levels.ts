@@ -6,7 +6,8 @@ import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
 import { buildRolloutInfo } from './build-rollout-info.js';
-import { computeDescribeStats, type DescribeStats } from './compute-describe-stats.js';
+import { computeDescribeStats, DescribeStats } from './compute-describe-stats.js';
+import { describeColumns } from './describe-columns.js';
 import type { DescribeKeys } from './describe-keys.js';
 import { isArrayIndex } from '../rows/is-array-index.js';
 
@@ -53,17 +54,6 @@ export class GymGroupLevels {
     }
   }
 
-  private newStats(): DescribeStats {
-    const m = this.frame.columns.length;
-    return {
-      mean: new Float64Array(m),
-      max: new Float64Array(m),
-      min: new Float64Array(m),
-      median: new Float64Array(m),
-      std: new Float64Array(m),
-    };
-  }
-
   /**
    * Makes `target.group_level_metrics` (an existing key, which keeps its position) built by
    * {@link materialize} on first read; until then {@link pendingFor} returns this source, so a writer
@@ -89,30 +79,30 @@ export class GymGroupLevels {
     });
   }
 
-  /** The entries as objects (Gym's key order). */
-  materialize(): PyJsonObject[] {
-    const { frame, keys, table, rows, intMaxMin } = this;
-    const stats = this.newStats();
-    const m = frame.columns.length;
+  /**
+   * The entries as objects (Gym's key order). `task` gives a task's `sample` and expected rollout
+   * count from its task index, its first table row and its number of rows (default: `gym
+   * aggregate`'s, every rollout expected).
+   */
+  materialize(
+    task: (t: number, row: number, n: number) => { sample: PyJson; expected: number } = (_t, _row, n) => ({
+      sample: { agent_ref: { name: 'agent' } },
+      expected: n,
+    }),
+  ): PyJsonObject[] {
+    const { frame, table, rows } = this;
+    const stats = new DescribeStats(this.frame.columns.length);
     return this.ranges.map(([a, b]) => {
-      const entry: PyJsonObject = { _ng_task_index: pyInt(frame.task[a] as number) };
-      computeDescribeStats(frame.columns, a, b, stats);
-      const put = (names: string[], values: Float64Array, asInt: boolean): void => {
-        for (let c = 0; c < m; c++) {
-          const x = values[c] as number;
-          if (x === x) entry[names[c] as string] = asInt ? BigInt(x) : x;
-        }
-      };
-      put(keys.mean, stats.mean, false);
-      put(keys.max, stats.max, intMaxMin);
-      put(keys.min, stats.min, intMaxMin);
-      put(keys.median, stats.median, false);
-      put(keys.std, stats.std, false);
-      entry['sample'] = { agent_ref: { name: 'agent' } };
-      entry['num_rollouts'] = pyInt(b - a);
-      entry['expected_num_rollouts'] = pyInt(b - a);
-      entry['missing_num_rollouts'] = 0n;
-      entry['reward_profile_completion_pct'] = 100.0;
+      const t = frame.task[a] as number;
+      const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
+      Object.assign(entry, describeColumns(this.keys, frame.columns, a, b, this.intMaxMin, stats));
+      const n = b - a;
+      const { sample, expected } = task(t, rows[a] as number, n);
+      entry['sample'] = sample;
+      entry['num_rollouts'] = pyInt(n);
+      entry['expected_num_rollouts'] = pyInt(expected);
+      entry['missing_num_rollouts'] = pyInt(expected - n);
+      entry['reward_profile_completion_pct'] = (100.0 * n) / expected;
       const infos: PyJson[] = [];
       for (let i = a; i < b; i++) infos.push(buildRolloutInfo(table, rows[i] as number));
       entry['rollout_infos'] = infos;
@@ -138,7 +128,7 @@ export class GymGroupLevels {
       return;
     }
     const layout = new GroupLayout(w, depth, this.keys, table, this.intMaxMin);
-    const stats = this.newStats();
+    const stats = new DescribeStats(this.frame.columns.length);
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
     const d1 = depth + 1;
     const indented = w.indent > 0;

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { comparePyStrings } from '../stats/compare-py-strings.js';
+import { compareCodePoints } from '../../summary/compare-code-points.js';
 
 const MAGIC = /[*?[]/;
 
@@ -121,7 +121,7 @@ export function expandInputGlob(inputGlob: string): MatchedInput[] {
   const out: MatchedInput[] = [];
   for (const pattern of patterns) {
     const fromGlob = MAGIC.test(pattern);
-    for (const path of pyGlob(pattern).sort(comparePyStrings)) {
+    for (const path of pyGlob(pattern).sort(compareCodePoints)) {
       const key = resolve(path);
       if (seen.has(key)) continue;
       seen.add(key);

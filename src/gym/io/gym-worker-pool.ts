@@ -48,11 +48,6 @@ export class GymWorkerPool {
     }
   }
 
-  /** Number of workers. */
-  get size(): number {
-    return this.slots.length;
-  }
-
   private async run(index: number, message: object, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const slot = this.slots[index] as Slot;
     if (slot.dead !== null) throw slot.dead;

@@ -2,6 +2,8 @@ import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { JsonObject } from '../../model/json-value.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import { GymRowError } from '../rows/gym-row-error.js';
+import { pyTruthy } from '../rows/py-truthy.js';
+import { setOwn } from '../../util/set-own.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
@@ -37,26 +39,13 @@ const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_cal
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
 function cutDown(row: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (k === 'response' || HEAVY.includes(k)) continue;
-    if (k === '__proto__')
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
-  }
+  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY.includes(k)) setOwn(out, k, v);
   const response = row['response'];
   const usage =
     response !== null && typeof response === 'object' && !Array.isArray(response)
       ? response['usage']
       : undefined;
-  const truthy =
-    usage !== undefined &&
-    usage !== null &&
-    (typeof usage !== 'object' ||
-      (Array.isArray(usage) ? usage.length > 0 : Object.keys(usage).length > 0)) &&
-    usage !== false &&
-    usage !== 0 &&
-    usage !== '';
-  if (truthy) out['response'] = { usage };
+  if (usage !== undefined && pyTruthy(usage)) out['response'] = { usage };
   return out;
 }
 

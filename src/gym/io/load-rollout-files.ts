@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import type { RolloutTable } from '../rows/rollout-table.js';
-import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
+import type { RolloutTable, RolloutTableTransfer } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { rolloutLineError } from './rollout-line-error.js';

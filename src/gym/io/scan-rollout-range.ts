@@ -1,5 +1,4 @@
-import { RolloutTable } from '../rows/rollout-table.js';
-import type { RolloutTableTransfer } from '../rows/rollout-table-transfer.js';
+import { RolloutTable, type RolloutTableTransfer } from '../rows/rollout-table.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import type { RolloutLineErrorParts } from './rollout-line-error.js';
 

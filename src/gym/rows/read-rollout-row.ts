@@ -3,6 +3,7 @@ import type { PyJson } from '../../pycompat/py-json.js';
 import { readPyJson } from '../../pycompat/read-py-json.js';
 import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
 import { isArrayIndex } from './is-array-index.js';
+import { pyTruthy } from './py-truthy.js';
 import { VALUE_KIND } from './value-kind.js';
 
 /** How {@link readRolloutRow} treats a row. */
@@ -74,14 +75,6 @@ function describe(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'bigint') return `the number ${v}`;
   if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : 'an array';
   return 'an object';
-}
-
-/** Python truthiness of a JSON value. */
-function truthy(v: unknown): boolean {
-  if (v === undefined || v === null || v === false || v === '' || v === 0) return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
 }
 
 function isObject(v: unknown): v is JsonObject {
@@ -192,7 +185,7 @@ function readIndex(row: JsonObject, f: RowField, text: string, field: string): n
 /** A value that must be an object or falsy: true when it is an object; a truthy non-object is an error. */
 function objectOrFalsy(v: unknown, code: GymRowErrorCode, field: string): v is JsonObject {
   if (isObject(v)) return true;
-  if (truthy(v)) throw new GymRowError(code, field, `"${field}" must be an object, got ${describe(v)}`);
+  if (pyTruthy(v)) throw new GymRowError(code, field, `"${field}" must be an object, got ${describe(v)}`);
   return false;
 }
 
@@ -265,7 +258,7 @@ export function readRolloutRow(
       const name = ref['name'];
       result.agentNamePresent = true;
       if (typeof name === 'string') result.agentName = name;
-      else if (truthy(name)) {
+      else if (pyTruthy(name)) {
         throw new GymRowError(
           'bad_agent_ref',
           'agent_ref.name',
@@ -277,7 +270,7 @@ export function readRolloutRow(
   if (hasResponse) {
     const response = own(row, 'response');
     if (!isObject(response)) {
-      if (options.cut ? truthy(response) : true) {
+      if (options.cut ? pyTruthy(response) : true) {
         const expected = options.cut ? 'an object or null' : 'an object';
         throw new GymRowError(
           'bad_response',

@@ -1,9 +1,6 @@
 import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/grown-typed-array.js';
-import { GymKeys } from './gym-keys.js';
 import { StringIds } from './string-ids.js';
 import type { PyJson } from '../../pycompat/py-json.js';
-import type { RolloutTableTransfer } from './rollout-table-transfer.js';
-import type { RowValues } from './row-values.js';
 import type { RolloutRow, RowField } from './read-rollout-row.js';
 import { VALUE_KIND } from './value-kind.js';
 
@@ -16,6 +13,19 @@ export interface NonNumericField {
   firstRow: number;
   firstKind: number;
 }
+
+/**
+ * Where some rows' values are ({@link RolloutTable.valuesOf}): the statistics values and the
+ * `rollout_infos` items, each as key id, value and kind at a flat index, with the exact big ints and
+ * raw rewards of items by flat index.
+ */
+export type RowValues = Pick<
+  RolloutTable,
+  'statKey' | 'statVal' | 'statKind' | 'infoKey' | 'infoVal' | 'infoKind' | 'infoBig' | 'infoRaw'
+>;
+
+/** A table's rows as plain data ({@link RolloutTable.toTransfer}), to hand from a worker thread. */
+export type RolloutTableTransfer = ReturnType<RolloutTable['toTransfer']>;
 
 /** Whether `map[i] === i` for every `i` (ids that need no remapping). */
 function isIdentity(map: Int32Array): boolean {
@@ -34,7 +44,7 @@ function isIdentity(map: Int32Array): boolean {
  * const table = new RolloutTable();
  * table.addRow(scratch, fileIndex, lineNo, offset, length);
  */
-export class RolloutTable implements RowValues {
+export class RolloutTable {
   readonly files: string[] = [];
   private readonly agents = new StringIds();
   count = 0;
@@ -81,7 +91,8 @@ export class RolloutTable implements RowValues {
    */
   private part: Int32Array | null = null;
 
-  constructor(readonly keys: GymKeys = new GymKeys()) {}
+  /** Field names as ids. */
+  readonly keys = new StringIds();
 
   /** Agent names by id. */
   get agentNames(): readonly string[] {
@@ -91,10 +102,6 @@ export class RolloutTable implements RowValues {
   /** The id of agent `name`, given a new one when it is new. */
   agentId(name: string): number {
     return this.agents.idOf(name);
-  }
-
-  private growRows(): void {
-    this.resizeRows(this.cap * 2);
   }
 
   private resizeRows(n: number): void {
@@ -111,23 +118,6 @@ export class RolloutTable implements RowValues {
     this.infoLen = grown(this.infoLen, n);
     if (this.part !== null) this.part = grown(this.part, n);
     this.cap = n;
-  }
-
-  /**
-   * Removes every row (e.g. before reading the inputs again); files, agents and keys stay interned.
-   */
-  clearRows(): void {
-    this.count = 0;
-    this.statCount = 0;
-    this.infoCount = 0;
-    this.infoBig.clear();
-    this.infoRaw.clear();
-    this.infoRowOf.fill(0);
-    this.fieldNumeric.fill(0);
-    this.nonNumeric.clear();
-    this.extra.length = 0;
-    this.parts.length = 0;
-    this.part = null;
   }
 
   /** Where the values of row `r` are: this table itself, or the table its row was appended from. */
@@ -147,13 +137,6 @@ export class RolloutTable implements RowValues {
   /** Whether some `rollout_infos` item is an int beyond 2^53 kept exactly. */
   hasBigInfo(): boolean {
     return this.infoBig.size > 0 || this.parts.some((p) => p.infoBig.size > 0);
-  }
-
-  /** Bytes of the typed arrays that hold `rows` rows, `stats` statistics values and `infos` items. */
-  static bytesFor(rows: number, stats: number, infos: number): number {
-    // per row: file, line, offset, length, task, rollout, agent, stat/info start and length;
-    // per value or item: key, value and kind
-    return rows * (4 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 4 + 4 + 4) + (stats + infos) * (4 + 8 + 1);
   }
 
   /**
@@ -239,7 +222,7 @@ export class RolloutTable implements RowValues {
    * agent). Returns the row index.
    */
   addRow(s: RolloutRow, file: number, line: number, offset: number, length: number, agent: number): number {
-    if (this.count === this.cap) this.growRows();
+    if (this.count === this.cap) this.resizeRows(this.cap * 2);
     const r = this.count++;
     this.file[r] = file;
     this.line[r] = line;
@@ -292,7 +275,7 @@ export class RolloutTable implements RowValues {
    * their length. Their buffers (each column has its own) can be transferred to another thread
    * instead of copied: the table is not used any more then.
    */
-  toTransfer(): RolloutTableTransfer {
+  toTransfer() {
     const n = this.count;
     const trim = <T extends GrowableTypedArray>(a: T, length: number): T => a.subarray(0, length) as T;
     return {

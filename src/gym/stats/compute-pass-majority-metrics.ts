@@ -1,5 +1,5 @@
 import type { PyJson } from '../../pycompat/py-json.js';
-import { comparePyStrings } from './compare-py-strings.js';
+import { compareCodePoints } from '../../summary/compare-code-points.js';
 import { pySum, type PyNumber } from '../../pycompat/py-sum.js';
 import { pyTrueDivide } from './py-true-divide.js';
 
@@ -132,7 +132,7 @@ export function computePassMajorityMetrics(
 
   const nameSet = new Set<string>();
   for (const ts of allScores) for (const s of ts) for (const k of s.keys()) nameSet.add(k);
-  const scoreNames = [...nameSet].sort(comparePyStrings);
+  const scoreNames = [...nameSet].sort(compareCodePoints);
 
   for (let k = 1; k <= maxK; k++) {
     for (const name of scoreNames) {

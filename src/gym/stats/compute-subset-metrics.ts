@@ -5,13 +5,7 @@ import {
   type PassAtKRollout,
   type PassMajorityOptions,
 } from './compute-pass-majority-metrics.js';
-
-function pyTruthy(v: PyJson | undefined): boolean {
-  if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
-}
+import { pyTruthy } from '../rows/py-truthy.js';
 
 function pyStr(v: PyJson): string {
   if (typeof v === 'string') return v;

@@ -13,7 +13,6 @@ export const SORT_MAX = 32;
  * pandasMedian(Float64Array.of(3, NaN, 1, 2, 10)); // 2.5
  */
 export function pandasMedian(values: ArrayLike<number>, start = 0, end: number = values.length): number {
-  // (each loop is a function of its own: see range-extremes.ts)
   const buf = scratchBuffer(end - start);
   const n = copyNonNaN(values, start, end, buf);
   if (n === 0) return NaN;

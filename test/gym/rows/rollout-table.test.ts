@@ -17,26 +17,6 @@ const snapshot = (t: RolloutTable) => ({
 });
 
 describe('RolloutTable', () => {
-  it('clearRows leaves a table that reads the same rows again as a fresh one does', async () => {
-    const dir = tempDir();
-    const path = writeJsonl(dir, 'in.jsonl', [
-      row(0, 0, { reward: 'pass', score: 2, big: 1 }).replace('"big":1', '"big":12345678901234567890'),
-      row(0, 1, { reward: 1, score: 'n/a' }),
-    ]);
-    const fresh = new RolloutTable();
-    await loadRolloutFile(path, 0, fresh, { cut: true });
-    const reused = new RolloutTable();
-    await loadRolloutFile(path, 0, reused, { cut: true });
-    reused.clearRows();
-    expect(reused.count).toBe(0);
-    expect(reused.nonNumeric.size).toBe(0);
-    expect(reused.infoRaw.size + reused.infoBig.size).toBe(0);
-    await loadRolloutFile(path, 0, reused, { cut: true });
-    expect(snapshot(reused)).toEqual(snapshot(fresh));
-    // the non-numeric reward and the big int were kept, and cleared
-    expect([fresh.infoRaw.size, fresh.infoBig.size]).toEqual([1, 1]);
-  });
-
   it('reserve makes room without changing the rows', async () => {
     const dir = tempDir();
     const path = writeJsonl(dir, 'in.jsonl', [row(0, 0, { reward: 1, a: 2 }), row(1, 0, { reward: 0 })]);
