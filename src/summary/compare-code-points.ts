@@ -1,6 +1,10 @@
+const isLead = (u: number): boolean => u >= 0xd800 && u <= 0xdbff;
+const isTrail = (u: number): boolean => u >= 0xdc00 && u <= 0xdfff;
+
 /**
  * Compare two strings by Unicode code points, as Python's `<` on `str` (JavaScript's default sort
- * compares UTF-16 code units, which orders astral characters differently).
+ * compares UTF-16 code units, which orders astral characters differently). A surrogate without its
+ * partner counts as its own code point, as in Python.
  *
  * @example
  * ['b', 'a'].sort(compareCodePoints); // ['a', 'b']
@@ -13,11 +17,9 @@ export function compareCodePoints(a: string, b: string): number {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
     if (x === y) continue;
-    // Surrogates (U+D800..U+DFFF) encode code points above U+FFFF, which sort after U+E000..U+FFFF.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x < y ? -1 : 1;
+    // a trail unit that differs belongs to the code point starting at the shared lead before it
+    const at = i > 0 && isLead(a.charCodeAt(i - 1)) && (isTrail(x) || isTrail(y)) ? i - 1 : i;
+    return (a.codePointAt(at) as number) < (b.codePointAt(at) as number) ? -1 : 1;
   }
   return a.length - b.length;
 }
