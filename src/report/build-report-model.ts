@@ -209,12 +209,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const outputKeys = new Set(outputPairs.keys());
 
   // Value columns.
-  const values: JsonValue[][] = outputList.map(([key]) => {
-    const column = rows.valuesByOutput.get(key) ?? [];
-    const out = new Array<JsonValue>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) out[row] = column[row] ?? null;
-    return out;
-  });
+  const values: JsonValue[][] = outputList.map(([key]) => rows.valueColumn(key));
 
   // Per-task values of each output (from the summary; from the columns when the summary has none).
   const taskValues = (key: string, outputIdx: number): Map<number, unknown[]> => {

@@ -86,6 +86,19 @@ export class ReportRows {
     return index;
   }
 
+  /**
+   * The values of output `key` (`type.output`) for every row, absent ones as null: the column itself,
+   * filled in place (the table is done when it is read), or a new column of nulls for an output no
+   * score carried.
+   */
+  valueColumn(key: string): JsonValue[] {
+    const column = this.valuesByOutput.get(key);
+    const rowCount = this.rowId.length;
+    if (column === undefined) return new Array<JsonValue>(rowCount).fill(null);
+    for (let row = 0; row < rowCount; row += 1) column[row] ??= null;
+    return column;
+  }
+
   /** Status chars of all rows (`c`, `p`, `f`, `?`). */
   statusText(): string {
     return this.#status.join('');
