@@ -173,15 +173,10 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const addTask = (id: string): number => rows.addTask(id);
   const rowCount = rows.count;
 
-  const typeSet = new Set<string>(rows.statusByType.keys());
+  const typeSet = new Set<string>(rows.metricTypes());
   for (const task of tasks) for (const m of task.metrics) typeSet.add(m.type);
   const metricTypes = [...typeSet].sort(compareStrings);
-  const scoreStatusColumns = metricTypes.map((type) => {
-    const column = rows.statusByType.get(type) ?? [];
-    const chars = new Array<string>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) chars[row] = column[row] ?? '-';
-    return chars.join('');
-  });
+  const scoreStatusColumns = metricTypes.map((type) => rows.statusColumnText(type));
 
   // Outputs: declared by tasks, present in coverage, or (without task specs) emitted by scores.
   const kinds = new Map<string, OutputKind>();
@@ -209,12 +204,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const outputKeys = new Set(outputPairs.keys());
 
   // Value columns.
-  const values: JsonValue[][] = outputList.map(([key]) => {
-    const column = rows.valuesByOutput.get(key) ?? [];
-    const out = new Array<JsonValue>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) out[row] = column[row] ?? null;
-    return out;
-  });
+  const values: JsonValue[][] = outputList.map(([key]) => rows.valueColumn(key));
 
   // Per-task values of each output (from the summary; from the columns when the summary has none).
   const taskValues = (key: string, outputIdx: number): Map<number, unknown[]> => {
@@ -479,7 +469,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       if (seen.has(name) || !outputKeys.has(key)) return false;
       seen.add(name);
       if (!(typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string')) return false;
-      if (rows.valuesByOutput.get(key)?.[row] !== v) return false;
+      if (rows.valueAt(key, row) !== v) return false;
     }
     return true;
   };

@@ -314,7 +314,7 @@ export class SummaryBuilder {
         let failed = this.withSpecs ? 0 : metric.failed;
         let scored = 0;
         let length = 0;
-        const parts: ArrayLike<number>[] = [];
+        const parts: Series[] = [];
         for (const bucket of buckets) {
           const series = bucket.series.get(name);
           if (series === undefined) continue;
@@ -323,18 +323,32 @@ export class SummaryBuilder {
             failed += bucket.failed;
           }
           scored += series.scored;
-          const part = finiteValues(series);
-          length += part.length;
-          parts.push(part);
+          // a live summary keeps each series' finite values between calls; the last one reads the
+          // columns directly, so no copy of them stays behind
+          length += copy ? finiteValues(series).length : (series.records ?? series.values).length;
+          parts.push(series);
         }
         const values = new Float64Array(length);
         let at = 0;
-        for (const part of parts) {
-          // parts are per task, a handful of values each: a loop beats a call to `set` per part
-          const n = part.length;
-          for (let i = 0; i < n; i++) values[at++] = part[i] as number;
+        for (const series of parts) {
+          const records = series.records;
+          if (copy || records === null) {
+            const part = copy ? finiteValues(series) : series.values;
+            // parts are per task, a handful of values each: a loop beats a call to `set` per part
+            const n = part.length;
+            for (let i = 0; i < n; i++) values[at++] = part[i] as number;
+            continue;
+          }
+          const { codes, values: column } = records;
+          for (let i = 0; i < codes.length; i++) {
+            const kind = (codes[i] as number) % 8;
+            const v = column[i] as number;
+            if ((kind === NUMBER || kind === FLOAT) && Number.isFinite(v)) values[at++] = v;
+          }
         }
-        aggregates.push(aggregateRangeScore(`${type}.${name}`, values, total));
+        aggregates.push(
+          aggregateRangeScore(`${type}.${name}`, at === length ? values : values.subarray(0, at), total),
+        );
         setOwn(byName, name, { total, scored, failed, missing: Math.max(total - scored - failed, 0) });
       }
       setOwn(coverage, type, byName);
