@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import type { TraceLoader } from '../evidence/trace-loader.js';
 import type { EvidenceDescriptor, Trial } from '../model/trial.js';
 import { compactAtif } from './compact-atif.js';
 import { compactToolCalls } from './compact-tool-calls.js';
@@ -15,6 +16,8 @@ export interface TrialTrajectorySource {
   baseDir?: string;
   /** Longest string kept (default 4000). */
   maxText?: number;
+  /** Loaders for evidence read from descriptors (e.g. one `sharedOtlpFileLoader` for a whole run). */
+  traceLoaders?: Record<string, TraceLoader>;
 }
 
 /** The trace the report shows: `trace`, else `trace:atif`, else the first descriptor of kind `trace`. */
@@ -59,7 +62,12 @@ export async function readTrialTrajectory(
   const format = descriptor.format ?? 'atif';
   try {
     if (format === 'otlp') {
-      const evidence = source.evidence ?? new CandidateEvidence(trial.evidence, { baseDir });
+      const evidence =
+        source.evidence ??
+        new CandidateEvidence(trial.evidence, {
+          baseDir,
+          ...(source.traceLoaders === undefined ? {} : { traceLoaders: source.traceLoaders }),
+        });
       const handle = await evidence.trace(name);
       return compactToolCalls('otlp', handle.normalizedToolCalls(), { maxText });
     }

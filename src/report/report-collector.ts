@@ -1,4 +1,5 @@
 import type { CandidateEvidence } from '../evidence/candidate-evidence.js';
+import { sharedOtlpFileLoader } from '../evidence/otlp/shared-otlp-file-loader.js';
 import type { JsonValue } from '../model/json-value.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
@@ -138,6 +139,8 @@ export class ReportCollector {
   readonly #mode: 'auto' | 'all' | 'none';
   readonly #budget: number;
   readonly #seenTasks = new Map<string, TaskSpec>();
+  /** Trials read from a bundle share their OTLP dumps: each file is read once, not once per trial. */
+  readonly #traceLoaders = { otlp: sharedOtlpFileLoader() };
   #bytes = 0;
   #withTrace = 0;
   #overBudget = 0;
@@ -183,6 +186,7 @@ export class ReportCollector {
       trajectory = await readTrialTrajectory(trial, {
         evidence,
         maxText: this.#maxText,
+        traceLoaders: this.#traceLoaders,
         ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
       });
     }
