@@ -96,6 +96,24 @@ export const SUMMARY_SQL = {
     FROM ${source.trials} WHERE run_id = $run AND error_type IS NOT NULL
     GROUP BY error_type ORDER BY min(trial_ordinal)`;
   },
+  /**
+   * Drops the temp tables the reads after `prepare` do not use (the observations, views and
+   * series), so that DuckDB's memory and spill space hold only what is still read back.
+   */
+  releaseSteps: [
+    '_es_series',
+    '_es_name',
+    '_es_obs',
+    '_es_bucket_n',
+    '_es_vdef',
+    '_es_vsig',
+    '_es_vtrial',
+    '_es_vcount',
+    '_es_vper',
+    '_es_vval',
+  ].map((t) => `DROP TABLE IF EXISTS ${t}`),
+  /** Drops the aggregate values once read (`selectAggregateValues`). */
+  releaseValues: 'DROP TABLE IF EXISTS _es_val',
   /** Drops the temp tables. */
   cleanup: [
     '_es_task',
@@ -131,6 +149,8 @@ export interface SummarySource {
   readonly trials: string;
   /** Outputs are read from the `outputs` list of each score row instead of `score_outputs`. */
   readonly staged: boolean;
+  /** Statements that drop the staged rows, run once the summary has read all it needs of them. */
+  readonly release?: readonly string[] | undefined;
 }
 
 /** The store tables. */
