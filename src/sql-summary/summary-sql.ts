@@ -1,3 +1,31 @@
+/** Temp tables that no read after `prepare` uses (dropped by `releaseSteps`). */
+const RELEASED_TABLES = [
+  '_es_series',
+  '_es_name',
+  '_es_obs',
+  '_es_bucket_n',
+  '_es_vdef',
+  '_es_vsig',
+  '_es_vtrial',
+  '_es_vcount',
+  '_es_vper',
+  '_es_vval',
+];
+
+/** Temp tables the reads after `prepare` use. */
+const READ_BACK_TABLES = [
+  '_es_task',
+  '_es_key',
+  '_es_rec',
+  '_es_str',
+  '_es_pk_task',
+  '_es_agg',
+  '_es_val',
+  '_es_cov',
+];
+
+const dropTable = (table: string): string => `DROP TABLE IF EXISTS ${table}`;
+
 /**
  * The SQL of the summary (spec §7) over the store tables for one run (`$run`), as named steps that
  * create temp tables `_es_*` (the final `select*` steps return rows). `withSpecs` / `noSpecs`
@@ -100,41 +128,11 @@ export const SUMMARY_SQL = {
    * Drops the temp tables the reads after `prepare` do not use (the observations, views and
    * series), so that DuckDB's memory and spill space hold only what is still read back.
    */
-  releaseSteps: [
-    '_es_series',
-    '_es_name',
-    '_es_obs',
-    '_es_bucket_n',
-    '_es_vdef',
-    '_es_vsig',
-    '_es_vtrial',
-    '_es_vcount',
-    '_es_vper',
-    '_es_vval',
-  ].map((t) => `DROP TABLE IF EXISTS ${t}`),
+  releaseSteps: RELEASED_TABLES.map(dropTable),
   /** Drops the aggregate values once read (`selectAggregateValues`). */
-  releaseValues: 'DROP TABLE IF EXISTS _es_val',
+  releaseValues: dropTable('_es_val'),
   /** Drops the temp tables. */
-  cleanup: [
-    '_es_task',
-    '_es_series',
-    '_es_name',
-    '_es_obs',
-    '_es_key',
-    '_es_rec',
-    '_es_str',
-    '_es_bucket_n',
-    '_es_vdef',
-    '_es_vsig',
-    '_es_vtrial',
-    '_es_vcount',
-    '_es_vper',
-    '_es_vval',
-    '_es_pk_task',
-    '_es_agg',
-    '_es_val',
-    '_es_cov',
-  ].map((t) => `DROP TABLE IF EXISTS ${t}`),
+  cleanup: [...READ_BACK_TABLES, ...RELEASED_TABLES].map(dropTable),
 };
 
 /**
