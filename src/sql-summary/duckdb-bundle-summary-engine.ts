@@ -16,7 +16,7 @@ import { summarizeStoreRun } from './summarize-store-run.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 
 /** DuckDB's `memory_limit` when none is given (DuckDB's own default is 80% of the machine's RAM). */
-const DEFAULT_MEMORY_LIMIT = '2GB';
+const DEFAULT_MEMORY_LIMIT = '1GB';
 
 /** Options of {@link duckdbBundleSummaryEngine}. */
 export interface DuckDBBundleSummaryOptions {
@@ -27,7 +27,7 @@ export interface DuckDBBundleSummaryOptions {
    */
   db?: string | undefined;
   /**
-   * DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `memoryLimit` defaults to 2GB, `tempDirectory` as
+   * DuckDB settings, e.g. `{ memoryLimit: '3GB' }`; `memoryLimit` defaults to 1GB, `tempDirectory` as
    * described above (a store file spills next to itself, `<db>.tmp`).
    */
   duckdb?: Omit<DuckDBOpenOptions, 'readOnly'> | undefined;

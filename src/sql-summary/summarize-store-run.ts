@@ -62,11 +62,23 @@ export async function summarizeStoreRun(
 
   try {
     for (const sql of SUMMARY_SQL.prepare(withSpecs, source)) await run(sql);
+    for (const sql of SUMMARY_SQL.releaseSteps) await run(sql);
+    // the last reads of the score and trial rows: the staged rows can go before the read-backs
+    const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
+    const errors: Record<string, string[]> = {};
+    let errorCount = 0;
+    for (const [type, ids] of await rows(SUMMARY_SQL.selectErrors(source))) {
+      const list = listItems(ids) as string[];
+      setOwn(errors, type as string, list);
+      errorCount += list.length;
+    }
+    for (const sql of source.release ?? []) await run(sql);
 
     const aggregates: AggregateScore[] = await readAggregates(
       connection,
       await rows(SUMMARY_SQL.selectAggregates),
     );
+    await run(SUMMARY_SQL.releaseValues);
     appendAll(aggregates, await readPassAtK(connection));
     appendAll(aggregates, options.extraScores ?? []);
 
@@ -83,6 +95,8 @@ export async function summarizeStoreRun(
     // key_id → its column (key ids are dense, 1-based, in task then key order); a task's columns
     // share its trial id list
     const columns: TaskValueColumn[] = [];
+    // key_id → its task's key map and key, to put the column sized exactly in its place once read
+    const places: [Map<string, TaskValueColumn>, string][] = [];
     const taskColumns: [string, Map<string, TaskValueColumn>][] = [];
     let lastTask: string | null = null;
     let byKey = new Map<string, TaskValueColumn>();
@@ -96,21 +110,26 @@ export async function summarizeStoreRun(
       }
       if (type === null || name === null) continue;
       const column = new TaskValueColumn(trialIds);
+      const key = `${type as string}.${name as string}`;
       columns[num(keyId)] = column;
+      places[num(keyId)] = [byKey, key];
       // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
-      byKey.set(`${type as string}.${name as string}`, column);
+      byKey.set(key, column);
     }
-    await streamRecords(connection, columns, options.floatLiterals === true);
+    await streamRecords(connection, columns, options.floatLiterals === true, (keyId) => {
+      // the arrays grew by pushes (up to half unused); a copy holds just the records
+      const column = columns[keyId] as TaskValueColumn;
+      const [byKey, key] = places[keyId] as [Map<string, TaskValueColumn>, string];
+      const exact = new TaskValueColumn(
+        column.trialIds,
+        column.codes.slice(),
+        column.values.slice(),
+        column.labels.slice(),
+      );
+      columns[keyId] = exact;
+      if (byKey.get(key) === column) byKey.set(key, exact);
+    });
     const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
-
-    const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
-    const errors: Record<string, string[]> = {};
-    let errorCount = 0;
-    for (const [type, ids] of await rows(SUMMARY_SQL.selectErrors(source))) {
-      const list = listItems(ids) as string[];
-      setOwn(errors, type as string, list);
-      errorCount += list.length;
-    }
 
     return {
       scores: { scores: aggregates },
@@ -136,6 +155,7 @@ async function streamRecords(
   connection: DuckDBConnection,
   columns: TaskValueColumn[],
   floatLiterals: boolean,
+  done: (keyId: number) => void,
 ) {
   const strings: string[] = [];
   for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
@@ -144,6 +164,8 @@ async function streamRecords(
   // string id → index in the current task's trial id list
   const trialIndex = new Map<number, number>();
   let lastIds: string[] | null = null;
+  // records come in key order: a key is complete when the next one starts
+  let lastKey = -1;
   const result = await connection.stream(SUMMARY_SQL.selectRecords(floatLiterals));
   for await (const chunk of result) {
     const keys = fixedChunkColumn(chunk, 0, 'int32');
@@ -154,8 +176,13 @@ async function streamRecords(
     const labels = fixedChunkColumn(chunk, 5, 'int32');
     const floats = fixedChunkColumn(chunk, 6, 'uint8');
     for (let r = 0; r < chunk.rowCount; r++) {
-      const column = columns[keys[r] as number];
+      const keyId = keys[r] as number;
+      const column = columns[keyId];
       if (column === undefined) continue;
+      if (keyId !== lastKey) {
+        if (lastKey !== -1) done(lastKey);
+        lastKey = keyId;
+      }
       const ids = column.trialIds as string[];
       if (ids !== lastIds) {
         lastIds = ids;
@@ -181,6 +208,7 @@ async function streamRecords(
         );
     }
   }
+  if (lastKey !== -1) done(lastKey);
 }
 
 /**

@@ -1,3 +1,31 @@
+/** Temp tables that no read after `prepare` uses (dropped by `releaseSteps`). */
+const RELEASED_TABLES = [
+  '_es_series',
+  '_es_name',
+  '_es_obs',
+  '_es_bucket_n',
+  '_es_vdef',
+  '_es_vsig',
+  '_es_vtrial',
+  '_es_vcount',
+  '_es_vper',
+  '_es_vval',
+];
+
+/** Temp tables the reads after `prepare` use. */
+const READ_BACK_TABLES = [
+  '_es_task',
+  '_es_key',
+  '_es_rec',
+  '_es_str',
+  '_es_pk_task',
+  '_es_agg',
+  '_es_val',
+  '_es_cov',
+];
+
+const dropTable = (table: string): string => `DROP TABLE IF EXISTS ${table}`;
+
 /**
  * The SQL of the summary (spec §7) over the store tables for one run (`$run`), as named steps that
  * create temp tables `_es_*` (the final `select*` steps return rows). `withSpecs` / `noSpecs`
@@ -96,27 +124,15 @@ export const SUMMARY_SQL = {
     FROM ${source.trials} WHERE run_id = $run AND error_type IS NOT NULL
     GROUP BY error_type ORDER BY min(trial_ordinal)`;
   },
+  /**
+   * Drops the temp tables the reads after `prepare` do not use (the observations, views and
+   * series), so that DuckDB's memory and spill space hold only what is still read back.
+   */
+  releaseSteps: RELEASED_TABLES.map(dropTable),
+  /** Drops the aggregate values once read (`selectAggregateValues`). */
+  releaseValues: dropTable('_es_val'),
   /** Drops the temp tables. */
-  cleanup: [
-    '_es_task',
-    '_es_series',
-    '_es_name',
-    '_es_obs',
-    '_es_key',
-    '_es_rec',
-    '_es_str',
-    '_es_bucket_n',
-    '_es_vdef',
-    '_es_vsig',
-    '_es_vtrial',
-    '_es_vcount',
-    '_es_vper',
-    '_es_vval',
-    '_es_pk_task',
-    '_es_agg',
-    '_es_val',
-    '_es_cov',
-  ].map((t) => `DROP TABLE IF EXISTS ${t}`),
+  cleanup: [...READ_BACK_TABLES, ...RELEASED_TABLES].map(dropTable),
 };
 
 /**
@@ -131,6 +147,8 @@ export interface SummarySource {
   readonly trials: string;
   /** Outputs are read from the `outputs` list of each score row instead of `score_outputs`. */
   readonly staged: boolean;
+  /** Statements that drop the staged rows, run once the summary has read all it needs of them. */
+  readonly release?: readonly string[] | undefined;
 }
 
 /** The store tables. */
@@ -286,7 +304,8 @@ const viewSteps = (source: SummarySource): string[] => [
    FROM task_views v JOIN _es_task t ON t.task_id = v.task_id AND t.spec_ordinal = v.task_ordinal
    WHERE v.run_id = $run`,
   `CREATE OR REPLACE TEMP TABLE _es_vsig AS
-   SELECT g.task_id, t.task_rank, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, n.nid, g.weight
+   SELECT g.task_id, t.task_rank, g.view_ordinal, g.signal_ordinal, g.metric_type, g.output_name, n.nid, g.weight,
+     count(*) OVER (PARTITION BY g.task_id, g.view_ordinal) AS nsig
    FROM task_view_signals g JOIN _es_task t ON t.task_id = g.task_id AND t.spec_ordinal = g.task_ordinal
    LEFT JOIN _es_name n USING (metric_type, output_name)
    WHERE g.run_id = $run`,
@@ -300,36 +319,31 @@ const viewSteps = (source: SummarySource): string[] => [
   // that occurrence with a usable, finite value (spec §7.5 [I]); the others count in the total alone.
   `CREATE OR REPLACE TEMP TABLE _es_vval AS
    WITH sv AS (
-     SELECT g.task_rank, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o,
+     SELECT g.task_rank, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o, g.nsig,
        coalesce(g.weight, 1::DOUBLE) AS w,
        -- NULL for a failed score or a missing output
        CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
      FROM _es_obs b JOIN _es_vsig g ON g.task_rank = b.task_rank AND g.nid = b.nid),
-   nsig AS (SELECT task_rank, view_ordinal, count(*) AS nsig FROM _es_vsig GROUP BY ALL),
-   -- signals are numbered from 0: the first two are read by their number
+   -- signals are numbered from 0: the first two are read by their number; views of more than two
+   -- signals need Python's compensated sum over the ordered list (one pass over the signals)
    red AS (
-     SELECT task_rank, view_ordinal, trial_id, occ, count(*) AS nok,
+     SELECT task_rank, view_ordinal, trial_id, occ, count(*) AS nok, any_value(nsig) AS nsig,
        max(v) FILTER (WHERE o = 0) AS v1, max(v) FILTER (WHERE o = 1) AS v2,
        max(w) FILTER (WHERE o = 0) AS w1, max(w) FILTER (WHERE o = 1) AS w2,
-       min(v) AS v_min, max(v) AS v_max
+       min(v) AS v_min, max(v) AS v_max,
+       list_sort(list({'o': o, 'v': v, 'w': w}) FILTER (WHERE nsig > 2)) AS sig
      FROM sv GROUP BY task_rank, view_ordinal, trial_id, occ
      HAVING bool_and(v IS NOT NULL AND isfinite(v))),
-   -- views of more than two signals need Python's compensated sum over the ordered list
-   long AS (
-     SELECT task_rank, view_ordinal, trial_id, occ, list_sort(list({'o': o, 'v': v, 'w': w})) AS sig
-     FROM sv JOIN nsig USING (task_rank, view_ordinal) WHERE nsig.nsig > 2
-     GROUP BY task_rank, view_ordinal, trial_id, occ),
    sums AS (
-     SELECT r.task_rank, r.view_ordinal, r.trial_id, r.occ, n.nsig, r.v1, r.v_min, r.v_max,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.v)) END AS v_sum,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.w)) END AS w_sum,
-       CASE n.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
-         ELSE py_sum(list_transform(l.sig, lambda x: x.v * x.w)) END AS vw_sum
-     FROM red r JOIN nsig n USING (task_rank, view_ordinal)
-     LEFT JOIN long l USING (task_rank, view_ordinal, trial_id, occ)
-     WHERE r.nok = n.nsig)
+     SELECT r.task_rank, r.view_ordinal, r.trial_id, r.occ, r.nsig, r.v1, r.v_min, r.v_max,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 WHEN 2 THEN (0::DOUBLE + r.v1) + r.v2
+         ELSE py_sum(list_transform(r.sig, lambda x: x.v)) END AS v_sum,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.w1 WHEN 2 THEN (0::DOUBLE + r.w1) + r.w2
+         ELSE py_sum(list_transform(r.sig, lambda x: x.w)) END AS w_sum,
+       CASE r.nsig WHEN 1 THEN 0::DOUBLE + r.v1 * r.w1 WHEN 2 THEN (0::DOUBLE + r.v1 * r.w1) + r.v2 * r.w2
+         ELSE py_sum(list_transform(r.sig, lambda x: x.v * x.w)) END AS vw_sum
+     FROM red r
+     WHERE r.nok = r.nsig)
    SELECT d.view_name, d.task_rank, tr.first_seen, x.occ,
      CASE d.reducer WHEN 'single' THEN x.v1 WHEN 'all' THEN x.v_min WHEN 'any' THEN x.v_max
                     WHEN 'mean' THEN x.v_sum / x.nsig::DOUBLE

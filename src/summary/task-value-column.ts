@@ -29,12 +29,16 @@ export class TaskValueColumn {
   static readonly LABEL = 4;
   static readonly MISSING = 5;
 
-  readonly codes: number[] = [];
-  readonly values: number[] = [];
-  readonly labels: string[] = [];
-
-  /** `trialIds` is the task's list of distinct trial ids; records refer to it by index. */
-  constructor(readonly trialIds: readonly string[]) {}
+  /**
+   * `trialIds` is the task's list of distinct trial ids; records refer to it by index. The record
+   * arrays may be given filled (taken as they are, e.g. sized exactly), else they start empty.
+   */
+  constructor(
+    readonly trialIds: readonly string[],
+    readonly codes: number[] = [],
+    readonly values: number[] = [],
+    readonly labels: string[] = [],
+  ) {}
 
   get length(): number {
     return this.codes.length;

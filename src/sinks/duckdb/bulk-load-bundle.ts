@@ -51,6 +51,9 @@ export interface BulkLoadBundleResult {
 
 const STATUSES = `('completed', 'failed', 'partial')`;
 
+/** Task declaration rows (metrics, outputs, views, signals) buffered before they are appended. */
+const TASK_BATCH_ROWS = 50_000;
+
 /** A summary-only stage: the staged score rows keep only the columns the summary reads. */
 function isLean(input: BulkLoadBundleInput): boolean {
   return input.stage === true && !input.keepJson;
@@ -208,8 +211,12 @@ async function replaceRun(
   const rows = new StoreRows(runId);
   rows.addRun(input.tasks !== null, input.metadata ?? null, (input.now?.() ?? new Date()).toISOString());
   let taskOrdinal = 0;
-  // a summary only reads the declarations, not the task rows' JSON
-  for (const task of input.tasks ?? []) rows.addTask(taskOrdinal++, task, !isLean(input));
+  // a summary only reads the declarations, not the task rows' JSON; appended in batches, so that
+  // the rows of many tasks are never all held at once
+  for (const task of input.tasks ?? []) {
+    rows.addTask(taskOrdinal++, task, !isLean(input));
+    if (rows.rowCount >= TASK_BATCH_ROWS) await rows.appendTo(connection);
+  }
   await rows.appendTo(connection);
   const scores = async (): Promise<number> => Number(await one('SELECT count(*) FROM _es_load_scores'));
   if (isLean(input) && !repeated) {
@@ -326,13 +333,19 @@ async function stagedSource(
        status, is_trial_failure, outputs
      FROM _es_load_scores`,
   );
-  if (!withTrials) return { scores: '_es_staged_scores', trials: 'trials', staged: true };
+  const release = ['DROP VIEW IF EXISTS _es_staged_scores', 'DROP TABLE IF EXISTS _es_load_scores'];
+  if (!withTrials) return { scores: '_es_staged_scores', trials: 'trials', staged: true, release };
   await connection.run(
     `CREATE OR REPLACE TEMP VIEW _es_staged_trials AS
      SELECT ${sqlString(runId)} AS run_id, rowid AS trial_ordinal, id AS trial_id, error->>'$.type' AS error_type
      FROM _es_load_trials`,
   );
-  return { scores: '_es_staged_scores', trials: '_es_staged_trials', staged: true };
+  return {
+    scores: '_es_staged_scores',
+    trials: '_es_staged_trials',
+    staged: true,
+    release: [...release, 'DROP VIEW IF EXISTS _es_staged_trials', 'DROP TABLE IF EXISTS _es_load_trials'],
+  };
 }
 
 /** Whether a file is empty or ends in a newline (else its last line may be cut off). */
