@@ -173,10 +173,15 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const addTask = (id: string): number => rows.addTask(id);
   const rowCount = rows.count;
 
-  const typeSet = new Set<string>(rows.metricTypes());
+  const typeSet = new Set<string>(rows.statusByType.keys());
   for (const task of tasks) for (const m of task.metrics) typeSet.add(m.type);
   const metricTypes = [...typeSet].sort(compareStrings);
-  const scoreStatusColumns = metricTypes.map((type) => rows.statusColumnText(type));
+  const scoreStatusColumns = metricTypes.map((type) => {
+    const column = rows.statusByType.get(type) ?? [];
+    const chars = new Array<string>(rowCount);
+    for (let row = 0; row < rowCount; row += 1) chars[row] = column[row] ?? '-';
+    return chars.join('');
+  });
 
   // Outputs: declared by tasks, present in coverage, or (without task specs) emitted by scores.
   const kinds = new Map<string, OutputKind>();
@@ -469,7 +474,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       if (seen.has(name) || !outputKeys.has(key)) return false;
       seen.add(name);
       if (!(typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string')) return false;
-      if (rows.valueAt(key, row) !== v) return false;
+      if (rows.valuesByOutput.get(key)?.[row] !== v) return false;
     }
     return true;
   };

@@ -5,42 +5,16 @@ import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import type { Trial } from '../model/trial.js';
 import { boxNonFinite } from './box-non-finite.js';
 import { cutText } from './cut-text.js';
-import { grownTypedArray } from '../util/grown-typed-array.js';
 
 const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', failed: 'f' };
 
 /** What a row keeps of a score: its metric type, status and output values. */
 export type RowScore = Pick<ScoreRecord, 'metric_type' | 'status' | 'outputs'>;
 
-/** One metric type's columns: score status per row (a char code, 0: none), and its outputs' columns. */
+/** One metric type's columns: score status per row, and the value column of each output name. */
 interface TypeColumns {
-  status: Uint8Array;
-  outputs: Map<string, OutputColumn>;
-}
-
-/** Kinds of a value column's cells. */
-const ABSENT = 0;
-const NUMBER = 1;
-const OTHER = 2;
-
-/**
- * One output's values by row, off the JavaScript heap where they are finite numbers (most are):
- * `kind[row]` says whether the row has a value and where it is, `numbers[row]` holds a number, and
- * `others[row]` any other value (made only when one comes).
- */
-interface OutputColumn {
-  kind: Uint8Array;
-  numbers: Float64Array;
-  others: JsonValue[] | null;
-}
-
-const CHAR_DASH = 0x2d;
-const INITIAL_ROWS = 1024;
-
-/** `array` with room for at least `length` elements (itself when it has it). */
-function atLeast<T extends Uint8Array | Int32Array | Float64Array>(array: T, length: number): T {
-  if (array.length >= length) return array;
-  return grownTypedArray(array, Math.max(length, array.length * 2));
+  status: string[];
+  outputs: Map<string, JsonValue[]>;
 }
 
 /** A metric output value as the columnar embed stores it (see `ReportData.values`). */
@@ -68,18 +42,19 @@ function columnValue(value: JsonValue | undefined): JsonValue {
 export class ReportRows {
   readonly taskIds: string[] = [];
   readonly #taskIndex = new Map<string, number>();
-  /** Per row: its task's index, status char code, and 1 when it came from a trial record (0: scores only). */
-  #rowTask = new Int32Array(INITIAL_ROWS);
-  #rowTaskList: number[] | null = null;
+  readonly rowTask: number[] = [];
   readonly rowId: string[] = [];
-  #status = new Uint8Array(INITIAL_ROWS);
-  #fromTrial = new Uint8Array(INITIAL_ROWS);
+  readonly #status: string[] = [];
+  /** Whether the row came from a trial record (false: scores only). */
+  readonly #fromTrial: boolean[] = [];
   readonly errorRows: number[] = [];
   readonly errorOfRow: number[] = [];
   readonly errorTypes: string[] = [];
   readonly #errorTypeIndex = new Map<string, number>();
-  /** Per `type.output`, per row: the value in the row's first score of that type. */
-  readonly #valuesByOutput = new Map<string, OutputColumn>();
+  /** Per metric type, per row: status char of the row's first score of that type (holes: none). */
+  readonly statusByType = new Map<string, string[]>();
+  /** Per `type.output`, per row: the value in the row's first score of that type (holes: absent). */
+  readonly valuesByOutput = new Map<string, JsonValue[]>();
   /** `type.output` pairs seen in scores, in arrival order. */
   readonly seenOutputs = new Map<string, [string, string]>();
   /** Per row with input diagnostics: how many, and what the table shows of them (bounded). */
@@ -111,51 +86,22 @@ export class ReportRows {
     return index;
   }
 
-  /** The task index of every row. */
-  get rowTask(): readonly number[] {
-    this.#rowTaskList ??= Array.from(this.#rowTask.subarray(0, this.count));
-    return this.#rowTaskList;
-  }
-
-  /** The metric types of the scores, in arrival order. */
-  metricTypes(): string[] {
-    return [...this.#types.keys()];
-  }
-
   /**
-   * The status char of each row's first score of `type` (`c`, `p`, `f`, or `-` for none), one per row.
+   * The values of output `key` (`type.output`) for every row, absent ones as null: the column itself,
+   * filled in place (the table is done when it is read), or a new column of nulls for an output no
+   * score carried.
    */
-  statusColumnText(type: string): string {
-    const column = this.#types.get(type)?.status;
-    const chars = new Uint8Array(this.count).fill(CHAR_DASH);
-    if (column !== undefined) {
-      for (let row = 0; row < chars.length && row < column.length; row += 1) {
-        const c = column[row] as number;
-        if (c !== 0) chars[row] = c;
-      }
-    }
-    return Buffer.from(chars.buffer, 0, chars.length).toString('latin1');
-  }
-
-  /** The value of output `key` (`type.output`) in `row`, or undefined when the row has none. */
-  valueAt(key: string, row: number): JsonValue | undefined {
-    const column = this.#valuesByOutput.get(key);
-    if (column === undefined || row >= column.kind.length) return undefined;
-    const kind = column.kind[row];
-    if (kind === NUMBER) return column.numbers[row] as number;
-    return kind === OTHER ? (column.others?.[row] as JsonValue) : undefined;
-  }
-
-  /** The values of output `key` (`type.output`) for every row, absent ones as null. */
   valueColumn(key: string): JsonValue[] {
-    const out = new Array<JsonValue>(this.count);
-    for (let row = 0; row < out.length; row += 1) out[row] = this.valueAt(key, row) ?? null;
-    return out;
+    const column = this.valuesByOutput.get(key);
+    const rowCount = this.rowId.length;
+    if (column === undefined) return new Array<JsonValue>(rowCount).fill(null);
+    for (let row = 0; row < rowCount; row += 1) column[row] ??= null;
+    return column;
   }
 
   /** Status chars of all rows (`c`, `p`, `f`, `?`). */
   statusText(): string {
-    return Buffer.from(this.#status.buffer, 0, this.count).toString('latin1');
+    return this.#status.join('');
   }
 
   /** Adds a row for a trial record and returns its index. */
@@ -181,12 +127,12 @@ export class ReportRows {
    */
   addScore(score: RowScore & Pick<ScoreRecord, 'task_id' | 'trial_id'>, row?: number): number {
     const type = this.#typeOf(score.metric_type);
-    const target = row ?? this.#rowOf(score.task_id, score.trial_id, type.status);
+    const column = type.status;
+    const target = row ?? this.#rowOf(score.task_id, score.trial_id, column);
     const counted = this.scoreStatus as Record<string, number>;
     if (counted[score.status] !== undefined) (counted[score.status] as number) += 1;
-    const status = (type.status = atLeast(type.status, this.#status.length));
-    const first = status[target] === 0;
-    if (first) status[target] = (STATUS_CHAR[score.status] ?? '-').charCodeAt(0);
+    const first = column[target] === undefined;
+    if (first) column[target] = STATUS_CHAR[score.status] ?? '-';
     const outputs = score.outputs;
     for (let i = 0; i < outputs.length; i += 1) {
       const out = outputs[i] as RowScore['outputs'][number];
@@ -194,26 +140,12 @@ export class ReportRows {
       if (values === undefined) {
         const key = `${score.metric_type}.${out.name}`;
         this.seenOutputs.set(key, [score.metric_type, out.name]);
-        values = this.#valuesByOutput.get(key);
-        if (values === undefined) {
-          values = { kind: new Uint8Array(0), numbers: new Float64Array(0), others: null };
-          this.#valuesByOutput.set(key, values);
-        }
+        values = this.valuesByOutput.get(key);
+        if (values === undefined) this.valuesByOutput.set(key, (values = []));
         type.outputs.set(out.name, values);
       }
       // the first output of that name in the row's first score of the type
-      if (!first) continue;
-      const kind = (values.kind = atLeast(values.kind, this.#status.length));
-      if (kind[target] !== ABSENT) continue;
-      const value = columnValue(out.value);
-      if (typeof value === 'number') {
-        values.numbers = atLeast(values.numbers, this.#status.length);
-        values.numbers[target] = value;
-        kind[target] = NUMBER;
-      } else {
-        (values.others ??= [])[target] = value;
-        kind[target] = OTHER;
-      }
+      if (first && values[target] === undefined) values[target] = columnValue(out.value);
     }
     return target;
   }
@@ -254,22 +186,20 @@ export class ReportRows {
 
   #typeOf(name: string): TypeColumns {
     let type = this.#types.get(name);
-    if (type === undefined) this.#types.set(name, (type = { status: new Uint8Array(0), outputs: new Map() }));
+    if (type === undefined) {
+      const status: string[] = [];
+      this.statusByType.set(name, status);
+      this.#types.set(name, (type = { status, outputs: new Map() }));
+    }
     return type;
   }
 
   #addRow(taskId: string, trialId: string, status: string, fromTrial: boolean): number {
     const row = this.rowId.length;
-    if (row === this.#status.length) {
-      this.#rowTask = grownTypedArray(this.#rowTask, row * 2);
-      this.#status = grownTypedArray(this.#status, row * 2);
-      this.#fromTrial = grownTypedArray(this.#fromTrial, row * 2);
-    }
-    this.#rowTask[row] = this.addTask(taskId);
-    this.#rowTaskList = null;
+    this.rowTask.push(this.addTask(taskId));
     this.rowId.push(trialId);
-    this.#status[row] = status.charCodeAt(0);
-    this.#fromTrial[row] = fromTrial ? 1 : 0;
+    this.#status.push(status);
+    this.#fromTrial.push(fromTrial);
     if (this.#rowsByKey !== null) this.#index(this.#rowsByKey, row);
     return row;
   }
@@ -284,7 +214,7 @@ export class ReportRows {
   }
 
   #index(byKey: Map<string, Map<string, number | number[]>>, row: number): void {
-    const taskId = this.taskIds[this.#rowTask[row] as number] as string;
+    const taskId = this.taskIds[this.rowTask[row] as number] as string;
     const trialId = this.rowId[row] as string;
     let byTrial = byKey.get(taskId);
     if (byTrial === undefined) byKey.set(taskId, (byTrial = new Map()));
@@ -294,15 +224,14 @@ export class ReportRows {
     else rows.push(row);
   }
 
-  /** The row a score of (task, trial) goes to, given its type's status column (0: no score yet). */
-  #rowOf(taskId: string, trialId: string, column: Uint8Array): number {
+  #rowOf(taskId: string, trialId: string, column: readonly (string | undefined)[]): number {
     const found = this.#byKey().get(taskId)?.get(trialId);
     if (typeof found === 'number') {
-      if (!column[found] || this.#fromTrial[found] === 1) return found;
+      if (column[found] === undefined || this.#fromTrial[found] === true) return found;
     } else if (found !== undefined) {
-      for (const r of found) if (!column[r]) return r;
+      for (const r of found) if (column[r] === undefined) return r;
       const last = found[found.length - 1] as number;
-      if (this.#fromTrial[last] === 1) return last;
+      if (this.#fromTrial[last] === true) return last;
     }
     return this.#addRow(taskId, trialId, '?', false);
   }
