@@ -2,7 +2,7 @@ import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { JsonObject } from '../../model/json-value.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import { GymRowError } from '../rows/gym-row-error.js';
-import { pyTruthy } from '../rows/py-truthy.js';
+import { pyTruthy } from '../../pycompat/py-truthy.js';
 import { setOwn } from '../../util/set-own.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
 import { readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';

@@ -3,7 +3,7 @@ import type { PyJson } from '../../pycompat/py-json.js';
 import { readPyJson } from '../../pycompat/read-py-json.js';
 import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
 import { isArrayIndex } from './is-array-index.js';
-import { pyTruthy } from './py-truthy.js';
+import { pyTruthy } from '../../pycompat/py-truthy.js';
 import { VALUE_KIND } from './value-kind.js';
 
 /** How {@link readRolloutRow} treats a row. */

@@ -5,7 +5,7 @@ import {
   type PassAtKRollout,
   type PassMajorityOptions,
 } from './compute-pass-majority-metrics.js';
-import { pyTruthy } from '../rows/py-truthy.js';
+import { pyTruthy } from '../../pycompat/py-truthy.js';
 
 function pyStr(v: PyJson): string {
   if (typeof v === 'string') return v;
