@@ -18,7 +18,7 @@ import { readRolloutRow, type RolloutRow } from './rows/read-rollout-row.js';
 import { JsonSpans } from '../pycompat/json-spans.js';
 import { readPyJson } from '../pycompat/read-py-json.js';
 import { siblingPath } from './sibling-path.js';
-import { compareCodePoints } from '../summary/compare-code-points.js';
+import { compareCodePoints } from '../pycompat/compare-code-points.js';
 import { stringifyPyJson } from '../pycompat/stringify-py-json.js';
 import { taskRolloutOrder } from './rows/task-rollout-order.js';
 

@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../summary/compare-code-points.js';
+import { compareCodePoints } from './compare-code-points.js';
 
 const HIGH_UNITS = /[\ud800-\uffff]/;
 

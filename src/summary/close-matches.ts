@@ -1,5 +1,5 @@
 import { matchingBlocks } from '../evidence/matching-blocks.js';
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '../pycompat/compare-code-points.js';
 
 /**
  * Python's `difflib.get_close_matches(word, possibilities, n, cutoff)`: the best `n` possibilities

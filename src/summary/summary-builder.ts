@@ -5,7 +5,7 @@ import type { SemanticView, TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '../pycompat/compare-code-points.js';
 import { isTrialFailure } from './is-trial-failure.js';
 import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';

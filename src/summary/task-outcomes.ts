@@ -1,5 +1,5 @@
 import type { Summary, TaskValueRecord } from '../model/summary.js';
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '../pycompat/compare-code-points.js';
 
 /** Every trial's value at one task under one `<type>.<output>`. */
 export interface PerTaskOutcome {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pythonSortKeys } from '../../src/pycompat/python-sort-keys.js';
 import { quotePyJsonString } from '../../src/pycompat/quote-py-json-string.js';
-import { compareCodePoints } from '../../src/summary/compare-code-points.js';
+import { compareCodePoints } from '../../src/pycompat/compare-code-points.js';
 
 /** What json.dumps writes for a string: JSON.stringify's escapes, then (ensure_ascii) \uXXXX for DEL and up. */
 function reference(s: string, ensureAscii: boolean): string {

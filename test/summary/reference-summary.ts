@@ -12,7 +12,7 @@ import type { AggregateScore, CoverageCounts, Summary, TaskValueRecord } from '.
 import type { TaskSpec } from '../../src/model/task.js';
 import type { Trial } from '../../src/model/trial.js';
 import { aggregateRangeScore } from '../../src/summary/aggregate-range-score.js';
-import { compareCodePoints } from '../../src/summary/compare-code-points.js';
+import { compareCodePoints } from '../../src/pycompat/compare-code-points.js';
 import { isTrialFailure } from '../../src/summary/is-trial-failure.js';
 
 type State = 'observed' | 'missing' | 'trial_failed' | 'metric_failed';

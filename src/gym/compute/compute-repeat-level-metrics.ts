@@ -1,6 +1,6 @@
 import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
-import { compareCodePoints } from '../../summary/compare-code-points.js';
+import { compareCodePoints } from '../../pycompat/compare-code-points.js';
 import { selectKth } from '../stats/select-kth.js';
 import { pairwiseSum } from '../stats/pairwise-sum.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';

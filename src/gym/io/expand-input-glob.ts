@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { compareCodePoints } from '../../summary/compare-code-points.js';
+import { compareCodePoints } from '../../pycompat/compare-code-points.js';
 
 const MAGIC = /[*?[]/;
 

@@ -1,5 +1,5 @@
 import type { PyJson } from '../../pycompat/py-json.js';
-import { compareCodePoints } from '../../summary/compare-code-points.js';
+import { compareCodePoints } from '../../pycompat/compare-code-points.js';
 import { pySum, type PyNumber } from '../../pycompat/py-sum.js';
 import { pyTrueDivide } from './py-true-divide.js';
 

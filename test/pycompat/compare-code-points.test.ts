@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints } from '../../src/summary/compare-code-points.js';
+import { compareCodePoints } from '../../src/pycompat/compare-code-points.js';
 
 /** Python's order on `str`: lexicographic on code points, a lone surrogate being its own code point. */
 function byCodePoints(a: string, b: string): number {
