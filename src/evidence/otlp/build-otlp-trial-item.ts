@@ -1,12 +1,7 @@
 import { dirname } from 'node:path';
 import type { JsonObject, JsonValue } from '../../model/json-value.js';
-import type {
-  AgentOutput,
-  EvidenceDescriptor,
-  Trial,
-  TrialError,
-  TrialMeasurements,
-} from '../../model/trial.js';
+import { measurementsFromUsage } from '../../model/measurements-from-usage.js';
+import type { AgentOutput, EvidenceDescriptor, Trial, TrialError } from '../../model/trial.js';
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import type { ItemOrigin, TrialItem } from '../../model/trial-item.js';
 import { CandidateEvidence } from '../candidate-evidence.js';
@@ -80,16 +75,15 @@ export function buildOtlpTrialItem(parts: OtlpTrialParts): TrialItem {
       break;
     }
   }
-  const measurements: TrialMeasurements = {
-    prompt_tokens: usage.input,
-    completion_tokens: usage.output,
-    total_tokens: usage.input !== null && usage.output !== null ? usage.input + usage.output : null,
-    cache_creation_tokens: usage.cacheCreation,
-    cache_read_tokens: usage.cached,
-    runtime_sec:
+  const measurements = measurementsFromUsage({
+    input: usage.input,
+    output: usage.output,
+    cached: usage.cached,
+    cacheCreation: usage.cacheCreation,
+    costUsd: usage.costUsd,
+    runtimeSec:
       minStart !== null && maxEnd !== null && maxEnd >= minStart ? Number(maxEnd - minStart) / 1e9 : null,
-    cost_usd: usage.costUsd,
-  };
+  });
   const traceIds = handle.traceIds();
   const descriptor: EvidenceDescriptor = {
     kind: 'trace',
