@@ -23,7 +23,9 @@
  *   the ~100 MB dump: `evalstream score --no-report` against a process that only reads the file and
  *   decodes its frames with protobufjs reflection (bench/whole-process-child.mjs), alternated ROUNDS
  *   times; wall time from spawn to exit, and CPU time (user + system), which load from other
- *   processes disturbs less.
+ *   processes disturbs less. Then the same over the ~100 MB dump of the `small` shape (~14k trials of
+ *   ~10 spans and ~7 KB, the shape of a 20k-trial / 200k-span dump), `score` with the report (as a user
+ *   runs it) and without, each against the decode-only process of the same rounds.
  *   target: score no slower than the decode-only process (ratio ≤ 1).
  * Memory (`memory`): `evalstream score` of the ~100 MB and the ~1 GB dump, with and without the report,
  *   each a process of its own; max RSS of each; the CPU per further 100 MB once warm (from the two runs
@@ -67,9 +69,13 @@ const PARTS = new Set((process.env['EVALSTREAM_BENCH_INGEST_PARTS'] ?? 'speed,pr
 const out = join(import.meta.dirname, 'out');
 const child = join(import.meta.dirname, 'ingest-child.ts');
 
-async function dump(mb: number, pool: () => ReturnType<typeof recordTrialPool>): Promise<string> {
-  const shape = SHAPE === 'default' ? '' : `-${SHAPE}`;
-  const file = join(out, `ingest-${mb}mb-pool${POOL}${shape}-v1.binpb`);
+async function dump(
+  mb: number,
+  pool: () => ReturnType<typeof recordTrialPool>,
+  shape: TrialShape = SHAPE,
+): Promise<string> {
+  const suffix = shape === 'default' ? '' : `-${shape}`;
+  const file = join(out, `ingest-${mb}mb-pool${POOL}${suffix}-v1.binpb`);
   const have = await stat(file).catch(() => null);
   if (have !== null && have.size >= mb * 1e6) return file;
   const t = performance.now();
@@ -231,35 +237,55 @@ const scoreProcess = async (file: string, ...flags: string[]): Promise<ProcessRu
 };
 const mb = (n: number): string => `${(n / 1048576).toFixed(0)} MB`;
 
-if (PARTS.has('process')) {
-  // whole processes, as a user runs them, alternated so load from elsewhere hits both alike
+/**
+ * `score` (with and without the report) against the decode-only process over one dump, alternated
+ * ROUNDS times so load from elsewhere hits every side alike; wall and CPU medians, each as a ratio of
+ * the decode-only process of the same rounds.
+ */
+async function processPart(file: string, label: string, flagSets: [string, string[]][]): Promise<void> {
   const decodeOnly: ProcessRun[] = [];
-  const scores: ProcessRun[] = [];
+  const scores: ProcessRun[][] = flagSets.map(() => []);
   for (let round = 0; round < ROUNDS; round += 1) {
-    decodeOnly.push(await wholeProcess(decodeOnlyChild, [small]));
-    scores.push(await scoreProcess(small, '--no-report'));
+    decodeOnly.push(await wholeProcess(decodeOnlyChild, [file]));
+    for (const [i, [, flags]] of flagSets.entries())
+      (scores[i] as ProcessRun[]).push(await scoreProcess(file, ...flags));
   }
   const a = median(decodeOnly.map((r) => r.seconds));
-  const c = median(scores.map((r) => r.seconds));
-  console.log(
-    `ingest: whole processes on ${small} (${scores[0]?.trials} trials, ${fmt(decodeOnly[0]?.spans ?? 0)} spans)`,
-  );
-  console.log(
-    `  decode only (read + protobufjs reflection)  ${a.toFixed(2)} s  (${decodeOnly.map((r) => r.seconds.toFixed(2)).join(', ')})`,
-  );
-  console.log(
-    `  evalstream score --no-report                ${c.toFixed(2)} s  (${scores.map((r) => r.seconds.toFixed(2)).join(', ')})`,
-  );
-  console.log(
-    `  ratio ${(c / a).toFixed(2)}x the decode-only process  target <= 1x ${c <= a ? 'OK' : 'MISSED'}  (medians of ${ROUNDS} alternated rounds)`,
-  );
-  // CPU time (user + system) is what load from other processes on the machine disturbs least
   const aCpu = median(decodeOnly.map((r) => r.cpuSeconds));
-  const cCpu = median(scores.map((r) => r.cpuSeconds));
+  const list = (runs: ProcessRun[], key: 'seconds' | 'cpuSeconds'): string =>
+    runs.map((r) => r[key].toFixed(2)).join(', ');
   console.log(
-    `  CPU: decode only ${aCpu.toFixed(2)} s (${decodeOnly.map((r) => r.cpuSeconds.toFixed(2)).join(', ')}), ` +
-      `score --no-report ${cCpu.toFixed(2)} s (${scores.map((r) => r.cpuSeconds.toFixed(2)).join(', ')}): ratio ${(cCpu / aCpu).toFixed(2)}x`,
+    `ingest: whole processes on ${file}, ${label} (${scores[0]?.[0]?.trials} trials, ${fmt(decodeOnly[0]?.spans ?? 0)} spans)`,
   );
+  console.log(
+    `  decode only (read + protobufjs reflection)  ${a.toFixed(2)} s  (${list(decodeOnly, 'seconds')}); CPU ${aCpu.toFixed(2)} s (${list(decodeOnly, 'cpuSeconds')})`,
+  );
+  for (const [i, [name]] of flagSets.entries()) {
+    const runs = scores[i] as ProcessRun[];
+    const c = median(runs.map((r) => r.seconds));
+    const cCpu = median(runs.map((r) => r.cpuSeconds));
+    console.log(
+      `  ${name.padEnd(42)}  ${c.toFixed(2)} s  (${list(runs, 'seconds')}); CPU ${cCpu.toFixed(2)} s (${list(runs, 'cpuSeconds')})`,
+    );
+    // CPU time (user + system) is what load from other processes on the machine disturbs least
+    console.log(
+      `    ratio ${(c / a).toFixed(2)}x the decode-only process, CPU ${(cCpu / aCpu).toFixed(2)}x  target <= 1x ${c <= a ? 'OK' : 'MISSED'}  (medians of ${ROUNDS} alternated rounds)`,
+    );
+  }
+}
+
+if (PARTS.has('process')) {
+  await processPart(small, `${SHAPE} shape`, [['evalstream score --no-report', ['--no-report']]]);
+  // the issue's shape: ~10 spans and ~7 KB per trial, `score` as a user runs it (the report included)
+  const issueShape: TrialShape = 'small';
+  const issueDump =
+    SHAPE === issueShape
+      ? small
+      : await dump(SMALL_MB, () => recordTrialPool(POOL, 1, issueShape), issueShape);
+  await processPart(issueDump, `${issueShape} shape`, [
+    ['evalstream score (with the report)', []],
+    ['evalstream score --no-report', ['--no-report']],
+  ]);
 }
 
 if (PARTS.has('memory')) {
