@@ -13,6 +13,9 @@
  *                    with one constant metric, + the default metrics instead (CPU s, warm median)
  *   floor <file>     the columnar lower bound (columnar-floor.ts) pass after pass, and whether it computes
  *                    the same default-metric totals as the real pipeline
+ *   warmup <file>    the CPU time of each further 1000 trials through the full score pipeline (no
+ *                    sinks), in two passes over the file in one fresh process: the first cold, the
+ *                    second warm
  *   score <file>     the full score pipeline once, with the process's max RSS
  *   retained <file> <out> [report|no-report]  the score pipeline into a bundle, with the report (as
  *                    `score` runs it) or without: the live heap, and the array buffers (typed arrays'
@@ -289,6 +292,32 @@ if (mode === 'decoders') {
       arrayBuffers,
     }),
   );
+} else if (mode === 'warmup') {
+  // the CPU time of each further 1000 trials through the score pipeline (default metrics, no sinks),
+  // pass after pass in one fresh process: how long the first pass runs slower than the second
+  const step = 1000;
+  const passes: number[][] = [];
+  for (let pass = 0; pass < 2; pass += 1) {
+    const perStep: number[] = [];
+    let c0 = process.cpuUsage();
+    let seen = 0;
+    const counter: Sink<ScoredTrial> = {
+      write: () => {
+        seen += 1;
+        if (seen % step === 0) {
+          const c = process.cpuUsage(c0);
+          perStep.push((c.user + c.system) / 1e6);
+          c0 = process.cpuUsage();
+        }
+        return Promise.resolve();
+      },
+      flush: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+    };
+    await runPipeline(buildPipeline({ source: fromOtlpFiles([file]), sinks: [counter] }));
+    passes.push(perStep);
+  }
+  console.log(JSON.stringify({ step, passes }));
 } else if (mode === 'score') {
   const r = await scoreFile();
   console.log(JSON.stringify({ ...r, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));

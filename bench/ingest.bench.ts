@@ -31,6 +31,9 @@
  *   each a process of its own; max RSS of each; the CPU per further 100 MB once warm (from the two runs
  *   without the report); the live heap and array buffers per further trial with and without the report.
  *   targets: 1 GB peak < 400 MB, and ≤ 1.2× the 100 MB peak.
+ * Warm-up (`warmup`): the CPU time of each further 1000 trials of the `small` dump through the score
+ *   pipeline (no sinks), two passes in one fresh process: what a process pays while its code is not
+ *   yet optimized, which a user's `score` pays on every run.
  *
  * Trial shape (EVALSTREAM_BENCH_INGEST_SHAPE): `default`, ~10 spans and ~38 KB per trial (message
  *   attributes of 500–2000 bytes: ~2.6k trials per 100 MB); `small`, the same ~10 spans in ~7 KB
@@ -38,7 +41,7 @@
  *   weighs most. Each shape has its own cached dumps under bench/out/.
  *
  *   npm run bench -- ingest    (EVALSTREAM_BENCH_INGEST_LARGE_MB=1000, EVALSTREAM_BENCH_INGEST_SMALL_MB=100,
- *                               EVALSTREAM_BENCH_INGEST_PARTS=speed,process,memory: the parts to run,
+ *                               EVALSTREAM_BENCH_INGEST_PARTS=speed,process,warmup,memory: the parts,
  *                               EVALSTREAM_BENCH_INGEST_SHAPE=default|small: the trial shape)
  */
 import { existsSync } from 'node:fs';
@@ -65,7 +68,9 @@ if (!(SHAPE in TRIAL_SHAPES)) {
     `ingest: EVALSTREAM_BENCH_INGEST_SHAPE=${SHAPE}: expected one of ${Object.keys(TRIAL_SHAPES).join(', ')}`,
   );
 }
-const PARTS = new Set((process.env['EVALSTREAM_BENCH_INGEST_PARTS'] ?? 'speed,process,memory').split(','));
+const PARTS = new Set(
+  (process.env['EVALSTREAM_BENCH_INGEST_PARTS'] ?? 'speed,process,warmup,memory').split(','),
+);
 const out = join(import.meta.dirname, 'out');
 const child = join(import.meta.dirname, 'ingest-child.ts');
 
@@ -274,18 +279,39 @@ async function processPart(file: string, label: string, flagSets: [string, strin
   }
 }
 
+// the issue's shape: ~10 spans and ~7 KB per trial (a 20k-trial / 200k-span dump)
+const issueShape: TrialShape = 'small';
+const issueDump = (): Promise<string> =>
+  SHAPE === issueShape
+    ? Promise.resolve(small)
+    : dump(SMALL_MB, () => recordTrialPool(POOL, 1, issueShape), issueShape);
+
 if (PARTS.has('process')) {
   await processPart(small, `${SHAPE} shape`, [['evalstream score --no-report', ['--no-report']]]);
-  // the issue's shape: ~10 spans and ~7 KB per trial, `score` as a user runs it (the report included)
-  const issueShape: TrialShape = 'small';
-  const issueDump =
-    SHAPE === issueShape
-      ? small
-      : await dump(SMALL_MB, () => recordTrialPool(POOL, 1, issueShape), issueShape);
-  await processPart(issueDump, `${issueShape} shape`, [
+  // `score` as a user runs it (the report included), and without the report
+  await processPart(await issueDump(), `${issueShape} shape`, [
     ['evalstream score (with the report)', []],
     ['evalstream score --no-report', ['--no-report']],
   ]);
+}
+
+if (PARTS.has('warmup')) {
+  // a fresh process runs the first trials in code not yet optimized: the CPU per 1000 trials of the
+  // score pipeline (no sinks), first pass against the second over the same file in the same process
+  const file = await issueDump();
+  const w = (await runChild('warmup', file)) as { step: number; passes: [number[], number[]] };
+  const [cold, warm] = w.passes;
+  const ms = (list: number[]): string => list.map((x) => (x * 1000).toFixed(0)).join(' ');
+  const sum = (list: number[]): number => list.reduce((a, b) => a + b, 0);
+  console.log(
+    `ingest: warm-up of the score pipeline on ${file} (no sinks, one process, CPU ms per ${w.step} trials)`,
+  );
+  console.log(`  first pass (cold)   ${ms(cold)}`);
+  console.log(`  second pass (warm)  ${ms(warm)}`);
+  console.log(
+    `  first pass ${sum(cold).toFixed(2)} s, second ${sum(warm).toFixed(2)} s of CPU: the first ${w.step * 2} trials of the cold pass ` +
+      `${(sum(cold.slice(0, 2)) * 1000).toFixed(0)} ms against ${(sum(warm.slice(0, 2)) * 1000).toFixed(0)} ms warm`,
+  );
 }
 
 if (PARTS.has('memory')) {
