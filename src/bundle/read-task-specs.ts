@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { TaskSpec } from '../model/task.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { readJsonlRows } from './read-jsonl-rows.js';
-import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';
 import { appendAll } from '../util/append-all.js';
 
@@ -24,7 +23,6 @@ export async function readTaskSpecs(dir: string): Promise<TaskSpec[] | null> {
   const tasks: TaskSpec[] = [];
   for await (const batch of readJsonlRows(file, rowSchemas.task, {
     displayName: BUNDLE_FILES.tasks,
-    fastCheck: rowFastChecks.task,
   })) {
     appendAll(tasks, batch.rows);
   }

@@ -1,16 +1,15 @@
 /*
  * Exact-shape checks of bundle rows, run before zod: a row that passes is the row zod would accept,
- * and only rows that fail go to zod for its error message. Kept because zod alone cost 1.5x the CPU
+ * and only rows that fail go to zod for its error message. Scores and trials only: a bundle has few
+ * task rows. Kept because zod alone cost 1.5x the CPU
  * of `summarize --engine memory --no-report` on a 1M-output bundle (6.8-7.0 s against 4.5-4.7 s).
  * test/bundle checks that both paths agree.
  */
 import type { ScoreRecord } from '../model/score-record.js';
-import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
 
 const STATUSES = new Set(['completed', 'failed', 'partial']);
 const SEVERITIES = new Set(['error', 'warning', 'info']);
-const REDUCERS = new Set(['single', 'all', 'any', 'mean', 'weighted_mean']);
 
 type Obj = Record<string, unknown>;
 
@@ -26,10 +25,6 @@ function hasExactly(o: Obj, n: number): boolean {
 
 function isStringOrNull(v: unknown): boolean {
   return v === null || typeof v === 'string';
-}
-
-function isNonEmptyString(v: unknown): v is string {
-  return typeof v === 'string' && v !== '';
 }
 
 function isCount(v: unknown): boolean {
@@ -153,69 +148,6 @@ export const rowFastChecks = {
         ((d['ref'] === null || d['ref'] === '') && d['data'] === null)
       ) {
         return false;
-      }
-    }
-    return true;
-  },
-
-  /**
-   * A complete `TaskSpec` row (every key present, `required` optional) that also passes the task
-   * schema's refinements: unique metric types, unique output names, views naming declared outputs.
-   */
-  task(v: unknown): v is TaskSpec {
-    if (!isObject(v) || !hasExactly(v, 7)) return false;
-    if (
-      !isNonEmptyString(v['id']) ||
-      typeof v['intent'] !== 'string' ||
-      !isObject(v['inputs']) ||
-      !isObject(v['reference']) ||
-      !isObject(v['metadata'])
-    ) {
-      return false;
-    }
-    const metrics = v['metrics'];
-    const views = v['views'];
-    if (!Array.isArray(metrics) || !isObject(views)) return false;
-    const declared = new Map<string, Set<string>>();
-    for (const m of metrics) {
-      if (!isObject(m) || !hasExactly(m, 2) || !isNonEmptyString(m['type']) || declared.has(m['type']))
-        return false;
-      const outputs = m['outputs'];
-      if (!Array.isArray(outputs)) return false;
-      const names = new Set<string>();
-      for (const o of outputs) {
-        if (!isObject(o)) return false;
-        const required = o['required'];
-        if (
-          !hasExactly(o, required === undefined ? 3 : 4) ||
-          !isNonEmptyString(o['name']) ||
-          names.has(o['name']) ||
-          !isStringOrNull(o['description']) ||
-          typeof o['value_schema'] !== 'string' ||
-          (required !== undefined && typeof required !== 'boolean')
-        ) {
-          return false;
-        }
-        names.add(o['name']);
-      }
-      declared.set(m['type'], names);
-    }
-    for (const key in views) {
-      const view = views[key];
-      if (!isObject(view) || !hasExactly(view, 2) || !REDUCERS.has(view['reducer'] as string)) return false;
-      const signals = view['signals'];
-      if (!Array.isArray(signals) || signals.length === 0) return false;
-      for (const signal of signals) {
-        if (
-          !isObject(signal) ||
-          !hasExactly(signal, 3) ||
-          !isNonEmptyString(signal['metric']) ||
-          !isNonEmptyString(signal['output']) ||
-          !isFiniteOrNull(signal['weight']) ||
-          declared.get(signal['metric'])?.has(signal['output']) !== true
-        ) {
-          return false;
-        }
       }
     }
     return true;

@@ -249,6 +249,8 @@ export const rowSchemas = {
   trial: trialSchema,
   score: scoreSchema,
   task: taskSchema,
+  /** One view of a task (also a config's `views`). */
+  view: viewSchema,
   metadata: metadataSchema,
   runManifest: runManifestSchema,
   summary: summarySchema,

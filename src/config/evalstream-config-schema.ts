@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { Metric } from '../model/metric.js';
+import { rowSchemas } from '../bundle/row-schemas.js';
 import { builtinRegistry } from '../metrics/builtin-registry.js';
 import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';
 
@@ -103,24 +104,7 @@ const metricListSchema = z.array(metricRefSchema).superRefine((metrics, ctx) => 
   }
 });
 
-const viewSchema = z
-  .object({
-    reducer: z.enum(['single', 'all', 'any', 'mean', 'weighted_mean']),
-    signals: z
-      .array(
-        z
-          .object({
-            metric: z.string().min(1),
-            output: z.string().min(1),
-            weight: z.number().nullable().default(null),
-          })
-          .strict(),
-      )
-      .min(1),
-  })
-  .strict();
-
-const viewsSchema = z.record(z.string().min(1), viewSchema);
+const viewsSchema = z.record(z.string().min(1), rowSchemas.view);
 
 /**
  * The zod schema of a config file's export. Metric references are resolved to metric objects while

@@ -20,7 +20,7 @@ import type { JsonObject, JsonValue } from '../model/json-value.js';
 import type { MetricOutput, ScoreRecord } from '../model/score-record.js';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
-import type { Trial } from '../model/trial.js';
+import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { STATS_FILE_NAME } from '../stats/stats-file-name.js';
 import { statsJsonText } from '../stats/stats-json-text.js';
 import type { MergeBundlesOptions, MergeBundlesResult } from './merge-bundles.js';
@@ -268,7 +268,7 @@ function taskOf(row: Row): TaskSpec {
 }
 
 function trialOf(row: Row): Trial {
-  const n = (key: string): number | null => (row[key] === null ? null : Number(row[key]));
+  const measurement = (key: string): number | null => (row[key] === null ? null : Number(row[key]));
   return {
     id: String(row['trial_id']),
     task_id: str(row['task_id']) ?? '',
@@ -276,15 +276,9 @@ function trialOf(row: Row): Trial {
     output: json(row['output']) as unknown as Trial['output'],
     evidence: json(row['evidence']) as unknown as Trial['evidence'],
     error: json(row['error']) as unknown as Trial['error'],
-    measurements: {
-      prompt_tokens: n('prompt_tokens'),
-      completion_tokens: n('completion_tokens'),
-      total_tokens: n('total_tokens'),
-      cache_creation_tokens: n('cache_creation_tokens'),
-      cache_read_tokens: n('cache_read_tokens'),
-      runtime_sec: n('runtime_sec'),
-      cost_usd: n('cost_usd'),
-    },
+    measurements: Object.fromEntries(
+      MEASUREMENT_KEYS.map((key) => [key, measurement(key)]),
+    ) as Trial['measurements'],
     metadata: (json(row['metadata']) ?? {}) as JsonObject,
   };
 }

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { rowFastChecks } from '../../src/bundle/row-fast-checks.js';
 import { rowSchemas } from '../../src/bundle/row-schemas.js';
 
-const KINDS = ['score', 'trial', 'task'] as const;
-const FILES = { score: 'scores.jsonl', trial: 'trials.jsonl', task: 'tasks.jsonl' };
+const KINDS = ['score', 'trial'] as const;
+const FILES = { score: 'scores.jsonl', trial: 'trials.jsonl' };
 const BUNDLES = ['examples/sparse-run', 'test/fixtures/bundle/sdk-sparse'];
 
 function rowsOf(kind: (typeof KINDS)[number]): Record<string, unknown>[] {

@@ -195,15 +195,7 @@ export function coverageChart(outputs: ReportOutput[]): HTMLElement {
         const text = `scored ${format.int(c.scored)} · missing ${format.int(c.missing)} · failed ${format.int(c.failed)}`;
         return h('div', { class: 'cov-row' }, [
           h('span', { class: 'l', title: o.key, text: o.key }),
-          covBar(
-            [
-              ['s', c.scored],
-              ['m', c.missing],
-              ['f', c.failed],
-            ],
-            c.total,
-            text,
-          ),
+          covBar([c.scored, c.missing, c.failed], c.total, text),
           h('span', { class: 'n', text: text }),
         ]);
       }),

@@ -136,14 +136,13 @@ export function badge(c, label?) {
   return h('span', { class: `badge ${c || ''}`, text: label || statusName(c) });
 }
 
-export function covBar(parts, total, title) {
+/** A bar of `[scored, missing, failed]` counts out of `total`. */
+export function covBar(counts: number[], total: number, title: string) {
   const bar = h('span', { class: 'covbar', title: title });
-  for (const part of parts) {
-    if (!part[1] || !total) continue;
-    bar.appendChild(
-      h('span', { class: part[0], style: { width: `${((100 * part[1]) / total).toFixed(2)}%` } }),
-    );
-  }
+  counts.forEach((n, i) => {
+    const width = `${((100 * n) / total).toFixed(2)}%`;
+    if (n && total) bar.appendChild(h('span', { class: 'smf'[i], style: { width } }));
+  });
   return bar;
 }
 

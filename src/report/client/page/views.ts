@@ -294,12 +294,7 @@ export function aggRow(a) {
 
 /** A coverage bar of scored / missing / failed counts, then its text. */
 function coverageEls(counts: number[], total: number, title: string, text: string) {
-  const parts = [
-    ['s', counts[0]],
-    ['m', counts[1]],
-    ['f', counts[2]],
-  ];
-  return [covBar(parts, total, title), h('span', { class: 'covtext', text })];
+  return [covBar(counts, total, title), h('span', { class: 'covtext', text })];
 }
 
 // ---------------------------------------------------------------- plots
