@@ -10,10 +10,11 @@ import type { Summary } from '../../src/model/summary.js';
 import { LiveRunThread } from '../../src/serve/live-run-thread.js';
 import type { LiveRunOptions } from '../../src/serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../src/serve/otlp-grpc-server.js';
-import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 import { fakeAgent } from './fake-agent.js';
 import { fileSummary, normalizedSummary } from './file-summary.js';
 import { sendMixedExporterTrials } from './mixed-exporter-trials.js';
+import { postTraces } from './post-traces.js';
+import { startEngineServer } from './start-engine-server.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
 
@@ -61,23 +62,11 @@ async function startThreadLive(options: LiveRunOptions) {
     () => undefined,
     (m) => problems.push(m),
   );
-  const http = new OtlpHttpServer(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      token: null,
-      tracesPath: '/v1/traces',
-      maxBodyBytes: 4 << 20,
-      maxDecompressedBytes: 16 << 20,
-    },
-    run,
-    run,
-  );
+  const { http, url: httpUrl } = await startEngineServer(run);
   const grpcServer = new OtlpGrpcServer(
     { host: '127.0.0.1', port: 0, token: null, maxMessageBytes: 16 << 20 },
     run,
   );
-  const httpUrl = `http://127.0.0.1:${(await http.start()).port}`;
   const grpcUrl = `http://127.0.0.1:${await grpcServer.start()}`;
   let finished = false;
   const finish = async () => {
@@ -132,14 +121,11 @@ describe('a live run on its own thread (LiveRunThread)', () => {
     unsubscribe();
     expect(await (await fetch(`${live.httpUrl}/healthz`)).json()).toEqual({ status: 'ok' });
     // a body that does not decode is refused by itself; the run goes on
-    const bad = await fetch(`${live.httpUrl}/v1/traces`, {
-      method: 'POST',
-      body: new Uint8Array([0xff, 0xff, 0xff, 0xff]),
-      headers: { 'content-type': 'application/x-protobuf' },
-    });
+    const bad = await postTraces(live.httpUrl, new Uint8Array([0xff, 0xff, 0xff, 0xff]));
     expect(bad.status).toBe(400);
     await sent.shutdown();
     expect(await live.finish()).toEqual({ trials: 6, problem: null });
+    expect(live.problems).toEqual([]);
     const trials = readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n');
     expect(trials.map((line) => (JSON.parse(line) as { id: string }).id).sort()).toEqual([
       'g1',
@@ -164,12 +150,7 @@ describe('a live run on its own thread (LiveRunThread)', () => {
         `export default { metrics: { default: [gated] } };\n`,
     );
     const live = await startThreadLive(runOptions({ configFile, maxPendingTrials: 1, concurrency: 1 }));
-    const send = (body: Uint8Array) =>
-      fetch(`${live.httpUrl}/v1/traces`, {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/x-protobuf' },
-      });
+    const send = (body: Uint8Array) => postTraces(live.httpUrl, body);
     expect((await send(serializeTrial('s1'))).status).toBe(200);
     await waitFor(async () => live.run.isSaturated());
     const throttled = await send(serializeTrial('s2'));
