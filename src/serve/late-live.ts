@@ -1,5 +1,4 @@
-import type { ExportOutcome } from './export-response.js';
-import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
+import type { BodyAnswer, BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
 
 const STARTING: Saturated = {
   saturated: true,
@@ -44,7 +43,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     body: Buffer,
     encoding: 'protobuf' | 'json',
     signal?: OtlpSignal,
-  ): ExportOutcome | Saturated | Undecodable {
+  ): BodyAnswer | Promise<BodyAnswer> {
     return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, signal);
   }
 
@@ -56,7 +55,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.trialJson(trialId);
   }
 
-  metricsText(): string {
+  metricsText(): string | Promise<string> {
     return this.#api?.metricsText() ?? '';
   }
 
@@ -65,11 +64,11 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.onEvent(listener) ?? (() => undefined);
   }
 
-  healthy(): boolean {
-    return this.problem() === null;
+  async healthy(): Promise<boolean> {
+    return (await this.problem()) === null;
   }
 
-  problem(): string | null {
+  problem(): string | null | Promise<string | null> {
     return this.#api === null ? 'starting' : this.#api.problem();
   }
 }

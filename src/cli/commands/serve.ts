@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.js';
-import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
-import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
+import { LiveRunThread } from '../../serve/live-run-thread.js';
+import type { LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
-import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { intAtLeast } from '../int-at-least.js';
 import { parseHostPort } from '../parse-host-port.js';
@@ -219,7 +218,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     await httpServer.shutdown();
     throw error;
   }
-  let live: OpenLive;
+  let live: LiveRunThread;
   try {
     live = await openLive(runOptions);
   } catch (error) {
@@ -227,7 +226,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     await httpServer.shutdown();
     throw error;
   }
-  late.set(live.bodies, live.api);
+  late.set(live, live);
   process.stderr.write(
     `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
@@ -274,28 +273,14 @@ async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<
   }
 }
 
-/** The live run as the receivers use it. */
-interface OpenLive {
-  runId: string;
-  bodies: BodyHandler;
-  api: LiveReadApi;
-  finish(): Promise<LiveRunEnd>;
-}
-
-async function openLive(options: LiveRunOptions): Promise<OpenLive> {
+/** Opens the live run on its own thread; a bad config is bad input (exit 2). */
+async function openLive(options: LiveRunOptions): Promise<LiveRunThread> {
   try {
-    const run = await openLiveRun(
+    return await LiveRunThread.open(
       options,
       (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
       (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
     );
-    run.engine.start();
-    return {
-      runId: run.runId,
-      bodies: decodingBodyHandler(run.engine),
-      api: run.engine,
-      finish: () => run.finish(),
-    };
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
     throw error;
