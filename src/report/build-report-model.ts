@@ -414,7 +414,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     declSets,
     measurementKeys: [...MEASUREMENT_KEYS],
     trials: {
-      taskRuns: [...runs],
+      taskRuns: runs,
       id: table.kind === 'plain' ? table.id : [],
       status: table.kind === 'plain' ? table.status : '',
       errorRows: rows.errorRows,

@@ -6,6 +6,7 @@ import type { Trial } from '../model/trial.js';
 import { boxNonFinite } from './box-non-finite.js';
 import { cutText } from './cut-text.js';
 import { JsonTextColumn } from './json-text-column.js';
+import { grownTypedArray } from '../util/grown-typed-array.js';
 
 const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', failed: 'f' };
 
@@ -74,8 +75,9 @@ export type ReportTable =
 export class ReportRows {
   readonly taskIds: string[] = [];
   readonly #taskIndex = new Map<string, number>();
-  /** Task of every row, run-length encoded: `[task, count, task, count, …]`. */
-  readonly #taskRuns: number[] = [];
+  /** Task of every row, run-length encoded: `[task, count, task, count, …]` (`#runsLength` used). */
+  #taskRuns = new Int32Array(16);
+  #runsLength = 0;
   /** Rows before this one are sealed; the `open` arrays hold rows from here on. */
   #base = 0;
   #count = 0;
@@ -132,9 +134,9 @@ export class ReportRows {
     return [...this.#types.keys()];
   }
 
-  /** The task of every row, run-length encoded: `[task, count, task, count, …]`. */
-  taskRuns(): readonly number[] {
-    return this.#taskRuns;
+  /** The task of every row, run-length encoded: `[task, count, task, count, …]` (a new array). */
+  taskRuns(): number[] {
+    return Array.from(this.#taskRuns.subarray(0, this.#runsLength));
   }
 
   /**
@@ -339,10 +341,15 @@ export class ReportRows {
   #addRow(taskId: string, trialId: string, status: string, fromTrial: boolean): number {
     const row = this.#count;
     const task = this.addTask(taskId);
-    const runs = this.#taskRuns;
-    if (runs.length > 0 && runs[runs.length - 2] === task)
-      runs[runs.length - 1] = (runs.at(-1) as number) + 1;
-    else runs.push(task, 1);
+    const n = this.#runsLength;
+    if (n > 0 && this.#taskRuns[n - 2] === task)
+      this.#taskRuns[n - 1] = (this.#taskRuns[n - 1] as number) + 1;
+    else {
+      if (n + 2 > this.#taskRuns.length) this.#taskRuns = grownTypedArray(this.#taskRuns, n * 2);
+      this.#taskRuns[n] = task;
+      this.#taskRuns[n + 1] = 1;
+      this.#runsLength = n + 2;
+    }
     this.#openTask.push(task);
     this.#openId.push(trialId);
     this.#openStatus.push(status);
