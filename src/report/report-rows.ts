@@ -301,9 +301,14 @@ export class ReportRows {
       this.#kept.set(row, values);
     }
     const n = end - this.#base;
-    for (const open of [this.#openTask, this.#openId, this.#openStatus, this.#fromTrial]) open.splice(0, n);
-    for (const column of this.#types.values()) column.open.splice(0, n);
-    for (const column of this.#outputs.values()) column.open.splice(0, n);
+    // a stream seals its one open row: the open arrays are emptied, not spliced
+    const cut = <T>(open: T[]): void => {
+      if (open.length <= n) open.length = 0;
+      else open.splice(0, n);
+    };
+    for (const open of [this.#openTask, this.#openId, this.#openStatus, this.#fromTrial]) cut<unknown>(open);
+    for (const column of this.#types.values()) cut(column.open);
+    for (const column of this.#outputs.values()) cut(column.open);
     this.#base = end;
     this.#rowsByKey = null;
   }
