@@ -21,19 +21,22 @@ import type {
   ReportTaskDetail,
   ReportTrialDetail,
 } from './report-data.js';
-import type { ReportRows } from './report-rows.js';
+import type { ReportRows, ReportTable } from './report-rows.js';
 import { clusterTInterval95 } from './stats/cluster-t-interval-95.js';
 import { histogramBins } from './stats/histogram-bins.js';
 import { studentTIntervalFromMoments } from '../stats/student-t-interval-from-moments.js';
 
 /**
  * Everything the HTML writer embeds: the core data, one detail per task, and the details of the kept
- * trial rows (`data.detail.rows`, in that order).
+ * trial rows (`data.detail.rows`, in that order). When the rows were sealed as they passed (a stream),
+ * the per-row columns are `columnText` and `data.trials.id`, `data.trials.status`, `data.scoreStatus`
+ * and `data.values` are left empty: the writer embeds the text in their place.
  */
 export interface ReportModel {
   data: ReportData;
   taskDetails: ReportTaskDetail[];
   trialDetails: ReportTrialDetail[];
+  columnText?: Extract<ReportTable, { kind: 'text' }>;
 }
 
 /** The run's identity as the header shows it: its id and `metadata.json` (read leniently). */
@@ -64,18 +67,6 @@ const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** `[value, count, value, count, …]` of consecutive equal values. */
-function runLengths(values: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < values.length;) {
-    let j = i + 1;
-    while (j < values.length && values[j] === values[i]) j += 1;
-    out.push(values[i] as number, j - i);
-    i = j;
-  }
-  return out;
-}
 
 /** Six significant digits (plot positions only; aggregates keep full precision). */
 function round6(x: number): number {
@@ -171,17 +162,10 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const chunkSize = 500; // trial details per lazily parsed chunk
   const taskIds = rows.taskIds;
   const addTask = (id: string): number => rows.addTask(id);
-  const rowCount = rows.count;
 
-  const typeSet = new Set<string>(rows.statusByType.keys());
+  const typeSet = new Set<string>(rows.metricTypes());
   for (const task of tasks) for (const m of task.metrics) typeSet.add(m.type);
   const metricTypes = [...typeSet].sort(compareStrings);
-  const scoreStatusColumns = metricTypes.map((type) => {
-    const column = rows.statusByType.get(type) ?? [];
-    const chars = new Array<string>(rowCount);
-    for (let row = 0; row < rowCount; row += 1) chars[row] = column[row] ?? '-';
-    return chars.join('');
-  });
 
   // Outputs: declared by tasks, present in coverage, or (without task specs) emitted by scores.
   const kinds = new Map<string, OutputKind>();
@@ -208,8 +192,10 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   );
   const outputKeys = new Set(outputPairs.keys());
 
-  // Value columns.
-  const values: JsonValue[][] = outputList.map(([key]) => rows.valueColumn(key));
+  const table = rows.table(
+    metricTypes,
+    outputList.map(([key]) => key),
+  );
 
   // Per-task values of each output (from the summary; from the columns when the summary has none).
   const taskValues = (key: string, outputIdx: number): Map<number, unknown[]> => {
@@ -234,14 +220,17 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       byTask.set(addTask(taskId), list);
     }
     if (found) return byTask;
-    const column = values[outputIdx] as JsonValue[];
-    for (let row = 0; row < rowCount; row += 1) {
-      const v = column[row];
-      if (v === null || v === undefined || isObj(v)) continue;
-      const task = rows.rowTask[row] as number;
-      const list = byTask.get(task);
-      if (list) list.push(v);
-      else byTask.set(task, [v]);
+    const column = table.kind === 'plain' ? (table.values[outputIdx] as JsonValue[]) : rows.valueColumn(key);
+    const runs = rows.taskRuns();
+    for (let r = 0, row = 0; r < runs.length; r += 2) {
+      const task = runs[r] as number;
+      for (const end = row + (runs[r + 1] as number); row < end; row += 1) {
+        const v = column[row];
+        if (v === null || v === undefined || isObj(v)) continue;
+        const list = byTask.get(task);
+        if (list) list.push(v);
+        else byTask.set(task, [v]);
+      }
     }
     return byTask;
   };
@@ -390,7 +379,11 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   }
 
   const taskTrialCount = new Array<number>(taskIds.length).fill(0);
-  for (const task of rows.rowTask) taskTrialCount[task] = (taskTrialCount[task] ?? 0) + 1;
+  const runs = rows.taskRuns();
+  for (let r = 0; r < runs.length; r += 2) {
+    const task = runs[r] as number;
+    taskTrialCount[task] = (taskTrialCount[task] ?? 0) + (runs[r + 1] as number);
+  }
 
   const errorsByType = Object.entries(summary.error_trial_ids)
     .map(([type, ids]): [string, number] => [type, ids.length])
@@ -421,9 +414,9 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     declSets,
     measurementKeys: [...MEASUREMENT_KEYS],
     trials: {
-      taskRuns: runLengths(rows.rowTask),
-      id: rows.rowId,
-      status: rows.statusText(),
+      taskRuns: runs,
+      id: table.kind === 'plain' ? table.id : [],
+      status: table.kind === 'plain' ? table.status : '',
       errorRows: rows.errorRows,
       errorOfRow: rows.errorOfRow,
       errorTypes: rows.errorTypes,
@@ -431,8 +424,8 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       diagnosticCount: diagnosticColumns.count,
       diagnosticText: diagnosticColumns.text,
     },
-    scoreStatus: scoreStatusColumns,
-    values,
+    scoreStatus: table.kind === 'plain' ? table.scoreStatus : [],
+    values: table.kind === 'plain' ? table.values : [],
     detail: { chunkSize, chunks: Math.ceil(detailRows.length / chunkSize), rows: detailRows },
     selection: input.selection,
     notes: [...input.notes],
@@ -474,7 +467,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       if (seen.has(name) || !outputKeys.has(key)) return false;
       seen.add(name);
       if (!(typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string')) return false;
-      if (rows.valuesByOutput.get(key)?.[row] !== v) return false;
+      if (rows.valueAt(key, row) !== v) return false;
     }
     return true;
   };
@@ -488,5 +481,5 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     });
     return { ...detail, scores };
   });
-  return { data, taskDetails, trialDetails };
+  return { data, taskDetails, trialDetails, ...(table.kind === 'text' ? { columnText: table } : {}) };
 }

@@ -1,3 +1,5 @@
+import { JsonTextColumn } from './json-text-column.js';
+
 /** Elements of an array of plain values serialised at once. */
 const BLOCK = 4096;
 /** Pieces are joined until they reach this many characters. */
@@ -7,6 +9,10 @@ const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== 
 
 /** The JSON text of `value` (one of its parts), as the parts `JSON.stringify` would concatenate. */
 function* parts(value: unknown): Generator<string> {
+  if (value instanceof JsonTextColumn) {
+    yield* value.pieces();
+    return;
+  }
   if (Array.isArray(value)) {
     if (!value.some(isContainer)) {
       // plain values: whole blocks at once (`slice` turns holes into undefined: `null`, as in the whole)

@@ -39,7 +39,17 @@ export function* renderReportHtml(model: ReportModel): Generator<string> {
   yield '<div id="app"><noscript>This report needs JavaScript to show its data.</noscript></div>\n';
   // the per-trial table is the bulk of the data: serialised piece by piece, never as one string
   yield '<script type="application/json" id="es-data">';
-  yield* embedJsonChunks(model.data);
+  const text = model.columnText;
+  const data =
+    text === undefined
+      ? model.data
+      : {
+          ...model.data,
+          trials: { ...model.data.trials, id: text.id, status: text.status },
+          scoreStatus: text.scoreStatus,
+          values: text.values,
+        };
+  yield* embedJsonChunks(data);
   yield '</script>\n';
   // The page script runs here, before the (larger) task and trial detail blocks are parsed, so the
   // first view shows while the parser reads on; the page waits for them only to open a detail.

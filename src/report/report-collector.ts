@@ -165,7 +165,8 @@ export class ReportCollector {
 
   /**
    * Adds one scored trial as it passes: its row, its scores, and (when selected) its detail with the
-   * trajectory read from `scored.item.evidence`.
+   * trajectory read from `scored.item.evidence`. The row is then sealed (`ReportRows.seal`): a trial
+   * fed this way takes no later scores or diagnostics.
    */
   async addScored(scored: ScoredTrial): Promise<void> {
     if (!this.#seenTasks.has(scored.task.id)) this.#seenTasks.set(scored.task.id, scored.task);
@@ -174,6 +175,8 @@ export class ReportCollector {
     for (const d of diagnostics ?? [])
       this.addDiagnostic({ trial_id: trial.id, task_id: trial.task_id, ...d }, row);
     for (const score of scored.scores) this.addScore(score, row);
+    // the trial has passed: its row becomes the text the report embeds
+    this.#rows.seal(row, this.#details.has(row));
   }
 
   /**
@@ -203,6 +206,7 @@ export class ReportCollector {
     const { kept, dropped } = this.#selection.offer(trial, row);
     if (dropped !== null) {
       this.#details.delete(dropped);
+      this.#rows.release(dropped);
       this.#bytes -= this.#trajectoryBytes.get(dropped) ?? 0;
       this.#trajectoryBytes.delete(dropped);
     }

@@ -10,6 +10,8 @@ import { isTrialFailure } from './is-trial-failure.js';
 import { columnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
+import { TaskValueRecords } from './task-value-records.js';
+import { TrialIdIndex } from './trial-id-index.js';
 import { appendAll } from '../util/append-all.js';
 import { setOwn } from '../util/set-own.js';
 
@@ -28,7 +30,7 @@ interface Series {
   /** `Bucket.scoreCount` of the last score that had this name: only the first output of a name counts. */
   lastScore: number;
   /** Task value records (column-wise) when this output is a `task_metric_values` key, else null. */
-  records: TaskValueColumn | null;
+  records: TaskValueRecords | null;
   /** pass@k counts over `records`: n = null/boolean/number values, c = true or numbers ≥ 1.0. */
   passN: number;
   passC: number;
@@ -65,9 +67,9 @@ interface TaskState {
   /** The task's metric types in declaration (or first-seen) order; a handful per task. */
   readonly bucketList: Bucket[];
   readonly buckets: Map<string, Bucket>;
-  /** Distinct trial ids of the task's scores → first-seen index (the view's trial order). */
-  readonly trialIndex: Map<string, number>;
-  /** The distinct trial ids in first-seen order (the one string kept per trial, shared by its records). */
+  /** Distinct trial ids of the task's scores, in first-seen order (the view's trial order). */
+  readonly trials: TrialIdIndex;
+  /** `trials.ids`: the one string kept per trial, shared by its records. */
   readonly trialIds: string[];
   readonly views: [string, SemanticView][];
 }
@@ -161,14 +163,8 @@ export class SummaryBuilder {
       task = newTaskState(taskId, []);
       this.tasks.set(taskId, task);
     }
-    // Distinct trials per task (a small map; far cheaper than one run-wide set): records refer to
-    // the task's one string per trial by index.
-    let trialIndex = task.trialIndex.get(trialId);
-    if (trialIndex === undefined) {
-      trialIndex = task.trialIds.length;
-      task.trialIndex.set(trialId, trialIndex);
-      task.trialIds.push(trialId);
-    }
+    // Distinct trials per task: records refer to the task's one string per trial by index.
+    const trialIndex = task.trials.add(trialId);
     const metricType = score.metric_type;
     let bucket = task.buckets.get(metricType);
     if (bucket === undefined) {
@@ -237,7 +233,7 @@ export class SummaryBuilder {
           continue;
         }
         // A key discovered now: the trial failures before it belong to it too, in order.
-        records = new TaskValueColumn(task.trialIds);
+        records = new TaskValueRecords();
         for (const t of bucket.failureTrials) records.push(t, MISSING, 0);
         series.records = records;
         series.passN += bucket.failureTrials.length;
@@ -339,10 +335,9 @@ export class SummaryBuilder {
             for (let i = 0; i < n; i++) values[at++] = part[i] as number;
             continue;
           }
-          const { codes, values: column } = records;
-          for (let i = 0; i < codes.length; i++) {
-            const kind = (codes[i] as number) % 8;
-            const v = column[i] as number;
+          for (let i = 0; i < records.length; i++) {
+            const kind = records.kind(i);
+            const v = records.value(i);
             if ((kind === NUMBER || kind === FLOAT) && Number.isFinite(v)) values[at++] = v;
           }
         }
@@ -363,8 +358,9 @@ export class SummaryBuilder {
       for (const [type, bucket] of task.buckets) {
         for (const series of bucket.keys) {
           const records = series.records;
-          const column =
-            records === null ? new TaskValueColumn(trialIds) : copy ? records.copyWith(trialIds) : records;
+          const column = records === null ? new TaskValueColumn(trialIds) : records.column(trialIds);
+          // finished: the summary's column is all that is left of them
+          if (!copy) records?.release();
           keys.push([type, series.name, column]);
         }
       }
@@ -431,7 +427,7 @@ export class SummaryBuilder {
         const series = newSeries(out.name);
         const kind = kindOfValueSchema(out.value_schema);
         if (KEY_KINDS.has(kind)) {
-          series.records = new TaskValueColumn(task.trialIds);
+          series.records = new TaskValueRecords();
           bucket.keys.push(series);
         }
         if (PASS_AT_K_KINDS.has(kind)) {
@@ -566,14 +562,8 @@ function isOneEachInOrder(trials: readonly number[], trialCount: number): boolea
 }
 
 function newTaskState(id: string, views: [string, SemanticView][]): TaskState {
-  return {
-    id,
-    bucketList: [],
-    buckets: new Map(),
-    trialIndex: new Map(),
-    trialIds: [],
-    views,
-  };
+  const trials = new TrialIdIndex();
+  return { id, bucketList: [], buckets: new Map(), trials, trialIds: trials.ids, views };
 }
 
 /** The finite numbers of a series' output aggregate, in score order. */
@@ -582,14 +572,13 @@ function finiteValues(series: Series): ArrayLike<number> {
   const out = series.values;
   if (column === null) return out;
   // the records added since the last call (a live summary asks again and again)
-  const { codes, values } = column;
-  for (let i = series.finiteScanned; i < codes.length; i++) {
-    const kind = (codes[i] as number) % 8;
+  for (let i = series.finiteScanned; i < column.length; i++) {
+    const kind = column.kind(i);
     if (kind !== NUMBER && kind !== FLOAT) continue;
-    const v = values[i] as number;
+    const v = column.value(i);
     if (Number.isFinite(v)) out.push(v);
   }
-  series.finiteScanned = codes.length;
+  series.finiteScanned = column.length;
   return out;
 }
 

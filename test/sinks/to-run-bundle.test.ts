@@ -11,6 +11,9 @@ import { openInputs } from '../../src/sources/open-inputs.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import { toRunBundle } from '../../src/sinks/to-run-bundle.js';
+import { bundleReportWriter } from '../../src/bundle/bundle-report-writer.js';
+import { reportWriterFor } from '../../src/report/report-writer-for.js';
+import { bigRun } from '../report/fixtures/big-run.js';
 import { dirTexts, fixturePath, tempDir } from '../bundle/dir-files.js';
 
 const SDK_SPARSE = fixturePath('sdk-sparse');
@@ -156,5 +159,29 @@ describe('toRunBundle', () => {
       expect(again.unchanged, input).toBe(true);
       expect(handed).toEqual(again.summary);
     }
+  });
+
+  it('writes, from the stream, the report.html its bundle rebuilds, byte for byte', async () => {
+    const bundle = bigRun(60, 25);
+    const dir = join(await tempDir(), 'streamed');
+    const sink = toRunBundle(dir, {
+      runId: bundle.runId,
+      tasks: bundle.tasks,
+      clock: fixedClock(),
+      reportWriter: bundleReportWriter,
+    });
+    for (const trial of bundle.trials) {
+      await sink.write({
+        item: { trial, evidence: null, task: null, origin: { file: 'memory' } },
+        scores: bundle.scores.filter((s) => s.trial_id === trial.id && s.task_id === trial.task_id),
+        task: bundle.tasks.find((t) => t.id === trial.task_id) as TaskSpec,
+      });
+    }
+    await sink.shutdown();
+    const streamed = await readFile(join(dir, 'report.html'), 'utf8');
+    const rebuilt = join(await tempDir(), 'rebuilt.html');
+    await reportWriterFor(dir, { outPath: rebuilt });
+    expect(streamed.length).toBeGreaterThan(100_000);
+    expect(streamed).toBe(await readFile(rebuilt, 'utf8'));
   });
 });

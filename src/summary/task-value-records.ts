@@ -1,0 +1,74 @@
+import { grownTypedArray } from '../util/grown-typed-array.js';
+import { TaskValueColumn } from './task-value-column.js';
+
+const LABEL = TaskValueColumn.LABEL;
+
+/**
+ * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
+ * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays, 12
+ * bytes a record outside the JavaScript heap, growing by doubling. `column()` gives the
+ * `TaskValueColumn` the summary holds, its arrays sized exactly.
+ *
+ * @example
+ * const records = new TaskValueRecords();
+ * records.push(0, TaskValueColumn.NUMBER, 0.5);
+ * records.column(['t1']).records(); // [{ trial_id: 't1', value_type: 'number', value: 0.5 }]
+ */
+export class TaskValueRecords {
+  #codes = new Int32Array(8);
+  #values = new Float64Array(8);
+  readonly #labels: string[] = [];
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Appends one record; `value` is the number (kinds Number/Float), else ignored. */
+  push(trialIndex: number, kind: number, value: number): void {
+    const at = this.#length;
+    if (at === this.#codes.length) {
+      this.#codes = grownTypedArray(this.#codes, Math.max(8, at * 2));
+      this.#values = grownTypedArray(this.#values, Math.max(8, at * 2));
+    }
+    this.#codes[at] = trialIndex * 8 + kind;
+    this.#values[at] = value;
+    this.#length = at + 1;
+  }
+
+  /** Appends a label record. */
+  pushLabel(trialIndex: number, label: string): void {
+    this.push(trialIndex, LABEL, this.#labels.length);
+    this.#labels.push(label);
+  }
+
+  /** The kind of record `i`. */
+  kind(i: number): number {
+    return (this.#codes[i] as number) & 7;
+  }
+
+  /** The number of record `i` (kinds Number/Float; a label's index for Label). */
+  value(i: number): number {
+    return this.#values[i] as number;
+  }
+
+  /** Frees the records' memory: they are empty from then on (labels too). */
+  release(): void {
+    this.#codes = new Int32Array(0);
+    this.#values = new Float64Array(0);
+    this.#labels.length = 0;
+    this.#length = 0;
+  }
+
+  /** The records as a `TaskValueColumn` over the task's `trialIds` (a copy: later records stay here). */
+  column(trialIds: readonly string[]): TaskValueColumn {
+    const n = this.#length;
+    const codes = new Array<number>(n);
+    const values = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      codes[i] = this.#codes[i] as number;
+      values[i] = this.#values[i] as number;
+    }
+    return new TaskValueColumn(trialIds, codes, values, this.#labels.slice());
+  }
+}
