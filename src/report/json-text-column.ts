@@ -66,18 +66,7 @@ export class JsonTextColumn {
       this.#current = Buffer.allocUnsafe(Math.max(size, most));
       this.#used = 0;
     }
-    // short ASCII items (numbers, ids, status chars) byte by byte: cheaper than a call into `write`
-    const buffer = this.#current;
-    let at = this.#used;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 0x80) {
-        at = this.#used + buffer.write(text, this.#used, 'utf8');
-        break;
-      }
-      buffer[at++] = code;
-    }
-    this.#used = at;
+    this.#used += this.#current.write(text, this.#used, 'utf8');
     this.#length += items;
   }
 }
