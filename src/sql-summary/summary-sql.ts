@@ -17,6 +17,7 @@ const READ_BACK_TABLES = [
   '_es_task',
   '_es_key',
   '_es_rec',
+  '_es_recs',
   '_es_str',
   '_es_pk_task',
   '_es_agg',
@@ -89,14 +90,17 @@ export const SUMMARY_SQL = {
   /** The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels. */
   selectRecordStrings: `SELECT s FROM _es_str ORDER BY sid`,
   /**
-   * Task value records per key (`key_id` of `selectTaskKeys`) in score order, fixed-width columns
-   * only: record code 0 missing, 1 number, 2 label; the trial id and label as `sid`s (label -1 when
-   * none); `is_float`: the value was written as a float literal (`1.0`), as listed by the bulk
-   * loader's temp table `_es_float_lit` with `withFloats`, else as the staged rows tell (always false
-   * from the store tables).
+   * Stores the task value records per key (`key_id` of `selectTaskKeys`) in score order, fixed-width
+   * columns only, as `_es_recs` (read back in that order by `selectRecords`, with
+   * `preserve_insertion_order` on): record code 0 missing, 1 number, 2 label; the trial id and label
+   * as `sid`s of `selectRecordStrings` (label -1 when none); `is_float`: the value was written as a
+   * float literal (`1.0`), as listed by the bulk loader's temp table `_es_float_lit` with
+   * `withFloats`, else as the staged rows tell (always false from the store tables). Sorted here, so
+   * that reading the records back is a plain scan; drops `_es_rec`.
    */
-  selectRecords(withFloats: boolean): string {
-    return `
+  sortRecords(withFloats: boolean): string[] {
+    return [
+      `CREATE OR REPLACE TEMP TABLE _es_recs AS
     SELECT r.key_id::INTEGER AS key_id, t.sid AS trial_sid, r.record_code,
       coalesce(r.num_value, 0::DOUBLE) AS num_value, coalesce(r.is_bool, false) AS is_bool,
       coalesce(l.sid, -1) AS label_sid,
@@ -108,8 +112,14 @@ export const SUMMARY_SQL = {
            LEFT JOIN _es_float_lit f ON f.score_ordinal = r.score_ordinal AND f.output_name = k.output_name`
         : ''
     }
-    ORDER BY r.key_id, r.score_ordinal`;
+    ORDER BY r.key_id, r.score_ordinal`,
+      dropTable('_es_rec'),
+    ];
   },
+  /** The records stored by `sortRecords`, in their order (with `preserve_insertion_order` on). */
+  selectRecords: `SELECT * FROM _es_recs`,
+  /** Drops the strings once read (`selectRecordStrings`). */
+  releaseStrings: dropTable('_es_str'),
   /** Counts (§7.8). */
   selectCounts(withSpecs: boolean, source: SummarySource = STORE_SOURCE): string {
     return `
