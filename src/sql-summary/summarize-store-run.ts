@@ -66,7 +66,7 @@ export async function summarizeStoreRun(
   ).map(([name, value]) => `SET ${name as string} = ${sqlString(value as string)}`);
 
   try {
-    for (const sql of SUMMARY_SQL.prepare(withSpecs, source)) await run(sql);
+    for (const sql of SUMMARY_SQL.prepare(withSpecs, source, options.floatLiterals === true)) await run(sql);
     for (const sql of SUMMARY_SQL.releaseSteps) await run(sql);
     // the last reads of the score and trial rows: the staged rows can go before the read-backs
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
@@ -84,9 +84,6 @@ export async function summarizeStoreRun(
       await rows(SUMMARY_SQL.selectAggregates),
     );
     await run(SUMMARY_SQL.releaseValues);
-    // the records sorted while the heap is small; read back in that order
-    await run('SET preserve_insertion_order = true');
-    for (const sql of SUMMARY_SQL.sortRecords(options.floatLiterals === true)) await run(sql);
     appendAll(aggregates, await readPassAtK(connection));
     appendAll(aggregates, options.extraScores ?? []);
 
@@ -165,13 +162,13 @@ async function streamRecords(
   columns: TaskValueColumn[],
   done: (keyId: number) => void,
 ) {
+  // what DuckDB still holds is only scanned from here while the heap fills: its memory goes back
+  await lowerMemoryLimit(connection);
   const strings: string[] = [];
   for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
     appendAll(strings, chunk.getColumnValues(0) as string[]);
   }
   await connection.run(SUMMARY_SQL.releaseStrings);
-  // what DuckDB still holds is only scanned from here while the heap fills: its memory goes back
-  await lowerMemoryLimit(connection);
   // string id → index in the current task's trial id list
   const trialIndex = new Map<number, number>();
   let lastIds: string[] | null = null;
