@@ -59,9 +59,14 @@ export async function summarizeStoreRun(
   );
   const withSpecs = (flag[0]?.[0] ?? flag[0]?.[1]) === true;
   const source = options.source ?? STORE_SOURCE;
+  // settings changed for the read-backs, restored at the end (the connection may be a store sink's)
+  const restore = (
+    await rows(`SELECT name, value FROM duckdb_settings()
+      WHERE name IN ('preserve_insertion_order', 'memory_limit')`)
+  ).map(([name, value]) => `SET ${name as string} = ${sqlString(value as string)}`);
 
   try {
-    for (const sql of SUMMARY_SQL.prepare(withSpecs, source)) await run(sql);
+    for (const sql of SUMMARY_SQL.prepare(withSpecs, source, options.floatLiterals === true)) await run(sql);
     for (const sql of SUMMARY_SQL.releaseSteps) await run(sql);
     // the last reads of the score and trial rows: the staged rows can go before the read-backs
     const [counts] = await rows(SUMMARY_SQL.selectCounts(withSpecs, source));
@@ -116,7 +121,7 @@ export async function summarizeStoreRun(
       // a repeated `type.name` key (metric types may contain dots): the last one wins, in the first's place
       byKey.set(key, column);
     }
-    await streamRecords(connection, columns, options.floatLiterals === true, (keyId) => {
+    await streamRecords(connection, columns, (keyId) => {
       // the arrays grew by pushes (up to half unused); a copy holds just the records
       const column = columns[keyId] as TaskValueColumn;
       const [byKey, key] = places[keyId] as [Map<string, TaskValueColumn>, string];
@@ -143,6 +148,7 @@ export async function summarizeStoreRun(
     };
   } finally {
     for (const sql of SUMMARY_SQL.cleanup) await connection.run(sql);
+    for (const sql of restore) await connection.run(sql);
   }
 }
 
@@ -154,19 +160,21 @@ export async function summarizeStoreRun(
 async function streamRecords(
   connection: DuckDBConnection,
   columns: TaskValueColumn[],
-  floatLiterals: boolean,
   done: (keyId: number) => void,
 ) {
+  // what DuckDB still holds is only scanned from here while the heap fills: its memory goes back
+  await lowerMemoryLimit(connection);
   const strings: string[] = [];
   for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
     appendAll(strings, chunk.getColumnValues(0) as string[]);
   }
+  await connection.run(SUMMARY_SQL.releaseStrings);
   // string id → index in the current task's trial id list
   const trialIndex = new Map<number, number>();
   let lastIds: string[] | null = null;
   // records come in key order: a key is complete when the next one starts
   let lastKey = -1;
-  const result = await connection.stream(SUMMARY_SQL.selectRecords(floatLiterals));
+  const result = await connection.stream(SUMMARY_SQL.selectRecords);
   for await (const chunk of result) {
     const keys = fixedChunkColumn(chunk, 0, 'int32');
     const trials = fixedChunkColumn(chunk, 1, 'int32');
@@ -277,6 +285,34 @@ async function readPassAtK(connection: DuckDBConnection): Promise<AggregateScore
   }
   finish();
   return out;
+}
+
+/** DuckDB's memory while the records are scanned (the limit is lowered to it, never raised). */
+const SCAN_MEMORY_BYTES = 256 * 2 ** 20;
+
+/**
+ * Lowers DuckDB's `memory_limit` to `SCAN_MEMORY_BYTES` when it is above: DuckDB then writes the
+ * blocks it holds past that to its temp directory and frees them. Left as it is when DuckDB cannot.
+ */
+async function lowerMemoryLimit(connection: DuckDBConnection): Promise<void> {
+  const [[limit]] = (await connection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRows() as [
+    [string],
+  ];
+  if (byteSize(limit) <= SCAN_MEMORY_BYTES) return;
+  await connection.run(`SET memory_limit = '${SCAN_MEMORY_BYTES}B'`).catch(() => undefined);
+}
+
+/** Bytes of a DuckDB size setting as it prints it (`953.6 MiB`, `1.0 GiB`, `0 bytes`). */
+function byteSize(text: string): number {
+  const match = /^([\d.]+)\s*(?:([KMGTP])(i?)B|bytes)$/.exec(text.trim());
+  if (match === null) return Infinity;
+  const power = match[2] === undefined ? 0 : ' KMGTP'.indexOf(match[2]);
+  return Number(match[1]) * (match[3] === 'i' ? 1024 : 1000) ** power;
+}
+
+/** A SQL string literal. */
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 function num(v: DuckDBValue | undefined): number {

@@ -42,19 +42,25 @@ const dropTable = (table: string): string => `DROP TABLE IF EXISTS ${table}`;
  * for (const sql of SUMMARY_SQL.prepare(true)) await connection.run(sql, { run: 'r1' });
  */
 export const SUMMARY_SQL = {
-  /** Steps that build the temp tables, in order; `source` names the score and trial rows. */
-  prepare(withSpecs: boolean, source: SummarySource = STORE_SOURCE): string[] {
+  /**
+   * Steps that build the temp tables, in order; `source` names the score and trial rows;
+   * `withFloats`: float literals (`1.0`) are listed by the bulk loader's temp table `_es_float_lit`
+   * (else the staged rows tell them, and the store tables none). Leaves `preserve_insertion_order`
+   * on: the strings and the task value records are stored in the order their `select*` reads them.
+   */
+  prepare(withSpecs: boolean, source: SummarySource = STORE_SOURCE, withFloats = false): string[] {
     return [
       withSpecs ? TASKS_WITH_SPECS : tasksNoSpecs(source),
       withSpecs ? SERIES_WITH_SPECS : seriesNoSpecs(source),
       ...NAMES,
       observations(withSpecs, source),
       withSpecs ? KEYS_WITH_SPECS : KEYS_NO_SPECS,
-      RECORDS,
-      STRINGS,
       ...(withSpecs ? viewSteps(source) : VIEW_STEPS_EMPTY),
-      ...(withSpecs ? passAtKSteps(source) : PASS_AT_K_EMPTY),
       ...AGGREGATE_STEPS,
+      'SET preserve_insertion_order = true',
+      STRINGS,
+      records(withFloats),
+      ...(withSpecs ? passAtKSteps(source) : PASS_AT_K_EMPTY),
     ];
   },
   /**
@@ -86,30 +92,20 @@ export const SUMMARY_SQL = {
     SELECT t.task_id, k.metric_type, k.output_name, k.key_id
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
     ORDER BY t.task_rank, k.key_id`,
-  /** The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels. */
-  selectRecordStrings: `SELECT s FROM _es_str ORDER BY sid`,
   /**
-   * Task value records per key (`key_id` of `selectTaskKeys`) in score order, fixed-width columns
-   * only: record code 0 missing, 1 number, 2 label; the trial id and label as `sid`s (label -1 when
-   * none); `is_float`: the value was written as a float literal (`1.0`), as listed by the bulk
-   * loader's temp table `_es_float_lit` with `withFloats`, else as the staged rows tell (always false
-   * from the store tables).
+   * The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels, in
+   * `sid` order as stored by `prepare` (read with `preserve_insertion_order` on).
    */
-  selectRecords(withFloats: boolean): string {
-    return `
-    SELECT r.key_id::INTEGER AS key_id, t.sid AS trial_sid, r.record_code,
-      coalesce(r.num_value, 0::DOUBLE) AS num_value, coalesce(r.is_bool, false) AS is_bool,
-      coalesce(l.sid, -1) AS label_sid,
-      ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'r.is_float'} AS is_float
-    FROM _es_rec r JOIN _es_str t ON t.s = r.trial_id LEFT JOIN _es_str l ON l.s = r.label_value
-    ${
-      withFloats
-        ? `JOIN _es_key k USING (key_id)
-           LEFT JOIN _es_float_lit f ON f.score_ordinal = r.score_ordinal AND f.output_name = k.output_name`
-        : ''
-    }
-    ORDER BY r.key_id, r.score_ordinal`;
-  },
+  selectRecordStrings: `SELECT s FROM _es_str`,
+  /**
+   * Task value records per key (`key_id` of `selectTaskKeys`) in score order, as stored by `prepare`
+   * (read in that order with `preserve_insertion_order` on), fixed-width columns only: record code 0
+   * missing, 1 number, 2 label; the trial id and label as `sid`s of `selectRecordStrings` (label -1
+   * when none); `is_float`: the value was written as a float literal (`1.0`).
+   */
+  selectRecords: `SELECT key_id, trial_sid, record_code, num_value, is_bool, label_sid, is_float FROM _es_rec`,
+  /** Drops the strings once read (`selectRecordStrings`). */
+  releaseStrings: dropTable('_es_str'),
   /** Counts (§7.8). */
   selectCounts(withSpecs: boolean, source: SummarySource = STORE_SOURCE): string {
     return `
@@ -279,23 +275,33 @@ FROM (SELECT DISTINCT task_rank, nid FROM _es_obs WHERE has_output AND value_typ
 JOIN _es_task t USING (task_rank) JOIN _es_name n USING (nid)`;
 
 // Task value records: a trial failure → missing; a completed/partial score whose first output of the
-// name is a number/boolean → number, a string → label; anything else → nothing.
-const RECORDS = `
+// name is a number/boolean → number, a string → label; anything else → nothing. Stored sorted (key,
+// then score order), trial ids and labels as their `sid`s, so that reading them back is a plain scan.
+const records = (withFloats: boolean): string => `
 CREATE OR REPLACE TEMP TABLE _es_rec AS
-SELECT k.key_id, b.score_ordinal, b.trial_id,
+SELECT k.key_id::INTEGER AS key_id, t.sid AS trial_sid,
   (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
-  CASE WHEN b.is_trial_failure THEN NULL ELSE b.num_value END AS num_value,
-  (NOT b.is_trial_failure AND b.value_type = 'boolean') AS is_bool,
-  CASE WHEN b.is_trial_failure THEN NULL ELSE b.label_value END AS label_value,
-  NOT b.is_trial_failure AND b.is_float AS is_float
+  CASE WHEN b.is_trial_failure THEN 0::DOUBLE ELSE coalesce(b.num_value, 0::DOUBLE) END AS num_value,
+  coalesce(NOT b.is_trial_failure AND b.value_type = 'boolean', false) AS is_bool,
+  CASE WHEN b.is_trial_failure THEN -1 ELSE coalesce(l.sid, -1) END AS label_sid,
+  ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'coalesce(NOT b.is_trial_failure AND b.is_float, false)'} AS is_float
 FROM _es_obs b JOIN _es_key k ON k.task_rank = b.task_rank AND k.nid = b.nid
-WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))`;
+JOIN _es_str t ON t.s = b.trial_id LEFT JOIN _es_str l ON l.s = b.label_value
+${
+  withFloats
+    ? 'LEFT JOIN _es_float_lit f ON f.score_ordinal = b.score_ordinal AND f.output_name = k.output_name'
+    : ''
+}
+WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))
+ORDER BY k.key_id, b.score_ordinal`;
 
-// The trial ids and labels of the records, numbered (the records refer to them by number).
+// The trial ids and labels the records may refer to, numbered (the records refer to them by number),
+// stored in number order.
 const STRINGS = `
 CREATE OR REPLACE TEMP TABLE _es_str AS
 SELECT s, (row_number() OVER () - 1)::INTEGER AS sid FROM (
-  SELECT trial_id AS s FROM _es_rec UNION SELECT label_value FROM _es_rec WHERE label_value IS NOT NULL)`;
+  SELECT trial_id AS s FROM _es_obs UNION SELECT label_value FROM _es_obs WHERE label_value IS NOT NULL)
+ORDER BY sid`;
 
 // Views (§7.5), with specs only.
 const viewSteps = (source: SummarySource): string[] => [

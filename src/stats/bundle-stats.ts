@@ -1,4 +1,4 @@
-import type { AggregateScore, Summary } from '../model/summary.js';
+import type { AggregateScore, Summary, TaskValueRecord } from '../model/summary.js';
 import { columnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { clusteredMeanInterval } from './clustered-mean-interval.js';
@@ -47,10 +47,11 @@ export interface BundleStats {
  * bundleStats(summary).aggregates.find((a) => a.name === 'verifier_reward.reward')?.intervals;
  */
 export function bundleStats(summary: Summary, confidence = 0.95): BundleStats {
-  const perTask = taskValuesByOutput(summary);
+  const perTask = taskListsByOutput(summary);
   const aggregates = summary.scores.scores.map((aggregate): AggregateStats => {
-    const tasks = perTask.get(aggregate.name);
-    if (tasks !== undefined) return outputStats(aggregate, tasks, confidence);
+    const lists = perTask.get(aggregate.name);
+    // one output's values at a time: a run of 50M values is never held as numbers all at once
+    if (lists !== undefined) return outputStats(aggregate, lists.map(taskValues), confidence);
     const kind: AggregateKind = /\.pass@\d+$/.test(aggregate.name)
       ? 'pass_at_k'
       : aggregate.name.startsWith('view.')
@@ -66,45 +67,49 @@ interface TaskValues {
   booleans: number[];
 }
 
-function taskValuesByOutput(summary: Summary): Map<string, TaskValues[]> {
-  const byOutput = new Map<string, TaskValues[]>();
-  const add = (name: string, values: TaskValues): void => {
-    let list = byOutput.get(name);
-    if (list === undefined) byOutput.set(name, (list = []));
-    list.push(values);
+/** One task's values of one output: its column, or its records. */
+type TaskList = TaskValueColumn | readonly TaskValueRecord[];
+
+/** Each output's per-task lists, in task order (references only: no value is copied). */
+function taskListsByOutput(summary: Summary): Map<string, TaskList[]> {
+  const byOutput = new Map<string, TaskList[]>();
+  const add = (name: string, list: TaskList): void => {
+    let lists = byOutput.get(name);
+    if (lists === undefined) byOutput.set(name, (lists = []));
+    lists.push(list);
   };
   const taskMetricValues = summary.task_metric_values;
   for (const task of Object.keys(taskMetricValues)) {
     // Columns when the summary has them: a run of 50M values never becomes 50M record objects.
     const columns = columnarTaskValues.columns(taskMetricValues, task);
     if (columns !== null) {
-      for (const [name, column] of columns) add(name, columnValues(column));
+      for (const [name, column] of columns) add(name, column);
       continue;
     }
-    for (const [name, records] of Object.entries(taskMetricValues[task] ?? {})) {
-      const values: TaskValues = { numbers: [], booleans: [] };
-      for (const record of records) {
-        if (record.value_type !== 'number') continue;
-        if (typeof record.value === 'boolean') values.booleans.push(record.value ? 1 : 0);
-        else if (typeof record.value === 'number' && Number.isFinite(record.value))
-          values.numbers.push(record.value);
-      }
-      add(name, values);
-    }
+    for (const [name, records] of Object.entries(taskMetricValues[task] ?? {})) add(name, records);
   }
   return byOutput;
 }
 
-function columnValues(column: TaskValueColumn): TaskValues {
+function taskValues(list: TaskList): TaskValues {
   const values: TaskValues = { numbers: [], booleans: [] };
-  for (let i = 0; i < column.length; i++) {
-    const kind = column.kind(i);
-    if (kind === TaskValueColumn.TRUE) values.booleans.push(1);
-    else if (kind === TaskValueColumn.FALSE) values.booleans.push(0);
-    else if (kind === TaskValueColumn.NUMBER || kind === TaskValueColumn.FLOAT) {
-      const v = column.values[i] as number;
-      if (Number.isFinite(v)) values.numbers.push(v);
+  if (list instanceof TaskValueColumn) {
+    for (let i = 0; i < list.length; i++) {
+      const kind = list.kind(i);
+      if (kind === TaskValueColumn.TRUE) values.booleans.push(1);
+      else if (kind === TaskValueColumn.FALSE) values.booleans.push(0);
+      else if (kind === TaskValueColumn.NUMBER || kind === TaskValueColumn.FLOAT) {
+        const v = list.values[i] as number;
+        if (Number.isFinite(v)) values.numbers.push(v);
+      }
     }
+    return values;
+  }
+  for (const record of list) {
+    if (record.value_type !== 'number') continue;
+    if (typeof record.value === 'boolean') values.booleans.push(record.value ? 1 : 0);
+    else if (typeof record.value === 'number' && Number.isFinite(record.value))
+      values.numbers.push(record.value);
   }
   return values;
 }
