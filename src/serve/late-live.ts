@@ -1,4 +1,5 @@
-import type { BodyAnswer, BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
+import type { ExportOutcome } from './export-response.js';
+import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 const STARTING: Saturated = {
   saturated: true,
@@ -43,7 +44,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     body: Buffer,
     encoding: 'protobuf' | 'json',
     signal?: OtlpSignal,
-  ): BodyAnswer | Promise<BodyAnswer> {
+  ): ExportOutcome | Saturated | Undecodable {
     return this.#bodies === null ? STARTING : this.#bodies.acceptBody(body, encoding, signal);
   }
 
@@ -55,7 +56,7 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.trialJson(trialId);
   }
 
-  metricsText(): string | Promise<string> {
+  metricsText(): string {
     return this.#api?.metricsText() ?? '';
   }
 
@@ -64,11 +65,11 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.onEvent(listener) ?? (() => undefined);
   }
 
-  async healthy(): Promise<boolean> {
-    return (await this.problem()) === null;
+  healthy(): boolean {
+    return this.problem() === null;
   }
 
-  problem(): string | null | Promise<string | null> {
+  problem(): string | null {
     return this.#api === null ? 'starting' : this.#api.problem();
   }
 }

@@ -64,11 +64,6 @@ export interface LiveEngineConfig {
    * than this (null or absent: no stop width).
    */
   stopWhenWidth?: number | null | undefined;
-  /**
-   * Told each time the queues fill up (with the answer a request gets then) or have room again
-   * (null), so that a receiver on another thread can refuse exports without asking.
-   */
-  onCapacity?: ((saturated: Saturated | null) => void) | undefined;
 }
 
 /** A trial handed out for scoring, with its plan and when it became ready. */
@@ -132,8 +127,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly #problems: string[] = [];
   readonly #sinkErrors = new Set<unknown>();
   #unscoredTrials = 0;
-  /** Whether the queues were full when last told to `onCapacity`. */
-  #toldSaturated = false;
 
   constructor(
     private readonly config: LiveEngineConfig,
@@ -179,7 +172,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
           error: (error: unknown) => {
             for (const job of this.#running.values()) this.#unscored(job.key, error);
             this.#running.clear();
-            this.#admitWaiter();
             resolve(this.#openScoring(sinks));
             this.#pump();
           },
@@ -275,7 +267,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       this.metrics.logRecordsReceived += logs.length;
       this.metrics.queueDepthSpans = this.#queuedSpans;
       this.#scheduleDrain();
-      this.#tellCapacity();
     }
     const refusedLogs = logsWithoutTrace + logsLate;
     if (rejected === 0 && late === 0 && deep === 0 && refusedLogs === 0) return EMPTY_OUTCOME;
@@ -331,24 +322,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /** Lets the oldest waiting request in when the queues have room (called as they shrink). */
   #admitWaiter(): void {
-    this.#tellCapacity();
     if (this.#capacityWaiters.size > 0 && !this.isSaturated()) this.#capacityWaiters.admitOldest();
-  }
-
-  /** Tells `onCapacity` when the queues filled up or have room again since it was last told. */
-  #tellCapacity(): void {
-    const onCapacity = this.config.onCapacity;
-    if (onCapacity === undefined || this.isSaturated() === this.#toldSaturated) return;
-    this.#toldSaturated = !this.#toldSaturated;
-    onCapacity(this.#toldSaturated ? this.#saturated() : null);
   }
 
   #throttle(): Saturated {
     this.metrics.exportsThrottled += 1;
-    return this.#saturated();
-  }
-
-  #saturated(): Saturated {
     return {
       saturated: true,
       retryAfterSec: this.config.retryAfterSec,
@@ -538,7 +516,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       this.#jobs.set(trial.key, { ...trial, reason, plan, readyAtMs });
     }
     this.metrics.scoringQueueTrials = this.#pendingTrials();
-    this.#tellCapacity();
   }
 
   #unscored(key: string, error: unknown): void {

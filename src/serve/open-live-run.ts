@@ -8,7 +8,7 @@ import { bundleReportWriter } from '../bundle/bundle-report-writer.js';
 import { newRunId } from '../bundle/new-run-id.js';
 import { LiveDuckDBStore } from './live-duckdb-store.js';
 import { EvaluationResultEmitter } from './evaluation-result-emitter.js';
-import { LiveEngine, type LiveEngineConfig } from './live-engine.js';
+import { LiveEngine } from './live-engine.js';
 
 /**
  * What a live run needs to be set up: the options of
@@ -58,8 +58,7 @@ export interface LiveRun {
 
 /**
  * Sets up a live run: loads the config, opens the DuckDB store (`db`) and the `emitOtlp` sink, and
- * makes the engine (not yet started). `onCapacity` is told when the engine's queues fill up or have
- * room again (`LiveEngineConfig.onCapacity`).
+ * makes the engine (not yet started).
  *
  * @example
  * const run = await openLiveRun(options, (m) => process.stderr.write(m));
@@ -70,7 +69,6 @@ export async function openLiveRun(
   options: LiveRunOptions,
   onWarning: (message: string) => void,
   onProblem: (message: string) => void = onWarning,
-  onCapacity?: LiveEngineConfig['onCapacity'],
 ): Promise<LiveRun> {
   const config =
     options.configFile === null ? parseConfig({}, 'defaults') : await loadConfig(options.configFile);
@@ -119,7 +117,6 @@ export async function openLiveRun(
       tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
       onProblem,
       stopWhenWidth: options.stopWhenWidth,
-      onCapacity,
     },
     planner,
     sinks,

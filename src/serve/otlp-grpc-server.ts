@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { BodyBudget } from './body-budget.js';
 import { checkBearerToken } from './check-bearer-token.js';
 import { encodeExportResponseProto, type ExportOutcome } from './export-response.js';
-import type { BodyAnswer, BodyHandler, OtlpSignal, Saturated } from './serve-types.js';
+import type { BodyHandler, OtlpSignal, Saturated, Undecodable } from './serve-types.js';
 
 /** Configuration of the OTLP/gRPC receiver. */
 export interface OtlpGrpcServerConfig {
@@ -126,7 +126,7 @@ export class OtlpGrpcServer {
       exhausted(callback, early);
       return;
     }
-    const answer = (outcome: BodyAnswer): void => {
+    const answer = (outcome: ExportOutcome | Saturated | Undecodable): void => {
       if ('undecodable' in outcome) {
         callback({ code: grpc.status.INVALID_ARGUMENT, details: outcome.undecodable });
       } else if ('saturated' in outcome) exhausted(callback, outcome);
@@ -143,12 +143,13 @@ export class OtlpGrpcServer {
       });
       return;
     }
-    Promise.resolve()
-      .then(() => this.handler.acceptBody(request, 'protobuf', signal))
-      .then(answer, (error: unknown) =>
-        callback({ code: grpc.status.INTERNAL, details: `internal error: ${(error as Error).message}` }),
-      )
-      .finally(() => budget?.give(held));
+    let outcome;
+    try {
+      outcome = this.handler.acceptBody(request, 'protobuf', signal);
+    } finally {
+      budget?.give(held);
+    }
+    answer(outcome);
   }
 }
 

@@ -220,7 +220,7 @@ export class OtlpHttpServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'GET' && path === '/healthz') {
-      const problem = await this.api.problem();
+      const problem = this.api.problem();
       sendJson(
         res,
         problem === null ? 200 : 503,
@@ -262,7 +262,7 @@ export class OtlpHttpServer {
     } else if (path === '/v1/events') {
       this.#events(req, res);
     } else if (path === '/metrics') {
-      const text = await this.api.metricsText();
+      const text = this.api.metricsText();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
       res.end(text);
     } else {
@@ -339,7 +339,7 @@ export class OtlpHttpServer {
     const held = body.length;
     let outcome;
     try {
-      outcome = await this.handler.acceptBody(body, encoding, signal);
+      outcome = this.handler.acceptBody(body, encoding, signal);
     } finally {
       budget?.give(held);
     }

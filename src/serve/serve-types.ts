@@ -39,9 +39,6 @@ export interface Undecodable {
   undecodable: string;
 }
 
-/** The answer to a request body: accepted (perhaps in part), refused while saturated, or undecodable. */
-export type BodyAnswer = ExportOutcome | Saturated | Undecodable;
-
 /** What the receivers do with a request body: decode it and accept its spans, or say why not. */
 export interface BodyHandler {
   /** As {@link ExportHandler.saturation}: asked before the body is read. */
@@ -50,28 +47,24 @@ export interface BodyHandler {
   waitForCapacity(timeoutMs: number): Promise<void>;
   /**
    * Decodes `body` as `signal`'s export request (default `traces`) and accepts it (the receivers own
-   * `body` no longer: decoded spans and log records read it, or its bytes moved to another thread);
-   * the answer may come later (from the thread that decodes).
+   * `body` no longer: decoded spans and log records read it).
    */
   acceptBody(
     body: Buffer,
     encoding: 'protobuf' | 'json',
     signal?: OtlpSignal,
-  ): BodyAnswer | Promise<BodyAnswer>;
+  ): ExportOutcome | Saturated | Undecodable;
 }
 
-/**
- * The read side of the live state, served over HTTP (each answer may come later, from the thread
- * that keeps the state).
- */
+/** The read side of the live state, served over HTTP. */
 export interface LiveReadApi {
   /** The live summary; `omitTaskValues`: without its `task_metric_values` key. */
   summaryJson(options?: { omitTaskValues?: boolean }): unknown;
   trialJson(trialId: string): unknown;
-  metricsText(): string | Promise<string>;
+  metricsText(): string;
   /** Subscribe to score events; returns an unsubscribe function. */
   onEvent(listener: (event: { type: string; data: unknown }) => void): () => void;
-  healthy(): boolean | Promise<boolean>;
+  healthy(): boolean;
   /** Why the run's outputs are incomplete so far (a failed sink, unscored trials), or null. */
-  problem(): string | null | Promise<string | null>;
+  problem(): string | null;
 }

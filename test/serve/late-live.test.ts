@@ -3,9 +3,9 @@ import { LateLive } from '../../src/serve/late-live.js';
 import type { BodyHandler, LiveReadApi, OtlpSignal } from '../../src/serve/serve-types.js';
 
 describe('LateLive', () => {
-  it('answers "starting" before the run is set, then hands bodies over with their signal', async () => {
+  it('answers "starting" before the run is set, then hands bodies over with their signal', () => {
     const late = new LateLive();
-    expect(await late.acceptBody(Buffer.alloc(0), 'protobuf', 'logs')).toMatchObject({ saturated: true });
+    expect(late.acceptBody(Buffer.alloc(0), 'protobuf', 'logs')).toMatchObject({ saturated: true });
     const seen: (OtlpSignal | undefined)[] = [];
     const bodies: BodyHandler = {
       saturation: () => null,
@@ -17,8 +17,8 @@ describe('LateLive', () => {
       },
     };
     late.set(bodies, {} as LiveReadApi);
-    await late.acceptBody(Buffer.alloc(0), 'protobuf', 'logs');
-    await late.acceptBody(Buffer.alloc(0), 'json', 'traces');
+    late.acceptBody(Buffer.alloc(0), 'protobuf', 'logs');
+    late.acceptBody(Buffer.alloc(0), 'json', 'traces');
     expect(seen).toEqual(['logs', 'traces']);
   });
 });

@@ -16,7 +16,6 @@ import { fakeAgent } from './fake-agent.js';
 import { fileSummary, normalizedSummary } from './file-summary.js';
 import { sendMixedExporterTrials } from './mixed-exporter-trials.js';
 import { liveEngineConfig } from './live-engine-config.js';
-import { postTraces } from './post-traces.js';
 
 const RUN = 'agent-eval-20260101000000-00000000';
 
@@ -338,7 +337,12 @@ describe('evalstream serve (live OTLP)', () => {
       agent.runTrial('t', trial);
       return ProtobufTraceSerializer.serializeRequest(agent.recorded.getFinishedSpans())!;
     };
-    const send = (body: Uint8Array) => postTraces(live.httpUrl, body);
+    const send = (body: Uint8Array) =>
+      fetch(`${live.httpUrl}/v1/traces`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-protobuf' },
+      });
     expect((await send(serializeTrial('s1'))).status).toBe(200);
     await waitFor(() => live.engine.metrics.scoringQueueTrials >= 1);
     const throttled = await send(serializeTrial('s2'));

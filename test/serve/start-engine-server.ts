@@ -1,22 +1,17 @@
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
-import { LiveEngine } from '../../src/serve/live-engine.js';
-import type { LiveRunThread } from '../../src/serve/live-run-thread.js';
+import type { LiveEngine } from '../../src/serve/live-engine.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 
 /**
  * An OTLP/HTTP receiver on port 0 in front of `engine` (4 MiB bodies, 16 MiB inflated, no token),
- * started with the engine's timers (a `LiveRunThread` runs its own); resolves with the server and
- * its base URL.
+ * started with the engine's timers; resolves with the server and its base URL.
  *
  * @example
  * const { http, url } = await startEngineServer(engine);
  * // … fetch(`${url}/v1/traces`, …)
  * await http.shutdown();
  */
-export async function startEngineServer(
-  engine: LiveEngine | LiveRunThread,
-): Promise<{ http: OtlpHttpServer; url: string }> {
-  const local = engine instanceof LiveEngine;
+export async function startEngineServer(engine: LiveEngine): Promise<{ http: OtlpHttpServer; url: string }> {
   const http = new OtlpHttpServer(
     {
       host: '127.0.0.1',
@@ -26,10 +21,10 @@ export async function startEngineServer(
       maxBodyBytes: 4 << 20,
       maxDecompressedBytes: 16 << 20,
     },
-    local ? decodingBodyHandler(engine) : engine,
+    decodingBodyHandler(engine),
     engine,
   );
   const url = `http://127.0.0.1:${(await http.start()).port}`;
-  if (local) engine.start();
+  engine.start();
   return { http, url };
 }

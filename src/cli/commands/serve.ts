@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.js';
+import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
-import { LiveRunThread } from '../../serve/live-run-thread.js';
-import type { LiveRunOptions } from '../../serve/open-live-run.js';
+import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
+import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { intAtLeast } from '../int-at-least.js';
 import { parseHostPort } from '../parse-host-port.js';
@@ -218,7 +219,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     await httpServer.shutdown();
     throw error;
   }
-  let live: LiveRunThread;
+  let live: OpenLive;
   try {
     live = await openLive(runOptions);
   } catch (error) {
@@ -226,7 +227,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     await httpServer.shutdown();
     throw error;
   }
-  late.set(live, live);
+  late.set(live.bodies, live.api);
   process.stderr.write(
     `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
@@ -273,14 +274,28 @@ async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<
   }
 }
 
-/** Opens the live run on its own thread; a bad config is bad input (exit 2). */
-async function openLive(options: LiveRunOptions): Promise<LiveRunThread> {
+/** The live run as the receivers use it. */
+interface OpenLive {
+  runId: string;
+  bodies: BodyHandler;
+  api: LiveReadApi;
+  finish(): Promise<LiveRunEnd>;
+}
+
+async function openLive(options: LiveRunOptions): Promise<OpenLive> {
   try {
-    return await LiveRunThread.open(
+    const run = await openLiveRun(
       options,
       (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
       (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
     );
+    run.engine.start();
+    return {
+      runId: run.runId,
+      bodies: decodingBodyHandler(run.engine),
+      api: run.engine,
+      finish: () => run.finish(),
+    };
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
     throw error;
