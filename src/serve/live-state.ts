@@ -33,7 +33,7 @@ export interface LiveEvent {
  */
 export class LiveState {
   readonly #kept: KeptTrial[] = [];
-  /** Position in `#kept` by trial key and by trial id (kept off the heap: one per trial of the run). */
+  /** Position in `#kept` by trial key and by trial id (one per trial of the run). */
   readonly #byKey = new StringKeyIndex();
   readonly #byTrialId = new StringKeyIndex();
   readonly #listeners = new Set<(event: LiveEvent) => void>();

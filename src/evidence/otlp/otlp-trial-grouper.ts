@@ -174,7 +174,7 @@ export class OtlpTrialGrouper {
   /** Open traces, least recently active first. */
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
-  /** Trial key → parts emitted so far (one entry per trial of the run: kept off the heap). */
+  /** Trial key → parts emitted so far (one entry per trial of the run). */
   readonly #emitted = new StringKeyIndex();
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
@@ -193,7 +193,7 @@ export class OtlpTrialGrouper {
   readonly #liveDirty = new Set<LiveTrace>();
   readonly #liveTrials = new Map<string, LiveTrial>();
   #liveUnattached = 0;
-  /** Trace ids of sealed live trials (one per trace of the run: kept off the heap). */
+  /** Trace ids of sealed live trials (one per trace of the run). */
   readonly #sealed = new StringKeyIndex();
 
   constructor(config: OtlpGroupingConfig) {
