@@ -5,6 +5,7 @@ import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import type { Trial } from '../model/trial.js';
 import { boxNonFinite } from './box-non-finite.js';
 import { cutText } from './cut-text.js';
+import { embedJson } from './embed-json.js';
 import { JsonTextColumn } from './json-text-column.js';
 import { grownTypedArray } from '../util/grown-typed-array.js';
 
@@ -20,12 +21,6 @@ function columnValue(value: JsonValue | undefined): JsonValue {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string') return cutText(value, 200);
   return { $o: value === null ? 'null' : Array.isArray(value) ? 'list' : 'object' };
-}
-
-/** The JSON text of a table value, safe inside `<script type="application/json">` (see `embedJson`). */
-function embedText(value: JsonValue | string): string {
-  const text = JSON.stringify(value);
-  return text.includes('<') ? text.replace(/</g, '\\u003c') : text;
 }
 
 /** One metric type: the status char of each open row's first score of the type, and its sealed text. */
@@ -284,12 +279,12 @@ export class ReportRows {
     for (const column of this.#outputs.values()) column.text ??= this.#filled('array', 'null');
     for (let r = this.#base; r < end; r += 1) {
       const at = r - this.#base;
-      this.#idText.push(embedText(this.#openId[at] as string));
+      this.#idText.push(embedJson(this.#openId[at] as string));
       this.#statusText.push(this.#openStatus[at] as string);
       for (const column of this.#types.values()) (column.text as JsonTextColumn).push(column.open[at] ?? '-');
       for (const column of this.#outputs.values()) {
         const value = column.open[at];
-        (column.text as JsonTextColumn).push(value === undefined ? 'null' : embedText(value));
+        (column.text as JsonTextColumn).push(value === undefined ? 'null' : embedJson(value));
       }
     }
     if (keep) {
