@@ -2,13 +2,13 @@ import { writeSync } from 'node:fs';
 import type { PyJson } from './py-json.js';
 import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from './py-number-bytes.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
+import { stringifyPyJson } from './stringify-py-json.js';
 
 /**
- * Writes Python-style JSON straight into a byte buffer flushed to a file descriptor: the same text as
- * `stringifyPyJson`, but numbers, keys and ASCII strings are copied byte by byte without building
- * intermediate strings (the metrics file of a large run has millions of tokens). The token methods
- * are public so that large, regular parts (e.g. Gym's group entries) can be streamed without first
- * building them as objects.
+ * Writes Python-style JSON (the text of `stringifyPyJson`) into a byte buffer flushed to a file
+ * descriptor. Its token methods copy numbers and keys byte by byte, so that large, regular parts
+ * (Gym's group entries: millions of tokens in a large run) are streamed without first being built
+ * as objects or strings.
  *
  * @example
  * const w = new PyJsonFileWriter(fd, 2, 'orjson', false); w.value({ a: 1n }, 0); w.flush();
@@ -100,24 +100,6 @@ export class PyJsonFileWriter {
     this.used = at;
   }
 
-  string(s: string): void {
-    const n = s.length;
-    this.room(n + 2);
-    const buf = this.buf;
-    let u = this.used;
-    buf[u++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) {
-        this.ascii(quotePyJsonString(s, this.ensureAscii));
-        return;
-      }
-      buf[u++] = c;
-    }
-    buf[u++] = 0x22;
-    this.used = u;
-  }
-
   /** The bytes of `"k": ` (or `"k":` when compact), memoized. */
   encodedKey(k: string): Uint8Array {
     let b = this.keyBytes.get(k);
@@ -161,45 +143,23 @@ export class PyJsonFileWriter {
     this.used = putPyFloat(this.buf, this.used, x, this.floats);
   }
 
+  /**
+   * A whole value at `depth`, laid out by `stringifyPyJson`; an indented array item by item, so that
+   * a large list never becomes one string.
+   */
   value(v: PyJson, depth: number): void {
-    if (v === null) this.ascii('null');
-    else if (typeof v === 'number') this.float(v);
-    else if (typeof v === 'string') this.string(v);
-    else if (typeof v === 'bigint') {
-      if (v >= 0n && v <= 9007199254740991n) this.uint(Number(v));
-      else this.ascii(v.toString());
-    } else if (typeof v === 'boolean') this.ascii(v ? 'true' : 'false');
-    else if (Array.isArray(v)) {
-      const n = v.length;
-      if (n === 0) {
-        this.ascii('[]');
-        return;
-      }
-      this.byte(0x5b);
-      for (let i = 0; i < n; i++) {
-        if (i > 0) this.byte(0x2c);
-        if (this.indent > 0) this.pad(depth + 1);
-        this.value(v[i] as PyJson, depth + 1);
-      }
-      if (this.indent > 0) this.pad(depth);
-      this.byte(0x5d);
-    } else {
-      const keys = Object.keys(v);
-      const n = keys.length;
-      if (n === 0) {
-        this.ascii('{}');
-        return;
-      }
-      this.byte(0x7b);
-      for (let i = 0; i < n; i++) {
-        const k = keys[i] as string;
-        if (i > 0) this.byte(0x2c);
-        if (this.indent > 0) this.pad(depth + 1);
-        this.key(k);
-        this.value(v[k] as PyJson, depth + 1);
-      }
-      if (this.indent > 0) this.pad(depth);
-      this.byte(0x7d);
+    if (!Array.isArray(v) || v.length === 0 || this.indent === 0) {
+      const { indent, floats, ensureAscii } = this;
+      this.ascii(stringifyPyJson(v, { indent, floats, ensureAscii, level: depth }));
+      return;
     }
+    this.byte(0x5b);
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) this.byte(0x2c);
+      this.pad(depth + 1);
+      this.value(v[i] as PyJson, depth + 1);
+    }
+    this.pad(depth);
+    this.byte(0x5d);
   }
 }
