@@ -81,25 +81,6 @@ export class PyJsonFileWriter {
     } else this.ascii(BigInt(x).toString());
   }
 
-  /**
-   * Makes room for `n` bytes and returns the buffer to write them into, from {@link position} on;
-   * the caller sets {@link position} after them. For long regular runs of tokens (the functions of
-   * `py-number-bytes.ts` write numbers into it).
-   */
-  reserve(n: number): Buffer {
-    this.room(n);
-    return this.buf;
-  }
-
-  /** Where the next byte goes in the buffer {@link reserve} returned. */
-  get position(): number {
-    return this.used;
-  }
-
-  set position(at: number) {
-    this.used = at;
-  }
-
   /** The bytes of `"k": ` (or `"k":` when compact), memoized. */
   encodedKey(k: string): Uint8Array {
     let b = this.keyBytes.get(k);

@@ -23,9 +23,6 @@ function digitCount(n: number): number {
 /**
  * Writes the non-negative safe integer `n` in decimal at `buf[at]` and returns the index after it.
  * The digits are counted first and written right to left in place, in int32 arithmetic below 2^31.
- * These writers take a buffer and an index and return the next index, so that a caller that has
- * made room for a whole run of tokens (e.g. a `rollout_infos` item) writes them without a call per
- * byte run into a writer object.
  *
  * @example
  * putUint(buf, 0, 1287); // 4, buf starts with "1287"
@@ -52,7 +49,7 @@ export function putUint(buf: Uint8Array, at: number, n: number): number {
 }
 
 /** Writes ASCII text `s` at `buf[at]`; returns the index after it. */
-export function putAscii(buf: Uint8Array, at: number, s: string): number {
+function putAscii(buf: Uint8Array, at: number, s: string): number {
   const n = s.length;
   for (let k = 0; k < n; k++) buf[at + k] = s.charCodeAt(k);
   return at + n;
@@ -77,7 +74,7 @@ export function putSafeInt(buf: Uint8Array, at: number, x: number): number {
  * since 10^-k is larger than x's ulp there, no other k-decimal string round-trips, so it is also the
  * closest one.
  */
-export function putShortFixed(buf: Uint8Array, at: number, x: number): number {
+function putShortFixed(buf: Uint8Array, at: number, x: number): number {
   const a = x < 0 ? -x : x;
   if (!(a >= 1e-4 && a < 1e7)) return -1;
   // if some k <= 8 decimals round-trip, 8 do (the scaled value is then an integer within 0.5 of
