@@ -34,9 +34,7 @@ export function writeAggregateMetricsFile(path: string, agents: readonly GymAgen
         const keys = Object.keys(agent);
         w.byte(0x7b);
         keys.forEach((k, j) => {
-          if (j > 0) w.byte(0x2c);
-          w.pad(2);
-          w.key(k);
+          w.bytes(w.memberPrefix(k, 2, j === 0));
           const pending = k === 'group_level_metrics' ? GymGroupLevels.pendingFor(agent) : undefined;
           if (pending !== undefined && canStream(pending)) pending.write(w, 2);
           else w.value((agent as unknown as Record<string, PyJson>)[k] as PyJson, 2);

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { PyJson } from './py-json.js';
-import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt, putUint } from './py-number-bytes.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from './py-number-bytes.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
 import { stringifyPyJson } from './stringify-py-json.js';
 
@@ -16,7 +16,6 @@ import { stringifyPyJson } from './stringify-py-json.js';
 export class PyJsonFileWriter {
   private buf = Buffer.allocUnsafe(1 << 20);
   private used = 0;
-  private readonly keyBytes = new Map<string, Uint8Array>();
   private readonly pads: Uint8Array[] = [];
 
   constructor(
@@ -67,12 +66,6 @@ export class PyJsonFileWriter {
     this.buf[this.used++] = c;
   }
 
-  /** A non-negative safe integer, in decimal. */
-  uint(n: number): void {
-    this.room(MAX_NUMBER_BYTES);
-    this.used = putUint(this.buf, this.used, n);
-  }
-
   /** An integer-valued double, written as the Python int `BigInt(x)` would be. */
   int(x: number): void {
     if (x >= -9007199254740991 && x <= 9007199254740991) {
@@ -81,28 +74,13 @@ export class PyJsonFileWriter {
     } else this.ascii(BigInt(x).toString());
   }
 
-  /** The bytes of `"k": ` (or `"k":` when compact), memoized. */
-  encodedKey(k: string): Uint8Array {
-    let b = this.keyBytes.get(k);
-    if (b === undefined) {
-      b = Buffer.from(quotePyJsonString(k, this.ensureAscii) + (this.indent > 0 ? ': ' : ':'), 'utf8');
-      if (this.keyBytes.size < 65536) this.keyBytes.set(k, b);
-    }
-    return b;
-  }
-
   /**
    * The bytes that open member `k` of an object whose members are at `depth`: the comma (unless
    * `first`), the newline and indentation (when indented), and the key with its colon.
    */
   memberPrefix(k: string, depth: number, first: boolean): Uint8Array {
-    const pad = this.indent > 0 ? '\n' + ' '.repeat(this.indent * depth) : '';
-    const head = Buffer.from((first ? '' : ',') + pad);
-    return Buffer.concat([head, this.encodedKey(k)]);
-  }
-
-  key(k: string): void {
-    this.bytes(this.encodedKey(k));
+    const key = quotePyJsonString(k, this.ensureAscii) + (this.indent > 0 ? ': ' : ':');
+    return Buffer.concat([Buffer.from(first ? '' : ','), this.padBytes(depth), Buffer.from(key)]);
   }
 
   pad(depth: number): void {
