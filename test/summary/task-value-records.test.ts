@@ -26,13 +26,24 @@ describe('TaskValueRecords', () => {
     expect(records.length).toBe(100);
     expect(records.kind(10)).toBe(TaskValueColumn.LABEL);
     expect(records.value(5)).toBe(1.25);
-    const column = records.column(direct.trialIds);
-    expect(column.records()).toEqual(direct.records());
-    expect(column.codes).toEqual(direct.codes);
+    const copy = records.column(direct.trialIds, true);
+    expect(copy.records()).toEqual(direct.records());
+    expect(Array.from(copy.codes)).toEqual(direct.codes);
     records.push(0, TaskValueColumn.NUMBER, 1);
-    expect(column.length).toBe(100);
-    records.release();
+    expect(copy.length).toBe(100);
+    expect(records.length).toBe(101);
+    // the finished column takes the arrays: the records are empty afterwards
+    const taken = records.column(direct.trialIds, false);
+    expect(taken.length).toBe(101);
+    expect(taken.records().slice(0, 100)).toEqual(direct.records());
+    expect(taken.value(100)).toBe(1);
+    expect(taken.codes).toBeInstanceOf(Int32Array);
     expect(records.length).toBe(0);
-    expect(records.column([]).records()).toEqual([]);
+    expect(records.column([], false).records()).toEqual([]);
+    expect(() => taken.push(0, TaskValueColumn.NUMBER, 2)).toThrow(/complete/);
+    // a copy of a column of typed arrays grows again
+    const grown = taken.copyWith(taken.trialIds);
+    grown.push(0, TaskValueColumn.NUMBER, 2);
+    expect(grown.length).toBe(102);
   });
 });
