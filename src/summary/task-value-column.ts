@@ -36,7 +36,7 @@ export class TaskValueColumn {
   constructor(
     readonly trialIds: readonly string[],
     readonly codes: number[] | Int32Array = [],
-    readonly values: number[] | Float64Array = [],
+    readonly values: number[] | Float64Array | Int32Array = [],
     readonly labels: string[] = [],
   ) {}
 

@@ -5,8 +5,9 @@ const LABEL = TaskValueColumn.LABEL;
 
 /**
  * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
- * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays, 12
- * bytes a record outside the JavaScript heap, growing by doubling. `column()` gives the
+ * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays outside
+ * the JavaScript heap, growing by doubling: 8 bytes a record while every number is an int32, 12 from
+ * the first that is not. `column()` gives the
  * `TaskValueColumn` the summary holds: a finished summary's column keeps these typed arrays (no copy
  * on the JavaScript heap), a live snapshot's is a copy.
  *
@@ -17,7 +18,8 @@ const LABEL = TaskValueColumn.LABEL;
  */
 export class TaskValueRecords {
   #codes = new Int32Array(8);
-  #values = new Float64Array(8);
+  /** Int32 while every value is an int32 (counts, booleans, labels), else Float64. */
+  #values: Int32Array | Float64Array = new Int32Array(8);
   #labels: string[] = [];
   #length = 0;
 
@@ -33,6 +35,11 @@ export class TaskValueRecords {
       this.#values = grownTypedArray(this.#values, Math.max(8, at * 2));
     }
     this.#codes[at] = trialIndex * 8 + kind;
+    if (this.#values instanceof Int32Array && ((value | 0) !== value || Object.is(value, -0))) {
+      const wide = new Float64Array(this.#values.length);
+      wide.set(this.#values);
+      this.#values = wide;
+    }
     this.#values[at] = value;
     this.#length = at + 1;
   }
@@ -69,7 +76,7 @@ export class TaskValueRecords {
     );
     if (!copy) {
       this.#codes = new Int32Array(0);
-      this.#values = new Float64Array(0);
+      this.#values = new Int32Array(0);
       this.#labels = [];
       this.#length = 0;
     }

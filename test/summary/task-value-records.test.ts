@@ -46,4 +46,24 @@ describe('TaskValueRecords', () => {
     grown.push(0, TaskValueColumn.NUMBER, 2);
     expect(grown.length).toBe(102);
   });
+
+  it('keeps int32 numbers in 4 bytes and widens, values intact, at the first other number', () => {
+    const ints = new TaskValueRecords();
+    for (let i = 0; i < 20; i += 1) ints.push(i, TaskValueColumn.NUMBER, i * 1000 - 7);
+    ints.push(20, TaskValueColumn.TRUE, 0);
+    ints.pushLabel(21, 'x');
+    const intColumn = ints.column(['t'], true);
+    expect(intColumn.values).toBeInstanceOf(Int32Array);
+    expect(intColumn.value(3)).toBe(2993);
+    for (const odd of [-0, 0.5, NaN, 2 ** 31, -Infinity]) {
+      const records = new TaskValueRecords();
+      for (let i = 0; i < 9; i += 1) records.push(i, TaskValueColumn.NUMBER, i - 4);
+      records.push(9, TaskValueColumn.FLOAT, odd);
+      records.push(10, TaskValueColumn.NUMBER, 3);
+      const column = records.column(['t'], false);
+      expect(column.values).toBeInstanceOf(Float64Array);
+      expect(Object.is(column.value(9), odd)).toBe(true);
+      expect(Array.from(column.values)).toEqual([-4, -3, -2, -1, 0, 1, 2, 3, 4, odd, 3]);
+    }
+  });
 });
