@@ -239,7 +239,11 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     const kind: OutputKind | 'unknown' = kinds.get(key) ?? 'unknown';
     const byTask = taskValues(key, idx);
     const isBoolean = kind === 'boolean';
-    const all: number[] = [];
+    let total = 0;
+    for (const list of byTask.values()) total += list.length;
+    // the output's numbers across the run, sized once and outside the heap (not grown by pushes)
+    const all = new Float64Array(total);
+    let numbers = 0;
     const means: [number, number][] = [];
     const counts = new Map<string, number>();
     for (const [task, list] of byTask) {
@@ -247,7 +251,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       let n = 0;
       for (const v of list) {
         const plain = numericOf(v, false);
-        if (plain !== null) all.push(plain);
+        if (plain !== null) all[numbers++] = plain;
         const projected = numericOf(v, true);
         if (projected !== null) {
           sum += projected;
@@ -262,7 +266,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     }
     means.sort((a, b) => a[1] - b[1] || compareStrings(taskIds[a[0]] as string, taskIds[b[0]] as string));
     let valueCounts: [string, number][] | null = null;
-    if (counts.size > 0 && (kind === 'label' || isBoolean || all.length === 0)) {
+    if (counts.size > 0 && (kind === 'label' || isBoolean || numbers === 0)) {
       const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]));
       valueCounts = sorted.slice(0, 12);
       const rest = sorted.slice(12).reduce((acc, [, c]) => acc + c, 0);
@@ -285,7 +289,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       kind,
       scoreLike: kind === 'continuous' || kind === 'boolean' || passAtK.length > 0,
       coverage: summary.metric_coverage[metric]?.[output] ?? null,
-      histogram: kind === 'label' || isBoolean ? null : histogramBins(all),
+      histogram: kind === 'label' || isBoolean ? null : histogramBins(all.subarray(0, numbers)),
       valueCounts,
       taskMeans: { task: means.map((m) => m[0]), mean: means.map((m) => round6(m[1])) },
       passAtK,

@@ -358,9 +358,8 @@ export class SummaryBuilder {
       for (const [type, bucket] of task.buckets) {
         for (const series of bucket.keys) {
           const records = series.records;
-          const column = records === null ? new TaskValueColumn(trialIds) : records.column(trialIds);
-          // finished: the summary's column is all that is left of them
-          if (!copy) records?.release();
+          // finished: the summary's column takes the records' arrays, nothing is copied
+          const column = records === null ? new TaskValueColumn(trialIds) : records.column(trialIds, copy);
           keys.push([type, series.name, column]);
         }
       }

@@ -1,5 +1,4 @@
 import type { TaskValueRecord } from '../model/summary.js';
-import { appendAll } from '../util/append-all.js';
 
 const NUMBER = 0;
 const FLOAT = 1;
@@ -31,12 +30,13 @@ export class TaskValueColumn {
 
   /**
    * `trialIds` is the task's list of distinct trial ids; records refer to it by index. The record
-   * arrays may be given filled (taken as they are, e.g. sized exactly), else they start empty.
+   * arrays may be given filled (taken as they are, e.g. sized exactly), else they start empty; a
+   * column given typed arrays is complete (`push` throws).
    */
   constructor(
     readonly trialIds: readonly string[],
-    readonly codes: number[] = [],
-    readonly values: number[] = [],
+    readonly codes: number[] | Int32Array = [],
+    readonly values: number[] | Float64Array | Int32Array = [],
     readonly labels: string[] = [],
   ) {}
 
@@ -46,24 +46,34 @@ export class TaskValueColumn {
 
   /** Appends one record; `value` is the number (kinds Number/Float), else ignored. */
   push(trialIndex: number, kind: number, value: number): void {
-    this.codes.push(trialIndex * 8 + kind);
-    this.values.push(value);
+    const { codes, values } = this.#growable();
+    codes.push(trialIndex * 8 + kind);
+    values.push(value);
   }
 
   /** Appends a label record. */
   pushLabel(trialIndex: number, label: string): void {
-    this.codes.push(trialIndex * 8 + LABEL);
-    this.values.push(this.labels.length);
+    const { codes, values } = this.#growable();
+    codes.push(trialIndex * 8 + LABEL);
+    values.push(this.labels.length);
     this.labels.push(label);
   }
 
   /** A copy of the records so far, referring to `trialIds` (a copy of this column's trial id list). */
   copyWith(trialIds: readonly string[]): TaskValueColumn {
-    const copy = new TaskValueColumn(trialIds);
-    appendAll(copy.codes, this.codes);
-    appendAll(copy.values, this.values);
-    appendAll(copy.labels, this.labels);
-    return copy;
+    return new TaskValueColumn(
+      trialIds,
+      Array.from(this.codes),
+      Array.from(this.values),
+      this.labels.slice(),
+    );
+  }
+
+  #growable(): { codes: number[]; values: number[] } {
+    const { codes, values } = this;
+    if (!Array.isArray(codes) || !Array.isArray(values))
+      throw new Error('TaskValueColumn: a column of typed arrays is complete');
+    return { codes, values };
   }
 
   /** The kind of record `i`. */

@@ -5,19 +5,22 @@ const LABEL = TaskValueColumn.LABEL;
 
 /**
  * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
- * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays, 12
- * bytes a record outside the JavaScript heap, growing by doubling. `column()` gives the
- * `TaskValueColumn` the summary holds, its arrays sized exactly.
+ * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays outside
+ * the JavaScript heap, growing by doubling: 8 bytes a record while every number is an int32, 12 from
+ * the first that is not. `column()` gives the
+ * `TaskValueColumn` the summary holds: a finished summary's column keeps these typed arrays (no copy
+ * on the JavaScript heap), a live snapshot's is a copy.
  *
  * @example
  * const records = new TaskValueRecords();
  * records.push(0, TaskValueColumn.NUMBER, 0.5);
- * records.column(['t1']).records(); // [{ trial_id: 't1', value_type: 'number', value: 0.5 }]
+ * records.column(['t1'], true).records(); // [{ trial_id: 't1', value_type: 'number', value: 0.5 }]
  */
 export class TaskValueRecords {
   #codes = new Int32Array(8);
-  #values = new Float64Array(8);
-  readonly #labels: string[] = [];
+  /** Int32 while every value is an int32 (counts, booleans, labels), else Float64. */
+  #values: Int32Array | Float64Array = new Int32Array(8);
+  #labels: string[] = [];
   #length = 0;
 
   get length(): number {
@@ -32,6 +35,11 @@ export class TaskValueRecords {
       this.#values = grownTypedArray(this.#values, Math.max(8, at * 2));
     }
     this.#codes[at] = trialIndex * 8 + kind;
+    if (this.#values instanceof Int32Array && ((value | 0) !== value || Object.is(value, -0))) {
+      const wide = new Float64Array(this.#values.length);
+      wide.set(this.#values);
+      this.#values = wide;
+    }
     this.#values[at] = value;
     this.#length = at + 1;
   }
@@ -52,23 +60,26 @@ export class TaskValueRecords {
     return this.#values[i] as number;
   }
 
-  /** Frees the records' memory: they are empty from then on (labels too). */
-  release(): void {
-    this.#codes = new Int32Array(0);
-    this.#values = new Float64Array(0);
-    this.#labels.length = 0;
-    this.#length = 0;
-  }
-
-  /** The records as a `TaskValueColumn` over the task's `trialIds` (a copy: later records stay here). */
-  column(trialIds: readonly string[]): TaskValueColumn {
+  /**
+   * The records as a `TaskValueColumn` over the task's `trialIds`. With `copy`, the column's arrays
+   * are copies sized exactly and later records stay here; without, the column takes these arrays as
+   * they are (views of the records so far, nothing copied) and the records are emptied.
+   */
+  column(trialIds: readonly string[], copy: boolean): TaskValueColumn {
     const n = this.#length;
-    const codes = new Array<number>(n);
-    const values = new Array<number>(n);
-    for (let i = 0; i < n; i++) {
-      codes[i] = this.#codes[i] as number;
-      values[i] = this.#values[i] as number;
+    const take = copy ? 'slice' : 'subarray';
+    const column = new TaskValueColumn(
+      trialIds,
+      this.#codes[take](0, n),
+      this.#values[take](0, n),
+      copy ? this.#labels.slice() : this.#labels,
+    );
+    if (!copy) {
+      this.#codes = new Int32Array(0);
+      this.#values = new Int32Array(0);
+      this.#labels = [];
+      this.#length = 0;
     }
-    return new TaskValueColumn(trialIds, codes, values, this.#labels.slice());
+    return column;
   }
 }

@@ -89,6 +89,11 @@ describe('histogramBins', () => {
     expect(h?.edges).toEqual([0, 10, 20, 30, 40, 50]);
     expect(h?.counts).toEqual([2, 2, 2, 1, 2]);
   });
+  it('gives the same bins for a Float64Array as for an array of the same numbers', () => {
+    for (const values of [[0, 1, 1, 2, NaN], [0, 0.05, 0.1, 0.55, 0.99, 1], [-3.5, 12, 140, Infinity], []]) {
+      expect(histogramBins(Float64Array.from(values))).toEqual(histogramBins(values));
+    }
+  });
   it('handles one distinct value, non-finite values and no values', () => {
     expect(histogramBins([2.5, 2.5])).toEqual({ edges: [2, 3], counts: [2], discrete: false });
     expect(histogramBins([NaN, Infinity])).toBeNull();

@@ -187,6 +187,15 @@ describe('fromOtlpFiles', () => {
     expect(items[3]?.trial.metadata).toMatchObject({ otlp_split_trial: true, otlp_split_part: 2 });
   });
 
+  it('a trial named by its trace id is split the same way, counted apart from key-named trials', async () => {
+    const file = join(dir, 'window-trace.jsonl');
+    writeFileSync(file, [jsonLine(plain), jsonLine(trialB), jsonLine(plain), jsonLine(trialB)].join('\n'));
+    const items = await lastValueFrom(fromOtlpFiles([file], { windowRequests: 1 }).pipe(toArray()));
+    const traceId = plain[0]?.spanContext().traceId as string;
+    expect(items.map((i) => i.trial.id)).toEqual([traceId, 'run:conv-B', `${traceId}#2`, 'run:conv-B#2']);
+    expect(items[2]?.trial.metadata).toMatchObject({ otlp_split_trial: true, otlp_split_part: 2 });
+  });
+
   it('under memory pressure trials are emitted early but no span is lost', async () => {
     const file = join(dir, 'pressure.jsonl');
     writeFileSync(file, [jsonLine(trialA1), jsonLine(trialB), jsonLine(trialA2)].join('\n'));

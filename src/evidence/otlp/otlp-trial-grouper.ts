@@ -174,8 +174,11 @@ export class OtlpTrialGrouper {
   /** Open traces, least recently active first. */
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
-  /** Trial key → parts emitted so far (one entry per trial of the run). */
-  readonly #emitted = new StringKeyIndex();
+  /**
+   * Parts emitted so far per trial (one entry per trial of the run), by the trial's id (the key's
+   * value or the trace id, a string its records share) rather than by its key, a second string.
+   */
+  readonly #emitted = { key: new StringKeyIndex(), trace: new StringKeyIndex() };
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   /** Log records waiting for a first span of their trace, oldest trace first. */
@@ -397,8 +400,9 @@ export class OtlpTrialGrouper {
     return trials.map((trial) => {
       this.#trials.delete(trial.key);
       this.#heldSpans -= trial.spanCount;
-      const part = (this.#emitted.get(trial.key) ?? 0) + 1;
-      this.#emitted.set(trial.key, part);
+      const emitted = trial.key.startsWith('key\u0000') ? this.#emitted.key : this.#emitted.trace;
+      const part = (emitted.get(trial.trialId) ?? 0) + 1;
+      emitted.set(trial.trialId, part);
       const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
       return buildTrial(
         trialId,

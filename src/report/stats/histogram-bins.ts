@@ -25,8 +25,10 @@ function niceStep(raw: number): number {
  * @example
  * histogramBins([0, 1, 1, 2]); // { edges: [-0.5, 0.5, 1.5, 2.5], counts: [1, 2, 1], discrete: true }
  */
-export function histogramBins(values: readonly number[]): ReportHistogram | null {
-  const finite = values.filter((v) => Number.isFinite(v));
+export function histogramBins(values: readonly number[] | Float64Array): ReportHistogram | null {
+  const finite = (values instanceof Float64Array ? values : Float64Array.from(values)).filter((v) =>
+    Number.isFinite(v),
+  );
   if (finite.length === 0) return null;
   let min = Infinity;
   let max = -Infinity;
