@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
+import type { BodyArena } from './body-arena.js';
 import { BodyBudget } from './body-budget.js';
 
 /** Why a request body could not be read; `status` is the HTTP status to answer with. */
@@ -28,6 +29,8 @@ const UNLIMITED = new BodyBudget(Number.MAX_SAFE_INTEGER);
  * inflation stops there). Every byte held is taken from `budget` as it comes (the raw bytes are
  * given back once inflated); when the budget has no room the body is refused with 429. On success
  * exactly the returned body's length stays taken: the caller gives it back when it is done with it.
+ * With an `arena`, a body not read in one chunk is assembled in the arena's reused memory, held once
+ * for the caller (who releases it with `arena.release(body)`; bytes not from the arena are ignored).
  *
  * @example
  * const body = await readLimitedBody(req, { maxBodyBytes: 8 << 20, maxDecompressedBytes: 64 << 20 }, budget);
@@ -37,6 +40,7 @@ export async function readLimitedBody(
   req: IncomingMessage,
   limits: BodyLimits,
   budget: BodyBudget = UNLIMITED,
+  arena?: BodyArena,
 ): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
@@ -53,12 +57,19 @@ export async function readLimitedBody(
     req.resume();
     throw new BodyReadError(`unsupported Content-Encoding '${encoding}'`, 415);
   }
-  const raw = await readRaw(req, limits.maxBodyBytes, Number.isSafeInteger(declared) ? declared : -1, budget);
+  const raw = await readRaw(
+    req,
+    limits.maxBodyBytes,
+    Number.isSafeInteger(declared) ? declared : -1,
+    budget,
+    arena,
+  );
   if (encoding !== 'gzip') return raw;
   try {
-    return await inflate(raw, limits.maxDecompressedBytes, budget);
+    return await inflate(raw, limits.maxDecompressedBytes, budget, arena);
   } finally {
     budget.give(raw.length);
+    arena?.release(raw);
   }
 }
 
@@ -85,7 +96,12 @@ const INFLATE_MAX_SLICE = 64 << 10;
  * times larger (a bomb), growing to 64 KiB for ordinary data. Each piece is taken from `budget`; 413
  * past `max`, 429 past the budget. The body returned is a copy of its own length.
  */
-function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> {
+function inflate(
+  raw: Buffer,
+  max: number,
+  budget: BodyBudget,
+  arena: BodyArena | undefined,
+): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const gunzip = createGunzip({ chunkSize: INFLATE_OUTPUT_BYTES });
     const chunks: Buffer[] = [];
@@ -116,7 +132,7 @@ function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> 
     });
     gunzip.on('end', () => {
       // a copy: the pieces are views of the large output buffers, which are let go here
-      if (!failed) resolve(Buffer.concat(chunks, size));
+      if (!failed) resolve(concat(chunks, size, arena));
     });
     let at = 0;
     let slice = INFLATE_FIRST_SLICE;
@@ -142,9 +158,16 @@ function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> 
 /**
  * The body bytes, read with stream events (no async iterator), each chunk taken from `budget`: a body
  * in one chunk is that chunk, a longer one is copied into one buffer of its declared length (or
- * concatenated without one); 413 past `max`, 429 when the budget has no room.
+ * concatenated into one without it), from `arena` when given; 413 past `max`, 429 when the budget
+ * has no room.
  */
-function readRaw(req: IncomingMessage, max: number, declared: number, budget: BodyBudget): Promise<Buffer> {
+function readRaw(
+  req: IncomingMessage,
+  max: number,
+  declared: number,
+  budget: BodyBudget,
+  arena: BodyArena | undefined,
+): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     let whole: Buffer | null = null;
     const chunks: Buffer[] = [];
@@ -154,6 +177,7 @@ function readRaw(req: IncomingMessage, max: number, declared: number, budget: Bo
       failed = true;
       budget.give(size);
       chunks.length = 0;
+      if (whole !== null) arena?.release(whole);
       whole = null;
       reject(error);
     };
@@ -176,7 +200,7 @@ function readRaw(req: IncomingMessage, max: number, declared: number, budget: Bo
       if (chunks.length === 0 && whole === null) chunks.push(chunk);
       else {
         if (whole === null && declared >= 0) {
-          whole = Buffer.allocUnsafe(declared);
+          whole = arena?.take(declared) ?? Buffer.allocUnsafe(declared);
           chunks[0]!.copy(whole, 0);
           chunks.length = 0;
         }
@@ -199,13 +223,15 @@ function readRaw(req: IncomingMessage, max: number, declared: number, budget: Bo
         refuse(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
         return;
       }
-      resolve(whole ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+      resolve(whole ?? (chunks.length === 1 ? chunks[0]! : concat(chunks, size, arena)));
     };
     const onError = (error: Error): void => {
       cleanup();
       if (failed) return;
       failed = true;
       budget.give(size);
+      if (whole !== null) arena?.release(whole);
+      whole = null;
       reject(error);
     };
     const onClose = (): void => onError(new Error('request closed before its body ended'));
@@ -214,4 +240,13 @@ function readRaw(req: IncomingMessage, max: number, declared: number, budget: Bo
     req.on('error', onError);
     req.on('close', onClose);
   });
+}
+
+/** `chunks` copied one after another into one buffer of `size` bytes (from `arena` when given). */
+function concat(chunks: readonly Buffer[], size: number, arena: BodyArena | undefined): Buffer {
+  if (arena === undefined) return Buffer.concat(chunks, size);
+  const out = arena.take(size);
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(out, at);
+  return out;
 }

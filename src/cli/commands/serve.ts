@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { ConfigError } from '../../config/config-error.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
+import { BodyArena } from '../../serve/body-arena.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
 import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
@@ -181,6 +182,7 @@ async function runServe(options: ServeOptions): Promise<void> {
       `--max-body-memory (${options.maxBodyMemory}) must be at least --max-decompressed-bytes (${options.maxDecompressedBytes})`,
     );
   const budget = new BodyBudget(options.maxBodyMemory);
+  const arena = new BodyArena();
   // the ports first: a busy port fails before the store or the bundle is touched
   const late = new LateLive();
   const httpServer = new OtlpHttpServer(
@@ -192,6 +194,7 @@ async function runServe(options: ServeOptions): Promise<void> {
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
       budget,
+      arena,
       requestTimeoutMs: options.requestTimeoutMs,
     },
     late,
@@ -221,7 +224,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   }
   let live: OpenLive;
   try {
-    live = await openLive(runOptions);
+    live = await openLive(runOptions, arena);
   } catch (error) {
     await grpcServer?.shutdown();
     await httpServer.shutdown();
@@ -282,7 +285,7 @@ interface OpenLive {
   finish(): Promise<LiveRunEnd>;
 }
 
-async function openLive(options: LiveRunOptions): Promise<OpenLive> {
+async function openLive(options: LiveRunOptions, arena: BodyArena): Promise<OpenLive> {
   try {
     const run = await openLiveRun(
       options,
@@ -292,7 +295,7 @@ async function openLive(options: LiveRunOptions): Promise<OpenLive> {
     run.engine.start();
     return {
       runId: run.runId,
-      bodies: decodingBodyHandler(run.engine),
+      bodies: decodingBodyHandler(run.engine, arena),
       api: run.engine,
       finish: () => run.finish(),
     };

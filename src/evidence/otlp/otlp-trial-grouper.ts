@@ -44,6 +44,19 @@ export interface OtlpGroupingConfig {
    * arrived for `idleTimeoutMs` without one.
    */
   live?: LiveCompletion;
+  /**
+   * Live policy: told when a trace starts keeping a request's reloader (`accept`'s `reload`) to read
+   * its spans back, and when it lets it go (sealed, or forgotten), so that what the reloader reads
+   * is kept exactly that long (a trace that gets a request without a reloader keeps its spans, and
+   * never lets go of the reloaders it held).
+   */
+  liveSources?: LiveSourceHolds;
+}
+
+/** See {@link OtlpGroupingConfig.liveSources}. */
+export interface LiveSourceHolds {
+  hold(source: () => OtlpExportRequest): void;
+  letGo(source: () => OtlpExportRequest): void;
 }
 
 /** When a live trace is complete (see {@link OtlpGroupingConfig.live}). */
@@ -198,6 +211,7 @@ export class OtlpTrialGrouper {
   #liveUnattached = 0;
   /** Trace ids of sealed live trials (one per trace of the run). */
   readonly #sealed = new StringKeyIndex();
+  readonly #sourceHolds: LiveSourceHolds | null;
 
   constructor(config: OtlpGroupingConfig) {
     this.#trialKeys = config.trialKeys ?? ['gen_ai.conversation.id'];
@@ -207,6 +221,7 @@ export class OtlpTrialGrouper {
     this.#maxWaitingLogs = Math.max(0, config.maxWaitingLogRecords ?? 100_000);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
     this.#live = config.live ?? null;
+    this.#sourceHolds = config.liveSources ?? null;
   }
 
   /** `resolveKey(t.spans, keys)` from the values noted as spans arrived (keys at `offset` in `#keys`). */
@@ -432,7 +447,10 @@ export class OtlpTrialGrouper {
         revived.push(t);
       }
       if (reload === undefined) t.sources = null;
-      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) t.sources.push(reload);
+      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) {
+        t.sources.push(reload);
+        this.#sourceHolds?.hold(reload);
+      }
       return t;
     };
     // consecutive spans mostly belong to the same trace: its state is looked up once
@@ -567,16 +585,25 @@ export class OtlpTrialGrouper {
     for (const t of trial.traces) {
       this.#liveTraces.delete(t.traceId);
       this.#sealed.set(t.traceId, 0);
+      this.#letGoSources(t);
     }
     return true;
   }
 
   /** Live policy: forgets every trace, trial and sealed id (at shutdown). */
   clearLive(): void {
+    for (const t of this.#liveTraces.values()) this.#letGoSources(t);
     this.#liveTraces.clear();
     this.#liveDirty.clear();
     this.#liveTrials.clear();
     this.#sealed.clear();
+  }
+
+  /** A forgotten trace lets go of the requests it could read back. */
+  #letGoSources(t: LiveTrace): void {
+    if (this.#sourceHolds === null || t.sources === null) return;
+    for (const source of t.sources) this.#sourceHolds.letGo(source);
+    t.sources = null;
   }
 
   #liveOnly(): LiveCompletion {
@@ -616,6 +643,7 @@ export class OtlpTrialGrouper {
         // log records of a trace with no spans cannot be placed
         this.#liveUnattached += t.logs.length;
         this.#liveTraces.delete(t.traceId);
+        this.#letGoSources(t);
         return;
       }
       const trialValue = this.#resolve(t, this.#trialKeys, 0);
