@@ -46,14 +46,18 @@ export class TaskValueColumn {
 
   /** Appends one record; `value` is the number (kinds Number/Float), else ignored. */
   push(trialIndex: number, kind: number, value: number): void {
-    const { codes, values } = this.#growable();
+    const codes = this.codes;
+    const values = this.values;
+    if (!Array.isArray(codes) || !Array.isArray(values)) throw complete();
     codes.push(trialIndex * 8 + kind);
     values.push(value);
   }
 
   /** Appends a label record. */
   pushLabel(trialIndex: number, label: string): void {
-    const { codes, values } = this.#growable();
+    const codes = this.codes;
+    const values = this.values;
+    if (!Array.isArray(codes) || !Array.isArray(values)) throw complete();
     codes.push(trialIndex * 8 + LABEL);
     values.push(this.labels.length);
     this.labels.push(label);
@@ -67,13 +71,6 @@ export class TaskValueColumn {
       Array.from(this.values),
       this.labels.slice(),
     );
-  }
-
-  #growable(): { codes: number[]; values: number[] } {
-    const { codes, values } = this;
-    if (!Array.isArray(codes) || !Array.isArray(values))
-      throw new Error('TaskValueColumn: a column of typed arrays is complete');
-    return { codes, values };
   }
 
   /** The kind of record `i`. */
@@ -117,4 +114,8 @@ export class TaskValueColumn {
     }
     return out;
   }
+}
+
+function complete(): Error {
+  return new Error('TaskValueColumn: a column of typed arrays is complete');
 }
