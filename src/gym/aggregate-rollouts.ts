@@ -1,7 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { computeAgentAggregate, type GymAgentAggregate } from './compute/compute-agent-aggregate.js';
+import {
+  agentAggregate,
+  type AgentAggregateParts,
+  type GymAgentAggregate,
+} from './compute/compute-agent-aggregate.js';
 import type { GymHooks } from './compute/gym-hooks.js';
 import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError } from './gym-input-error.js';
@@ -179,9 +183,14 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     };
     try {
       if (table.count > 0) {
-        result.agents = await computeAgents(table, order, warnings, hooks, log);
+        const parts = await computeAgents(table, order, warnings, hooks, log);
+        result.agents = parts.map((p) => p.aggregate);
         const metricsPath = siblingPath(options.output, '_aggregate_metrics', '.json');
-        writeAggregateMetricsFile(metricsPath, result.agents);
+        writeAggregateMetricsFile(
+          metricsPath,
+          result.agents,
+          parts.map((p) => p.lazyGroups),
+        );
         result.metricsPath = metricsPath;
       }
     } catch (error) {
@@ -198,14 +207,17 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
   }
 }
 
-/** Each agent's aggregate, agents in order of first appearance in `order`, after the duplicate check. */
+/**
+ * Each agent's aggregate (and the source of its lazily built group entries), agents in order of
+ * first appearance in `order`, after the duplicate check.
+ */
 async function computeAgents(
   table: RolloutTable,
   order: Int32Array,
   warnings: GymWarnings,
   hooks: GymHooks,
   log: (line: string) => void,
-): Promise<GymAgentAggregate[]> {
+): Promise<AgentAggregateParts[]> {
   const byAgent = new Map<number, number[]>();
   for (const r of order) {
     const a = table.agent[r] as number;
@@ -215,13 +227,13 @@ async function computeAgents(
     else byAgent.set(a, [r]);
   }
   for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
-  const agents: GymAgentAggregate[] = [];
+  const agents: AgentAggregateParts[] = [];
   for (const [agent, rows] of byAgent) {
     const name = table.agentNames[agent] as string;
-    const aggregate = await computeAgentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
-    agents.push(aggregate);
+    const parts = await agentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
+    agents.push(parts);
     log(
-      `\nKey metrics for ${name}:\n${stringifyPyJson(aggregate.key_metrics, { indent: 4, floats: 'repr', ensureAscii: true })}`,
+      `\nKey metrics for ${name}:\n${stringifyPyJson(parts.aggregate.key_metrics, { indent: 4, floats: 'repr', ensureAscii: true })}`,
     );
   }
   return agents;

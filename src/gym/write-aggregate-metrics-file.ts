@@ -1,19 +1,24 @@
 import { closeSync, openSync } from 'node:fs';
 import type { GymAgentAggregate } from './compute/compute-agent-aggregate.js';
-import { GymGroupLevels } from './compute/gym-group-levels.js';
+import type { GymGroupLevels } from './compute/gym-group-levels.js';
 import type { PyJson } from '../pycompat/py-json.js';
 import { PyJsonFileWriter } from '../pycompat/py-json-file-writer.js';
 import type { RolloutTable } from './rows/rollout-table.js';
 
 /**
  * Writes `_aggregate_metrics.json` (orjson `OPT_INDENT_2`, no trailing newline): the same text as
- * `writePyJsonFile(path, agents, { indent: 2 })`, but group entries not read yet are streamed from
- * the frame ({@link GymGroupLevels.write}) instead of being built as objects first.
+ * `writePyJsonFile(path, agents, { indent: 2 })`, but the group entries of `agents[i]` that
+ * `lazyGroups[i]` attached and nobody has read yet are streamed from the frame
+ * ({@link GymGroupLevels.write}) instead of being built as objects first.
  *
  * @example
- * writeAggregateMetricsFile('results/rollouts_aggregate_metrics.json', result.agents);
+ * writeAggregateMetricsFile('results/rollouts_aggregate_metrics.json', agents, lazyGroups);
  */
-export function writeAggregateMetricsFile(path: string, agents: readonly GymAgentAggregate[]): void {
+export function writeAggregateMetricsFile(
+  path: string,
+  agents: readonly GymAgentAggregate[],
+  lazyGroups: readonly (GymGroupLevels | null)[] = [],
+): void {
   const fd = openSync(path, 'w');
   try {
     const w = new PyJsonFileWriter(fd, 2, 'orjson', false);
@@ -35,8 +40,8 @@ export function writeAggregateMetricsFile(path: string, agents: readonly GymAgen
         w.byte(0x7b);
         keys.forEach((k, j) => {
           w.bytes(w.memberPrefix(k, 2, j === 0));
-          const pending = k === 'group_level_metrics' ? GymGroupLevels.pendingFor(agent) : undefined;
-          if (pending !== undefined && canStream(pending)) pending.write(w, 2);
+          const lazy = k === 'group_level_metrics' ? lazyGroups[i] : null;
+          if (lazy && !lazy.read && canStream(lazy)) lazy.write(w, 2);
           else w.value((agent as unknown as Record<string, PyJson>)[k] as PyJson, 2);
         });
         w.pad(1);

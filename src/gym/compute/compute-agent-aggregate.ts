@@ -43,6 +43,26 @@ export async function computeAgentAggregate(
   warnings: GymWarnings,
   hooks: GymHooks = {},
 ): Promise<GymAgentAggregate> {
+  return (await agentAggregate(table, agentName, rows, warnings, hooks)).aggregate;
+}
+
+/**
+ * An agent's aggregate and the source of its `group_level_metrics` when they are built only once read
+ * (null when a hook built them): a metrics file writer given it streams them instead.
+ */
+export interface AgentAggregateParts {
+  aggregate: GymAgentAggregate;
+  lazyGroups: GymGroupLevels | null;
+}
+
+/** {@link computeAgentAggregate} with the source of its group entries ({@link AgentAggregateParts}). */
+export async function agentAggregate(
+  table: RolloutTable,
+  agentName: string,
+  rows: Int32Array,
+  warnings: GymWarnings,
+  hooks: GymHooks,
+): Promise<AgentAggregateParts> {
   const frame = buildGymFrame(table, rows);
   const intMaxMin = frame.intColumn.every((x) => x);
   const keys = describeKeys(frame.names);
@@ -145,9 +165,9 @@ export async function computeAgentAggregate(
     group_level_metrics: groups ?? [],
     repeat_level_metrics: repeat,
   };
-  // entries are built only when read: the metrics file writer streams them from the frame
-  if (groups === null) groupLevels.attachTo(aggregate);
-  return aggregate;
+  if (groups !== null) return { aggregate, lazyGroups: null };
+  groupLevels.attachTo(aggregate);
+  return { aggregate, lazyGroups: groupLevels };
 }
 
 /** A hook's result, which must be an object (else a {@link GymInputError}). */

@@ -27,15 +27,10 @@ const INFO_HEAD = new Set(['rollout_id', '_ng_task_index', '_ng_rollout_index'])
  * groups.materialize()[0]; // { _ng_task_index: 0n, 'mean/reward': …, rollout_infos: […] }
  */
 export class GymGroupLevels {
-  private static readonly pending = new WeakMap<object, GymGroupLevels>();
-
-  /** The source attached to `target` by {@link attachTo} whose entries have not been read yet. */
-  static pendingFor(target: object): GymGroupLevels | undefined {
-    return GymGroupLevels.pending.get(target);
-  }
-
   /** Frame row ranges `[a, b)` of each task, ascending. */
   readonly ranges: [number, number][] = [];
+  /** Whether the entries {@link attachTo} gave were read or replaced (then that value is written). */
+  read = false;
 
   constructor(
     /** The rows' table ({@link canWrite} depends on it alone: agents of one run share the answer). */
@@ -56,25 +51,21 @@ export class GymGroupLevels {
 
   /**
    * Makes `target.group_level_metrics` (an existing key, which keeps its position) built by
-   * {@link materialize} on first read; until then {@link pendingFor} returns this source, so a writer
-   * can stream the entries instead.
+   * {@link materialize} on first read, so that a writer that has this source can stream the entries
+   * instead ({@link write}) as long as nobody has read them.
    */
   attachTo(target: { group_level_metrics: PyJsonObject[] }): void {
-    GymGroupLevels.pending.set(target, this);
     let value: PyJsonObject[] | null = null;
     Object.defineProperty(target, 'group_level_metrics', {
       enumerable: true,
       configurable: true,
       get: () => {
-        if (value === null) {
-          value = this.materialize();
-          GymGroupLevels.pending.delete(target);
-        }
-        return value;
+        this.read = true;
+        return (value ??= this.materialize());
       },
       set: (v: PyJsonObject[]) => {
+        this.read = true;
         value = v;
-        GymGroupLevels.pending.delete(target);
       },
     });
   }
