@@ -67,10 +67,15 @@ export interface LiveEngineConfig {
   stopWhenWidth?: number | null | undefined;
 }
 
-/** A trial handed out for scoring, with its plan and when it became ready. */
+/** A trial handed out for scoring and when it became ready; built and planned as it starts scoring. */
 interface ScoringJob extends LiveReadyTrial {
-  plan: TrialPlan;
   readyAtMs: number;
+}
+
+/** A job being scored: its trial and plan. */
+interface RunningJob extends ScoringJob {
+  item: TrialItem;
+  plan: TrialPlan;
 }
 
 const EMPTY_OUTCOME: ExportOutcome = { rejectedSpans: 0, errorMessage: '' };
@@ -112,7 +117,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Trials waiting for a scoring slot, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
   /** Jobs given to the scoring stage and not yet through the sinks, by their item. */
-  readonly #running = new Map<TrialItem, ScoringJob>();
+  readonly #running = new Map<TrialItem, RunningJob>();
   /** Trial keys scored, by last scoring time, oldest first (for sealing). */
   readonly #scoredAt = new Map<string, number>();
   readonly #state: LiveState;
@@ -526,24 +531,14 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.#admitWaiter();
   }
 
-  /**
-   * Plans each trial handed out and queues it for scoring (a newer version of a queued trial takes
-   * its place). A trial whose plan fails is reported and not scored; the run goes on.
-   */
+  /** Queues each trial handed out for scoring (a newer version of a queued trial takes its place). */
   #enqueue(ready: readonly LiveReadyTrial[], now: number): void {
     for (const trial of ready) {
-      let plan: TrialPlan;
-      try {
-        plan = this.planner(trial.item);
-      } catch (error) {
-        this.#unscored(trial.key, error);
-        continue;
-      }
       const queued = this.#jobs.get(trial.key);
       const reason = queued === undefined ? trial.reason : worstReason(queued.reason, trial.reason);
       const readyAtMs = queued?.readyAtMs ?? now;
       if (queued !== undefined) this.#jobs.delete(trial.key);
-      this.#jobs.set(trial.key, { ...trial, reason, plan, readyAtMs });
+      this.#jobs.set(trial.key, { ...trial, reason, readyAtMs });
     }
     this.metrics.scoringQueueTrials = this.#pendingTrials();
   }
@@ -559,7 +554,10 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * about {@link SCORING_SLICE_MS} of one event-loop turn: a scoring whose metrics resolve at once
    * runs to its end in microtasks, so handing over every due trial in one turn would keep the
    * receivers waiting for all of them; past the slice the next one goes in a later turn, after I/O.
-   * A slice of its own (`fresh`) starts at least one trial, however late its turn came.
+   * A slice of its own (`fresh`) starts at least one trial, however late its turn came. Each trial
+   * is built and planned here, inside the slices, not when it completes: the trials completing
+   * together (hundreds per completion tick at high rates) would otherwise all be built in one turn.
+   * A trial that cannot be built or planned is reported and not scored; the run goes on.
    */
   #pump(fresh = false): void {
     while (this.#running.size < this.config.concurrency && this.#jobs.size > 0) {
@@ -575,13 +573,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         return;
       }
       fresh = false;
-      const job = this.#jobs.values().next().value!;
-      this.#jobs.delete(job.key);
+      const queued = this.#jobs.values().next().value!;
+      this.#jobs.delete(queued.key);
+      let job: RunningJob;
       try {
+        const item = queued.build();
+        job = { ...queued, item, plan: this.planner(item) };
         // the output text is kept with the trial: read now, the metrics' candidates get a plain value
-        if (job.item.trial.output !== null) void job.item.trial.output.output_text;
+        if (item.trial.output !== null) void item.trial.output.output_text;
       } catch (error) {
-        this.#unscored(job.key, error);
+        this.#unscored(queued.key, error);
         continue;
       }
       this.#running.set(job.item, job);

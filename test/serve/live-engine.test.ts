@@ -72,6 +72,36 @@ describe('LiveEngine', () => {
     expect(engine.summary().trial_count).toBe(trials);
   });
 
+  it('builds and plans a completed trial as its scoring starts, not all due trials in the completion tick', async () => {
+    let now = 0;
+    const plan = createTrialPlanner({ config: parseConfig({}, 'defaults') });
+    let planned = 0;
+    const config = liveEngineConfig({
+      completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+      maxPendingTrials: 100_000,
+      tickMs: 1000,
+    });
+    const engine = new LiveEngine(
+      config,
+      (item) => {
+        planned += 1;
+        return plan(item);
+      },
+      [],
+      () => now,
+    );
+    const trials = 500;
+    for (let n = 1; n <= trials; n++)
+      expect(engine.acceptRequest(request(n))).toMatchObject({ rejectedSpans: 0 });
+    engine.tick();
+    now = 100;
+    engine.tick(); // every trial is due
+    expect(planned).toBeLessThanOrEqual(config.concurrency);
+    await engine.whenIdle();
+    expect(planned).toBe(trials);
+    expect(engine.summary().trial_count).toBe(trials);
+  });
+
   it('gives the sinks and the live state a trial scored after the idle timeout with its completion note once', async () => {
     let now = 0;
     const written: ScoredTrial[] = [];

@@ -70,10 +70,15 @@ export interface LiveCompletion {
 /** Why a live trial was handed out (again). */
 export type ReadyReason = 'ended' | 'idle-timeout' | 'late-spans' | 'shutdown';
 
-/** A live trial handed out by `due` or `flushLive`: its key, version (1, 2, … per hand-out) and why. */
+/**
+ * A live trial handed out by `due` or `flushLive`: its key, version (1, 2, … per hand-out) and why.
+ * `build` makes its `TrialItem` from the spans its traces hold when called (those handed out, and any
+ * that arrived since): a server builds each trial as it starts scoring it, so that the trials that
+ * complete together are not all built in one turn of the event loop.
+ */
 export interface LiveReadyTrial {
   key: string;
-  item: TrialItem;
+  build: () => TrialItem;
   version: number;
   reason: ReadyReason;
 }
@@ -666,13 +671,17 @@ export class OtlpTrialGrouper {
     const out: LiveReadyTrial[] = [];
     for (const [trial, reason] of ready) {
       trial.version += 1;
-      for (const t of trial.traces) if (t.released) this.#revive(t);
-      // a task key may come with a trace's later spans
-      for (const t of trial.traces) trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
-      const item = buildTrial(trial.trialId, trial.taskId ?? trial.trialId, trial.traces, LIVE_ORIGIN, {});
-      out.push({ key: trial.key, item, version: trial.version, reason });
+      out.push({ key: trial.key, build: () => this.#buildLive(trial), version: trial.version, reason });
     }
     return out;
+  }
+
+  /** A live trial's `TrialItem` from what its traces hold now (dropped traces read back first). */
+  #buildLive(trial: LiveTrial): TrialItem {
+    for (const t of trial.traces) if (t.released) this.#revive(t);
+    // a task key may come with a trace's later spans
+    for (const t of trial.traces) trial.taskId ??= this.#resolve(t, this.#taskKeys, this.#trialKeys.length);
+    return buildTrial(trial.trialId, trial.taskId ?? trial.trialId, trial.traces, LIVE_ORIGIN, {});
   }
 }
 
