@@ -67,7 +67,10 @@ interface TaskState {
   /** The task's metric types in declaration (or first-seen) order; a handful per task. */
   readonly bucketList: Bucket[];
   readonly buckets: Map<string, Bucket>;
-  /** Distinct trial ids of the task's scores, in first-seen order (the view's trial order). */
+  /**
+   * Trial ids of the task's scores, in first-seen order (the view's trial order): distinct once
+   * compacted, as `summarize` does first.
+   */
   readonly trials: TrialIdIndex;
   /** `trials.ids`: the one string kept per trial, shared by its records. */
   readonly trialIds: string[];
@@ -288,6 +291,7 @@ export class SummaryBuilder {
 
   private summarize(extraScores: readonly AggregateScore[], copy: boolean, taskValues = true): Summary {
     const taskList = [...this.tasks.values()];
+    for (const task of taskList) compactTrials(task);
     const aggregates: AggregateScore[] = [];
     const coverage: Record<string, Record<string, CoverageCounts>> = {};
 
@@ -558,6 +562,20 @@ function isOneEachInOrder(trials: readonly number[], trialCount: number): boolea
   if (trials.length !== trialCount) return false;
   for (let i = 0; i < trialCount; i++) if (trials[i] !== i) return false;
   return true;
+}
+
+/** Folds the task's repeated trial ids (`TrialIdIndex.compact`) in every trial position it handed out. */
+function compactTrials(task: TaskState): void {
+  const remap = task.trials.compact();
+  if (remap === null) return;
+  const each = (list: number[]): void => {
+    for (let i = 0; i < list.length; i++) list[i] = remap[list[i] as number] as number;
+  };
+  for (const bucket of task.bucketList) {
+    each(bucket.failureTrials);
+    if (bucket.viewTrials !== null) each(bucket.viewTrials);
+    for (const series of bucket.keys) series.records?.remapTrials(remap);
+  }
 }
 
 function newTaskState(id: string, views: [string, SemanticView][]): TaskState {

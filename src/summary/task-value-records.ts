@@ -50,6 +50,15 @@ export class TaskValueRecords {
     this.#labels.push(label);
   }
 
+  /** Rewrites each record's trial position through `remap` (old position → new, `TrialIdIndex.compact`). */
+  remapTrials(remap: Int32Array): void {
+    const codes = this.#codes;
+    for (let i = 0; i < this.#length; i++) {
+      const code = codes[i] as number;
+      codes[i] = (remap[code >> 3] as number) * 8 + (code & 7);
+    }
+  }
+
   /** The kind of record `i`. */
   kind(i: number): number {
     return (this.#codes[i] as number) & 7;
