@@ -196,15 +196,21 @@ const NAMES = [
    JOIN _es_name n USING (metric_type, output_name) JOIN _es_task t USING (task_id)`,
 ];
 
+// The type of an observed value, as a small code (a string per observation costs DuckDB more to
+// store than the rest of the row): what the summary tells apart, JSON null/arrays/objects are `other`.
+const VT = { other: 0, number: 1, boolean: 2, string: 3 } as const;
+const VT_OF_VALUE_TYPE = `(CASE o.value_type WHEN 'number' THEN ${VT.number} WHEN 'boolean' THEN ${VT.boolean}
+  WHEN 'string' THEN ${VT.string} ELSE ${VT.other} END)::UTINYINT`;
+
 // One observation per (applicable score, output name), with the first output of that name of a
 // non-failed score. With specs: scores of a declared (task, metric) × the task's declared names.
 // Without: every score of the metric type × every name discovered for that type.
 // (A failed score's outputs are ignored; the status test stays out of the join condition so that
 // DuckDB plans a hash join.)
 const OBS_COLUMNS = `
-  s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status,
+  s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status = 'failed' AS failed,
   s.is_trial_failure,
-  CASE WHEN s.status <> 'failed' THEN o.value_type END AS value_type,
+  CASE WHEN s.status <> 'failed' THEN ${VT_OF_VALUE_TYPE} END AS vt,
   CASE WHEN s.status <> 'failed' THEN o.num_value END AS num_value,
   CASE WHEN s.status <> 'failed' THEN o.label_value END AS label_value,
   (s.status <> 'failed' AND o.output_name IS NOT NULL) AS has_output, false AS is_float`;
@@ -234,7 +240,7 @@ WHERE s.run_id = $run`;
   return `
 CREATE OR REPLACE TEMP TABLE _es_obs AS
 WITH j AS (
-  SELECT s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status, s.is_trial_failure,
+  SELECT s.score_ordinal, t.task_rank, s.trial_id, s.occurrence, n.nid, s.status = 'failed' AS failed, s.is_trial_failure,
     CASE WHEN s.status <> 'failed' THEN list_position(list_transform(s.outputs, o -> o.name), n.output_name) END AS pos,
     s.outputs
   FROM ${source.scores} s
@@ -246,9 +252,8 @@ k AS (SELECT * EXCLUDE (pos, outputs, text), pos IS NOT NULL AS has_output, text
       FROM (SELECT *, outputs[pos].value::VARCHAR AS text FROM j)),
 m AS (
   SELECT * EXCLUDE (c, text),
-    CASE WHEN NOT has_output THEN NULL WHEN c = '"' THEN 'string' WHEN c = 't' OR c = 'f' THEN 'boolean'
-         WHEN c IS NULL OR c = 'n' THEN 'null' WHEN c = '[' THEN 'array' WHEN c = '{' THEN 'object'
-         ELSE 'number' END AS value_type,
+    (CASE WHEN NOT has_output THEN NULL WHEN c = '"' THEN ${VT.string} WHEN c = 't' OR c = 'f' THEN ${VT.boolean}
+         WHEN c IS NULL OR c IN ('n', '[', '{') THEN ${VT.other} ELSE ${VT.number} END)::UTINYINT AS vt,
     CASE WHEN NOT has_output OR c IS NULL OR c IN ('"', 'n', '[', '{') THEN NULL WHEN c = 't' THEN 1::DOUBLE WHEN c = 'f' THEN 0::DOUBLE
          ELSE CAST(text AS DOUBLE) END AS num_value,
     CASE WHEN c = '"' THEN json_extract_string(text, '$') END AS label_value,
@@ -271,7 +276,7 @@ const KEYS_NO_SPECS = `
 CREATE OR REPLACE TEMP TABLE _es_key AS
 SELECT t.task_id, k.task_rank, k.nid, n.metric_type, n.output_name, NULL::VARCHAR AS kind,
   row_number() OVER (ORDER BY k.task_rank, n.metric_type, n.output_name) AS key_id
-FROM (SELECT DISTINCT task_rank, nid FROM _es_obs WHERE has_output AND value_type IN ('number', 'boolean', 'string')) k
+FROM (SELECT DISTINCT task_rank, nid FROM _es_obs WHERE has_output AND vt IN (${VT.number}, ${VT.boolean}, ${VT.string})) k
 JOIN _es_task t USING (task_rank) JOIN _es_name n USING (nid)`;
 
 // Task value records: a trial failure → missing; a completed/partial score whose first output of the
@@ -280,9 +285,9 @@ JOIN _es_task t USING (task_rank) JOIN _es_name n USING (nid)`;
 const records = (withFloats: boolean): string => `
 CREATE OR REPLACE TEMP TABLE _es_rec AS
 SELECT k.key_id::INTEGER AS key_id, t.sid AS trial_sid,
-  (CASE WHEN b.is_trial_failure THEN 0 WHEN b.value_type = 'string' THEN 2 ELSE 1 END)::UTINYINT AS record_code,
+  (CASE WHEN b.is_trial_failure THEN 0 WHEN b.vt = ${VT.string} THEN 2 ELSE 1 END)::UTINYINT AS record_code,
   CASE WHEN b.is_trial_failure THEN 0::DOUBLE ELSE coalesce(b.num_value, 0::DOUBLE) END AS num_value,
-  coalesce(NOT b.is_trial_failure AND b.value_type = 'boolean', false) AS is_bool,
+  coalesce(NOT b.is_trial_failure AND b.vt = ${VT.boolean}, false) AS is_bool,
   CASE WHEN b.is_trial_failure THEN -1 ELSE coalesce(l.sid, -1) END AS label_sid,
   ${withFloats ? 'f.score_ordinal IS NOT NULL' : 'coalesce(NOT b.is_trial_failure AND b.is_float, false)'} AS is_float
 FROM _es_obs b JOIN _es_key k ON k.task_rank = b.task_rank AND k.nid = b.nid
@@ -292,7 +297,7 @@ ${
     ? 'LEFT JOIN _es_float_lit f ON f.score_ordinal = b.score_ordinal AND f.output_name = k.output_name'
     : ''
 }
-WHERE b.is_trial_failure OR (b.has_output AND b.value_type IN ('number', 'boolean', 'string'))
+WHERE b.is_trial_failure OR (b.has_output AND b.vt IN (${VT.number}, ${VT.boolean}, ${VT.string}))
 ORDER BY k.key_id, b.score_ordinal`;
 
 // The trial ids and labels the records may refer to, numbered (the records refer to them by number),
@@ -328,7 +333,7 @@ const viewSteps = (source: SummarySource): string[] => [
      SELECT g.task_rank, g.view_ordinal, b.trial_id, b.occurrence AS occ, g.signal_ordinal AS o, g.nsig,
        coalesce(g.weight, 1::DOUBLE) AS w,
        -- NULL for a failed score or a missing output
-       CASE WHEN b.value_type IN ('number', 'boolean') THEN b.num_value END AS v
+       CASE WHEN b.vt IN (${VT.number}, ${VT.boolean}) THEN b.num_value END AS v
      FROM _es_obs b JOIN _es_vsig g ON g.task_rank = b.task_rank AND g.nid = b.nid),
    -- signals are numbered from 0: the first two are read by their number; views of more than two
    -- signals need Python's compensated sum over the ordered list (one pass over the signals)
@@ -436,7 +441,7 @@ const AGGREGATE_STEPS = [
      coalesce(b.failed, 0) AS failed
    FROM _es_name n LEFT JOIN (
      SELECT nid, count(*) AS total, count(*) FILTER (WHERE has_output) AS scored,
-       count(*) FILTER (WHERE status = 'failed') AS failed
+       count(*) FILTER (WHERE failed) AS failed
      FROM _es_obs GROUP BY nid) b USING (nid)`,
   `CREATE OR REPLACE TEMP TABLE _es_agg AS
    SELECT row_number() OVER (ORDER BY section, k1, k2, k) AS agg_id, name, total, section, k1, k2, k, nid
@@ -453,7 +458,7 @@ const AGGREGATE_STEPS = [
   `CREATE OR REPLACE TEMP TABLE _es_val AS
    SELECT a.agg_id, b.task_rank AS o1, b.score_ordinal AS o2, 0::BIGINT AS o3, b.num_value AS v
    FROM _es_obs b JOIN _es_agg a ON a.section = 1 AND a.nid = b.nid
-   WHERE b.has_output AND b.value_type = 'number'
+   WHERE b.has_output AND b.vt = ${VT.number}
    UNION ALL
    SELECT a.agg_id, w.task_rank, w.first_seen, w.occ, w.v
    FROM _es_vval w JOIN _es_agg a ON a.section = 2 AND a.k1 = w.view_name`,
