@@ -18,13 +18,17 @@ export type ValueSchemaLookup = (metricType: string, outputName: string) => stri
  */
 export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLookup): WireObject {
   const fromText = rowSources.isFromText(score);
+  // keys in written (sorted) order, so the writer finds them sorted and need not sort
   return {
+    diagnostics: score.diagnostics.map((d) => ({
+      details: d.details,
+      message: d.message,
+      severity: d.severity,
+      source: d.source,
+    })),
     id: score.id,
-    run_id: score.run_id,
-    task_id: score.task_id,
-    trial_id: score.trial_id,
+    metadata: score.metadata,
     metric_type: score.metric_type,
-    status: score.status,
     outputs: score.outputs.map((o) => ({
       name: o.name,
       value: outputValue(
@@ -32,13 +36,10 @@ export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLooku
         fromText || valueSchemaOf?.(score.metric_type, o.name) !== 'ContinuousScore',
       ),
     })),
-    diagnostics: score.diagnostics.map((d) => ({
-      severity: d.severity,
-      message: d.message,
-      source: d.source,
-      details: d.details,
-    })),
-    metadata: score.metadata,
+    run_id: score.run_id,
+    status: score.status,
+    task_id: score.task_id,
+    trial_id: score.trial_id,
   };
 }
 

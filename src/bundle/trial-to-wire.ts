@@ -17,14 +17,17 @@ export function trialToWire(
   const evidence = trial.evidence;
   const output = trial.output;
   const error = trial.error;
+  // keys in written (sorted) order, so the writer finds them sorted and need not sort
   return {
-    id: trial.id,
-    task_id: trial.task_id,
-    status: trial.status,
-    output:
-      output === null
+    error:
+      error === null
         ? null
-        : { output_text: output.output_text, response: output.response, metadata: output.metadata },
+        : {
+            message: error.message,
+            occurred_at: error.occurred_at,
+            traceback: error.traceback,
+            type: error.type,
+          },
     evidence:
       evidence === null
         ? null
@@ -33,35 +36,33 @@ export function trialToWire(
               Object.entries(evidence.descriptors).map(([name, d]) => [
                 name,
                 {
-                  kind: d.kind,
-                  format: d.format,
-                  ref: mapRef(d.ref),
                   data: d.data,
                   description: d.description,
+                  format: d.format,
+                  kind: d.kind,
                   metadata: d.metadata,
+                  ref: mapRef(d.ref),
                 },
               ]),
             ),
             metadata: evidence.metadata,
           },
-    error:
-      error === null
-        ? null
-        : {
-            type: error.type,
-            message: error.message,
-            traceback: error.traceback,
-            occurred_at: error.occurred_at,
-          },
+    id: trial.id,
     measurements: {
-      prompt_tokens: m.prompt_tokens,
-      completion_tokens: m.completion_tokens,
-      total_tokens: m.total_tokens,
       cache_creation_tokens: m.cache_creation_tokens,
       cache_read_tokens: m.cache_read_tokens,
-      runtime_sec: m.runtime_sec === null ? null : new PyFloat(m.runtime_sec),
+      completion_tokens: m.completion_tokens,
       cost_usd: m.cost_usd === null ? null : new PyFloat(m.cost_usd),
+      prompt_tokens: m.prompt_tokens,
+      runtime_sec: m.runtime_sec === null ? null : new PyFloat(m.runtime_sec),
+      total_tokens: m.total_tokens,
     },
     metadata: trial.metadata,
+    output:
+      output === null
+        ? null
+        : { metadata: output.metadata, output_text: output.output_text, response: output.response },
+    status: trial.status,
+    task_id: trial.task_id,
   };
 }

@@ -1,7 +1,9 @@
 import { formatPyFloat } from './format-py-float.js';
+import { PyFloat } from './py-float.js';
 import type { PyJson } from './py-json.js';
 import { pythonSortKeys } from './python-sort-keys.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
+import type { WireValue } from './wire-value.js';
 
 /** How a {@link PyJson} value is laid out as text. */
 export interface StringifyPyJsonOptions {
@@ -15,6 +17,14 @@ export interface StringifyPyJsonOptions {
   sortKeys?: boolean;
   /** With `indent`: the nesting depth the value starts at (for embedding it in a larger document). */
   level?: number;
+  /**
+   * `'wire'` reads plain numbers as a {@link WireValue} holds them: an int when integral (unless its
+   * path is in `floatPaths`), a float otherwise, `null` when not finite. Default `'float'`: every plain
+   * number is a Python float (a {@link PyJson} value). {@link PyFloat} boxes are floats either way.
+   */
+  numbers?: 'float' | 'wire';
+  /** With `numbers: 'wire'`: paths (see `floatPathKey`) of integral numbers to write as floats. */
+  floatPaths?: ReadonlySet<string> | null;
 }
 
 interface Layout {
@@ -24,38 +34,64 @@ interface Layout {
   floats: 'orjson' | 'repr';
   ascii: boolean;
   sort: boolean;
+  wire: boolean;
+  /** Non-empty or null: paths are tracked only when there are some. */
+  floatPaths: ReadonlySet<string> | null;
+  /** Quoted keys followed by the colon (see {@link KEY_TEXTS}). */
+  keyTexts: Map<string, string>;
 }
+
+/**
+ * Per colon and escaping: each key's quoted text with the colon. Lines of a file repeat the same few
+ * keys, so this saves most of the quoting; cleared when it holds 4096 keys.
+ */
+const KEY_TEXTS = new Map<string, Map<string, string>>();
+
+const PATH_SEP = '\u0000';
 
 /**
  * Serializes a {@link PyJson} value like Python does: `bigint` as an integer, `number` as a float
  * (`1.0`), objects in insertion order (or sorted), compact or indented in orjson's / json.dumps'
- * layout (json.dumps without indent separates with `", "` and `": "`).
+ * layout (json.dumps without indent separates with `", "` and `": "`). With `numbers: 'wire'` it
+ * writes a {@link WireValue} as it is (see `pythonJson`), without converting it first.
  *
  * @example
  * stringifyPyJson({ n: 2n, mean: 1 }); // '{"n":2,"mean":1.0}'
  * stringifyPyJson({ a: 1 }, { indent: 4, floats: 'repr' }); // json.dumps(…, indent=4)
  */
-export function stringifyPyJson(value: PyJson, options: StringifyPyJsonOptions = {}): string {
+export function stringifyPyJson(value: PyJson | WireValue, options: StringifyPyJsonOptions = {}): string {
   const indent = options.indent ?? 0;
   const floats = options.floats ?? 'orjson';
   const unit = ' '.repeat(indent);
+  const paths = options.floatPaths;
+  const colon = indent > 0 || floats === 'repr' ? ': ' : ':';
+  const ascii = options.ensureAscii ?? false;
+  const cacheKey = ascii ? colon + 'a' : colon;
+  let keyTexts = KEY_TEXTS.get(cacheKey);
+  if (keyTexts === undefined) KEY_TEXTS.set(cacheKey, (keyTexts = new Map()));
   const layout: Layout = {
     unit,
-    colon: indent > 0 || floats === 'repr' ? ': ' : ':',
+    colon,
     comma: indent === 0 && floats === 'repr' ? ', ' : ',',
     floats,
-    ascii: options.ensureAscii ?? false,
+    ascii,
     sort: options.sortKeys ?? false,
+    wire: options.numbers === 'wire',
+    floatPaths: paths && paths.size > 0 ? paths : null,
+    keyTexts,
   };
-  return write(value, layout, indent > 0 ? '\n' + unit.repeat(options.level ?? 0) : null);
+  return write(value, layout, indent > 0 ? '\n' + unit.repeat(options.level ?? 0) : null, '');
 }
 
-/** `newline` is the line break and indentation of the value's own level (null: compact). */
-function write(v: PyJson, l: Layout, newline: string | null): string {
+/**
+ * `newline` is the line break and indentation of the value's own level (null: compact); `path` is
+ * the value's float-path key, kept only when there are float paths.
+ */
+function write(v: PyJson | WireValue, l: Layout, newline: string | null, path: string): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'number':
-      return formatPyFloat(v, l.floats);
+      return l.wire ? wireNumber(v, l, path) : formatPyFloat(v, l.floats);
     case 'string':
       return quotePyJsonString(v, l.ascii);
     case 'bigint':
@@ -63,27 +99,43 @@ function write(v: PyJson, l: Layout, newline: string | null): string {
     case 'boolean':
       return v ? 'true' : 'false';
   }
+  if (v instanceof PyFloat) return formatPyFloat(v.value, l.floats);
   const inner = newline === null ? '' : newline + l.unit;
   const close = newline ?? '';
   const next = newline === null ? null : inner;
+  const prefix = l.floatPaths === null || path === '' ? '' : path + PATH_SEP;
   if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
+    const items = v as readonly (PyJson | WireValue)[];
+    if (items.length === 0) return '[]';
     let out = '[';
-    for (let i = 0; i < v.length; i++)
-      out += (i === 0 ? '' : l.comma) + inner + write(v[i] as PyJson, l, next);
+    for (let i = 0; i < items.length; i++) {
+      const at = l.floatPaths === null ? '' : prefix + i;
+      out += (i === 0 ? '' : l.comma) + inner + write(items[i] as PyJson, l, next, at);
+    }
     return out + close + ']';
   }
-  const keys = l.sort ? pythonSortKeys(Object.keys(v)) : Object.keys(v);
+  const obj = v as { readonly [key: string]: PyJson | WireValue };
+  const keys = l.sort ? pythonSortKeys(Object.keys(obj)) : Object.keys(obj);
   if (keys.length === 0) return '{}';
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
-    out +=
-      (i === 0 ? '' : l.comma) +
-      inner +
-      quotePyJsonString(k, l.ascii) +
-      l.colon +
-      write(v[k] as PyJson, l, next);
+    const at = l.floatPaths === null ? '' : prefix + k;
+    let kt = l.keyTexts.get(k);
+    if (kt === undefined) {
+      if (l.keyTexts.size >= 4096) l.keyTexts.clear();
+      l.keyTexts.set(k, (kt = quotePyJsonString(k, l.ascii) + l.colon));
+    }
+    out += (i === 0 ? '' : l.comma) + inner + kt + write(obj[k] as PyJson, l, next, at);
   }
   return out + close + '}';
+}
+
+/** A plain wire number: an int when integral and not marked as a float, else a float; non-finite: null. */
+function wireNumber(x: number, l: Layout, path: string): string {
+  if (!Number.isFinite(x)) return 'null';
+  if (!Number.isInteger(x) || (l.floatPaths !== null && l.floatPaths.has(path)))
+    return formatPyFloat(x, l.floats);
+  // below 1e21 `String` writes every digit (beyond 2^53 the shortest ones, as Python got them)
+  return Math.abs(x) < 1e21 ? String(x) : BigInt(x).toString();
 }

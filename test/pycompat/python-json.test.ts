@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePythonJson } from '../../src/pycompat/parse-python-json.js';
 import { PyFloat } from '../../src/pycompat/py-float.js';
 import { pythonJson } from '../../src/pycompat/python-json.js';
+import { stringifyPyJson } from '../../src/pycompat/stringify-py-json.js';
 import type { WireValue } from '../../src/pycompat/wire-value.js';
 
 // Expected texts were produced by CPython 3.11 json.dumps (see test/fixtures/bundle/gen_python_json_vectors.py).
@@ -73,6 +74,22 @@ describe('pythonJson', () => {
     (nested[2]![1] as WireValue[])[0] = new PyFloat(2);
     expect(pythonJson(boxed)).toBe(vectors.nested_inline);
     expect(pythonJson(boxed, { indent: 2 })).toBe(vectors.nested_indent);
+  });
+  it('quotes a key as each layout escapes it, whatever was written before', () => {
+    const value = { é: 1, '\u{1F600}': [2] };
+    expect(pythonJson(value)).toBe('{"\\u00e9": 1, "\\ud83d\\ude00": [2]}');
+    expect(stringifyPyJson(value, { floats: 'repr', sortKeys: true, numbers: 'wire' })).toBe(
+      '{"é": 1, "\u{1F600}": [2]}',
+    );
+    expect(stringifyPyJson(value, { numbers: 'wire' })).toBe('{"é":1,"\u{1F600}":[2]}');
+    expect(pythonJson(value)).toBe('{"\\u00e9": 1, "\\ud83d\\ude00": [2]}');
+  });
+
+  it('writes many distinct keys the same way', () => {
+    const row = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]));
+    const again = pythonJson(row);
+    expect(JSON.parse(again)).toEqual(row);
+    expect(pythonJson(row)).toBe(again);
   });
 });
 
