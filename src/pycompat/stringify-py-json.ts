@@ -37,15 +37,7 @@ interface Layout {
   wire: boolean;
   /** Non-empty or null: paths are tracked only when there are some. */
   floatPaths: ReadonlySet<string> | null;
-  /** Quoted keys followed by the colon (see {@link KEY_TEXTS}). */
-  keyTexts: Map<string, string>;
 }
-
-/**
- * Per colon and escaping: each key's quoted text with the colon. Lines of a file repeat the same few
- * keys, so this saves most of the quoting; cleared when it holds 4096 keys.
- */
-const KEY_TEXTS = new Map<string, Map<string, string>>();
 
 const PATH_SEP = '\u0000';
 
@@ -66,9 +58,6 @@ export function stringifyPyJson(value: PyJson | WireValue, options: StringifyPyJ
   const paths = options.floatPaths;
   const colon = indent > 0 || floats === 'repr' ? ': ' : ':';
   const ascii = options.ensureAscii ?? false;
-  const cacheKey = ascii ? colon + 'a' : colon;
-  let keyTexts = KEY_TEXTS.get(cacheKey);
-  if (keyTexts === undefined) KEY_TEXTS.set(cacheKey, (keyTexts = new Map()));
   const layout: Layout = {
     unit,
     colon,
@@ -78,7 +67,6 @@ export function stringifyPyJson(value: PyJson | WireValue, options: StringifyPyJ
     sort: options.sortKeys ?? false,
     wire: options.numbers === 'wire',
     floatPaths: paths && paths.size > 0 ? paths : null,
-    keyTexts,
   };
   return write(value, layout, indent > 0 ? '\n' + unit.repeat(options.level ?? 0) : null, '');
 }
@@ -121,12 +109,12 @@ function write(v: PyJson | WireValue, l: Layout, newline: string | null, path: s
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
     const at = l.floatPaths === null ? '' : prefix + k;
-    let kt = l.keyTexts.get(k);
-    if (kt === undefined) {
-      if (l.keyTexts.size >= 4096) l.keyTexts.clear();
-      l.keyTexts.set(k, (kt = quotePyJsonString(k, l.ascii) + l.colon));
-    }
-    out += (i === 0 ? '' : l.comma) + inner + kt + write(obj[k] as PyJson, l, next, at);
+    out +=
+      (i === 0 ? '' : l.comma) +
+      inner +
+      quotePyJsonString(k, l.ascii) +
+      l.colon +
+      write(obj[k] as PyJson, l, next, at);
   }
   return out + close + '}';
 }
