@@ -229,6 +229,8 @@ describe('report of a sparse run with failed trials', () => {
     await page.click('#trial-detail .crumbs a:first-child');
     await page.selectOption('#task-metric', 'harbor_reward.format_ok');
     await page.selectOption('#task-status', 'missing');
+    // the previous filter also showed one task with one trial, so wait for the list itself
+    await page.waitForSelector('#task-list .row[data-task="A"]');
     await count('1 task · 1 trial');
     expect(await page.locator('#task-list .row').getAttribute('data-task')).toBe('A');
     await page.selectOption('#task-metric', '');
