@@ -2,7 +2,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
 import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
@@ -80,6 +80,7 @@ export class SummaryAccumulator {
   /** The summary and what the writers need to print its task values (`summaryJsonBytes`). Call once. */
   finish(extraScores: readonly AggregateScore[] = []): { summary: Summary; isFloat: TaskValueFloatLookup } {
     const summary = this.#builder.finish(extraScores);
-    return { summary, isFloat: columnarTaskValues.floatLookup(summary.task_metric_values) };
+    const columns = ColumnarTaskValues.of(summary.task_metric_values) as ColumnarTaskValues;
+    return { summary, isFloat: columns.isFloat };
   }
 }

@@ -1,5 +1,5 @@
 import type { Summary, TaskValueRecord } from '../model/summary.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { floatPathKey } from '../pycompat/float-path-key.js';
 import { formatPyFloat } from '../pycompat/format-py-float.js';
@@ -96,16 +96,17 @@ function* taskValueChunks(
     return;
   }
   out.text('{');
-  // columns of a summary built by `SummaryBuilder` are read directly (no record objects); their
-  // float kinds are the answers of `isFloat` when it is the columns' own lookup
-  const columnar = isFloat === undefined || columnarTaskValues.isFloatLookup(isFloat);
+  // columns of a summary built by `SummaryBuilder` are read directly (no record objects) unless
+  // another lookup decides; their float kinds count when `isFloat` is the columns' own
+  const own = ColumnarTaskValues.of(values);
+  const columnar = isFloat === undefined || isFloat === own?.isFloat ? own : null;
   const useFloatKinds = isFloat !== undefined;
   // a trial's records repeat under every key of its task: quote its id once per task
   const heads = new Map<string, string>();
   for (let t = 0; t < taskIds.length; t++) {
     const taskId = taskIds[t] as string;
     out.text(`${t === 0 ? '' : ','}\n    ${quotePyJsonString(taskId, true)}: `);
-    const columns = columnar ? columnarTaskValues.columns(values, taskId) : null;
+    const columns = columnar?.columns(taskId) ?? null;
     if (columns !== null) {
       yield* columnChunks(out, columns, useFloatKinds);
       continue;

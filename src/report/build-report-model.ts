@@ -6,7 +6,7 @@ import type { RunMetadata } from '../bundle/run-metadata.js';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import { MEASUREMENT_KEYS } from '../model/trial.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { compactJson } from './compact-json.js';
 import { cutText } from './cut-text.js';
@@ -202,10 +202,11 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     const byTask = new Map<number, unknown[]>();
     let found = false;
     const taskMetricValues = summary.task_metric_values;
+    const columnar = ColumnarTaskValues.of(taskMetricValues);
     for (const taskId of Object.keys(taskMetricValues)) {
       const list: unknown[] = [];
       // the columns while the summary has them: no object per task value
-      const columns = columnarTaskValues.columns(taskMetricValues, taskId);
+      const columns = columnar?.columns(taskId) ?? null;
       if (columns !== null) {
         const column = columns.find(([k]) => k === key)?.[1];
         if (column === undefined) continue;

@@ -13,7 +13,7 @@ import type { DuckDBOpenOptions } from '../sinks/duckdb/duckdb-open-options.js';
 import { openDuckDB } from '../sinks/duckdb/open-duckdb.js';
 import { writeRun } from '../sinks/duckdb/write-run.js';
 import { summarizeStoreRun } from './summarize-store-run.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 
 /** DuckDB's `memory_limit` when none is given (DuckDB's own default is 80% of the machine's RAM). */
 const DEFAULT_MEMORY_LIMIT = '1GB';
@@ -93,7 +93,7 @@ export function duckdbBundleSummaryEngine(options: DuckDBBundleSummaryOptions = 
             floatLiterals: loaded.source === null,
             source: loaded.source ?? undefined,
           });
-          const isFloat = columnarTaskValues.floatLookup(summary.task_metric_values);
+          const { isFloat } = ColumnarTaskValues.of(summary.task_metric_values) as ColumnarTaskValues;
           return { summary, isFloat, runId: loaded.runId };
         }
         return await streamed(connection, input, metadata, store);

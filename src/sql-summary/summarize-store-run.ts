@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { passAtKScores, type PassAtKTaskCounts } from '../summary/pass-at-k-scores.js';
@@ -15,8 +15,8 @@ export interface SummarizeStoreRunOptions {
   extraScores?: readonly AggregateScore[] | undefined;
   /**
    * Gives the task values written as float literals (`1.0`) their kind, from the temp table
-   * `_es_float_lit` that `bulkLoadBundle` leaves on the connection; `columnarTaskValues.floatLookup`
-   * of the summary's task values then answers the summary writers.
+   * `_es_float_lit` that `bulkLoadBundle` leaves on the connection; the `isFloat` of the summary's
+   * `ColumnarTaskValues` then answers the summary writers.
    */
   floatLiterals?: boolean | undefined;
   /**
@@ -31,7 +31,7 @@ export interface SummarizeStoreRunOptions {
  * every statistic and percentile, coverage, task values, views, pass@k, ordering, counts and the
  * error rollup — and returns the same `Summary` object as the in-memory `buildSummary`. Each
  * aggregate's statistics come from its values read back in SDK order by the in-memory engine's
- * `aggregateRangeScore`; task values are read into columns (`columnarTaskValues`). Uses temp tables
+ * `aggregateRangeScore`; task values are read into columns (`ColumnarTaskValues`). Uses temp tables
  * (works on read-only files); DuckDB may spill to its `temp_directory` on large runs.
  *
  * @example
@@ -134,7 +134,7 @@ export async function summarizeStoreRun(
       columns[keyId] = exact;
       if (byKey.get(key) === column) byKey.set(key, exact);
     });
-    const values = columnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
+    const values = ColumnarTaskValues.create(taskColumns.map(([task, byKey]) => [task, [...byKey]]));
 
     return {
       scores: { scores: aggregates },

@@ -1,5 +1,5 @@
 import type { AggregateScore, Summary, TaskValueRecord } from '../model/summary.js';
-import { columnarTaskValues } from '../summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { clusteredMeanInterval } from './clustered-mean-interval.js';
 import type { StatsInterval } from './stats-interval.js';
@@ -79,9 +79,10 @@ function taskListsByOutput(summary: Summary): Map<string, TaskList[]> {
     lists.push(list);
   };
   const taskMetricValues = summary.task_metric_values;
+  const columnar = ColumnarTaskValues.of(taskMetricValues);
   for (const task of Object.keys(taskMetricValues)) {
     // Columns when the summary has them: a run of 50M values never becomes 50M record objects.
-    const columns = columnarTaskValues.columns(taskMetricValues, task);
+    const columns = columnar?.columns(task) ?? null;
     if (columns !== null) {
       for (const [name, column] of columns) add(name, column);
       continue;

@@ -7,7 +7,7 @@ import { reduceViewSignals } from '../metrics/stats/reduce-view-signals.js';
 import { aggregateRangeScore } from './aggregate-range-score.js';
 import { compareCodePoints } from '../pycompat/compare-code-points.js';
 import { isTrialFailure } from './is-trial-failure.js';
-import { columnarTaskValues } from './columnar-task-values.js';
+import { ColumnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
 import { TaskValueRecords } from './task-value-records.js';
@@ -374,7 +374,7 @@ export class SummaryBuilder {
       taskColumns.push([task.id, [...entry]]);
     }
     // records are built on first access; summary writers read the columns
-    const taskMetricValues = columnarTaskValues.create(taskColumns);
+    const taskMetricValues = ColumnarTaskValues.create(taskColumns);
 
     const pairs = [...this.passAtKPairs.values()].sort(
       (a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]),

@@ -7,8 +7,11 @@ import { summaryToWire } from '../../src/bundle/summary-to-wire.js';
 import { TaskValueFloatness } from '../../src/bundle/task-value-floatness.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { TaskSpec } from '../../src/model/task.js';
-import { columnarTaskValues } from '../../src/summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../../src/summary/columnar-task-values.js';
 import { SummaryBuilder } from '../../src/summary/summary-builder.js';
+
+/** The columns of an untouched entry of a column-backed `task_metric_values`, else null. */
+const columnsOf = (values: object, taskId: string) => ColumnarTaskValues.of(values)?.columns(taskId) ?? null;
 
 // score lines as the SDK writes them; value literals cover ints, integral floats, exponents, -0,
 // non-finite values, booleans, labels, null and objects
@@ -122,7 +125,7 @@ describe('columnar task values', () => {
     const { summary, isFloat } = acc.finish();
     const values = summary.task_metric_values;
     expect(Object.keys(values)).toEqual(['t1', 't2']);
-    expect(columnarTaskValues.columns(values, 't1')).not.toBeNull();
+    expect(columnsOf(values, 't1')).not.toBeNull();
     const t1 = values['t1'];
     expect(t1).toEqual({
       'm.r': [{ trial_id: 'a', value_type: 'number', value: 1 }],
@@ -130,9 +133,9 @@ describe('columnar task values', () => {
       'n.x.r': [],
     });
     expect(values['t1']).toBe(t1); // built once
-    expect(columnarTaskValues.columns(values, 't1')).toBeNull();
+    expect(columnsOf(values, 't1')).toBeNull();
     values['t2'] = { 'm.r': [{ trial_id: 'z', value_type: 'label', value: 'edited' }] };
-    expect(columnarTaskValues.columns(values, 't2')).toBeNull();
+    expect(columnsOf(values, 't2')).toBeNull();
     const written = Buffer.concat([...summaryJsonBytes(summary, isFloat)]).toString('latin1');
     expect(written).toContain('"value": 1.0,'); // t1's float literal survives the materialization
     expect(written).toContain('"trial_id": "z",\n          "value": "edited"');

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import { bundleStats } from '../../src/stats/bundle-stats.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { columnarTaskValues } from '../../src/summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../../src/summary/columnar-task-values.js';
 import { score } from '../summary/fixtures.js';
+
+/** The columns of an untouched entry of a column-backed `task_metric_values`, else null. */
+const columnsOf = (values: object, taskId: string) => ColumnarTaskValues.of(values)?.columns(taskId) ?? null;
 
 describe('bundleStats over column-backed task values', () => {
   // Several trials per task (clustered interval), 0/1 values (Wilson), floats, booleans, labels.
@@ -22,14 +25,14 @@ describe('bundleStats over column-backed task values', () => {
   it('reads the columns without building records, and equals the figures from plain records', () => {
     const summary = buildSummary({ scores });
     const firstTask = Object.keys(summary.task_metric_values)[0] as string;
-    expect(columnarTaskValues.columns(summary.task_metric_values, firstTask)).not.toBeNull();
+    expect(columnsOf(summary.task_metric_values, firstTask)).not.toBeNull();
 
     const fromColumns = bundleStats(summary);
     // the columns were read, not the lazy record lists
-    expect(columnarTaskValues.columns(summary.task_metric_values, firstTask)).not.toBeNull();
+    expect(columnsOf(summary.task_metric_values, firstTask)).not.toBeNull();
 
     const plain = JSON.parse(JSON.stringify(summary)) as typeof summary;
-    expect(columnarTaskValues.columns(plain.task_metric_values, firstTask)).toBeNull();
+    expect(columnsOf(plain.task_metric_values, firstTask)).toBeNull();
     const fromRecords = bundleStats(plain);
 
     expect(fromColumns).toEqual(fromRecords);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { columnarTaskValues } from '../../src/summary/columnar-task-values.js';
+import { ColumnarTaskValues } from '../../src/summary/columnar-task-values.js';
 import { SummaryBuilder } from '../../src/summary/summary-builder.js';
 import { TaskValueColumn } from '../../src/summary/task-value-column.js';
 import { score } from './fixtures.js';
+
+/** The columns of an untouched entry of a column-backed `task_metric_values`, else null. */
+const columnsOf = (values: object, taskId: string) => ColumnarTaskValues.of(values)?.columns(taskId) ?? null;
 
 function built() {
   const builder = new SummaryBuilder(null);
@@ -43,15 +46,24 @@ describe('lazy task_metric_values', () => {
     expect(frozen['b']?.['m.r']?.[0]?.value).toBe(1);
   });
 
+  it('carries its columns itself; copies are plain records', () => {
+    expect(ColumnarTaskValues.of(built().task_metric_values)).toBeInstanceOf(ColumnarTaskValues);
+    expect(ColumnarTaskValues.of({ ...built().task_metric_values })).toBeNull();
+    expect(ColumnarTaskValues.of(structuredClone(built().task_metric_values))).toBeNull();
+    expect(
+      ColumnarTaskValues.of(JSON.parse(JSON.stringify(built().task_metric_values)) as object),
+    ).toBeNull();
+  });
+
   it('exposes the columns of untouched entries only', () => {
     const values = built().task_metric_values;
-    const columns = columnarTaskValues.columns(values, 'b');
+    const columns = columnsOf(values, 'b');
     expect(columns?.map(([key]) => key)).toEqual(['m.l', 'm.r']);
     const r = columns?.[1]?.[1] as TaskValueColumn;
     expect([r.length, r.kind(0), r.trialId(0), r.value(0)]).toEqual([1, TaskValueColumn.NUMBER, 't1', 1]);
-    expect(columnarTaskValues.columns(values, 'nope')).toBeNull();
-    expect(columnarTaskValues.columns({ b: {} }, 'b')).toBeNull();
+    expect(columnsOf(values, 'nope')).toBeNull();
+    expect(columnsOf({ b: {} }, 'b')).toBeNull();
     void values['b'];
-    expect(columnarTaskValues.columns(values, 'b')).toBeNull();
+    expect(columnsOf(values, 'b')).toBeNull();
   });
 });
