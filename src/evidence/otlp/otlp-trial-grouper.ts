@@ -160,6 +160,27 @@ interface OpenTrial {
   spanCount: number;
 }
 
+/** Trial ids emitted once or more, and the last part of those emitted more than once. */
+interface EmittedIds {
+  once: Set<string>;
+  parts: StringKeyIndex;
+}
+
+function emittedIds(): EmittedIds {
+  return { once: new Set(), parts: new StringKeyIndex() };
+}
+
+/** Records one more emission of `id`: its part, 1 the first time. */
+function nextPart(emitted: EmittedIds, id: string): number {
+  if (!emitted.once.has(id)) {
+    emitted.once.add(id);
+    return 1;
+  }
+  const part = (emitted.parts.get(id) ?? 1) + 1;
+  emitted.parts.set(id, part);
+  return part;
+}
+
 function byFirstSeq(a: { firstSeq: number }, b: { firstSeq: number }): number {
   return a.firstSeq - b.firstSeq;
 }
@@ -193,10 +214,11 @@ export class OtlpTrialGrouper {
   readonly #traces = new Map<string, OpenTrace>();
   readonly #trials = new Map<string, OpenTrial>();
   /**
-   * Parts emitted so far per trial (one entry per trial of the run), by the trial's id (the key's
-   * value or the trace id, a string its records share) rather than by its key, a second string.
+   * Trial ids emitted so far (the key's value or the trace id, a string the trial's records share,
+   * rather than its key, a second string). Every trial of the run has an entry, so the ids are a
+   * `Set` (two slots per entry where a `Map` takes three); only ids emitted again count their parts.
    */
-  readonly #emitted = { key: new StringKeyIndex(), trace: new StringKeyIndex() };
+  readonly #emitted = { key: emittedIds(), trace: emittedIds() };
   /** Notes trial keys then task keys as spans arrive. */
   readonly #noter: KeyNoter;
   /** Log records waiting for a first span of their trace, oldest trace first. */
@@ -421,8 +443,7 @@ export class OtlpTrialGrouper {
       this.#trials.delete(trial.key);
       this.#heldSpans -= trial.spanCount;
       const emitted = trial.key.startsWith('key\u0000') ? this.#emitted.key : this.#emitted.trace;
-      const part = (emitted.get(trial.trialId) ?? 0) + 1;
-      emitted.set(trial.trialId, part);
+      const part = nextPart(emitted, trial.trialId);
       const trialId = part === 1 ? trial.trialId : `${trial.trialId}#${part}`;
       return buildTrial(
         trialId,
