@@ -488,7 +488,7 @@ export class OTLPTraceHandle implements TrajectoryView {
       const u = usage[i];
       if (u === null || u === undefined) continue;
       const spanId = (nodes[i] as SpanNode).span.spanId;
-      for (const n of u.negative ?? []) negative.push({ spanId, ...n });
+      if (u.negative !== undefined) for (const n of u.negative) negative.push({ spanId, ...n });
       if (usageBelow[i] === 1 || (u.input === null && u.output === null)) continue;
       counted.push(spanId);
       if (u.input !== null) input = (input ?? 0) + u.input;

@@ -14,8 +14,11 @@ export interface SpanUsage {
 
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 
-/** Negative counts met by `count` in the span being read (module state: reading is synchronous). */
-let negative: { key: string; value: number }[] = [];
+/**
+ * Negative counts met by `count` in the span being read, null while there are none (module state:
+ * reading is synchronous).
+ */
+let negative: { key: string; value: number }[] | null = null;
 
 function num(a: OtlpAttributes, key: string): number | null {
   const v = a.get(key);
@@ -30,7 +33,7 @@ function num(a: OtlpAttributes, key: string): number | null {
 function count(a: OtlpAttributes, key: string): number | null {
   const n = num(a, key);
   if (n === null || n >= 0) return n;
-  negative.push({ key, value: n });
+  (negative ??= []).push({ key, value: n });
   return null;
 }
 
@@ -61,19 +64,21 @@ function first(
  */
 export function readSpanUsage(a: OtlpAttributes): SpanUsage | null {
   if (a.size === 0) return null;
-  negative = [];
-  const vocabulary: string[] = [];
+  negative = null;
+  // most spans report no usage: nothing is allocated for them
+  let inputVocab: string | null = null;
   let input = count(a, 'gen_ai.usage.input_tokens');
-  if (input !== null) vocabulary.push('gen_ai');
-  else if ((input = count(a, 'gen_ai.usage.prompt_tokens')) !== null) vocabulary.push('gen_ai-deprecated');
-  else if ((input = count(a, 'llm.token_count.prompt')) !== null) vocabulary.push('openinference');
+  if (input !== null) inputVocab = 'gen_ai';
+  else if ((input = count(a, 'gen_ai.usage.prompt_tokens')) !== null) inputVocab = 'gen_ai-deprecated';
+  else if ((input = count(a, 'llm.token_count.prompt')) !== null) inputVocab = 'openinference';
   let output = count(a, 'gen_ai.usage.output_tokens');
   let vocab: string | null = null;
   if (output !== null) vocab = 'gen_ai';
   else if ((output = count(a, 'gen_ai.usage.completion_tokens')) !== null) vocab = 'gen_ai-deprecated';
   else if ((output = count(a, 'llm.token_count.completion')) !== null) vocab = 'openinference';
-  if (vocab !== null && !vocabulary.includes(vocab)) vocabulary.push(vocab);
-  if (input === null && output === null && negative.length === 0) return null;
+  if (input === null && output === null && negative === null) return null;
+  const vocabulary = inputVocab === null ? [] : [inputVocab];
+  if (vocab !== null && vocab !== inputVocab) vocabulary.push(vocab);
   const usage: SpanUsage = {
     input,
     output,
@@ -82,7 +87,7 @@ export function readSpanUsage(a: OtlpAttributes): SpanUsage | null {
     costUsd: first(a, COST_KEYS, num),
     vocabulary,
   };
-  if (negative.length > 0) usage.negative = negative;
+  if (negative !== null) usage.negative = negative;
   return usage;
 }
 
