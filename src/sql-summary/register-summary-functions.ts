@@ -23,7 +23,8 @@ export function registerSummaryFunctions(connection: DuckDBConnection): void {
       parameterTypes: [LIST(DOUBLE)],
       mainFunction: (_info, input, output) => {
         const vector = input.getColumnVector(0);
-        for (let row = 0; row < input.rowCount; row++) {
+        const rowCount = input.rowCount;
+        for (let row = 0; row < rowCount; row++) {
           const item = vector.getItem(row);
           if (!(item instanceof DuckDBListValue)) {
             output.setItem(row, null);

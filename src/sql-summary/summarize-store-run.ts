@@ -183,7 +183,9 @@ async function streamRecords(
     const bools = fixedChunkColumn(chunk, 4, 'uint8');
     const labels = fixedChunkColumn(chunk, 5, 'int32');
     const floats = fixedChunkColumn(chunk, 6, 'uint8');
-    for (let r = 0; r < chunk.rowCount; r++) {
+    // read once: `rowCount` is a call into DuckDB
+    const rowCount = chunk.rowCount;
+    for (let r = 0; r < rowCount; r++) {
       const keyId = keys[r] as number;
       const column = columns[keyId];
       if (column === undefined) continue;
@@ -245,7 +247,8 @@ async function readAggregates(
     const ids = fixedChunkColumn(chunk, 0, 'int32');
     const vs = fixedChunkColumn(chunk, 1, 'float64');
     const nz = fixedChunkColumn(chunk, 2, 'uint8');
-    for (let r = 0; r < chunk.rowCount; r++) {
+    const rowCount = chunk.rowCount;
+    for (let r = 0; r < rowCount; r++) {
       const id = ids[r] as number;
       if (id !== current) {
         // agg ids are 1-based and dense: aggregates before `id` are done
