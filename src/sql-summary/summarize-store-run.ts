@@ -165,8 +165,11 @@ async function streamRecords(
   // what DuckDB still holds is only scanned from here while the heap fills: its memory goes back
   await lowerMemoryLimit(connection);
   const strings: string[] = [];
-  for await (const chunk of await connection.stream(SUMMARY_SQL.selectRecordStrings)) {
-    appendAll(strings, chunk.getColumnValues(0) as string[]);
+  for (;;) {
+    const reader = await connection.runAndReadAll(SUMMARY_SQL.selectRecordStrings, { from: strings.length });
+    const list = reader.getRows()[0]?.[0];
+    if (typeof list !== 'string') break;
+    appendAll(strings, JSON.parse(list) as string[]);
   }
   await connection.run(SUMMARY_SQL.releaseStrings);
   // string id → index in the current task's trial id list

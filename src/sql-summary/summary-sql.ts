@@ -93,10 +93,13 @@ export const SUMMARY_SQL = {
     FROM _es_task t LEFT JOIN _es_key k USING (task_id)
     ORDER BY t.task_rank, k.key_id`,
   /**
-   * The strings the task value records point to (`sid` of `selectRecords`): trial ids and labels, in
-   * `sid` order as stored by `prepare` (read with `preserve_insertion_order` on).
+   * The strings the task value records point to (`sid` of `selectRecords`: trial ids and labels) with
+   * `sid` from `$from` to `$from + 65535`, as one JSON array (NULL past the last): one `JSON.parse`
+   * per array is cheaper than reading each string out of a result chunk, and a range at a time keeps
+   * DuckDB's memory small (the strings are stored in `sid` order, so a range reads few row groups).
    */
-  selectRecordStrings: `SELECT s FROM _es_str`,
+  selectRecordStrings: `
+    SELECT to_json(list(s ORDER BY sid))::VARCHAR FROM _es_str WHERE sid >= $from::INTEGER AND sid < $from::INTEGER + 65536`,
   /**
    * Task value records per key (`key_id` of `selectTaskKeys`) in score order, as stored by `prepare`
    * (read in that order with `preserve_insertion_order` on), fixed-width columns only: record code 0
