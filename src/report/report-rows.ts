@@ -345,7 +345,8 @@ export class ReportRows {
     if (n > 0 && this.#taskRuns[n - 2] === task)
       this.#taskRuns[n - 1] = (this.#taskRuns[n - 1] as number) + 1;
     else {
-      if (n + 2 > this.#taskRuns.length) this.#taskRuns = grownTypedArray(this.#taskRuns, n * 2);
+      // grown by half: trials of many tasks interleave, so a run is often one row and this grows with rows
+      if (n + 2 > this.#taskRuns.length) this.#taskRuns = grownTypedArray(this.#taskRuns, n + (n >> 1));
       this.#taskRuns[n] = task;
       this.#taskRuns[n + 1] = 1;
       this.#runsLength = n + 2;

@@ -6,10 +6,10 @@ const LABEL = TaskValueColumn.LABEL;
 /**
  * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
  * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays outside
- * the JavaScript heap, growing by doubling: 8 bytes a record while every number is an int32, 12 from
- * the first that is not. `column()` gives the
- * `TaskValueColumn` the summary holds: a finished summary's column keeps these typed arrays (no copy
- * on the JavaScript heap), a live snapshot's is a copy.
+ * the JavaScript heap, growing by half their size (a run holds one such list per task and key, so the
+ * unused tail is most of what they cost beyond the records): 8 bytes a record while every number is
+ * an int32, 12 from the first that is not. `column()` gives the `TaskValueColumn` the summary holds,
+ * with arrays sized exactly.
  *
  * @example
  * const records = new TaskValueRecords();
@@ -31,8 +31,9 @@ export class TaskValueRecords {
   push(trialIndex: number, kind: number, value: number): void {
     const at = this.#length;
     if (at === this.#codes.length) {
-      this.#codes = grownTypedArray(this.#codes, Math.max(8, at * 2));
-      this.#values = grownTypedArray(this.#values, Math.max(8, at * 2));
+      const length = Math.max(8, at + (at >> 1));
+      this.#codes = grownTypedArray(this.#codes, length);
+      this.#values = grownTypedArray(this.#values, length);
     }
     this.#codes[at] = trialIndex * 8 + kind;
     if (this.#values instanceof Int32Array && ((value | 0) !== value || Object.is(value, -0))) {
@@ -70,13 +71,13 @@ export class TaskValueRecords {
   }
 
   /**
-   * The records as a `TaskValueColumn` over the task's `trialIds`. With `copy`, the column's arrays
-   * are copies sized exactly and later records stay here; without, the column takes these arrays as
-   * they are (views of the records so far, nothing copied) and the records are emptied.
+   * The records as a `TaskValueColumn` over the task's `trialIds`, its arrays sized exactly (copies,
+   * unless these arrays are full). With `copy`, later records stay here; without, the records are
+   * emptied.
    */
   column(trialIds: readonly string[], copy: boolean): TaskValueColumn {
     const n = this.#length;
-    const take = copy ? 'slice' : 'subarray';
+    const take = copy || n < this.#codes.length ? 'slice' : 'subarray';
     const column = new TaskValueColumn(
       trialIds,
       this.#codes[take](0, n),
