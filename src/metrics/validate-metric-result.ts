@@ -1,5 +1,4 @@
 import type { MetricResult } from '../model/metric.js';
-import type { MetricOutput } from '../model/score-record.js';
 import type { MetricOutputSpec } from '../model/output-spec.js';
 import type { JsonValue } from '../model/json-value.js';
 import { checkOutputValue } from './check-output-value.js';
@@ -46,14 +45,6 @@ interface ShapeIssue {
  * validateMetricResult({ outputs: [{ name: 'score', value: '0.5' }] }, [continuousScore('score')]); // ok, value stays '0.5'
  */
 export function validateMetricResult(result: unknown, specs: readonly MetricOutputSpec[]): MetricResult {
-  // the usual result (well-formed, names as declared) is checked without building the issue lists
-  if (wellFormed(result) && namesAgree(result.outputs, specs)) {
-    for (const output of result.outputs) {
-      checkValue(output, lastSpecNamed(specs, output.name));
-    }
-    checkJson(result.outputs);
-    return result;
-  }
   const issues = shapeIssues(result);
   if (issues.length > 0) {
     throw new MetricResultError(
@@ -82,25 +73,24 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
   for (const [code, what, names] of nameChecks) {
     if (names.length > 0) throw new MetricResultError(code, 'ValueError', `${what}: ${pyValueRepr(names)}`);
   }
-  for (const output of outputs) checkValue(output, byName.get(output.name) as MetricOutputSpec);
-  checkJson(outputs);
-  return result as MetricResult;
-}
-
-/** Check 4: the value passes its kind's lax check. */
-function checkValue(output: MetricOutput, spec: MetricOutputSpec): void {
-  const check = checkOutputValue(output.value, spec);
-  if (check.ok) return;
-  const issue = { loc: check.loc ?? '', type: check.errorType, message: check.message, input: output.value };
-  throw new MetricResultError(
-    'invalid_value',
-    'ValidationError',
-    formatValidationError(spec.valueSchema, [issue]),
-  );
-}
-
-/** evalstream's own last check: results are stored as JSON, so a value must be JSON data. */
-function checkJson(outputs: readonly MetricOutput[]): void {
+  for (const output of outputs) {
+    const spec = byName.get(output.name) as MetricOutputSpec;
+    const check = checkOutputValue(output.value, spec);
+    if (!check.ok) {
+      const issue = {
+        loc: check.loc ?? '',
+        type: check.errorType,
+        message: check.message,
+        input: output.value,
+      };
+      throw new MetricResultError(
+        'invalid_value',
+        'ValidationError',
+        formatValidationError(spec.valueSchema, [issue]),
+      );
+    }
+  }
+  // evalstream's own last check: results are stored as JSON, so a value must be JSON data.
   for (const output of outputs) {
     const bad = nonJsonPart(output.value);
     if (bad !== null) {
@@ -111,37 +101,7 @@ function checkJson(outputs: readonly MetricOutput[]): void {
       );
     }
   }
-}
-
-/** True when `shapeIssues(result)` finds nothing: exactly `{outputs: [{name: string, value}]}`. */
-function wellFormed(result: unknown): result is MetricResult {
-  if (!isPlainObject(result) || !Array.isArray(result.outputs)) return false;
-  for (const key in result) if (Object.hasOwn(result, key) && key !== 'outputs') return false;
-  for (const item of result.outputs as unknown[]) {
-    if (!isPlainObject(item) || typeof item.name !== 'string' || item.value === undefined) return false;
-    for (const key in item) if (Object.hasOwn(item, key) && key !== 'name' && key !== 'value') return false;
-  }
-  return true;
-}
-
-/** The last spec of that name (as a map built from `specs` holds it). */
-function lastSpecNamed(specs: readonly MetricOutputSpec[], name: string): MetricOutputSpec {
-  let i = specs.length - 1;
-  while ((specs[i] as MetricOutputSpec).name !== name) i -= 1;
-  return specs[i] as MetricOutputSpec;
-}
-
-/** True when checks 1–3 pass: no duplicate names, every required output present, none undeclared. */
-function namesAgree(outputs: readonly MetricOutput[], specs: readonly MetricOutputSpec[]): boolean {
-  // a few outputs each (quadratic, but allocation-free); long lists take the general path
-  if (outputs.length > 32 || specs.length > 32) return false;
-  for (let i = 0; i < outputs.length; i += 1) {
-    const name = (outputs[i] as MetricOutput).name;
-    for (let j = 0; j < i; j += 1) if ((outputs[j] as MetricOutput).name === name) return false;
-    if (!specs.some((s) => s.name === name)) return false;
-  }
-  for (const s of specs) if (s.required && !outputs.some((o) => o.name === s.name)) return false;
-  return true;
+  return result as MetricResult;
 }
 
 /** The type name of the first non-JSON part of a value (bigint, Date, function, undefined...), or null. */
