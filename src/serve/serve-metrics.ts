@@ -46,88 +46,51 @@ export class ServeMetrics {
   /** The Prometheus exposition text. */
   render(): string {
     const lines: string[] = [];
-    const metric = (name: string, type: string, help: string, value: number): void => {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name} ${value}`);
-    };
-    metric(
-      'evalstream_spans_received_total',
-      'counter',
-      'Spans accepted by the receiver.',
-      this.spansReceived,
-    );
-    metric(
-      'evalstream_spans_rejected_total',
-      'counter',
-      'Spans refused (partial success or bad request).',
-      this.spansRejected,
-    );
-    metric(
-      'evalstream_spans_duplicate_total',
-      'counter',
-      'Re-sent spans ignored by de-duplication.',
-      this.spansDuplicate,
-    );
-    metric(
-      'evalstream_log_records_received_total',
-      'counter',
-      'Log records accepted (each joins the trial of its trace id).',
-      this.logRecordsReceived,
-    );
-    metric(
-      'evalstream_log_records_rejected_total',
-      'counter',
-      'Log records refused as partial success (no trace id, or their trial already sealed).',
-      this.logRecordsRejected,
-    );
-    metric(
-      'evalstream_log_records_unattached_total',
-      'counter',
-      'Log records let go because no span of their trace came within the idle timeout.',
-      this.logRecordsUnattached,
-    );
-    metric(
-      'evalstream_exports_throttled_total',
-      'counter',
-      'Exports answered 429/RESOURCE_EXHAUSTED.',
-      this.exportsThrottled,
-    );
-    metric(
-      'evalstream_export_waits_total',
-      'counter',
-      'Waits for room by exports that found the queues full (then accepted, or answered 429/RESOURCE_EXHAUSTED).',
-      this.exportWaits,
-    );
-    metric(
-      'evalstream_export_wait_ms_sum',
-      'counter',
-      'Time exports spent waiting for room in the queues (ms).',
-      Math.round(this.exportWaitMsSum),
-    );
-    metric(
-      'evalstream_trials_scored_total',
-      'counter',
-      'Trial scorings (first versions).',
-      this.trialsScored,
-    );
-    metric(
-      'evalstream_trials_rescored_total',
-      'counter',
-      'Trial re-scorings after late spans.',
-      this.trialsRescored,
-    );
-    metric('evalstream_trials_open', 'gauge', 'Trials waiting for completion.', this.trialsOpen);
-    metric(
-      'evalstream_queue_depth_spans',
-      'gauge',
-      'Spans accepted and not yet assembled.',
-      this.queueDepthSpans,
-    );
-    metric(
-      'evalstream_scoring_queue_trials',
-      'gauge',
-      'Trials waiting to be scored or stored.',
-      this.scoringQueueTrials,
-    );
+    // counters end in `_total` or `_sum`; the rest are gauges
+    const metrics: [string, string, number][] = [
+      ['spans_received_total', 'Spans accepted by the receiver.', this.spansReceived],
+      ['spans_rejected_total', 'Spans refused (partial success or bad request).', this.spansRejected],
+      ['spans_duplicate_total', 'Re-sent spans ignored by de-duplication.', this.spansDuplicate],
+      [
+        'log_records_received_total',
+        'Log records accepted (each joins the trial of its trace id).',
+        this.logRecordsReceived,
+      ],
+      [
+        'log_records_rejected_total',
+        'Log records refused as partial success (no trace id, or their trial already sealed).',
+        this.logRecordsRejected,
+      ],
+      [
+        'log_records_unattached_total',
+        'Log records let go because no span of their trace came within the idle timeout.',
+        this.logRecordsUnattached,
+      ],
+      ['exports_throttled_total', 'Exports answered 429/RESOURCE_EXHAUSTED.', this.exportsThrottled],
+      [
+        'export_waits_total',
+        'Waits for room by exports that found the queues full (then accepted, or answered 429/RESOURCE_EXHAUSTED).',
+        this.exportWaits,
+      ],
+      [
+        'export_wait_ms_sum',
+        'Time exports spent waiting for room in the queues (ms).',
+        Math.round(this.exportWaitMsSum),
+      ],
+      ['trials_scored_total', 'Trial scorings (first versions).', this.trialsScored],
+      ['trials_rescored_total', 'Trial re-scorings after late spans.', this.trialsRescored],
+      ['trials_open', 'Trials waiting for completion.', this.trialsOpen],
+      ['queue_depth_spans', 'Spans accepted and not yet assembled.', this.queueDepthSpans],
+      ['scoring_queue_trials', 'Trials waiting to be scored or stored.', this.scoringQueueTrials],
+    ];
+    for (const [name, help, value] of metrics) {
+      const type = /_(total|sum)$/.test(name) ? 'counter' : 'gauge';
+      lines.push(
+        `# HELP evalstream_${name} ${help}`,
+        `# TYPE evalstream_${name} ${type}`,
+        `evalstream_${name} ${value}`,
+      );
+    }
     lines.push('# HELP evalstream_scoring_latency_ms Time from trial completion to stored scores.');
     lines.push('# TYPE evalstream_scoring_latency_ms histogram');
     let cumulative = 0;
