@@ -65,10 +65,6 @@ export class LateLive implements BodyHandler, LiveReadApi {
     return this.#api?.onEvent(listener) ?? (() => undefined);
   }
 
-  healthy(): boolean {
-    return this.problem() === null;
-  }
-
   problem(): string | null {
     return this.#api === null ? 'starting' : this.#api.problem();
   }

@@ -454,10 +454,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     return this.#state.onEvent(listener);
   }
 
-  healthy(): boolean {
-    return this.#problems.length === 0;
-  }
-
   /**
    * What makes this run's outputs incomplete so far (a failed sink, trials that could not be
    * scored), as one line, or null. The run goes on regardless; `serve` reports it at `/healthz`

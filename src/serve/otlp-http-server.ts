@@ -11,7 +11,6 @@ import type { BodyArena } from './body-arena.js';
 import type { BodyBudget } from './body-budget.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
 import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
-import { JsonText } from './json-text.js';
 import { livePageHtml } from './live-page-html.js';
 
 /** Configuration of the OTLP/HTTP receiver and live API. */
@@ -20,10 +19,6 @@ export interface OtlpHttpServerConfig extends BodyLimits {
   port: number;
   /** Bearer token required on every route but `/healthz`; null = no auth. */
   token: string | null;
-  /** Path of the export endpoint (default `/v1/traces`). */
-  tracesPath: string;
-  /** Path of the logs export endpoint (default `/v1/logs`). */
-  logsPath?: string | undefined;
   /**
    * How long a request that finds the queues full waits, unread, for room before it is refused with
    * 429 (0 or absent: refused at once). While it waits its body stays in the socket, so TCP holds the
@@ -114,17 +109,14 @@ function sendOutcome(
   }
 }
 
-/**
- * Answers with `value` as JSON (a {@link JsonText} is its text already); `headers` (extra ones) is
- * asked after the JSON text is made.
- */
+/** Answers with `value` as JSON; `headers` (extra ones) is asked after the JSON text is made. */
 function sendJson(
   res: ServerResponse,
   status: number,
   value: unknown,
   headers: () => Record<string, string> = () => ({}),
 ): void {
-  const body = value instanceof JsonText ? value.text : JSON.stringify(value);
+  const body = JSON.stringify(value);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -152,7 +144,7 @@ function sseText(event: { type: string; data: unknown }): string {
  * to call twice or before `start`.
  *
  * @example
- * const server = new OtlpHttpServer(config, decodingBodyHandler(engine, decode), engine);
+ * const server = new OtlpHttpServer(config, decodingBodyHandler(engine), engine);
  * const { port } = await server.start();
  */
 export class OtlpHttpServer {
@@ -213,8 +205,7 @@ export class OtlpHttpServer {
 
   async #route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The export paths are the hot ones: no URL object when the target is exactly one of them.
-    const logsPath = this.config.logsPath ?? '/v1/logs';
-    const exported = req.url === this.config.tracesPath ? 'traces' : req.url === logsPath ? 'logs' : null;
+    const exported = req.url === '/v1/traces' ? 'traces' : req.url === '/v1/logs' ? 'logs' : null;
     if (exported !== null && req.method === 'POST') {
       if (!checkBearerToken(req.headers.authorization, this.config.token)) {
         this.#unauthorized(req, res);
@@ -241,13 +232,13 @@ export class OtlpHttpServer {
       this.#unauthorized(req, res);
       return;
     }
-    if (path === this.config.tracesPath || path === logsPath) {
+    if (path === '/v1/traces' || path === '/v1/logs') {
       if (req.method !== 'POST') {
         res.writeHead(405, { allow: 'POST' });
         res.end();
         return;
       }
-      await this.#export(req, res, path === logsPath ? 'logs' : 'traces');
+      await this.#export(req, res, path === '/v1/logs' ? 'logs' : 'traces');
       return;
     }
     if (req.method !== 'GET') {
@@ -259,10 +250,10 @@ export class OtlpHttpServer {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(livePageHtml());
     } else if (path === '/v1/summary') {
-      await this.#summary(url, res);
+      this.#summary(url, res);
     } else if (path.startsWith('/v1/trials/')) {
       const id = decodeURIComponent(path.slice('/v1/trials/'.length));
-      const trial = await this.api.trialJson(id);
+      const trial = this.api.trialJson(id);
       if (trial === undefined) sendJson(res, 404, { error: `no trial '${id}'` });
       else sendJson(res, 200, trial);
     } else if (path === '/v1/events') {
@@ -282,7 +273,7 @@ export class OtlpHttpServer {
    * show). `Server-Timing: summary;dur=…` says how long the answer took to build, so that a poller
    * (the live page) can space its reads out as the summary grows.
    */
-  async #summary(url: URL, res: ServerResponse): Promise<void> {
+  #summary(url: URL, res: ServerResponse): void {
     const started = performance.now();
     const omit = url.searchParams.getAll('omit').flatMap((v) => v.split(','));
     const unknown = omit.filter((k) => k !== 'task_metric_values');
@@ -293,7 +284,7 @@ export class OtlpHttpServer {
       return;
     }
     // the build time includes the JSON text, made by sendJson before it asks for the headers
-    const summary = await this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') });
+    const summary = this.api.summaryJson({ omitTaskValues: omit.includes('task_metric_values') });
     sendJson(res, 200, summary, () => ({
       'server-timing': `summary;dur=${(performance.now() - started).toFixed(1)}`,
     }));

@@ -70,7 +70,6 @@ export interface LiveReadApi {
   metricsText(): string;
   /** Subscribe to score events; returns an unsubscribe function. */
   onEvent(listener: (event: { type: string; data: unknown }) => void): () => void;
-  healthy(): boolean;
   /** Why the run's outputs are incomplete so far (a failed sink, unscored trials), or null. */
   problem(): string | null;
 }

@@ -27,7 +27,6 @@ const api: LiveReadApi = {
   trialJson: () => undefined,
   metricsText: () => '',
   onEvent: () => () => undefined,
-  healthy: () => true,
   problem: () => null,
 };
 
@@ -42,7 +41,6 @@ async function serve(budget: BodyBudget, requestTimeoutMs = 30_000): Promise<num
       host: '127.0.0.1',
       port: 0,
       token: null,
-      tracesPath: '/v1/traces',
       maxBodyBytes: 1 << 20,
       maxDecompressedBytes: 4 << 20,
       budget,

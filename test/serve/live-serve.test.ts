@@ -46,7 +46,7 @@ async function startLive(
   const planner = createTrialPlanner({ config: parseConfig({}, 'defaults') });
   const engine = new LiveEngine(config, planner, sinks);
   const http = new OtlpHttpServer(
-    { host: '127.0.0.1', port: 0, token, tracesPath: '/v1/traces', ...limits, ...httpOptions },
+    { host: '127.0.0.1', port: 0, token, ...limits, ...httpOptions },
     decodingBodyHandler(engine),
     engine,
   );

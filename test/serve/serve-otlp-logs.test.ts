@@ -85,7 +85,6 @@ async function startLive(): Promise<{ engine: LiveEngine; httpUrl: string; grpcA
       host: '127.0.0.1',
       port: 0,
       token: 'secret',
-      tracesPath: '/v1/traces',
       maxBodyBytes: 1 << 20,
       maxDecompressedBytes: 4 << 20,
     },

@@ -19,7 +19,6 @@ export async function startEngineServer(engine: LiveEngine): Promise<{ http: Otl
       host: '127.0.0.1',
       port: 0,
       token: null,
-      tracesPath: '/v1/traces',
       maxBodyBytes: 4 << 20,
       maxDecompressedBytes: 16 << 20,
       arena,

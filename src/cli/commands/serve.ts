@@ -1,14 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
+import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
+import { newRunId } from '../../bundle/new-run-id.js';
 import { ConfigError } from '../../config/config-error.js';
-import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
+import { loadConfig } from '../../config/load-config.js';
+import { parseConfig } from '../../config/parse-config.js';
+import type { ScoredTrial } from '../../model/scored-trial.js';
+import { createTrialPlanner } from '../../pipeline/create-trial-planner.js';
+import { EvaluationResultEmitter } from '../../serve/evaluation-result-emitter.js';
+import { LiveDuckDBStore } from '../../serve/live-duckdb-store.js';
+import { LiveEngine } from '../../serve/live-engine.js';
 import { BodyArena } from '../../serve/body-arena.js';
+import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
-import { openLiveRun, type LiveRunEnd, type LiveRunOptions } from '../../serve/open-live-run.js';
 import { OtlpGrpcServer } from '../../serve/otlp-grpc-server.js';
 import { OtlpHttpServer } from '../../serve/otlp-http-server.js';
-import type { BodyHandler, LiveReadApi } from '../../serve/serve-types.js';
+import type { Sink } from '../../sinks/sink.js';
+import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { intAtLeast } from '../int-at-least.js';
 import { parseHostPort } from '../parse-host-port.js';
@@ -157,26 +166,6 @@ async function runServe(options: ServeOptions): Promise<void> {
   const grpcAddress = options.grpc === false ? null : parseHostPort(options.grpc, '--grpc');
   const token = options.tokenFile === undefined ? null : (await readFile(options.tokenFile, 'utf8')).trim();
   if (token === '') throw new CliError(`--token-file ${options.tokenFile} is empty`);
-  const runOptions: LiveRunOptions = {
-    runId: options.runId ?? null,
-    configFile: options.config ?? null,
-    out: options.out ?? null,
-    db: options.db ?? null,
-    settleMs: options.settleMs,
-    idleTimeoutMs: options.idleTimeout,
-    endMarker: options.endMarker ?? null,
-    maxQueuedSpans: options.maxQueuedSpans,
-    maxPendingTrials: options.maxPendingTrials,
-    concurrency: options.concurrency,
-    retainMs: options.retainMs,
-    retainMaxTrials: options.retainMaxTrials,
-    flushMs: options.flushMs,
-    trialKeys: options.trialKey,
-    taskKeys: options.taskKey,
-    report: options.report,
-    stopWhenWidth: options.stopWhenWidth ?? null,
-    emitOtlp: options.emitOtlp ?? null,
-  };
   if (options.maxBodyMemory < options.maxDecompressedBytes)
     throw new CliError(
       `--max-body-memory (${options.maxBodyMemory}) must be at least --max-decompressed-bytes (${options.maxDecompressedBytes})`,
@@ -189,7 +178,6 @@ async function runServe(options: ServeOptions): Promise<void> {
     {
       ...http,
       token,
-      tracesPath: '/v1/traces',
       saturationWaitMs: options.saturationWaitMs,
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
@@ -222,17 +210,19 @@ async function runServe(options: ServeOptions): Promise<void> {
     await httpServer.shutdown();
     throw error;
   }
-  let live: OpenLive;
+  let run: Awaited<ReturnType<typeof openLiveRun>>;
   try {
-    live = await openLive(runOptions, arena);
+    run = await openLiveRun(options);
   } catch (error) {
     await grpcServer?.shutdown();
     await httpServer.shutdown();
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
     throw error;
   }
-  late.set(live.bodies, live.api);
+  run.engine.start();
+  late.set(decodingBodyHandler(run.engine, arena), run.engine);
   process.stderr.write(
-    `evalstream serve: run ${live.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
+    `evalstream serve: run ${run.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +
       '\n',
   );
@@ -252,7 +242,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   });
   httpServer.stopAccepting();
   grpcServer?.stopAccepting();
-  const end = await live.finish();
+  const end = await run.finish();
   await grpcServer?.shutdown();
   await httpServer.shutdown();
   process.stderr.write(
@@ -277,30 +267,90 @@ async function listenOrExit<T>(listen: () => Promise<T>, flag: string): Promise<
   }
 }
 
-/** The live run as the receivers use it. */
-interface OpenLive {
-  runId: string;
-  bodies: BodyHandler;
-  api: LiveReadApi;
-  finish(): Promise<LiveRunEnd>;
-}
-
-async function openLive(options: LiveRunOptions, arena: BodyArena): Promise<OpenLive> {
-  try {
-    const run = await openLiveRun(
-      options,
-      (m) => process.stderr.write(`evalstream: warning: ${m}\n`),
-      (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
-    );
-    run.engine.start();
-    return {
-      runId: run.runId,
-      bodies: decodingBodyHandler(run.engine, arena),
-      api: run.engine,
-      finish: () => run.finish(),
-    };
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_BAD_INPUT);
-    throw error;
+/**
+ * Sets up the live run: loads the config, opens the DuckDB store (`--db`) and the `--emit-otlp`
+ * sink, and makes the engine (not yet started). `finish`, called after the receivers stopped, scores
+ * what is left (open trials flushed as incomplete), closes the sinks and writes the run bundle to
+ * `--out`, each as far as it can (a failed store does not stop the bundle), and says how many trials
+ * were scored and what went wrong, if anything.
+ */
+async function openLiveRun(options: ServeOptions) {
+  const warn = (m: string): void => void process.stderr.write(`evalstream: warning: ${m}\n`);
+  const config =
+    options.config === undefined ? parseConfig({}, 'defaults') : await loadConfig(options.config);
+  const runId = options.runId ?? config.runId ?? newRunId(new Date());
+  const planner = createTrialPlanner({
+    config,
+    ...(options.config === undefined ? {} : { configFile: options.config }),
+    onWarning: warn,
+  });
+  const sinks: Sink<ScoredTrial>[] = [];
+  if (options.db !== undefined) {
+    const store = new LiveDuckDBStore(options.db, {
+      runId,
+      flushMs: Math.max(1, options.flushMs),
+      maxBufferedSpans: options.maxQueuedSpans,
+      threads: 1,
+    });
+    await store.open();
+    sinks.push(store);
   }
+  if (options.emitOtlp !== undefined)
+    sinks.push(
+      new EvaluationResultEmitter(options.emitOtlp, {
+        runId,
+        // a send fails in the background: reported at once, not at the next trial's write
+        onFailure: (error) => engine.sinkFailed(error),
+      }),
+    );
+  const engine: LiveEngine = new LiveEngine(
+    {
+      runId,
+      completion: {
+        settleMs: options.settleMs,
+        idleTimeoutMs: options.idleTimeout,
+        endMarkerAttribute: options.endMarker ?? null,
+      },
+      trialKeys: options.trialKey,
+      taskKeys: options.taskKey,
+      maxQueuedSpans: options.maxQueuedSpans,
+      maxPendingTrials: options.maxPendingTrials,
+      concurrency: options.concurrency,
+      metricTimeoutMs: config.scoring.timeoutMs ?? 0,
+      retryAfterSec: 1,
+      retainMs: options.retainMs,
+      retainMaxTrials: options.retainMaxTrials,
+      tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
+      onProblem: (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
+      stopWhenWidth: options.stopWhenWidth ?? null,
+    },
+    planner,
+    sinks,
+  );
+  return {
+    runId,
+    engine,
+    async finish(): Promise<{ trials: number; problem: string | null }> {
+      const trials = await engine.shutdown();
+      const problems: string[] = [];
+      for (const sink of sinks) {
+        try {
+          await sink.shutdown();
+        } catch (error) {
+          problems.push(`a sink could not be closed cleanly: ${(error as Error).message}`);
+        }
+      }
+      if (options.out !== undefined) {
+        const bundle = toRunBundle(options.out, {
+          runId,
+          labels: config.labels,
+          reportWriter: options.report ? bundleReportWriter : null,
+        });
+        for (const trial of engine.eachFinalTrial()) await bundle.write(trial);
+        await bundle.shutdown();
+      }
+      const problem = [engine.problem(), ...problems].filter((p) => p !== null).join('; ');
+      return { trials, problem: problem === '' ? null : problem };
+    },
+  };
 }
