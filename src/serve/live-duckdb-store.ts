@@ -3,7 +3,7 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
 import { traceEvidenceOf, type TraceEvidence } from '../sinks/duckdb/trace-evidence-of.js';
-import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
+import type { StoreTrialMessage } from './live-store-writer.js';
 import { SpanBatchBuilder, type SpanBatch } from './span-batch-builder.js';
 
 /** Options of {@link LiveDuckDBStore}. */
@@ -15,11 +15,9 @@ export interface LiveDuckDBStoreOptions {
   maxBufferedSpans: number;
   /** DuckDB `threads` (default DuckDB's). */
   threads?: number | undefined;
-  /** Write from a worker thread (default true), so appends and commits never block receiving. */
-  worker?: boolean | undefined;
 }
 
-/** Where batches go: a writer in this thread or in a worker. */
+/** Where batches go: a writer in a worker thread, so appends and commits never block receiving. */
 interface Backend {
   write(batch: (StoreTrialMessage | null)[], spans: SpanBatch): Promise<void>;
   close(): Promise<void>;
@@ -29,7 +27,7 @@ interface Backend {
  * The DuckDB store of `evalstream serve` (the tables of `toDuckDB`, docs/sql.md) for a stream in which
  * a trial can be scored several times. `write` only remembers the latest version of each trial (by
  * trial id); at most every `flushMs` the buffered trials go to a `LiveStoreWriter` (in a worker
- * thread by default) as one batch = one transaction, which replaces the rows of trials written
+ * thread) as one batch = one transaction, which replaces the rows of trials written
  * before. So, once committed, the store holds exactly one version of each trial: its trial row, one
  * score row per metric, its tool calls and one `spans` row per distinct span. `write` waits only when
  * more than `maxBufferedSpans` spans are buffered or being written (backpressure); a failed batch
@@ -145,24 +143,8 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
     }
   }
 
-  async #openBackend(): Promise<Backend> {
+  #openBackend(): Promise<Backend> {
     const threads = this.#options.threads === undefined ? {} : { threads: this.#options.threads };
-    if (this.#options.worker === false) {
-      const writer = await LiveStoreWriter.open(this.#path, this.#options.runId, threads);
-      // one batch (one transaction) at a time, in order, as the worker does
-      let tail: Promise<void> = Promise.resolve();
-      return {
-        write: (batch, spans) => {
-          const next = tail.then(() => writer.writeBatch(batch, spans));
-          tail = next.catch(() => undefined);
-          return next;
-        },
-        close: async () => {
-          await tail;
-          writer.close();
-        },
-      };
-    }
     return openWorkerBackend({ type: 'open', path: this.#path, runId: this.#options.runId, ...threads });
   }
 }

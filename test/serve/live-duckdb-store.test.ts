@@ -17,13 +17,12 @@ const RUN = 'agent-eval-20260101000000-00000000';
 /** Runs trials through a LiveEngine writing to a LiveDuckDBStore; returns the spans sent per trial. */
 async function runLive(
   file: string,
-  worker: boolean,
   turns: { trial: string; tools: string[] }[],
   oneBatch = false,
 ): Promise<number> {
   let now = 0;
   const flushMs = oneBatch ? 600_000 : 5;
-  const store = new LiveDuckDBStore(file, { runId: RUN, flushMs, maxBufferedSpans: 10_000, worker });
+  const store = new LiveDuckDBStore(file, { runId: RUN, flushMs, maxBufferedSpans: 10_000 });
   await store.open();
   const engine = new LiveEngine(
     {
@@ -88,32 +87,29 @@ async function counts(file: string): Promise<Record<string, number>> {
 }
 
 describe('LiveDuckDBStore', () => {
-  for (const worker of [true, false]) {
-    it(`keeps exactly the latest version of a re-scored trial (${worker ? 'worker thread' : 'in thread'})`, async () => {
-      const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
-      // one conversation in two turns (two traces): scored after the first, re-scored after the second
-      const sent = await runLive(file, worker, [
-        { trial: 'conv', tools: ['a'] },
-        { trial: 'conv', tools: ['b', 'c'] },
-        { trial: 'other', tools: [] },
-      ]);
-      const c = await counts(file);
-      expect(c.trials).toBe(2);
-      expect(c.spans).toBe(sent);
-      expect(c.distinctSpans).toBe(sent);
-      expect(c.toolCalls).toBe(3);
-      expect(c.scores).toBe(2 * c.metrics!);
-      expect(c.toolCallsOutput).toBe(3);
-      expect(c.runs).toBe(1);
-      expect(c.tasks).toBe(1);
-    });
-  }
+  it('keeps exactly the latest version of a re-scored trial', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
+    // one conversation in two turns (two traces): scored after the first, re-scored after the second
+    const sent = await runLive(file, [
+      { trial: 'conv', tools: ['a'] },
+      { trial: 'conv', tools: ['b', 'c'] },
+      { trial: 'other', tools: [] },
+    ]);
+    const c = await counts(file);
+    expect(c.trials).toBe(2);
+    expect(c.spans).toBe(sent);
+    expect(c.distinctSpans).toBe(sent);
+    expect(c.toolCalls).toBe(3);
+    expect(c.scores).toBe(2 * c.metrics!);
+    expect(c.toolCallsOutput).toBe(3);
+    expect(c.runs).toBe(1);
+    expect(c.tasks).toBe(1);
+  });
 
   it('writes only the latest version of a trial re-scored within one batch', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
     const sent = await runLive(
       file,
-      true,
       [
         { trial: 'conv', tools: ['a'] },
         { trial: 'other', tools: ['x'] },
@@ -133,10 +129,10 @@ describe('LiveDuckDBStore', () => {
 
   it('replaces, not duplicates, trials of a resumed run id', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'evalstream-live-store-')), 'live.duckdb');
-    const first = await runLive(file, false, [{ trial: 'conv', tools: ['a'] }]);
+    const first = await runLive(file, [{ trial: 'conv', tools: ['a'] }]);
     const before = await counts(file);
     expect(before.spans).toBe(first);
-    await runLive(file, true, [{ trial: 'conv', tools: ['a', 'b'] }]);
+    await runLive(file, [{ trial: 'conv', tools: ['a', 'b'] }]);
     const after = await counts(file);
     expect(after.trials).toBe(1);
     expect(after.toolCalls).toBe(2);
