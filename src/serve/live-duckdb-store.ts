@@ -2,9 +2,9 @@ import { startModuleWorker } from '../util/start-module-worker.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Sink } from '../sinks/sink.js';
+import { spanRowCells } from '../sinks/duckdb/span-row-cells.js';
 import { traceEvidenceOf, type TraceEvidence } from '../sinks/duckdb/trace-evidence-of.js';
 import type { StoreTrialMessage } from './live-store-writer.js';
-import { SpanBatchBuilder, type SpanBatch } from './span-batch-builder.js';
 
 /** Options of {@link LiveDuckDBStore}. */
 export interface LiveDuckDBStoreOptions {
@@ -19,7 +19,7 @@ export interface LiveDuckDBStoreOptions {
 
 /** Where batches go: a writer in a worker thread, so appends and commits never block receiving. */
 interface Backend {
-  write(batch: (StoreTrialMessage | null)[], spans: SpanBatch): Promise<void>;
+  write(batch: (StoreTrialMessage | null)[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
 
   /**
    * Remembers the latest version of a trial, written by the next batch. Its rows are rendered now
-   * (its spans into the batch's binary columns), so the trial's evidence is not kept until the batch.
+   * (its spans as row cells), so the trial's evidence is not kept until the batch.
    */
   async write(item: ScoredTrial): Promise<void> {
     if (this.#failure !== null) throw this.#failure;
@@ -127,7 +127,7 @@ export class LiveDuckDBStore implements Sink<ScoredTrial> {
           if (this.#tasksSent.has(message.task.id)) message.task = null;
           else this.#tasksSent.add(message.task.id);
         }
-        await backend.write(batch.messages, batch.spans.finish());
+        await backend.write(batch.messages);
       } catch (error) {
         this.#failure ??= error instanceof Error ? error : new Error(String(error));
         throw this.#failure;
@@ -180,19 +180,17 @@ async function openWorkerBackend(open: {
   });
   worker.on('error', (error) => failAll(error));
   worker.on('exit', (code) => failAll(new Error(`live store worker exited (code ${code})`)));
-  const call = (message: object, key: number, transfer: ArrayBuffer[] = []): Promise<void> =>
+  const call = (message: object, key: number): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       if (fatal !== null) return reject(fatal);
       waiting.set(key, { resolve, reject });
-      worker.postMessage(message, transfer);
+      worker.postMessage(message);
     });
   await call(open, -1);
   return {
-    write: (trials, spans) => {
+    write: (trials) => {
       const n = seq++;
-      // the span columns are moved, not copied, to the worker
-      const moved = [spans.bytes, spans.text, spans.times, spans.rows].map((a) => a.buffer as ArrayBuffer);
-      return call({ type: 'batch', seq: n, trials, spans }, n, moved);
+      return call({ type: 'batch', seq: n, trials }, n);
     },
     close: async () => {
       if (fatal === null) await call({ type: 'close' }, -1).catch(() => undefined);
@@ -207,12 +205,11 @@ function spanCountOf(item: ScoredTrial): number {
 }
 
 /**
- * The trials of one batch, rendered as they arrive: one message per trial version (position = trial
- * index of its span rows); a trial written again replaces its earlier version with null.
+ * The trials of one batch, rendered as they arrive: one message per trial version; a trial written
+ * again replaces its earlier version with null.
  */
 class PendingBatch {
   readonly messages: (StoreTrialMessage | null)[] = [];
-  readonly spans = new SpanBatchBuilder();
   readonly #index = new Map<string, { at: number; spans: number }>();
 
   /** Live trials in the batch. */
@@ -231,8 +228,8 @@ class PendingBatch {
       trial: scored.item.trial,
       scores: scored.scores,
       toolCalls: trace === null ? [] : trace.toolCalls.map(plainToolCall),
+      spanCells: trace === null ? [] : trace.spans.map(spanRowCells),
     });
-    if (trace !== null) this.spans.addTrial(at, trace.spans);
     this.#index.set(id, { at, spans: spanCount });
     return previous?.spans ?? 0;
   }

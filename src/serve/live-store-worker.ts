@@ -1,16 +1,15 @@
 /**
  * Worker-thread entry of `LiveDuckDBStore`: owns the DuckDB connection (a `LiveStoreWriter`) so
  * appends and commits never block the receiving thread. Messages in: `{type: 'open', path, runId,
- * threads}`, `{type: 'batch', seq, trials, spans}`, `{type: 'close'}`; out: `{type: 'opened'}`,
+ * threads}`, `{type: 'batch', seq, trials}`, `{type: 'close'}`; out: `{type: 'opened'}`,
  * `{type: 'done', seq}`, `{type: 'closed'}`, `{type: 'error', seq, message}`.
  */
 import { parentPort } from 'node:worker_threads';
 import { LiveStoreWriter, type StoreTrialMessage } from './live-store-writer.js';
-import type { SpanBatch } from './span-batch-builder.js';
 
 type Incoming =
   | { type: 'open'; path: string; runId: string; threads?: number }
-  | { type: 'batch'; seq: number; trials: (StoreTrialMessage | null)[]; spans: SpanBatch }
+  | { type: 'batch'; seq: number; trials: (StoreTrialMessage | null)[] }
   | { type: 'close' };
 
 const port = parentPort!;
@@ -29,7 +28,7 @@ port.on('message', (message: Incoming) => {
         );
         port.postMessage({ type: 'opened' });
       } else if (message.type === 'batch') {
-        await writer!.writeBatch(message.trials, message.spans);
+        await writer!.writeBatch(message.trials);
         port.postMessage({ type: 'done', seq });
       } else {
         writer?.close();

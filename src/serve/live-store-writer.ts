@@ -6,13 +6,13 @@ import type { Trial } from '../model/trial.js';
 import { ensureStoreSchema } from '../sinks/duckdb/ensure-store-schema.js';
 import { openDuckDB, type DuckDBSession } from '../sinks/duckdb/open-duckdb.js';
 import { StoreRows } from '../sinks/duckdb/store-rows.js';
-import { appendSpanBatch, type SpanBatchTrial } from './append-span-batch.js';
-import type { SpanBatch } from './span-batch-builder.js';
+import { STORE_TABLES } from '../sinks/duckdb/store-tables.js';
+import { TableBuffer, type StoreCell } from '../sinks/duckdb/table-buffer.js';
 
 /**
  * One scored trial as plain data (structured-clonable, for a worker thread): the task, the trial,
- * its scores and its tool calls. Its `spans` rows travel in the batch's {@link SpanBatch} (rows
- * whose trial index is this message's position in the batch).
+ * its scores, its tool calls and its `spans` rows already rendered from the trace (`spanRowCells`:
+ * all but the first four cells, run id, trial ordinal, task id and trial id, which the writer adds).
  */
 export interface StoreTrialMessage {
   /** The trial's task; null when an earlier message of this session carried it (it is sent once). */
@@ -20,12 +20,14 @@ export interface StoreTrialMessage {
   trial: Trial;
   scores: ScoreRecord[];
   toolCalls: NormalizedToolCall[];
+  spanCells: StoreCell[][];
 }
 
 /** Tables holding per-trial rows, replaced when a trial is written again. */
 const TRIAL_TABLES = ['trials', 'spans', 'tool_calls', 'scores', 'score_outputs'];
 /** WAL size that triggers a checkpoint (DuckDB's default is 16 MB). */
 const CHECKPOINT_THRESHOLD = '256MB';
+const SPANS_TABLE = STORE_TABLES.find((t) => t.name === 'spans')!;
 
 /**
  * Writes batches of scored trials of one live run into a DuckDB store (tables of docs/sql.md), one
@@ -96,13 +98,13 @@ export class LiveStoreWriter {
 
   /**
    * Writes one batch (the latest version of each trial in it, with their spans) in one transaction.
-   * A null entry is a version replaced later in the same batch: it and its span rows are skipped.
+   * A null entry is a version replaced later in the same batch: it is skipped.
    */
-  async writeBatch(batch: readonly (StoreTrialMessage | null)[], spans: SpanBatch): Promise<void> {
+  async writeBatch(batch: readonly (StoreTrialMessage | null)[]): Promise<void> {
     const connection = this.db.connection;
     const run = this.runId;
     const rows = new StoreRows(run);
-    const spanTrials: (SpanBatchTrial | null)[] = [];
+    const spans = new TableBuffer(SPANS_TABLE);
     if (!this.#runRowWritten) rows.addRun(true, null, new Date().toISOString());
     const replaced: string[] = [];
     const ordinals: [string, number][] = [];
@@ -111,11 +113,8 @@ export class LiveStoreWriter {
     let nextScore = this.#nextScore;
     const newTasks = new Map<string, number>();
     for (const message of batch) {
-      if (message === null) {
-        spanTrials.push(null);
-        continue;
-      }
-      const { task, trial, scores, toolCalls } = message;
+      if (message === null) continue;
+      const { task, trial, scores, toolCalls, spanCells } = message;
       if (task !== null && !this.#taskOrdinals.has(task.id) && !newTasks.has(task.id)) {
         newTasks.set(task.id, nextTask);
         rows.addTask(nextTask++, task);
@@ -128,7 +127,8 @@ export class LiveStoreWriter {
       if (this.#stored.has(trial.id)) replaced.push(trial.id);
       rows.addTrial(ordinal, trial);
       rows.addToolCalls(ordinal, trial, toolCalls);
-      spanTrials.push({ ordinal, taskId: trial.task_id ?? null, trialId: trial.id });
+      const taskId = trial.task_id ?? null;
+      for (const cells of spanCells) spans.push([run, ordinal, taskId, trial.id, ...cells]);
       for (const score of scores) rows.addScore(nextScore++, score, 1);
     }
     await connection.run('BEGIN TRANSACTION');
@@ -144,7 +144,7 @@ export class LiveStoreWriter {
         }
       }
       await rows.appendTo(connection);
-      await appendSpanBatch(connection, run, spans, spanTrials);
+      await spans.appendTo(connection);
       await connection.run('COMMIT');
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => undefined);
