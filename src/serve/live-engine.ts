@@ -17,7 +17,6 @@ import type { Sink } from '../sinks/sink.js';
 import type { HeldBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import type { ExportOutcome } from './export-response.js';
-import type { LiveIntervalsJson } from './live-intervals.js';
 import { LiveState, type LiveEvent } from './live-state.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
@@ -237,18 +236,17 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     for (const rs of request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          let refuse = true;
-          if (!hasValidIds(span)) rejected += 1;
+          const why = ownRefusal(span, decoderRefused);
+          if (why === '') rejected += 1;
+          else if (why !== null) {
+            if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${why}`;
+            deep += 1;
+          } else if (sealed(span.traceId)) late += 1;
           else {
-            const tooDeep = decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span);
-            if (tooDeep !== null) {
-              if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${tooDeep}`;
-              deep += 1;
-            } else if (sealed(span.traceId)) late += 1;
-            else refuse = false;
+            kept += 1;
+            continue;
           }
-          if (refuse) (refused ??= new Set()).add(span);
-          else kept += 1;
+          (refused ??= new Set()).add(span);
         }
       }
     }
@@ -435,10 +433,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   summaryJson(options: { omitTaskValues?: boolean } = {}): unknown {
     return this.#state.summaryJson(options);
-  }
-
-  intervalsJson(): LiveIntervalsJson {
-    return this.#state.intervalsJson();
   }
 
   trialJson(trialId: string): unknown {
@@ -658,13 +652,7 @@ function acceptable(request: OtlpExportRequest): OtlpExportRequest {
   const decoderRefused = decoderRefusals(request);
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
-      for (const span of ss.spans)
-        if (
-          !hasValidIds(span) ||
-          decoderRefused?.has(`${span.traceId}:${span.spanId}`) === true ||
-          tooDeepAttribute(span) !== null
-        )
-          refused.add(span);
+      for (const span of ss.spans) if (ownRefusal(span, decoderRefused) !== null) refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };
@@ -686,8 +674,13 @@ function decoderRefusals(request: OtlpExportRequest): Map<string, string> | null
   return out;
 }
 
-function hasValidIds(span: OtlpSpan): boolean {
-  return !isZeroId(span.traceId) && !isZeroId(span.spanId);
+/**
+ * Why a span is refused by itself: '' for a zero trace or span id, what is nested too deeply (as
+ * the decoder or `tooDeepAttribute` says), or null when it is not.
+ */
+function ownRefusal(span: OtlpSpan, decoderRefused: Map<string, string> | null): string | null {
+  if (isZeroId(span.traceId) || isZeroId(span.spanId)) return '';
+  return decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span);
 }
 
 /** True for an empty or all-zero hex id (invalid in OTLP). */
@@ -717,21 +710,12 @@ function withNote(scored: ScoredTrial, note: Diagnostic | null): ScoredTrial {
 }
 
 function completionDiagnostic(trialId: string, reason: ReadyReason, idleMs: number): Diagnostic | null {
-  if (reason === 'idle-timeout') {
-    return {
-      severity: 'warning',
-      message: `trial '${trialId}' had no end span; scored after ${idleMs} ms without new spans`,
-      source: 'evalstream.serve',
-      details: { completion: 'idle-timeout' },
-    };
-  }
-  if (reason === 'shutdown') {
-    return {
-      severity: 'warning',
-      message: `trial '${trialId}' was still open at shutdown; scored as incomplete`,
-      source: 'evalstream.serve',
-      details: { completion: 'shutdown' },
-    };
-  }
-  return null;
+  const message =
+    reason === 'idle-timeout'
+      ? `trial '${trialId}' had no end span; scored after ${idleMs} ms without new spans`
+      : reason === 'shutdown'
+        ? `trial '${trialId}' was still open at shutdown; scored as incomplete`
+        : null;
+  if (message === null) return null;
+  return { severity: 'warning', message, source: 'evalstream.serve', details: { completion: reason } };
 }
