@@ -13,8 +13,6 @@ export interface EvaluationResultEmitterOptions {
   runId: string;
   /** Longest time (ms) a record waits before its batch is sent (default 1000). */
   flushMs?: number;
-  /** Records per request at most (default 512). */
-  maxBatch?: number;
   /** Told when a send fails, as it fails (the error later `write`s and `flush` reject with). */
   onFailure?: (error: Error) => void;
 }
@@ -78,7 +76,7 @@ export class EvaluationResultEmitter implements Sink<ScoredTrial> {
         } as unknown as LogRecord);
       }
     }
-    if (this.#batch.length >= (this.options.maxBatch ?? 512)) this.#send();
+    if (this.#batch.length >= 512) this.#send();
     else this.#timer ??= setTimeout(() => this.#send(), this.options.flushMs ?? 1000);
   }
 

@@ -40,16 +40,12 @@ export interface LiveIntervalsJson {
  */
 export class LiveIntervals {
   readonly #values = new Map<string, number[]>();
-  /** The arrays of `#values` by metric type, then output name: no name is built per value added. */
-  readonly #byMetric = new Map<string, Map<string, number[]>>();
 
   constructor(readonly alpha: number) {}
 
   /** Adds a newly scored trial's output values. */
   add(trial: ScoredTrial): void {
     for (const score of trial.scores) {
-      let outputs = this.#byMetric.get(score.metric_type);
-      if (outputs === undefined) this.#byMetric.set(score.metric_type, (outputs = new Map()));
       for (const output of score.outputs) {
         const value =
           typeof output.value === 'boolean'
@@ -58,13 +54,9 @@ export class LiveIntervals {
               ? output.value
               : NaN;
         if (!Number.isFinite(value)) continue;
-        let values = outputs.get(output.name);
-        if (values === undefined) {
-          const name = `${score.metric_type}.${output.name}`;
-          values = this.#values.get(name);
-          if (values === undefined) this.#values.set(name, (values = []));
-          outputs.set(output.name, values);
-        }
+        const name = `${score.metric_type}.${output.name}`;
+        let values = this.#values.get(name);
+        if (values === undefined) this.#values.set(name, (values = []));
         values.push(value);
       }
     }
@@ -73,7 +65,6 @@ export class LiveIntervals {
   /** Forgets every value (then `add` each trial's latest version again, in first-scored order). */
   clear(): void {
     this.#values.clear();
-    this.#byMetric.clear();
   }
 
   json(stopWhenWidth: number | null): LiveIntervalsJson {

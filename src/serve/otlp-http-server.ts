@@ -125,18 +125,6 @@ function sendJson(
   res.end(body);
 }
 
-/** Each event's SSE text, built once however many streams it goes to. */
-const sseTexts = new WeakMap<object, string>();
-
-function sseText(event: { type: string; data: unknown }): string {
-  let text = sseTexts.get(event);
-  if (text === undefined) {
-    text = `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
-    sseTexts.set(event, text);
-  }
-  return text;
-}
-
 /**
  * The OTLP/HTTP receiver (`POST /v1/traces` and `POST /v1/logs`, protobuf and JSON, gzip) plus the live read API
  * (`/v1/summary`, `/v1/trials/{id}`, `/v1/events`, `/`, `/healthz`, `/metrics`) on one port.
@@ -366,7 +354,9 @@ export class OtlpHttpServer {
     });
     res.write(': connected\n\n');
     this.#sse.add(res);
-    const unsubscribe = this.api.onEvent((event) => res.write(sseText(event)));
+    const unsubscribe = this.api.onEvent((event) =>
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`),
+    );
     req.on('close', () => {
       unsubscribe();
       this.#sse.delete(res);

@@ -6,11 +6,11 @@ import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/ot
  * telemetry nests a few levels; a value thousands of levels deep only exhausts the stack of code that
  * walks it (decoders, JSON writers, the store), so such a span is refused when it arrives.
  */
-export const MAX_ATTRIBUTE_DEPTH = 64;
+const MAX_ATTRIBUTE_DEPTH = 64;
 
 /**
  * Names the first attribute of `span` (its own, its events', its links', its resource's or its
- * scope's) nested more than `maxDepth` levels deep, or null when there is none. Walks the values with
+ * scope's) nested more than {@link MAX_ATTRIBUTE_DEPTH} levels deep, or null when there is none. Walks the values with
  * a stack of its own (no recursion); a value the decoder cannot even read back for its depth counts as
  * too deep. Arrays and kvlists count as levels; the scalars inside the deepest of them do not. The
  * resource's and scope's attributes, shared by their spans, are walked once.
@@ -18,11 +18,12 @@ export const MAX_ATTRIBUTE_DEPTH = 64;
  * @example
  * tooDeepAttribute(span); // "attribute 'payload' nests deeper than 64 levels" or null
  */
-export function tooDeepAttribute(span: OtlpSpan, maxDepth = MAX_ATTRIBUTE_DEPTH): string | null {
+export function tooDeepAttribute(span: OtlpSpan): string | null {
+  const maxDepth = MAX_ATTRIBUTE_DEPTH;
   try {
-    const around = sharedDeepKey(span.resource.attributes, maxDepth);
+    const around = sharedDeepKey(span.resource.attributes);
     if (around !== null) return `resource attribute '${around}' nests deeper than ${maxDepth} levels`;
-    const scope = sharedDeepKey(span.scope.attributes, maxDepth);
+    const scope = sharedDeepKey(span.scope.attributes);
     if (scope !== null) return `scope attribute '${scope}' nests deeper than ${maxDepth} levels`;
     const own = deepKey(span.attributes, maxDepth);
     if (own !== null) return `attribute '${own}' nests deeper than ${maxDepth} levels`;
@@ -43,14 +44,13 @@ export function tooDeepAttribute(span: OtlpSpan, maxDepth = MAX_ATTRIBUTE_DEPTH)
   }
 }
 
-/** {@link deepKey} (default bound) of attributes shared by many spans (a resource's, a scope's). */
+/** {@link deepKey} of attributes shared by many spans (a resource's, a scope's). */
 const sharedChecked = new WeakMap<OtlpAttributes, string | null>();
 
-function sharedDeepKey(attributes: OtlpAttributes, maxDepth: number): string | null {
+function sharedDeepKey(attributes: OtlpAttributes): string | null {
   if (attributes.size === 0) return null;
-  if (maxDepth !== MAX_ATTRIBUTE_DEPTH) return deepKey(attributes, maxDepth);
   let key = sharedChecked.get(attributes);
-  if (key === undefined) sharedChecked.set(attributes, (key = deepKey(attributes, maxDepth)));
+  if (key === undefined) sharedChecked.set(attributes, (key = deepKey(attributes, MAX_ATTRIBUTE_DEPTH)));
   return key;
 }
 
