@@ -26,6 +26,11 @@ export class BodyBudget {
     return true;
   }
 
+  /** Why a request that does not fit is refused. */
+  refusal(): string {
+    return `the receiver holds ${this.#used} bytes of request bodies already (limit ${this.maxBytes}); retry later`;
+  }
+
   /** Gives back `n` bytes held by {@link take}. */
   give(n: number): void {
     this.#used -= n;

@@ -136,11 +136,7 @@ export class OtlpGrpcServer {
     const budget = this.config.budget;
     const held = request.length;
     if (budget !== undefined && !budget.take(held)) {
-      exhausted(callback, {
-        saturated: true,
-        retryAfterSec: 1,
-        message: `the receiver holds ${budget.usedBytes} bytes of request bodies already (limit ${budget.maxBytes}); retry later`,
-      });
+      exhausted(callback, { saturated: true, retryAfterSec: 1, message: budget.refusal() });
       return;
     }
     let outcome;

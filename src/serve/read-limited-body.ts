@@ -73,13 +73,6 @@ export async function readLimitedBody(
   }
 }
 
-function budgetRefusal(budget: BodyBudget): BodyReadError {
-  return new BodyReadError(
-    `the receiver holds ${budget.usedBytes} bytes of request bodies already (limit ${budget.maxBytes}); retry later`,
-    429,
-  );
-}
-
 /**
  * Output buffers of the inflater: larger than glibc's largest dynamic mmap threshold (32 MiB), so
  * each is mapped on its own and unmapped when freed (nothing stays in the allocator's heap after a
@@ -121,7 +114,7 @@ function inflate(
         return;
       }
       if (!budget.take(chunk.length)) {
-        fail(budgetRefusal(budget));
+        fail(new BodyReadError(budget.refusal(), 429));
         return;
       }
       size += chunk.length;
@@ -192,7 +185,7 @@ function readRaw(
         return;
       }
       if (!budget.take(chunk.length)) {
-        refuse(budgetRefusal(budget));
+        refuse(new BodyReadError(budget.refusal(), 429));
         return;
       }
       size += chunk.length;
