@@ -109,7 +109,7 @@ if (mode === 'decode') {
   engine.tick();
   await engine.shutdown();
   // what serve does next: writes the bundle from every kept trial, rebuilt one at a time
-  for (const trial of engine.eachFinalTrial()) checked += trial.scores.length === 0 ? 0 : 1;
+  for (const trial of engine.finalTrials()) checked += trial.scores.length === 0 ? 0 : 1;
   if (checked !== trials) throw new Error(`engine returned ${checked} trials, sent ${trials}`);
   if (engine.metrics.spansReceived !== trials * template.spans)
     throw new Error(`engine counted ${engine.metrics.spansReceived} spans, sent ${trials * template.spans}`);

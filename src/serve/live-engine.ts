@@ -98,7 +98,7 @@ const SCORING_SLICE_MS = 4;
  * engine.start(); // completion timer
  * engine.acceptRequest(request); // from a receiver
  * await engine.shutdown(); // scores what is complete, flushes open trials
- * for (const trial of engine.eachFinalTrial()) write(trial); // every trial once
+ * for (const trial of engine.finalTrials()) write(trial); // every trial once
  */
 export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
@@ -380,7 +380,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /**
    * Stops timers, scores everything (open trials flushed with a diagnostic), waits for the sinks,
    * drops the stream's state (call it after the receivers stop accepting) and returns the number of
-   * trials scored; {@link eachFinalTrial} then reads them. Safe to call twice.
+   * trials scored; {@link finalTrials} then reads them. Safe to call twice.
    */
   async shutdown(): Promise<number> {
     if (this.#timer !== null) clearInterval(this.#timer);
@@ -413,12 +413,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
 
   /** Every trial's latest scored version, in first-scored order. */
   finalTrials(): ScoredTrial[] {
-    return [...this.eachFinalTrial()];
-  }
-
-  /** {@link finalTrials} one at a time. */
-  eachFinalTrial(): Generator<ScoredTrial> {
-    return this.#state.eachFinalTrial();
+    return [...this.#state.eachFinalTrial()];
   }
 
   /** The summary of every trial's latest version (see {@link LiveState.summary}). */

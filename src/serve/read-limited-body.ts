@@ -190,6 +190,8 @@ function readRaw(
       }
       size += chunk.length;
       // a body that comes in one chunk is used as it is; else copied into one buffer of its length
+      // as the chunks arrive: a chunk kept until the body's end outlives young collections, and
+      // its memory is then freed only by a full one
       if (chunks.length === 0 && whole === null) chunks.push(chunk);
       else {
         if (whole === null && declared >= 0) {
