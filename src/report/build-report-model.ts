@@ -1,15 +1,13 @@
-import type { JsonValue } from '../model/json-value.js';
-import { kindOfValueSchema } from '../model/output-spec.js';
-import type { OutputKind } from '../model/output-spec.js';
-import type { JsonObject } from '../model/json-value.js';
 import type { RunMetadata } from '../bundle/run-metadata.js';
-import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
+import type { JsonObject } from '../model/json-value.js';
+import { kindOfValueSchema, type OutputKind } from '../model/output-spec.js';
+import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import { MEASUREMENT_KEYS } from '../model/trial.js';
+import { studentTIntervalFromMoments } from '../stats/student-t-interval-from-moments.js';
 import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
-import { compactJson } from './compact-json.js';
-import { cutText } from './cut-text.js';
+import { compactJson, cutText, isEmpty, isObj, numOrNull, strOrNull } from './compact-json.js';
 import type {
   ReportAggregate,
   ReportData,
@@ -24,7 +22,6 @@ import type {
 import type { ReportRows, ReportTable } from './report-rows.js';
 import { clusterTInterval95 } from './stats/cluster-t-interval-95.js';
 import { histogramBins } from './stats/histogram-bins.js';
-import { studentTIntervalFromMoments } from '../stats/student-t-interval-from-moments.js';
 
 /**
  * Everything the HTML writer embeds: the core data, one detail per task, and the details of the kept
@@ -63,21 +60,9 @@ export interface ReportModelInput {
 /** Fewest values (or tasks, for the clustered interval) for which a 95% interval is shown. */
 const MIN_INTERVAL_N = 3;
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 /** Six significant digits (plot positions only; aggregates keep full precision). */
 function round6(x: number): number {
   return Number.parseFloat(x.toPrecision(6));
-}
-
-/** An empty object, empty array, null or undefined (left out of the embed). */
-function isEmpty(v: unknown): boolean {
-  if (v === null || v === undefined) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v).length === 0;
 }
 
 function compareStrings(a: string, b: string): number {
@@ -133,14 +118,46 @@ function classify(row: AggregateScore, outputKeys: ReadonlySet<string>): Classif
   return { kind: 'other', key: null, k: null };
 }
 
-function clipToUnit(interval: ReportInterval, row: AggregateScore): ReportInterval {
-  if (row.min === null || row.max === null || row.min < 0 || row.max > 1) return interval;
-  if (interval.lo >= 0 && interval.hi <= 1) return interval;
-  return {
-    lo: Math.max(0, interval.lo),
-    hi: Math.min(1, interval.hi),
-    method: `${interval.method}; clipped to [0, 1]`,
-  };
+/**
+ * The 95% interval of an aggregate row, clipped to [0, 1] when its values lie there: output rows from
+ * their per-task values (`groups`, the finite numbers of each task), pass@k and view rows from the
+ * row's moments.
+ */
+function intervalOf(
+  row: AggregateScore,
+  c: Classified,
+  groups: readonly Float64Array[],
+): ReportInterval | null {
+  let ci: ReportInterval | null = null;
+  if (c.kind === 'output') {
+    const n = groups.reduce((a, g) => a + g.length, 0);
+    const tasks = groups.filter((g) => g.length > 0).length;
+    const interval = n === row.count ? clusterTInterval95(groups) : null;
+    if (interval?.method === 'cluster' && tasks >= MIN_INTERVAL_N) {
+      const method = `Student-t, standard error clustered by task (CR1), ${tasks} tasks, df=${tasks - 1}`;
+      ci = { lo: interval.lo, hi: interval.hi, method };
+    } else if (interval?.method === 'iid' && n >= MIN_INTERVAL_N) {
+      ci = {
+        lo: interval.lo,
+        hi: interval.hi,
+        method: `Student-t over ${n} repeats of one task, df=${n - 1}`,
+      };
+    }
+  } else if (c.kind === 'pass@k' || c.kind === 'view') {
+    const n = row.count ?? 0;
+    const interval =
+      n >= MIN_INTERVAL_N && row.mean !== null && row.sample_std_dev !== null
+        ? studentTIntervalFromMoments(row.mean, row.sample_std_dev, n)
+        : null;
+    if (interval) {
+      const over =
+        c.kind === 'pass@k' ? `${n} per-task estimates` : `${n} opportunities (treated as independent)`;
+      ci = { lo: interval.low, hi: interval.high, method: `Student-t over ${over}, df=${n - 1}` };
+    }
+  }
+  if (ci === null || row.min === null || row.max === null || row.min < 0 || row.max > 1) return ci;
+  if (ci.lo >= 0 && ci.hi <= 1) return ci;
+  return { lo: Math.max(0, ci.lo), hi: Math.min(1, ci.hi), method: `${ci.method}; clipped to [0, 1]` };
 }
 
 /**
@@ -198,7 +215,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   );
 
   // Per-task values of each output (from the summary; from the columns when the summary has none).
-  const taskValues = (key: string, outputIdx: number): Map<number, unknown[]> => {
+  const taskValues = (key: string): Map<number, unknown[]> => {
     const byTask = new Map<number, unknown[]>();
     let found = false;
     const taskMetricValues = summary.task_metric_values;
@@ -221,7 +238,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       byTask.set(addTask(taskId), list);
     }
     if (found) return byTask;
-    const column = table.kind === 'plain' ? (table.values[outputIdx] as JsonValue[]) : rows.valueColumn(key);
+    const column = rows.valueColumn(key);
     const runs = rows.taskRuns();
     for (let r = 0, row = 0; r < runs.length; r += 2) {
       const task = runs[r] as number;
@@ -235,10 +252,12 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     }
     return byTask;
   };
-  const aggregateRows = summary.scores.scores;
-  const outputs: ReportOutput[] = outputList.map(([key, [metric, output]], idx) => {
+  const aggregateRows = summary.scores.scores.map((row) => ({ row, c: classify(row, outputKeys) }));
+  /** Per output, the finite numbers of each task: the values of its interval. */
+  const groupsByKey = new Map<string, Float64Array[]>();
+  const outputs: ReportOutput[] = outputList.map(([key, [metric, output]]) => {
     const kind: OutputKind | 'unknown' = kinds.get(key) ?? 'unknown';
-    const byTask = taskValues(key, idx);
+    const byTask = taskValues(key);
     const isBoolean = kind === 'boolean';
     let total = 0;
     for (const list of byTask.values()) total += list.length;
@@ -247,7 +266,9 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     let numbers = 0;
     const means: [number, number][] = [];
     const counts = new Map<string, number>();
+    const groups: Float64Array[] = [];
     for (const [task, list] of byTask) {
+      const first = numbers;
       let sum = 0;
       let n = 0;
       for (const v of list) {
@@ -264,7 +285,9 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
         }
       }
       if (n > 0) means.push([task, sum / n]);
+      groups.push(all.subarray(first, numbers));
     }
+    groupsByKey.set(key, groups);
     means.sort((a, b) => a[1] - b[1] || compareStrings(taskIds[a[0]] as string, taskIds[b[0]] as string));
     let valueCounts: [string, number][] | null = null;
     if (counts.size > 0 && (kind === 'label' || isBoolean || numbers === 0)) {
@@ -274,7 +297,6 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       if (rest > 0) valueCounts.push(['(other)', rest]);
     }
     const passAtK = aggregateRows
-      .map((row) => ({ row, c: classify(row, outputKeys) }))
       .filter(({ c }) => c.kind === 'pass@k' && c.key === key)
       .map(({ row, c }) => ({
         k: c.k as number,
@@ -298,45 +320,8 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   });
   const outputByKey = new Map(outputs.map((o, i) => [o.key, i]));
 
-  const aggregates: ReportAggregate[] = aggregateRows.map((row) => {
-    const c = classify(row, outputKeys);
-    let coverage: CoverageCounts | null = null;
-    let ci: ReportInterval | null = null;
-    if (c.kind === 'output' && c.key !== null) {
-      const out = outputs[outputByKey.get(c.key) as number] as ReportOutput;
-      coverage = out.coverage;
-      const groups = [...taskValues(c.key, outputByKey.get(c.key) as number).values()].map((list) =>
-        list.map((v) => numericOf(v, false)).filter((v): v is number => v !== null),
-      );
-      const n = groups.reduce((a, g) => a + g.length, 0);
-      const nonEmpty = groups.filter((g) => g.length > 0).length;
-      const interval = n === row.count ? clusterTInterval95(groups) : null;
-      if (interval && interval.method === 'cluster' && nonEmpty >= MIN_INTERVAL_N) {
-        ci = {
-          lo: interval.lo,
-          hi: interval.hi,
-          method: `Student-t, standard error clustered by task (CR1), ${nonEmpty} tasks, df=${nonEmpty - 1}`,
-        };
-      } else if (interval && interval.method === 'iid' && n >= MIN_INTERVAL_N) {
-        ci = {
-          lo: interval.lo,
-          hi: interval.hi,
-          method: `Student-t over ${n} repeats of one task, df=${n - 1}`,
-        };
-      }
-    } else if (c.kind === 'pass@k' || c.kind === 'view') {
-      const n = row.count ?? 0;
-      const interval =
-        n >= MIN_INTERVAL_N && row.mean !== null && row.sample_std_dev !== null
-          ? studentTIntervalFromMoments(row.mean, row.sample_std_dev, n)
-          : null;
-      if (interval) {
-        const over =
-          c.kind === 'pass@k' ? `${n} per-task estimates` : `${n} opportunities (treated as independent)`;
-        ci = { lo: interval.low, hi: interval.high, method: `Student-t over ${over}, df=${n - 1}` };
-      }
-    }
-    if (ci) ci = clipToUnit(ci, row);
+  const aggregates: ReportAggregate[] = aggregateRows.map(({ row, c }) => {
+    const out = c.kind === 'output' ? outputs[outputByKey.get(c.key as string) as number] : undefined;
     return {
       name: row.name,
       kind: c.kind,
@@ -351,8 +336,8 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       sampleStdDev: numOrNull(row.sample_std_dev),
       median: numOrNull(row.median),
       value: row.score_type === 'scalar' ? numOrNull(row.value) : null,
-      coverage,
-      ci,
+      coverage: out?.coverage ?? null,
+      ci: intervalOf(row, c, groupsByKey.get(c.key as string) ?? []),
     };
   });
 

@@ -1,6 +1,44 @@
 import type { JsonValue } from '../model/json-value.js';
-import { boxNonFinite } from './box-non-finite.js';
-import { cutText } from './cut-text.js';
+
+/** A plain object (not an array, not null). */
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A string, else null. */
+export const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** A finite number, else null. */
+export const numOrNull = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
+/** An empty object, empty array, null or undefined (left out of the embed). */
+export function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
+/**
+ * Cuts a string to `max` characters, marking the cut (never splits a surrogate pair).
+ *
+ * @example
+ * cutText('abcdef', 3); // 'abc… [+3 chars]'
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [+${text.length - end} chars]`;
+}
+
+/**
+ * Boxes NaN/±Infinity for strict JSON.
+ *
+ * @example
+ * boxNonFinite(-Infinity); // { $nf: '-Infinity' }
+ */
+export function boxNonFinite(value: number): { $nf: string } {
+  return { $nf: Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity' };
+}
 
 /** Limits for {@link compactJson}. */
 export interface CompactJsonLimits {

@@ -9,18 +9,16 @@ import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
-import { compactJson } from './compact-json.js';
-import { cutText } from './cut-text.js';
+import { compactJson, cutText, isEmpty, numOrNull } from './compact-json.js';
 import type {
   CompactTrajectory,
   ReportScoreDetail,
   ReportSelection,
   ReportTrialDetail,
 } from './report-data.js';
-import type { ReportOptions } from './report-options.js';
 import { readTrialTrajectory } from './read-trial-trajectory.js';
 import { ReportRows } from './report-rows.js';
-import { TrajectorySelection } from './trajectory-selection.js';
+import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
 
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 /** Failed or errored trials (first come), then a deterministic sample of the others, kept by default. */
@@ -33,12 +31,6 @@ const HOW_TO_GET_THE_REST =
   'Every trial is in the run bundle: "evalstream inspect <bundle-dir>" prints each trial’s tool calls, ' +
   'tokens and final text; "evalstream query --db <file> \'SELECT … FROM trials\'" reads a DuckDB store ' +
   '(written by score --db); "evalstream report <bundle-dir> --trajectories all" embeds every trajectory.';
-
-const isEmpty = (v: unknown): boolean =>
-  v === null ||
-  v === undefined ||
-  (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v).length === 0);
-const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function scoreDetailOf(score: ScoreRecord, maxText: number): ReportScoreDetail {
   const limits = { maxText };
@@ -104,6 +96,110 @@ function budgetText(bytes: number): string {
 function hasTrace(trial: Trial): boolean {
   const descriptors = trial.evidence?.descriptors;
   return descriptors !== undefined && Object.values(descriptors).some((d) => d.kind === 'trace');
+}
+
+/**
+ * How much of each trial the report embeds. Every trial has a row in the table; the detail (output,
+ * error, scores, metadata, trajectory) is kept for a bounded selection: every failed or errored trial
+ * up to `maxFailedTrials`, then a deterministic sample of `sampleTrials` others.
+ *
+ * @example
+ * await writeReport(bundle, 'report.html', { trajectories: 'none', maxTextChars: 1000 });
+ */
+export interface ReportOptions {
+  /**
+   * `auto` (default): the bounded selection, at most `maxTrajectoryBytes` of trajectories; `all`: the
+   * detail and trajectory of every trial (memory and file size grow with the run); `none`: the
+   * selection without trajectories.
+   */
+  trajectories?: 'auto' | 'all' | 'none';
+  /** Failed or errored trials whose detail is kept, first come (default 200). */
+  maxFailedTrials?: number;
+  /** Other trials kept as a deterministic sample (default 100). */
+  sampleTrials?: number;
+  /** Budget of embedded trajectory JSON for `auto`, in bytes (default 16 MiB). */
+  maxTrajectoryBytes?: number;
+  /** Longest string kept from outputs, messages, tool arguments and results (default 4000 chars). */
+  maxTextChars?: number;
+  /** Directory that relative evidence refs resolve against (the bundle directory). */
+  bundleDir?: string;
+}
+
+/** The bounds of {@link TrajectorySelection}; see `ReportOptions`. */
+export interface SelectionLimits {
+  /** Failed or errored trials kept, in arrival order. */
+  failed: number;
+  /** Other trials kept: those with the smallest hash of task and trial id. */
+  sample: number;
+}
+
+/** Why a trial was kept. */
+export type SelectionReason = 'failed' | 'sample';
+
+/** A trial whose status is `failed` or that carries an error. */
+function isFailedTrial(trial: Pick<Trial, 'status' | 'error'>): boolean {
+  return trial.status === 'failed' || (trial.error !== null && trial.error !== undefined);
+}
+
+interface Sampled {
+  hash: number;
+  row: number;
+}
+
+/**
+ * Decides, one trial at a time, which trials keep their drill-down detail: every failed or errored
+ * trial up to `limits.failed` (first come), then a deterministic sample of `limits.sample` others (the
+ * smallest FNV-1a hashes (`fnv1aUtf16`, unsigned) of `task id + trial id`, so the same run gives the same sample whatever the
+ * order). A sampled trial may later be displaced by one with a smaller hash; `offer` says which row
+ * that was, so its detail can be dropped.
+ *
+ * @example
+ * const selection = new TrajectorySelection({ failed: 200, sample: 100 });
+ * if (selection.wants(trial)) { const { kept, dropped } = selection.offer(trial, row); }
+ */
+export class TrajectorySelection {
+  readonly #limits: SelectionLimits;
+  #failed = 0;
+  /** Sampled rows, largest hash first. */
+  readonly #sample: Sampled[] = [];
+
+  constructor(limits: SelectionLimits) {
+    this.#limits = limits;
+  }
+
+  /** Whether `trial` would be kept now (nothing is recorded). */
+  wants(trial: Pick<Trial, 'task_id' | 'id' | 'status' | 'error'>): boolean {
+    if (isFailedTrial(trial)) return this.#failed < this.#limits.failed;
+    if (this.#limits.sample <= 0) return false;
+    if (this.#sample.length < this.#limits.sample) return true;
+    return this.#hash(trial) < (this.#sample[0] as Sampled).hash;
+  }
+
+  /**
+   * Records `trial` (at `row`) if it is kept: the reason, and the sampled row it displaced (or null).
+   */
+  offer(
+    trial: Pick<Trial, 'task_id' | 'id' | 'status' | 'error'>,
+    row: number,
+  ): { kept: SelectionReason | null; dropped: number | null } {
+    if (!this.wants(trial)) return { kept: null, dropped: null };
+    if (isFailedTrial(trial)) {
+      this.#failed += 1;
+      return { kept: 'failed', dropped: null };
+    }
+    const entry = { hash: this.#hash(trial), row };
+    let dropped: number | null = null;
+    if (this.#sample.length >= this.#limits.sample) dropped = (this.#sample.shift() as Sampled).row;
+    // keep the list sorted by hash, largest first (it holds at most `limits.sample` entries)
+    let at = 0;
+    while (at < this.#sample.length && (this.#sample[at] as Sampled).hash > entry.hash) at += 1;
+    this.#sample.splice(at, 0, entry);
+    return { kept: 'sample', dropped };
+  }
+
+  #hash(trial: Pick<Trial, 'task_id' | 'id'>): number {
+    return fnv1aUtf16(`${trial.task_id}\u0000${trial.id}`) >>> 0;
+  }
 }
 
 /** Options of {@link ReportCollector}: what the report embeds, plus the task list when known. */

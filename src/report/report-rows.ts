@@ -3,10 +3,8 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import type { Trial } from '../model/trial.js';
-import { boxNonFinite } from './box-non-finite.js';
-import { cutText } from './cut-text.js';
-import { embedJson } from './embed-json.js';
-import { JsonTextColumn } from './json-text-column.js';
+import { boxNonFinite, cutText } from './compact-json.js';
+import { embedJson, JsonTextColumn } from './embed-json.js';
 import { grownTypedArray } from '../util/grown-typed-array.js';
 
 const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', failed: 'f' };

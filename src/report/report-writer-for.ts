@@ -10,8 +10,7 @@ import { requireBundleFile } from '../bundle/require-bundle-file.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import type { Summary } from '../model/summary.js';
-import { ReportCollector } from './report-collector.js';
-import type { ReportOptions } from './report-options.js';
+import { ReportCollector, type ReportOptions } from './report-collector.js';
 import { writeReportModel } from './write-report-model.js';
 
 /** Options of {@link reportWriterFor}: where to write, and what to embed. */

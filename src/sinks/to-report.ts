@@ -1,8 +1,7 @@
 import type { RunTarget } from '../bundle/run-metadata.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TaskSpec } from '../model/task.js';
-import type { ReportOptions } from '../report/report-options.js';
-import { ReportCollector } from '../report/report-collector.js';
+import { ReportCollector, type ReportOptions } from '../report/report-collector.js';
 import { writeReportModel } from '../report/write-report-model.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import type { Sink } from './sink.js';

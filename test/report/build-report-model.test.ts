@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportModelOfBundle } from '../../src/report/report-model-of-bundle.js';
-import type { ReportBundle } from '../../src/report/report-bundle.js';
+import { type ReportBundle, reportModelOfBundle } from '../../src/report/write-report.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { makeScore, makeTrial } from './fixtures/make-trial.js';
 import { smallRun } from './fixtures/small-run.js';

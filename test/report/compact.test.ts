@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { boxNonFinite } from '../../src/report/box-non-finite.js';
-import { compactAtif } from '../../src/report/compact-atif.js';
-import { compactJson } from '../../src/report/compact-json.js';
-import { compactToolCalls } from '../../src/report/compact-tool-calls.js';
-import { cutText } from '../../src/report/cut-text.js';
+import { boxNonFinite, compactJson, cutText } from '../../src/report/compact-json.js';
+import { compactAtif, compactToolCalls } from '../../src/report/read-trial-trajectory.js';
 import { embedJson } from '../../src/report/embed-json.js';
 
 const fixture = (name: string): unknown =>

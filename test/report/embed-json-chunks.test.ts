@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { embedJson } from '../../src/report/embed-json.js';
-import { embedJsonChunks } from '../../src/report/embed-json-chunks.js';
+import { embedJson, embedJsonChunks } from '../../src/report/embed-json.js';
 
 describe('embedJsonChunks', () => {
   it('joins to exactly embedJson of any JSON value', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonTextColumn } from '../../src/report/json-text-column.js';
+import { JsonTextColumn } from '../../src/report/embed-json.js';
 
 describe('JsonTextColumn', () => {
   it('writes an array of JSON items across chunks, multi-byte characters whole', () => {

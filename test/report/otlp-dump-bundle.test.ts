@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordTrialPool, writeAgentTraceDump } from '../../bench/generate-agent-traces.js';
 import { OTLPTraceHandle } from '../../src/evidence/otlp/otlp-trace-handle.js';
-import { compactToolCalls } from '../../src/report/compact-tool-calls.js';
+import { compactToolCalls } from '../../src/report/read-trial-trajectory.js';
 import { queryJson, runCli } from '../cli/run-cli.js';
 import { readEmbedded } from './fixtures/read-embedded.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/model/json-value.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { Trial } from '../../src/model/trial.js';
-import { embedJsonChunks } from '../../src/report/embed-json-chunks.js';
+import { embedJsonChunks } from '../../src/report/embed-json.js';
 import { ReportRows } from '../../src/report/report-rows.js';
 import { makeScore, makeTrial } from './fixtures/make-trial.js';
 

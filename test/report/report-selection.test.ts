@@ -6,7 +6,7 @@ import { bundleReportWriter } from '../../src/bundle/bundle-report-writer.js';
 import { CandidateEvidence } from '../../src/evidence/candidate-evidence.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { Trial } from '../../src/model/trial.js';
-import { reportModelOfBundle } from '../../src/report/report-model-of-bundle.js';
+import { reportModelOfBundle } from '../../src/report/write-report.js';
 import { reportWriterFor } from '../../src/report/report-writer-for.js';
 import { toRunBundle } from '../../src/sinks/to-run-bundle.js';
 import { bigRun } from './fixtures/big-run.js';

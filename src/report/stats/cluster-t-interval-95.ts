@@ -26,7 +26,7 @@ export interface ClusterIntervalResult {
  * @example
  * clusterTInterval95([[1, 0], [1, 1], [0, 0]]); // t over task means 0.5, 1, 0 → mean 0.5
  */
-export function clusterTInterval95(groups: readonly (readonly number[])[]): ClusterIntervalResult | null {
+export function clusterTInterval95(groups: readonly Iterable<number>[]): ClusterIntervalResult | null {
   const sums: number[] = [];
   const sizes: number[] = [];
   for (const group of groups) {
