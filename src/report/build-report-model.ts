@@ -333,8 +333,6 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       min: numOrNull(row.min),
       max: numOrNull(row.max),
       stdDev: numOrNull(row.std_dev),
-      sampleStdDev: numOrNull(row.sample_std_dev),
-      median: numOrNull(row.median),
       value: row.score_type === 'scalar' ? numOrNull(row.value) : null,
       coverage: out?.coverage ?? null,
       ci: intervalOf(row, c, groupsByKey.get(c.key as string) ?? []),

@@ -10,15 +10,10 @@ import { trialDiagnosticPlace } from '../model/trial-diagnostic-place.js';
 import { MEASUREMENT_KEYS, type Trial } from '../model/trial.js';
 import { buildReportModel, type ReportModel, type ReportRunInfo } from './build-report-model.js';
 import { compactJson, cutText, isEmpty, numOrNull } from './compact-json.js';
-import type {
-  CompactTrajectory,
-  ReportScoreDetail,
-  ReportSelection,
-  ReportTrialDetail,
-} from './report-data.js';
+import type { ReportScoreDetail, ReportSelection, ReportTrialDetail } from './report-data.js';
+import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
 import { readTrialTrajectory } from './read-trial-trajectory.js';
 import { ReportRows } from './report-rows.js';
-import { fnv1aUtf16 } from '../util/fnv1a-utf16.js';
 
 const DEFAULT_BUDGET = 16 * 1024 * 1024;
 /** Failed or errored trials (first come), then a deterministic sample of the others, kept by default. */
@@ -125,76 +120,50 @@ export interface ReportOptions {
   bundleDir?: string;
 }
 
-/** The bounds of {@link TrajectorySelection}; see `ReportOptions`. */
-export interface SelectionLimits {
-  /** Failed or errored trials kept, in arrival order. */
-  failed: number;
-  /** Other trials kept: those with the smallest hash of task and trial id. */
-  sample: number;
-}
-
-/** Why a trial was kept. */
-export type SelectionReason = 'failed' | 'sample';
-
 /** A trial whose status is `failed` or that carries an error. */
 function isFailedTrial(trial: Pick<Trial, 'status' | 'error'>): boolean {
   return trial.status === 'failed' || (trial.error !== null && trial.error !== undefined);
 }
 
-interface Sampled {
-  hash: number;
-  row: number;
-}
-
 /**
  * Decides, one trial at a time, which trials keep their drill-down detail: every failed or errored
  * trial up to `limits.failed` (first come), then a deterministic sample of `limits.sample` others (the
- * smallest FNV-1a hashes (`fnv1aUtf16`, unsigned) of `task id + trial id`, so the same run gives the same sample whatever the
- * order). A sampled trial may later be displaced by one with a smaller hash; `offer` says which row
- * that was, so its detail can be dropped.
- *
- * @example
- * const selection = new TrajectorySelection({ failed: 200, sample: 100 });
- * if (selection.wants(trial)) { const { kept, dropped } = selection.offer(trial, row); }
+ * smallest FNV-1a hashes (`fnv1aUtf16`, unsigned) of `task id + trial id`, so the same run gives the
+ * same sample whatever the order). A sampled trial may later be displaced by one with a smaller hash;
+ * `offer` says which row that was, so its detail can be dropped.
  */
-export class TrajectorySelection {
-  readonly #limits: SelectionLimits;
+class TrajectorySelection {
   #failed = 0;
   /** Sampled rows, largest hash first. */
-  readonly #sample: Sampled[] = [];
+  readonly #sample: { hash: number; row: number }[] = [];
 
-  constructor(limits: SelectionLimits) {
-    this.#limits = limits;
-  }
+  constructor(readonly limits: { failed: number; sample: number }) {}
 
   /** Whether `trial` would be kept now (nothing is recorded). */
   wants(trial: Pick<Trial, 'task_id' | 'id' | 'status' | 'error'>): boolean {
-    if (isFailedTrial(trial)) return this.#failed < this.#limits.failed;
-    if (this.#limits.sample <= 0) return false;
-    if (this.#sample.length < this.#limits.sample) return true;
-    return this.#hash(trial) < (this.#sample[0] as Sampled).hash;
+    if (isFailedTrial(trial)) return this.#failed < this.limits.failed;
+    if (this.limits.sample <= 0) return false;
+    if (this.#sample.length < this.limits.sample) return true;
+    return this.#hash(trial) < (this.#sample[0] as { hash: number }).hash;
   }
 
-  /**
-   * Records `trial` (at `row`) if it is kept: the reason, and the sampled row it displaced (or null).
-   */
+  /** Records `trial` (at `row`) if it is kept: whether it was, and the sampled row it displaced (or null). */
   offer(
     trial: Pick<Trial, 'task_id' | 'id' | 'status' | 'error'>,
     row: number,
-  ): { kept: SelectionReason | null; dropped: number | null } {
-    if (!this.wants(trial)) return { kept: null, dropped: null };
+  ): { kept: boolean; dropped: number | null } {
+    if (!this.wants(trial)) return { kept: false, dropped: null };
     if (isFailedTrial(trial)) {
       this.#failed += 1;
-      return { kept: 'failed', dropped: null };
+      return { kept: true, dropped: null };
     }
     const entry = { hash: this.#hash(trial), row };
-    let dropped: number | null = null;
-    if (this.#sample.length >= this.#limits.sample) dropped = (this.#sample.shift() as Sampled).row;
+    const dropped = this.#sample.length >= this.limits.sample ? (this.#sample.shift()?.row ?? null) : null;
     // keep the list sorted by hash, largest first (it holds at most `limits.sample` entries)
     let at = 0;
-    while (at < this.#sample.length && (this.#sample[at] as Sampled).hash > entry.hash) at += 1;
+    while (at < this.#sample.length && (this.#sample[at] as { hash: number }).hash > entry.hash) at += 1;
     this.#sample.splice(at, 0, entry);
-    return { kept: 'sample', dropped };
+    return { kept: true, dropped };
   }
 
   #hash(trial: Pick<Trial, 'task_id' | 'id'>): number {
@@ -254,11 +223,6 @@ export class ReportCollector {
     for (const task of options.tasks ?? []) this.#rows.addTask(task.id);
   }
 
-  /** Whether the detail of `trial` would be kept now (read its trajectory only then). */
-  wants(trial: Trial): boolean {
-    return this.#selection.wants(trial);
-  }
-
   /**
    * Adds one scored trial as it passes: its row, its scores, and (when selected) its detail with the
    * trajectory read from `scored.item.evidence`. The row is then sealed (`ReportRows.seal`): a trial
@@ -280,23 +244,15 @@ export class ReportCollector {
    * descriptors against `bundleDir`) only when the trial is kept. Returns the row.
    */
   async take(trial: Trial, evidence: CandidateEvidence | null = null): Promise<number> {
-    let trajectory: CompactTrajectory | string | null = null;
-    if (this.#mode !== 'none' && this.wants(trial)) {
-      trajectory = await readTrialTrajectory(trial, {
-        evidence,
-        maxText: this.#maxText,
-        traceLoaders: this.#traceLoaders,
-        ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
-      });
-    }
-    return this.addTrial(trial, trajectory);
-  }
-
-  /**
-   * Adds a trial record as a row; `trajectory` is its compact trajectory (or a note), read by the
-   * caller when `wants(trial)` said it would be kept. Returns the row.
-   */
-  addTrial(trial: Trial, trajectory: CompactTrajectory | string | null = null): number {
+    const trajectory =
+      this.#mode !== 'none' && this.#selection.wants(trial)
+        ? await readTrialTrajectory(trial, {
+            evidence,
+            maxText: this.#maxText,
+            traceLoaders: this.#traceLoaders,
+            ...(this.#options.bundleDir === undefined ? {} : { baseDir: this.#options.bundleDir }),
+          })
+        : null;
     const row = this.#rows.addTrial(trial);
     if (hasTrace(trial)) this.#withTrace += 1;
     const { kept, dropped } = this.#selection.offer(trial, row);
@@ -306,7 +262,7 @@ export class ReportCollector {
       this.#bytes -= this.#trajectoryBytes.get(dropped) ?? 0;
       this.#trajectoryBytes.delete(dropped);
     }
-    if (kept === null) return row;
+    if (!kept) return row;
     const detail = trialDetailOf(trial, this.#maxText);
     if (typeof trajectory === 'string') detail.trajectoryNote = trajectory;
     else if (trajectory !== null) {

@@ -105,8 +105,6 @@ export interface ReportAggregate {
   min: number | null;
   max: number | null;
   stdDev: number | null;
-  sampleStdDev: number | null;
-  median: number | null;
   /** `value` of runner-contributed scalar rows. */
   value: number | null;
   /** Output rows: `metric_coverage`; view and pass@k rows: null (their bar is count vs nan_count). */
