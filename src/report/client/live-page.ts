@@ -1,4 +1,5 @@
 import { format } from './format.js';
+import { appendKids, clear, h } from './page/dom.js';
 
 /** The parts of `/v1/summary` the live page shows. */
 interface LiveSummary {
@@ -18,25 +19,18 @@ function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
 }
 
-function cell(tr: HTMLTableRowElement, text: string): void {
-  const td = document.createElement('td');
-  td.textContent = text;
-  tr.appendChild(td);
-}
-
 function render(s: LiveSummary): void {
   byId('counts').textContent =
     `tasks ${format.int(s.task_count)} · trials ${format.int(s.trial_count)} · scores ${format.int(s.score_count)} · errors ${format.int(s.error_count)}`;
-  const body = byId('rows');
-  body.textContent = '';
-  for (const a of s.scores?.scores ?? []) {
-    const tr = document.createElement('tr');
-    cell(tr, a.name);
-    cell(tr, format.stat(a.mean));
-    cell(tr, format.int(a.count));
-    cell(tr, format.int(a.nan_count));
-    body.appendChild(tr);
-  }
+  const rows = (s.scores?.scores ?? []).map((a) => {
+    const cells = [a.name, format.stat(a.mean), format.int(a.count), format.int(a.nan_count)];
+    return h(
+      'tr',
+      null,
+      cells.map((text) => h('td', { text })),
+    );
+  });
+  appendKids(clear(byId('rows')), rows);
 }
 
 /**

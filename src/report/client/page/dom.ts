@@ -146,6 +146,11 @@ export function covBar(counts: number[], total: number, title: string) {
   return bar;
 }
 
+/** A table cell of class `cls` holding `text`. */
+export function cell(cls: string | null, text: string) {
+  return h('td', { class: cls, text });
+}
+
 /** A `table` with one header row (a heading, or `[heading, class]`) above `rows`. */
 export function grid(props: Props, heads: (string | [string, string])[], rows: Kids) {
   const th = (c: string | [string, string]) =>

@@ -3,6 +3,7 @@ import { coverageChart, histogramChart, passAtKChart, stripChart, valueCountsCha
 import { format } from '../format.js';
 import {
   badge,
+  cell,
   clear,
   covBar,
   details,
@@ -203,46 +204,39 @@ export function renderSummary(root) {
         dir = S.aggDir;
       rows = rows.slice().sort((p, q2) => compareKeys(aggSortValue(p, key), aggSortValue(q2, key), dir));
     }
-    clear(tbody);
-    for (const a of rows) tbody.appendChild(aggRow(a));
-    const none = 'No aggregate matches the filter.';
-    if (!rows.length)
-      tbody.appendChild(h('tr', null, h('td', { colspan: AGG_COLUMNS.length, class: 'muted', text: none })));
+    const none = h('td', {
+      colspan: AGG_COLUMNS.length,
+      class: 'muted',
+      text: 'No aggregate matches the filter.',
+    });
+    appendKids(clear(tbody), rows.length ? rows.map(aggRow) : h('tr', null, none));
     countEl.textContent = `${rows.length} of ${D.aggregates.length} rows`;
   }
   search.addEventListener('input', () => redraw({ aggQ: search.value }));
-  root.appendChild(h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]));
-  root.appendChild(table);
-  root.appendChild(
-    h(
-      'div',
-      { class: 'legend' },
-      [
-        ['#2f9e62', 'scored / measured'],
-        ['#e0a21b', 'missing (output omitted)'],
-        ['#d2433f', 'failed (trial or metric)'],
-        ['#c9d1dc', 'unmeasured (views, pass@k: nan_count)'],
-      ].map(([background, label]) => h('span', null, [h('i', { style: { background } }), label])),
-    ),
-  );
-  root.appendChild(
+  const legend = [
+    ['#2f9e62', 'scored / measured'],
+    ['#e0a21b', 'missing (output omitted)'],
+    ['#d2433f', 'failed (trial or metric)'],
+    ['#c9d1dc', 'unmeasured (views, pass@k: nan_count)'],
+  ].map(([background, label]) => h('span', null, [h('i', { style: { background } }), label]));
+  const errorRow = (e) => h('tr', null, [cell('name', e[0]), cell('num', format.int(e[1]))]);
+  appendKids(root, [
+    h('div', { class: 'toolbar' }, [search, seg, h('span', { class: 'grow' }), countEl]),
+    table,
+    h('div', { class: 'legend' }, legend),
     h('div', {
       class: 'footnote',
       text: '95% CI: outputs use a Student-t interval with the standard error clustered by task (CR1, df = tasks − 1; equal to the t-interval over per-task means when every task has the same number of trials), or over the repeats when there is one task; pass@k rows use Student-t over the per-task estimates; views over their opportunities. Shown only with at least 3 tasks or repeats; hover an interval for its method.',
     }),
-  );
-  if (D.counts.errorsByType.length) {
-    const row = (e) =>
-      h('tr', null, [
-        h('td', { class: 'name', text: e[0] }),
-        h('td', { class: 'num', text: format.int(e[1]) }),
-      ]);
-    const heads: [string, [string, string]] = ['Error type', ['Trials', 'num']];
-    appendKids(root, [
+    D.counts.errorsByType.length > 0 && [
       h('h2', { text: 'Errors by type' }),
-      grid({ class: 'grid', id: 'error-table' }, heads, D.counts.errorsByType.map(row)),
-    ]);
-  }
+      grid(
+        { class: 'grid', id: 'error-table' },
+        ['Error type', ['Trials', 'num']],
+        D.counts.errorsByType.map(errorRow),
+      ),
+    ],
+  ]);
   draw();
 }
 
@@ -259,7 +253,6 @@ export function aggRow(a) {
         text: `[${format.stat(a.ci.lo)}, ${format.stat(a.ci.hi)}]`,
       })
     : h('span', { class: 'faint', title: noCi, text: '—' });
-  const num = (text) => h('td', { class: 'num', text });
   let cov;
   if (a.coverage) {
     const c = a.coverage;
@@ -283,12 +276,12 @@ export function aggRow(a) {
           : null,
     }),
     h('td', { class: 'num' }, ci),
-    num(format.int(a.count)),
-    num(format.int(a.nanCount)),
+    cell('num', format.int(a.count)),
+    cell('num', format.int(a.nanCount)),
     h('td', { style: { whiteSpace: 'nowrap' } }, cov),
-    num(format.stat(a.min)),
-    num(format.stat(a.max)),
-    num(format.stat(a.stdDev)),
+    cell('num', format.stat(a.min)),
+    cell('num', format.stat(a.max)),
+    cell('num', format.stat(a.stdDev)),
   ]);
 }
 
@@ -339,26 +332,23 @@ export function plotBox(caption, svg) {
 // ---------------------------------------------------------------- task explorer
 
 export function renderTasks(root) {
-  const search = h('input', {
-    type: 'search',
-    id: 'task-search',
-    placeholder: 'Search task or trial id…',
-    value: S.q,
-  });
-  const metric = h(
-    'select',
-    { id: 'task-metric', title: 'Metric output' },
-    [h('option', { value: '', text: 'Any metric' })].concat(
-      D.outputs.map((o) => h('option', { value: o.key, text: o.key })),
-    ),
-  );
-  metric.value = S.metric;
-  const status = h(
-    'select',
-    { id: 'task-status', title: 'Status' },
-    STATUS_OPTIONS.map((o) => h('option', { value: o[0], text: o[1] })),
-  );
-  status.value = S.status;
+  const search = h('input', { type: 'search', id: 'task-search', placeholder: 'Search task or trial id…' });
+  search.value = S.q;
+  const select = (props, value, pairs) => {
+    const el = h(
+      'select',
+      props,
+      pairs.map(([v, text]) => h('option', { value: v, text })),
+    );
+    el.value = value;
+    return el;
+  };
+  const outputPairs = D.outputs.map((o) => [o.key, o.key]);
+  const metric = select({ id: 'task-metric', title: 'Metric output' }, S.metric, [
+    ['', 'Any metric'],
+    ...outputPairs,
+  ]);
+  const status = select({ id: 'task-status', title: 'Status' }, S.status, STATUS_OPTIONS);
   const countEl = h('span', { class: 'count', id: 'task-count' });
   const exportBtn = h('button', {
     id: 'export-selection',
@@ -377,16 +367,8 @@ export function renderTasks(root) {
   search.addEventListener('input', () => changed(X.nTrials > 20000 ? 180 : 60));
   metric.addEventListener('change', () => changed(0));
   status.addEventListener('change', () => changed(0));
-  root.appendChild(
-    h('div', { class: 'toolbar' }, [
-      search,
-      metric,
-      status,
-      h('span', { class: 'grow' }),
-      countEl,
-      exportBtn,
-    ]),
-  );
+  const grow = h('span', { class: 'grow' });
+  root.appendChild(h('div', { class: 'toolbar' }, [search, metric, status, grow, countEl, exportBtn]));
 
   const list = virtualTable(
     [
@@ -818,9 +800,9 @@ function taskOutputRow(o, rows) {
   const total = scored + missing + failed;
   const title = `scored ${scored} · missing ${missing} · failed ${failed}`;
   return h('tr', null, [
-    h('td', { class: 'name', text: D.outputs[o].key }),
-    h('td', { class: 'num', text: format.stat(n ? sum / n : null) }),
-    h('td', { class: 'num', text: format.int(n) }),
+    cell('name', D.outputs[o].key),
+    cell('num', format.stat(n ? sum / n : null)),
+    cell('num', format.int(n)),
     h('td', { style: { whiteSpace: 'nowrap' } }, coverageEls(counts, total, title, `${scored}/${total}`)),
   ]);
 }
@@ -984,9 +966,7 @@ function errorEl(error) {
 
 /** One metric score of a trial: type, status, output values, diagnostics and metadata. */
 function scoreEl(sc) {
-  const outRows = sc.outputs.map((o) =>
-    h('tr', null, [h('td', { class: 'name', text: o[0] }), h('td', null, valueEl(o[1]))]),
-  );
+  const outRows = sc.outputs.map((o) => h('tr', null, [cell('name', o[0]), h('td', null, valueEl(o[1]))]));
   return h('div', { class: 'section score' }, [
     h('div', null, [h('span', { class: 'name', text: sc.type }), ' ', badge(sc.status.charAt(0), sc.status)]),
     outRows.length ? grid({ class: 'grid outputs' }, ['Output', 'Value'], outRows) : muted('No outputs.'),
@@ -1006,10 +986,10 @@ function scoreEl(sc) {
 function evidenceGrid(evidence) {
   const row = (e) =>
     h('tr', null, [
-      h('td', { class: 'name', text: e[0] }),
-      h('td', { text: e[1] }),
-      h('td', { text: e[2] || '—' }),
-      h('td', { class: 'name', text: e[3] || '(inline)' }),
+      cell('name', e[0]),
+      cell(null, e[1]),
+      cell(null, e[2] || '—'),
+      cell('name', e[3] || '(inline)'),
     ]);
   return grid({ class: 'grid' }, ['Name', 'Kind', 'Format', 'Ref'], evidence.map(row));
 }
