@@ -178,27 +178,20 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const limits = { maxText };
   const chunkSize = 500; // trial details per lazily parsed chunk
   const taskIds = rows.taskIds;
-  const addTask = (id: string): number => rows.addTask(id);
 
   const typeSet = new Set<string>(rows.metricTypes());
   for (const task of tasks) for (const m of task.metrics) typeSet.add(m.type);
   const metricTypes = [...typeSet].sort(compareStrings);
 
   // Outputs: declared by tasks, present in coverage, or (without task specs) emitted by scores.
-  const kinds = new Map<string, OutputKind>();
-  const outputPairs = new Map<string, [string, string]>();
-  const addOutput = (type: string, name: string): void => {
+  const outputPairs = new Map<string, [string, string, OutputKind | 'unknown']>();
+  const addOutput = (type: string, name: string, kind: OutputKind | 'unknown' = 'unknown'): void => {
     const key = `${type}.${name}`;
-    if (!outputPairs.has(key)) outputPairs.set(key, [type, name]);
+    if (!outputPairs.has(key)) outputPairs.set(key, [type, name, kind]);
   };
   for (const task of tasks) {
-    for (const metric of task.metrics) {
-      for (const out of metric.outputs) {
-        addOutput(metric.type, out.name);
-        const key = `${metric.type}.${out.name}`;
-        if (!kinds.has(key)) kinds.set(key, kindOfValueSchema(out.value_schema));
-      }
-    }
+    for (const m of task.metrics)
+      for (const out of m.outputs) addOutput(m.type, out.name, kindOfValueSchema(out.value_schema));
   }
   for (const [type, outputs] of Object.entries(summary.metric_coverage)) {
     for (const name of Object.keys(outputs)) addOutput(type, name);
@@ -235,7 +228,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
         for (const record of records) if (record.value_type !== 'missing') list.push(record.value);
       }
       found = true;
-      byTask.set(addTask(taskId), list);
+      byTask.set(rows.addTask(taskId), list);
     }
     if (found) return byTask;
     const column = rows.valueColumn(key);
@@ -255,8 +248,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
   const aggregateRows = summary.scores.scores.map((row) => ({ row, c: classify(row, outputKeys) }));
   /** Per output, the finite numbers of each task: the values of its interval. */
   const groupsByKey = new Map<string, Float64Array[]>();
-  const outputs: ReportOutput[] = outputList.map(([key, [metric, output]]) => {
-    const kind: OutputKind | 'unknown' = kinds.get(key) ?? 'unknown';
+  const outputs: ReportOutput[] = outputList.map(([key, [metric, output, kind]]) => {
     const byTask = taskValues(key);
     const isBoolean = kind === 'boolean';
     let total = 0;

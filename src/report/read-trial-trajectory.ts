@@ -34,23 +34,19 @@ function resultText(result: Record<string, unknown>): string {
   return parts.filter((p) => p !== '').join('\n');
 }
 
-/** Options of {@link compactAtif}. */
-export interface CompactAtifOptions {
-  maxText: number;
-  /** Most steps kept (default 400); the rest are summarised in `note`. */
-  maxSteps?: number;
-}
-
 /**
  * Reduces an ATIF trajectory (parsed JSON, read leniently: unknown or malformed fields are skipped) to
  * the compact form the report embeds: each step's message, reasoning, tool calls with arguments and
  * the observation result joined on `tool_call_id`, and any unmatched observations. Null when the value
- * has no `steps` array.
+ * has no `steps` array. At most `maxSteps` steps are kept (default 400); the rest are counted in `note`.
  *
  * @example
  * compactAtif({ schema_version: 'ATIF-v1.7', agent: { name: 'a', version: '1' }, steps: [] }, { maxText: 4000 });
  */
-export function compactAtif(trajectory: unknown, options: CompactAtifOptions): CompactTrajectory | null {
+export function compactAtif(
+  trajectory: unknown,
+  options: { maxText: number; maxSteps?: number },
+): CompactTrajectory | null {
   if (!isObj(trajectory) || !Array.isArray(trajectory.steps)) return null;
   const maxSteps = options.maxSteps ?? 400;
   const limits = { maxText: options.maxText };

@@ -42,6 +42,8 @@ function chart(
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       ...options,
+      // every chart's y axis: counts or values, short labels
+      axes: [...(options.axes ?? []), { ...AXIS, values: (_u, ticks) => ticks.map(tickLabel) }],
       hooks: {
         setCursor: [
           (u) => {
@@ -80,10 +82,7 @@ export function histogramChart(hist: ReportHistogram): HTMLElement {
         x: { time: false, range: [edges[0] as number, edges[edges.length - 1] as number] },
         y: { range: (_u, _lo, hi) => [0, Math.max(1, hi)] },
       },
-      axes: [
-        { ...AXIS, label: 'value', values: (_u, ticks) => ticks.map(tickLabel) },
-        { ...AXIS, values: (_u, ticks) => ticks.map(tickLabel) },
-      ],
+      axes: [{ ...AXIS, label: 'value', values: (_u, ticks) => ticks.map(tickLabel) }],
       series: [
         {},
         {
@@ -136,7 +135,6 @@ export function stripChart(
           label: format.int(n) + (n === 1 ? ' task' : ' tasks') + ', sorted by mean',
           values: (_u, ticks) => ticks.map((v) => (Number.isInteger(v) ? format.int(v) : '')),
         },
-        { ...AXIS, values: (_u, ticks) => ticks.map(tickLabel) },
       ],
       series: [
         {},
@@ -168,7 +166,6 @@ export function passAtKChart(points: ReportOutput['passAtK']): HTMLElement {
           label: 'k',
           values: (_u, ticks) => ticks.map((v) => (Number.isInteger(v) ? String(v) : '')),
         },
-        { ...AXIS, values: (_u, ticks) => ticks.map(tickLabel) },
       ],
       series: [
         {},

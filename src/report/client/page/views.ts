@@ -678,11 +678,8 @@ export function renderDetail() {
   if (!whenParsed(renderDetail)) return hint('Loading…');
   if (S.trial === null) return pane.appendChild(taskDetail(t));
   const row = findTrialRow(t, S.trial, S.occ);
-  pane.appendChild(
-    row < 0
-      ? h('div', { class: 'panel hint', text: 'No trial with this id in the task.' })
-      : trialDetail(t, row),
-  );
+  if (row < 0) return hint('No trial with this id in the task.');
+  pane.appendChild(trialDetail(t, row));
 }
 
 export function findTrialRow(t, id, occ) {
