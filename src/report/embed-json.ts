@@ -141,7 +141,8 @@ export function embedJson(value: unknown): string {
 /**
  * `embedJson(value)` cut into pieces of about 64 K characters, whose concatenation is exactly
  * `embedJson(value)`: a large value (the report's per-trial table) is serialised without ever holding
- * its whole JSON text as one string, nor a copy of it.
+ * its whole JSON text as one string, nor a copy of it. Why it is not one `JSON.stringify`: a string
+ * cannot pass V8's limit of about 2^29 characters, which the table of a run of some 30M outputs does.
  *
  * @example
  * [...embedJsonChunks({ a: '</script>' })].join(''); // '{"a":"\\u003c/script>"}'
