@@ -1,6 +1,5 @@
 import { pandasMeanOfCount } from '../stats/pandas-mean.js';
-import { copyNonNaN, insertionSort, pandasMedian, SORT_MAX, sortedMedian } from '../stats/pandas-median.js';
-import { scratchBuffer } from '../stats/scratch-buffer.js';
+import { pandasMedian } from '../stats/pandas-median.js';
 import { pandasStdAbout } from '../stats/pandas-std.js';
 import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 
@@ -65,47 +64,15 @@ export function computeDescribeStats(
   }
 }
 
-/**
- * Column `c` over the rows `[start, end)`; returns the count of non-NaN values. A range of at most
- * {@link SORT_MAX} values (a group: a task's rollouts) has its non-NaN values copied and sorted once,
- * which gives the min, the max and the median (the same values as separate passes, also for -0 and
- * 0: the sort is stable, and of equal extremes the first in the range is kept); a longer one takes a
- * pass per statistic (the median by selection). The mean and std sum the range as it is.
- */
+/** Column `c` over the rows `[start, end)`; returns the count of non-NaN values. */
 function describeColumn(v: Float64Array, start: number, end: number, c: number, out: DescribeStats): number {
-  let count: number;
-  if (end - start <= SORT_MAX) {
-    const sorted = scratchBuffer(SORT_MAX);
-    count = copyNonNaN(v, start, end, sorted);
-    if (count > 0) {
-      insertionSort(sorted, count);
-      const top = sorted[count - 1] as number;
-      // the first of equal largest values in range order: the start of the sorted run equal to the top
-      let first = count - 1;
-      while (first > 0 && sorted[first - 1] === top) first--;
-      out.max[c] = sorted[first] as number;
-      out.min[c] = sorted[0] as number;
-      out.median[c] = sortedMedian(sorted, count);
-    }
-  } else {
-    count = countNonNaN(v, start, end);
-    if (count > 0) {
-      out.max[c] = rangeMax(v, start, end);
-      out.min[c] = rangeMin(v, start, end);
-      out.median[c] = pandasMedian(v, start, end);
-    }
-  }
-  if (count === 0) {
-    out.mean[c] = NaN;
-    out.max[c] = NaN;
-    out.min[c] = NaN;
-    out.median[c] = NaN;
-    out.std[c] = NaN;
-    return 0;
-  }
+  const count = countNonNaN(v, start, end);
   // the mean is also pandasStd's first pass: computed once
   const avg = pandasMeanOfCount(v, start, end, count);
   out.mean[c] = avg;
+  out.max[c] = count > 0 ? rangeMax(v, start, end) : NaN;
+  out.min[c] = count > 0 ? rangeMin(v, start, end) : NaN;
+  out.median[c] = pandasMedian(v, start, end);
   out.std[c] = count > 1 ? pandasStdAbout(v, start, end - start, avg, count - 1) : NaN;
   return count;
 }

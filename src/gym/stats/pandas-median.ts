@@ -3,7 +3,7 @@ import { rangeMax } from './range-extremes.js';
 import { selectKth } from './select-kth.js';
 
 /** Up to this many values the median is taken from a sort (insertion sort), above by selection. */
-export const SORT_MAX = 32;
+const SORT_MAX = 32;
 
 /**
  * pandas/numpy `median()` ignoring NaN over `values[start, end)`: the middle value of the sorted
@@ -32,14 +32,14 @@ export function pandasMedian(values: ArrayLike<number>, start = 0, end: number =
 }
 
 /** The median of the sorted values `buf[0, n)` (n > 0): the middle one, or the mean of the two. */
-export function sortedMedian(buf: Float64Array, n: number): number {
+function sortedMedian(buf: Float64Array, n: number): number {
   const mid = n >> 1;
   if (n % 2 === 1) return buf[mid] as number;
   return ((buf[mid - 1] as number) + (buf[mid] as number)) / 2;
 }
 
 /** Copies the non-NaN values of `values[start, end)` to the front of `buf`; returns their count. */
-export function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: Float64Array): number {
+function copyNonNaN(values: ArrayLike<number>, start: number, end: number, buf: Float64Array): number {
   let n = 0;
   for (let i = start; i < end; i++) {
     const x = values[i] as number;
@@ -52,7 +52,7 @@ export function copyNonNaN(values: ArrayLike<number>, start: number, end: number
  * Sorts `buf[0, n)` ascending (n small), stably: equal values (-0 and 0) keep their order, so a
  * range's first minimum is `buf[0]`.
  */
-export function insertionSort(buf: Float64Array, n: number): void {
+function insertionSort(buf: Float64Array, n: number): void {
   for (let i = 1; i < n; i++) {
     const x = buf[i] as number;
     let j = i - 1;
