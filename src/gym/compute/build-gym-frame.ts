@@ -80,12 +80,12 @@ function fillFrame(
   colOf: Int32Array,
 ): void {
   const { task, rollout, columns } = frame;
-  const { statStart, statLen } = table;
+  const { statStart, statLen, statKey, statVal, statKind } = table;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     task[i] = table.task[r] as number;
     rollout[i] = table.rollout[r] as number;
-    const { statKey, statVal, statKind } = table.valuesOf(r);
+
     const s = statStart[r] as number;
     const e = s + (statLen[r] as number);
     for (let k = s; k < e; k++) {
@@ -126,10 +126,10 @@ function tooWide(fields: number, n: number, maxValues: number): GymInputError {
 
 /** The number of distinct statistics fields of `rows`. */
 function countFields(table: RolloutTable, rows: Int32Array): number {
+  const { statKey } = table;
   const seen = new Uint8Array(table.keys.names.length);
   let count = 0;
   for (const r of rows) {
-    const { statKey } = table.valuesOf(r);
     const s = table.statStart[r] as number;
     for (let k = s; k < s + (table.statLen[r] as number); k++) {
       const key = statKey[k] as number;

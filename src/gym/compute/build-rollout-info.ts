@@ -23,7 +23,7 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
   const names = table.keys.names;
-  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table.valuesOf(row);
+  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table;
   for (let k = s; k < e; k++) {
     const name = names[infoKey[k] as number] as string;
     const kind = infoKind[k] as number;

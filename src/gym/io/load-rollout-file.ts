@@ -31,9 +31,6 @@ export interface LoadRolloutFileOptions {
   blankLines?: 'skip' | 'error';
 }
 
-/** Rows read before the columns of a range are sized for the whole range. */
-const SAMPLE_ROWS = 64;
-
 const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory'];
 
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
@@ -63,8 +60,7 @@ function topValue(row: RolloutRow, key: string): PyJson | undefined {
  * at a line start) into `table` line by line: blank lines skipped (or rejected), each row validated
  * and reduced by {@link readRolloutRow}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
  * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted from the start
- * of the range. Returns the number
- * of rows read and of lines seen.
+ * of the range. Returns the number of lines seen.
  *
  * @example
  * await loadRolloutFile('rollouts.jsonl', 0, table, { cut: true });
@@ -75,14 +71,12 @@ export async function loadRolloutFile(
   table: RolloutTable,
   options: LoadRolloutFileOptions,
   range: { start: number; end: number } | null = null,
-): Promise<{ rows: number; lines: number }> {
+): Promise<number> {
   const spans = new JsonSpans();
   const answerKey = options.passAtK?.answerKey;
   const capture = answerKey === undefined ? undefined : new Set([answerKey]);
   const readAgent = options.agent ?? true;
   const blankIsError = options.blankLines === 'error';
-  let rows = 0;
-  let lines = 0;
   const fail = (
     line: number,
     code: RolloutLineErrorParts['code'],
@@ -93,7 +87,7 @@ export async function loadRolloutFile(
   ): never => {
     throw rolloutLineError({ code, prefix, path, line, detail, column, field });
   };
-  lines = await forEachJsonlLine(
+  return forEachJsonlLine(
     path,
     (buf, s, e, lineNo, fileOffset, validUtf8) => {
       if (s === e) {
@@ -135,19 +129,6 @@ export async function loadRolloutFile(
       const agent =
         readAgent && row.agentName !== null && row.agentName !== '' ? table.agentId(row.agentName) : -1;
       const r = table.addRow(row, fileIndex, lineNo, fileOffset, e - s, agent);
-      rows++;
-      if (rows === SAMPLE_ROWS && range !== null && r === SAMPLE_ROWS - 1) {
-        // room for the whole range at the sample's density, so that the columns are not copied
-        // again and again as they grow (a row has at least 42 bytes: both indices)
-        const bytes = range.end - range.start;
-        const perRow = (fileOffset + e - s - range.start) / SAMPLE_ROWS;
-        const estimate = Math.ceil(Math.min(bytes / 42, (1.25 * bytes) / perRow));
-        table.reserve(
-          estimate,
-          estimate * Math.ceil(table.statCount / SAMPLE_ROWS),
-          estimate * Math.ceil(table.infoCount / SAMPLE_ROWS),
-        );
-      }
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
         if (options.keepRows) extra.row = cutDown(row.parsed as JsonObject);
@@ -163,5 +144,4 @@ export async function loadRolloutFile(
       ...(range === null ? {} : { start: range.start, end: range.end }),
     },
   );
-  return { rows, lines };
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import type { RolloutTable, RolloutTableTransfer } from '../rows/rollout-table.js';
+import type { RolloutTable } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
 import { rolloutLineError } from './rollout-line-error.js';
@@ -86,9 +86,8 @@ async function splitIntoRanges(files: string[], sizes: number[], rangeBytes: num
  * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
  * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
  * large input gets a worker even when this thread reads alone, and the workers are returned running
- * (to write the merged file). `onRows` is called (with those workers) as soon as every row's own columns
- * (source, indices, agent) are in `table`, before their values are appended, so that work that needs
- * only the rows (sorting them, writing the merged file) can start.
+ * (to write the merged file). `onRows` is called (with those workers) as soon as every row is in
+ * `table`.
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -144,13 +143,8 @@ export async function loadRolloutFiles(
       }
       if (!('table' in result)) break;
     }
-    let rows = table.count;
-    for (const result of results) {
-      if (result === undefined || !('table' in result)) break;
-      rows += result.table.count;
-    }
-    table.reserve(rows, 0, 0);
-    appendInOrder(table, first, ranges, results, () => onRows?.(keepWorkers ? pool : null));
+    appendInOrder(table, first, ranges, results);
+    onRows?.(keepWorkers ? pool : null);
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
@@ -160,21 +154,15 @@ export async function loadRolloutFiles(
   }
 }
 
-/**
- * Appends the ranges' rows in file order, their values left where the ranges' tables hold them
- * (their key ids made the table's after `onRows`); throws the first error in file order, with its
- * line in the file.
- */
+/** Appends the ranges' rows in file order; throws the first error in file order, with its line in the file. */
 function appendInOrder(
   table: RolloutTable,
   first: number,
   ranges: ScanRange[],
   results: (ScanRangeResult | undefined)[],
-  onRows: () => void,
 ): void {
   let file = -1;
   let lineOffset = 0;
-  const rowBases: number[] = [];
   for (const [k, r] of ranges.entries()) {
     const result = results[k];
     // after the first error no range is read
@@ -187,12 +175,7 @@ function appendInOrder(
       if (result.parts === null) throw new Error(result.message);
       throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
     }
-    rowBases.push(table.count);
-    table.appendPartRows(result.table, first + r.file, lineOffset);
+    table.append(result.table, first + r.file, lineOffset);
     lineOffset += result.lines;
-  }
-  onRows();
-  for (const [k, rowBase] of rowBases.entries()) {
-    table.adoptPartValues((results[k] as { table: RolloutTableTransfer }).table, rowBase);
   }
 }

@@ -29,7 +29,7 @@ export async function scanRolloutRange(
 ): Promise<ScanRangeResult> {
   const table = new RolloutTable();
   try {
-    const { lines } = await loadRolloutFile(path, 0, table, options, range);
+    const lines = await loadRolloutFile(path, 0, table, options, range);
     return { lines, table: table.toTransfer() };
   } catch (error) {
     const parts = (error as { parts?: RolloutLineErrorParts }).parts;
