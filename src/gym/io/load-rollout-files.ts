@@ -1,11 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import type { RolloutTable } from '../rows/rollout-table.js';
+import { RolloutTable, type RolloutTableTransfer } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
 import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
-import { rolloutLineError } from './rollout-line-error.js';
-import { scanClaimedRanges } from './scan-claimed-ranges.js';
-import { scanRolloutRange, type ScanRange, type ScanRangeResult } from './scan-rollout-range.js';
+import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
@@ -33,6 +31,72 @@ export interface LoadRolloutFilesResult {
   threads: number;
   /** The worker threads, still running when `keepWorkers` was asked for (else null). */
   pool: GymWorkerPool | null;
+}
+
+/** A line-aligned byte range `[start, end)` of input `file` (an index into the scan's file list). */
+export interface ScanRange {
+  file: number;
+  start: number;
+  end: number;
+}
+
+/** What reading one byte range gave: its rows and line count, or the parts of its first error. */
+export type ScanRangeResult =
+  { lines: number; table: RolloutTableTransfer } | { parts: RolloutLineErrorParts | null; message: string };
+
+/**
+ * Reads the byte range `range` of `path` into a table of its own, lines counted from the range's
+ * start; an error is returned as data, so that the thread that puts the ranges together reports it
+ * with its line number in the whole file. The result's arrays are views whose buffers can be
+ * transferred to another thread.
+ */
+async function scanRolloutRange(
+  path: string,
+  range: ScanRange,
+  options: LoadRolloutFileOptions,
+): Promise<ScanRangeResult> {
+  const table = new RolloutTable();
+  try {
+    const lines = await loadRolloutFile(path, 0, table, options, range);
+    return { lines, table: table.toTransfer() };
+  } catch (error) {
+    const parts = (error as { parts?: RolloutLineErrorParts }).parts;
+    return { parts: parts ?? null, message: (error as Error).message ?? String(error) };
+  }
+}
+
+/** Byte ranges of the inputs that several threads read, each range claimed once from `next`. */
+export interface ClaimedScanJob {
+  files: string[];
+  ranges: ScanRange[];
+  /** Shared counter (one element): the index of the next range to claim. */
+  next: Int32Array;
+  options: LoadRolloutFileOptions;
+}
+
+/**
+ * Reads the ranges of `job` whose index this thread claims from the shared counter (one at a time,
+ * until none is left), each through {@link scanRolloutRange}: `[index, result]` pairs. After a range
+ * that failed no thread claims another one; every earlier range is already claimed, so the first
+ * error in file order is among the results of all threads.
+ *
+ * @example
+ * const next = new Int32Array(new SharedArrayBuffer(4));
+ * const mine = await scanClaimedRanges({ files, ranges, next, options: { cut: true } });
+ */
+export async function scanClaimedRanges(job: ClaimedScanJob): Promise<[number, ScanRangeResult][]> {
+  const { files, ranges, next, options } = job;
+  const out: [number, ScanRangeResult][] = [];
+  for (let i = Atomics.add(next, 0, 1); i < ranges.length; i = Atomics.add(next, 0, 1)) {
+    const r = ranges[i] as ScanRange;
+    const result = await scanRolloutRange(files[r.file] as string, r, options);
+    out.push([i, result]);
+    if (!('table' in result)) {
+      Atomics.store(next, 0, ranges.length);
+      break;
+    }
+  }
+  return out;
 }
 
 /** Reads the files one after the other in this thread (their table indices start at `first`). */
