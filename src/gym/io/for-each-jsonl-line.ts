@@ -15,18 +15,10 @@ export type JsonlLineHandler = (
 export interface ForEachJsonlLineOptions {
   /** Also call the handler for blank lines (default false: they are skipped, as `gym eval aggregate` does). */
   blankLines?: boolean;
-  /** Read size in bytes (default 1 MiB; longer lines grow it). */
-  chunkSize?: number;
   /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
   start?: number;
   end?: number;
 }
-
-/**
- * A read buffer left by the last call, reused by the next one: a thread that reads many byte ranges
- * one after the other touches its memory once (fresh pages cost more than the read itself).
- */
-let spare: Buffer | null = null;
 
 /** Python's `bytes.strip()` whitespace: space, \t, \n, \r, \v, \f. */
 function isPyWhitespace(c: number): boolean {
@@ -50,9 +42,8 @@ export async function forEachJsonlLine(
   // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
   const fd = openSync(path, 'r');
   try {
-    const size = options.chunkSize ?? 1 << 20;
-    let buf = spare !== null && spare.length === size ? spare : Buffer.allocUnsafe(size);
-    spare = null;
+    // 1 MiB, grown for longer lines
+    let buf = Buffer.allocUnsafe(1 << 20);
     let start = 0;
     let end = 0;
     let bufFileOffset = options.start ?? 0; // file offset of buf[0]
@@ -102,7 +93,6 @@ export async function forEachJsonlLine(
         start = nl + 1;
       }
     }
-    if (buf.length === size) spare = buf;
     return lineNo;
   } finally {
     closeSync(fd);

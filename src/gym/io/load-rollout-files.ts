@@ -150,8 +150,7 @@ async function splitIntoRanges(files: string[], sizes: number[], rangeBytes: num
  * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
  * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
  * large input gets a worker even when this thread reads alone, and the workers are returned running
- * (to write the merged file). `onRows` is called (with those workers) as soon as every row is in
- * `table`.
+ * (to write the merged file).
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -162,7 +161,6 @@ export async function loadRolloutFiles(
   options: LoadRolloutFileOptions,
   parallel: ParallelScanOptions = {},
   keepWorkers = false,
-  onRows?: (pool: GymWorkerPool | null) => void,
 ): Promise<LoadRolloutFilesResult> {
   const first = table.files.length;
   appendAll(table.files, files);
@@ -174,7 +172,6 @@ export async function loadRolloutFiles(
   const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
   if (workerCount === 0) {
     await loadSequentially(files, first, table, options);
-    onRows?.(null);
     return { threads: 0, pool: null };
   }
   // started first, so that the workers load their code while the ranges are cut
@@ -182,7 +179,6 @@ export async function loadRolloutFiles(
   try {
     if (scanThreads < 2) {
       await loadSequentially(files, first, table, options);
-      onRows?.(pool);
       return { threads: 0, pool };
     }
     const ranges = await splitIntoRanges(files, sizes, parallel.rangeBytes ?? 8 << 20);
@@ -208,7 +204,6 @@ export async function loadRolloutFiles(
       if (!('table' in result)) break;
     }
     appendInOrder(table, first, ranges, results);
-    onRows?.(keepWorkers ? pool : null);
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
