@@ -1,10 +1,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { buildGymFrame, type GymFrame } from './compute/build-gym-frame.js';
-import { computeAcrossRepeatMetrics } from './compute/compute-across-repeat-metrics.js';
-import { computeRepeatLevelMetrics, type AgentRows } from './compute/compute-repeat-level-metrics.js';
-import { describeColumns } from './compute/describe-columns.js';
-import { describeKeys } from './compute/describe-keys.js';
+import {
+  computeAcrossRepeatMetrics,
+  computeRepeatLevelMetrics,
+  type AgentRows,
+} from './compute/compute-repeat-level-metrics.js';
+import { describeColumns, describeKeys } from './compute/compute-describe-stats.js';
 import { GymGroupLevels } from './compute/gym-group-levels.js';
 import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError, type GymInputErrorCode } from './gym-input-error.js';
