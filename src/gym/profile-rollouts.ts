@@ -10,9 +10,8 @@ import { describeColumns, describeKeys } from './compute/compute-describe-stats.
 import { GymGroupLevels } from './compute/gym-group-levels.js';
 import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError, type GymInputErrorCode } from './gym-input-error.js';
-import { rolloutLineError } from './io/rollout-line-error.js';
+import { rolloutLineError, loadRolloutFile } from './io/load-rollout-file.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
-import { loadRolloutFile } from './io/load-rollout-file.js';
 import type { PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutTable } from './rows/rollout-table.js';

@@ -63,55 +63,28 @@ export function buildGymFrame(
     const fields = countFields(table, rows);
     if (fields * n > maxValues) throw tooWide(fields, n, maxValues);
   }
-  const intCount: number[] = [];
-  fillFrame(table, rows, frame, intCount, colOf);
-  frame.intColumn = intCount.map((count) => count === n);
-  return frame;
-}
-
-/**
- * Fills `frame` from the rows, counting each column's int values in `intCount`.
- */
-function fillFrame(
-  table: RolloutTable,
-  rows: Int32Array,
-  frame: GymFrame,
-  intCount: number[],
-  colOf: Int32Array,
-): void {
-  const { task, rollout, columns } = frame;
   const { statStart, statLen, statKey, statVal, statKind } = table;
-  for (let i = 0; i < rows.length; i++) {
+  const intCount: number[] = [];
+  for (let i = 0; i < n; i++) {
     const r = rows[i] as number;
-    task[i] = table.task[r] as number;
-    rollout[i] = table.rollout[r] as number;
-
+    frame.task[i] = table.task[r] as number;
+    frame.rollout[i] = table.rollout[r] as number;
     const s = statStart[r] as number;
-    const e = s + (statLen[r] as number);
-    for (let k = s; k < e; k++) {
+    for (let k = s; k < s + (statLen[r] as number); k++) {
       const key = statKey[k] as number;
       let c = colOf[key] as number;
-      if (c < 0) c = addColumn(table, frame, intCount, colOf, key);
-      (columns[c] as Float64Array)[i] = statVal[k] as number;
+      if (c < 0) {
+        c = colOf[key] = frame.names.length;
+        frame.names.push(table.keys.names[key] as string);
+        frame.columns.push(new Float64Array(n).fill(NaN));
+        intCount.push(0);
+      }
+      (frame.columns[c] as Float64Array)[i] = statVal[k] as number;
       if (statKind[k] === VALUE_KIND.int) intCount[c] = (intCount[c] as number) + 1;
     }
   }
-}
-
-/** A new all-NaN column for field `key`. */
-function addColumn(
-  table: RolloutTable,
-  frame: GymFrame,
-  intCount: number[],
-  colOf: Int32Array,
-  key: number,
-): number {
-  const c = frame.names.length;
-  colOf[key] = c;
-  frame.names.push(table.keys.names[key] as string);
-  frame.columns.push(new Float64Array(frame.n).fill(NaN));
-  intCount.push(0);
-  return c;
+  frame.intColumn = intCount.map((count) => count === n);
+  return frame;
 }
 
 function tooWide(fields: number, n: number, maxValues: number): GymInputError {

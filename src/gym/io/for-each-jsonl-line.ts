@@ -51,15 +51,14 @@ export async function forEachJsonlLine(
     let lineNo = 0;
     let eof = false;
     const blank = options.blankLines ?? false;
-    const emit = (ls: number, le: number, utf8Ok: boolean): void => {
+    const emit = (ls: number, le: number): void => {
       lineNo++;
       let s = ls;
       let e = le;
       while (s < e && isPyWhitespace(buf[s] as number)) s++;
       while (e > s && isPyWhitespace(buf[e - 1] as number)) e--;
       if (s === e && !blank) return;
-      const valid = utf8Ok || isUtf8(buf.subarray(s, e));
-      handler(buf, s, e, lineNo, bufFileOffset + s, valid);
+      handler(buf, s, e, lineNo, bufFileOffset + s, isUtf8(buf.subarray(s, e)));
     };
     while (!eof) {
       if (start > 0) {
@@ -77,19 +76,15 @@ export async function forEachJsonlLine(
       const bytesRead = want <= 0 ? 0 : readSync(fd, buf, end, want, bufFileOffset + end);
       if (bytesRead === 0) eof = true;
       end += bytesRead;
-      const last = eof ? end : buf.lastIndexOf(10, end - 1);
-      if (last < start) continue;
-      const regionEnd = eof ? end : last + 1;
-      const allUtf8 = isUtf8(buf.subarray(start, regionEnd));
       while (start < end) {
         const nl = buf.indexOf(10, start);
         if (nl === -1 || nl >= end) {
           if (!eof) break;
-          emit(start, end, allUtf8);
+          emit(start, end);
           start = end;
           break;
         }
-        emit(start, nl, allUtf8);
+        emit(start, nl);
         start = nl + 1;
       }
     }

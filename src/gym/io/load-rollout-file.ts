@@ -5,10 +5,10 @@ import { GymRowError } from '../rows/gym-row-error.js';
 import { pyTruthy } from '../../pycompat/py-truthy.js';
 import { setOwn } from '../../util/set-own.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
-import { readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
+import { HEAVY_KEYS, readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { forEachJsonlLine } from './for-each-jsonl-line.js';
-import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
+import { GymInputError, type GymInputErrorCode } from '../gym-input-error.js';
 
 /** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
 export interface RolloutExtra {
@@ -31,12 +31,10 @@ export interface LoadRolloutFileOptions {
   blankLines?: 'skip' | 'error';
 }
 
-const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory'];
-
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
 function cutDown(row: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY.includes(k)) setOwn(out, k, v);
+  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY_KEYS.has(k)) setOwn(out, k, v);
   const response = row['response'];
   const usage =
     response !== null && typeof response === 'object' && !Array.isArray(response)
@@ -144,4 +142,41 @@ export async function loadRolloutFile(
       ...(range === null ? {} : { start: range.start, end: range.end }),
     },
   );
+}
+
+/** The parts of a per-line input error, so that it can be rebuilt with another line number. */
+export interface RolloutLineErrorParts {
+  code: GymInputErrorCode;
+  /** `Malformed JSON` or `Bad rollout` / `Bad materialized input`. */
+  prefix: string;
+  path: string;
+  line: number;
+  detail: string;
+  column?: number | undefined;
+  field?: string | undefined;
+}
+
+/**
+ * A {@link GymInputError} about one line: `<prefix> in '<path>' at line N[, column C]: <detail>`. The
+ * parts are kept on the error (`parts`) so a worker can send them and the reader rebuild the message
+ * with the line number in the whole file.
+ *
+ * @example
+ * throw rolloutLineError({ code: 'malformed_json', prefix: 'Malformed JSON', path, line: 3, detail: 'empty line' });
+ */
+export function rolloutLineError(
+  parts: RolloutLineErrorParts,
+): GymInputError & { parts: RolloutLineErrorParts } {
+  const col = parts.column === undefined ? '' : `, column ${parts.column}`;
+  const error = new GymInputError(
+    parts.code,
+    `${parts.prefix} in '${parts.path}' at line ${parts.line}${col}: ${parts.detail}`,
+    {
+      file: parts.path,
+      line: parts.line,
+      ...(parts.field === undefined ? {} : { field: parts.field }),
+    },
+  ) as GymInputError & { parts: RolloutLineErrorParts };
+  Object.defineProperty(error, 'parts', { value: parts, enumerable: false });
+  return error;
 }

@@ -2,8 +2,12 @@ import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { RolloutTable, type RolloutTableTransfer } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
-import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
-import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
+import {
+  loadRolloutFile,
+  type LoadRolloutFileOptions,
+  rolloutLineError,
+  type RolloutLineErrorParts,
+} from './load-rollout-file.js';
 import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */

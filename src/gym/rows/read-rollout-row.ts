@@ -60,7 +60,8 @@ export interface RolloutRow {
 
 type JsonObject = { [key: string]: unknown };
 
-const HEAVY = new Set([
+/** The heavy top-level keys the collector's cut removes. */
+export const HEAVY_KEYS = new Set([
   'responses_create_params',
   'ng_agent_observations',
   'ng_model_call_capture',
@@ -248,7 +249,7 @@ export function readRolloutRow(
   top.delete('_ng_rollout_index');
   top.delete('response');
   if (readAgent) top.delete('agent_ref');
-  if (options.cut) for (const key of HEAVY) top.delete(key);
+  if (options.cut) for (const key of HEAVY_KEYS) top.delete(key);
   if (readAgent && hasAgentRef) {
     const ref = own(row, 'agent_ref');
     if (
