@@ -1,7 +1,5 @@
-import { pandasMeanOfCount } from '../stats/pandas-mean.js';
+import { pandasMeanOfCount, pandasStdAbout, rangeMax, rangeMin } from '../stats/pandas-nanops.js';
 import { pandasMedian } from '../stats/pandas-median.js';
-import { pandasStdAbout } from '../stats/pandas-std.js';
-import { rangeMax, rangeMin } from '../stats/range-extremes.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
 
 /** Per column statistics of `describe_dataframe` (NaN = omitted) for `m` columns, reused from call to call. */

@@ -1,9 +1,7 @@
 import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { compareCodePoints } from '../../pycompat/compare-code-points.js';
-import { pairwiseSum } from '../stats/pairwise-sum.js';
-import { pandasStdAbout, pandasStd } from '../stats/pandas-std.js';
-import { rangeMax, rangeMin } from '../stats/range-extremes.js';
+import { pairwiseSum, pandasStdAbout, pandasStd, rangeMax, rangeMin } from '../stats/pandas-nanops.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';

@@ -1,4 +1,4 @@
-import { scratchBuffer } from './scratch-buffer.js';
+import { scratchBuffer } from './pandas-nanops.js';
 
 /**
  * pandas/numpy `median()` ignoring NaN over `values[start, end)`: the middle value of the sorted
