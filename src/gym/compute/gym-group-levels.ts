@@ -11,7 +11,6 @@ import {
   describeColumns,
   type DescribeKeys,
 } from './compute-describe-stats.js';
-import { isArrayIndex } from '../rows/is-array-index.js';
 import { setOwn } from '../../util/set-own.js';
 
 const SAMPLE: PyJsonObject = { agent_ref: { name: 'agent' } };
@@ -276,4 +275,16 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
     setOwn(info, name, v);
   }
   return info;
+}
+
+/**
+ * Whether JavaScript puts the key `name` before the other keys of an object (an array index:
+ * `Object.keys` lists those first, in ascending order, whatever their written order).
+ *
+ * @example
+ * isArrayIndex('12'); // true
+ * isArrayIndex('012'); // false
+ */
+export function isArrayIndex(name: string): boolean {
+  return /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < 4294967295;
 }
