@@ -216,10 +216,10 @@ async function computeAgents(
     if (list) list.push(r);
     else byAgent.set(a, [r]);
   }
-  for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
+  for (const [agent, rows] of byAgent) checkDuplicates(table, table.agents.names[agent] as string, rows);
   const agents: AgentAggregateParts[] = [];
   for (const [agent, rows] of byAgent) {
-    const name = table.agentNames[agent] as string;
+    const name = table.agents.names[agent] as string;
     const parts = await agentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
     agents.push(parts);
     log(

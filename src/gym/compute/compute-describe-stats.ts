@@ -2,21 +2,13 @@ import { pandasMeanOfCount, pandasStdAbout, rangeMax, rangeMin } from '../stats/
 import { pandasMedian } from '../stats/pandas-median.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
 
-/** Per column statistics of `describe_dataframe` (NaN = omitted) for `m` columns, reused from call to call. */
-export class DescribeStats {
-  readonly mean: Float64Array;
-  readonly max: Float64Array;
-  readonly min: Float64Array;
-  readonly median: Float64Array;
-  readonly std: Float64Array;
+/** Per column statistics of `describe_dataframe` (NaN = omitted), reused from call to call. */
+export type DescribeStats = Record<'mean' | 'max' | 'min' | 'median' | 'std', Float64Array>;
 
-  constructor(m: number) {
-    this.mean = new Float64Array(m);
-    this.max = new Float64Array(m);
-    this.min = new Float64Array(m);
-    this.median = new Float64Array(m);
-    this.std = new Float64Array(m);
-  }
+/** Room for the {@link DescribeStats} of `m` columns. */
+export function describeStats(m: number): DescribeStats {
+  const a = (): Float64Array => new Float64Array(m);
+  return { mean: a(), max: a(), min: a(), median: a(), std: a() };
 }
 
 /** The number of non-NaN values of `v[start, end)`. */
@@ -38,7 +30,7 @@ function hasNoNaN(v: Float64Array, start: number, end: number): boolean {
  * the rows.
  *
  * @example
- * const out = new DescribeStats(1);
+ * const out = describeStats(1);
  * computeDescribeStats([Float64Array.of(1, 0)], 0, 2, out); // out.mean[0] === 0.5
  */
 export function computeDescribeStats(
@@ -93,7 +85,7 @@ export function describeColumns(
   start: number,
   end: number,
   intMaxMin: boolean,
-  stats = new DescribeStats(columns.length),
+  stats = describeStats(columns.length),
 ): PyJsonObject {
   const m = columns.length;
   computeDescribeStats(columns, start, end, stats);

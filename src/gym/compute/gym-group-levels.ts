@@ -7,7 +7,7 @@ import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
 import {
   computeDescribeStats,
-  DescribeStats,
+  describeStats,
   describeColumns,
   type DescribeKeys,
 } from './compute-describe-stats.js';
@@ -84,7 +84,7 @@ export class GymGroupLevels {
     }),
   ): PyJsonObject[] {
     const { frame, table, rows } = this;
-    const stats = new DescribeStats(this.frame.columns.length);
+    const stats = describeStats(this.frame.columns.length);
     return this.ranges.map(([a, b]) => {
       const t = frame.task[a] as number;
       const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
@@ -121,7 +121,7 @@ export class GymGroupLevels {
       return;
     }
     const layout = new GroupLayout(w, depth, this.keys, table);
-    const stats = new DescribeStats(this.frame.columns.length);
+    const stats = describeStats(this.frame.columns.length);
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {

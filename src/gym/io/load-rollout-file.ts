@@ -125,7 +125,7 @@ export async function loadRolloutFile(
         );
       }
       const agent =
-        readAgent && row.agentName !== null && row.agentName !== '' ? table.agentId(row.agentName) : -1;
+        readAgent && row.agentName !== null && row.agentName !== '' ? table.agents.idOf(row.agentName) : -1;
       const r = table.addRow(row, fileIndex, lineNo, fileOffset, e - s, agent);
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};

@@ -29,7 +29,8 @@ export type RolloutTableTransfer = ReturnType<RolloutTable['toTransfer']>;
  */
 export class RolloutTable {
   readonly files: string[] = [];
-  private readonly agents = new StringIds();
+  /** Agent names as ids. */
+  readonly agents = new StringIds();
   count = 0;
   private cap = 1024;
   file = new Int32Array(this.cap);
@@ -68,16 +69,6 @@ export class RolloutTable {
   readonly extra: unknown[] = [];
   /** Field names as ids. */
   readonly keys = new StringIds();
-
-  /** Agent names by id. */
-  get agentNames(): readonly string[] {
-    return this.agents.names;
-  }
-
-  /** The id of agent `name`, given a new one when it is new. */
-  agentId(name: string): number {
-    return this.agents.idOf(name);
-  }
 
   private resizeRows(n: number): void {
     this.file = grown(this.file, n);
@@ -232,7 +223,7 @@ export class RolloutTable {
     const trim = <T extends GrowableTypedArray>(a: T, length: number): T => a.subarray(0, length) as T;
     return {
       names: [...this.keys.names],
-      agentNames: [...this.agentNames],
+      agentNames: [...this.agents.names],
       count: n,
       line: trim(this.line, n),
       offset: trim(this.offset, n),
@@ -263,7 +254,7 @@ export class RolloutTable {
    * in the order of the rows, so that keys and warnings come in file order.
    */
   append(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
-    const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
+    const agentMap = Int32Array.from(part.agentNames, (name) => this.agents.idOf(name));
     const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
     const rowBase = this.count;
     const statBase = this.statCount;
