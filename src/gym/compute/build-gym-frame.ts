@@ -63,12 +63,13 @@ export function buildGymFrame(
     const fields = countFields(table, rows);
     if (fields * n > maxValues) throw tooWide(fields, n, maxValues);
   }
-  const { statStart, statLen, statKey, statVal, statKind } = table;
+  const { statStart, statLen } = table;
   const intCount: number[] = [];
   for (let i = 0; i < n; i++) {
     const r = rows[i] as number;
     frame.task[i] = table.task[r] as number;
     frame.rollout[i] = table.rollout[r] as number;
+    const { statKey, statVal, statKind } = table.valuesOf(r);
     const s = statStart[r] as number;
     for (let k = s; k < s + (statLen[r] as number); k++) {
       const key = statKey[k] as number;
@@ -99,10 +100,10 @@ function tooWide(fields: number, n: number, maxValues: number): GymInputError {
 
 /** The number of distinct statistics fields of `rows`. */
 function countFields(table: RolloutTable, rows: Int32Array): number {
-  const { statKey } = table;
   const seen = new Uint8Array(table.keys.names.length);
   let count = 0;
   for (const r of rows) {
+    const { statKey } = table.valuesOf(r);
     const s = table.statStart[r] as number;
     for (let k = s; k < s + (table.statLen[r] as number); k++) {
       const key = statKey[k] as number;

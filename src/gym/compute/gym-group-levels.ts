@@ -195,7 +195,7 @@ class GroupLayout {
     const sample = kSample + stringifyPyJson(SAMPLE, { indent: w.indent, floats: w.floats, level: d2 });
     this.groupCounts = (n) => `${sample}${kNum}${n}${kExpected}${n}${kMissing}0${kPct}100.0${kInfos}`;
     this.kRollout = member('_ng_rollout_index', this.d4);
-    this.anyBig = table.infoBig.size > 0;
+    this.anyBig = table.hasBigInfo();
     const cat = (...parts: (Uint8Array | string)[]): Uint8Array =>
       Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
     this.itemOpen = cat(w.padBytes(depth + 3), '{', member('rollout_id', this.d4, true), '"');
@@ -221,7 +221,7 @@ function writeRolloutInfo(w: PyJsonFileWriter, layout: GroupLayout, row: number,
   const r = table.rollout[row] as number;
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
-  const { infoKind, infoVal, infoKey, infoBig, infoRaw } = table;
+  const { infoKind, infoVal, infoKey, infoBig, infoRaw } = table.valuesOf(row);
   if (notFirst) w.byte(0x2c);
   w.bytes(layout.itemOpen);
   w.int(t);
@@ -263,7 +263,7 @@ export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject
   const s = table.infoStart[row] as number;
   const e = s + (table.infoLen[row] as number);
   const names = table.keys.names;
-  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table;
+  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table.valuesOf(row);
   for (let k = s; k < e; k++) {
     const name = names[infoKey[k] as number] as string;
     const kind = infoKind[k] as number;

@@ -224,6 +224,13 @@ function appendInOrder(
   ranges: ScanRange[],
   results: (ScanRangeResult | undefined)[],
 ): void {
+  // the row columns sized once for every range's rows
+  let rows = table.count;
+  for (const result of results) {
+    if (result === undefined || !('table' in result)) break;
+    rows += result.table.count;
+  }
+  table.reserve(rows, 0, 0);
   let file = -1;
   let lineOffset = 0;
   for (const [k, r] of ranges.entries()) {

@@ -13,6 +13,16 @@ export interface NonNumericField {
   firstKind: number;
 }
 
+/**
+ * Where some rows' values are ({@link RolloutTable.valuesOf}): the statistics values and the
+ * `rollout_infos` items, each as key id, value and kind at a flat index, with the exact big ints and
+ * raw rewards of items by flat index.
+ */
+export type RowValues = Pick<
+  RolloutTable,
+  'statKey' | 'statVal' | 'statKind' | 'infoKey' | 'infoVal' | 'infoKind' | 'infoBig' | 'infoRaw'
+>;
+
 /** A table's rows as plain data ({@link RolloutTable.toTransfer}), to hand from a worker thread. */
 export type RolloutTableTransfer = ReturnType<RolloutTable['toTransfer']>;
 
@@ -67,6 +77,11 @@ export class RolloutTable {
   readonly nonNumeric = new Map<number, NonNumericField>();
   /** Optional per-row payload (hook rows, pass@k values), by row index. */
   readonly extra: unknown[] = [];
+  /** The values of rows appended from other tables ({@link append}), kept where they are. */
+  private readonly parts: RowValues[] = [];
+  /** Per row: 0 when its values are this table's own, else 1 + its index in {@link parts}. */
+  private part: Int32Array | null = null;
+
   /** Field names as ids. */
   readonly keys = new StringIds();
 
@@ -82,6 +97,7 @@ export class RolloutTable {
     this.statLen = grown(this.statLen, n);
     this.infoStart = grown(this.infoStart, n);
     this.infoLen = grown(this.infoLen, n);
+    if (this.part !== null) this.part = grown(this.part, n);
     this.cap = n;
   }
 
@@ -89,7 +105,26 @@ export class RolloutTable {
   infoKeysUsed(): Uint8Array {
     const used = new Uint8Array(this.keys.names.length);
     for (let k = 0; k < this.infoCount; k++) used[this.infoKey[k] as number] = 1;
+    for (const p of this.parts) for (const key of p.infoKey) used[key] = 1;
     return used;
+  }
+
+  /** Whether some `rollout_infos` item is an int beyond 2^53 kept exactly. */
+  hasBigInfo(): boolean {
+    return this.infoBig.size > 0 || this.parts.some((p) => p.infoBig.size > 0);
+  }
+
+  /** Where the values of row `r` are: this table itself, or the table its row was appended from. */
+  valuesOf(r: number): RowValues {
+    const p = this.part === null ? 0 : (this.part[r] as number);
+    return p === 0 ? this : (this.parts[p - 1] as RowValues);
+  }
+
+  /** Makes room for `rows` rows, `stats` statistics values and `infos` `rollout_infos` items in all. */
+  reserve(rows: number, stats: number, infos: number): void {
+    if (rows > this.cap) this.resizeRows(rows);
+    if (stats > this.statCap) this.resizeStats(stats);
+    if (infos > this.infoCap) this.resizeInfos(infos);
   }
 
   /** Room for `n` statistics values (key, value, kind). */
@@ -250,45 +285,36 @@ export class RolloutTable {
 
   /**
    * Appends the rows of another table (e.g. built by a worker from a byte range of file `fileIndex`),
-   * `lineOffset` added to their line numbers, their key and agent ids remapped to this table's. Called
-   * in the order of the rows, so that keys and warnings come in file order.
+   * `lineOffset` added to their line numbers, their key and agent ids remapped to this table's. Their
+   * values stay in `part`'s arrays (see {@link valuesOf}), their key ids rewritten in place: a
+   * range's values are never copied. Called in the order of the rows, so that keys and warnings come
+   * in file order.
    */
   append(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
     const agentMap = Int32Array.from(part.agentNames, (name) => this.agents.idOf(name));
     const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
     const rowBase = this.count;
-    const statBase = this.statCount;
-    const infoBase = this.infoCount;
     const n = part.count;
-    if (this.cap < rowBase + n) this.resizeRows(Math.max(rowBase + n, this.cap * 2));
-    if (this.statCap < statBase + part.statKey.length)
-      this.resizeStats(Math.max(statBase + part.statKey.length, this.statCap * 2));
-    if (this.infoCap < infoBase + part.infoKey.length)
-      this.resizeInfos(Math.max(infoBase + part.infoKey.length, this.infoCap * 2));
+    this.reserve(rowBase + n, 0, 0);
+    this.part ??= new Int32Array(this.cap);
+    for (const keys of [part.statKey, part.infoKey])
+      for (let k = 0; k < keys.length; k++) keys[k] = keyMap[keys[k] as number] as number;
+    this.parts.push({ ...part, infoBig: new Map(part.infoBig), infoRaw: new Map(part.infoRaw) });
+    this.part.fill(this.parts.length, rowBase, rowBase + n);
     this.file.fill(fileIndex, rowBase, rowBase + n);
     this.offset.set(part.offset, rowBase);
     this.length.set(part.length, rowBase);
     this.task.set(part.task, rowBase);
     this.rollout.set(part.rollout, rowBase);
+    this.statStart.set(part.statStart, rowBase);
     this.statLen.set(part.statLen, rowBase);
+    this.infoStart.set(part.infoStart, rowBase);
     this.infoLen.set(part.infoLen, rowBase);
     for (let i = 0; i < n; i++) {
       const a = part.agent[i] as number;
       this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
       this.line[rowBase + i] = (part.line[i] as number) + lineOffset;
-      this.statStart[rowBase + i] = (part.statStart[i] as number) + statBase;
-      this.infoStart[rowBase + i] = (part.infoStart[i] as number) + infoBase;
     }
-    this.statVal.set(part.statVal, statBase);
-    this.statKind.set(part.statKind, statBase);
-    for (let k = 0; k < part.statKey.length; k++)
-      this.statKey[statBase + k] = keyMap[part.statKey[k] as number] as number;
-    this.infoVal.set(part.infoVal, infoBase);
-    this.infoKind.set(part.infoKind, infoBase);
-    for (let k = 0; k < part.infoKey.length; k++)
-      this.infoKey[infoBase + k] = keyMap[part.infoKey[k] as number] as number;
-    for (const [at, big] of part.infoBig) this.infoBig.set(infoBase + at, big);
-    for (const [at, raw] of part.infoRaw) this.infoRaw.set(infoBase + at, raw);
     part.fieldNumeric.forEach((on, key) => {
       if (!on) return;
       const id = keyMap[key] as number;
@@ -303,8 +329,6 @@ export class RolloutTable {
       else this.nonNumeric.set(id, { ...info, firstRow: rowBase + info.firstRow });
     }
     this.count = rowBase + n;
-    this.statCount = statBase + part.statKey.length;
-    this.infoCount = infoBase + part.infoKey.length;
   }
 }
 
