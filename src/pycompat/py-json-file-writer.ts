@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { PyJson } from './py-json.js';
-import { formatPyFloat } from './format-py-float.js';
+import { MAX_NUMBER_BYTES, putPyFloat, putSafeInt } from './py-number-bytes.js';
 import { quotePyJsonString } from './quote-py-json-string.js';
 import { stringifyPyJson } from './stringify-py-json.js';
 
@@ -68,7 +68,10 @@ export class PyJsonFileWriter {
 
   /** An integer-valued double, written as the Python int `BigInt(x)` would be. */
   int(x: number): void {
-    this.ascii(Number.isSafeInteger(x) ? String(x) : BigInt(x).toString());
+    if (x >= -9007199254740991 && x <= 9007199254740991) {
+      this.room(MAX_NUMBER_BYTES);
+      this.used = putSafeInt(this.buf, this.used, x);
+    } else this.ascii(BigInt(x).toString());
   }
 
   /**
@@ -95,7 +98,8 @@ export class PyJsonFileWriter {
   }
 
   float(x: number): void {
-    this.ascii(formatPyFloat(x, this.floats));
+    this.room(MAX_NUMBER_BYTES);
+    this.used = putPyFloat(this.buf, this.used, x, this.floats);
   }
 
   /**
