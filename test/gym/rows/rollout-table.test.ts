@@ -3,7 +3,33 @@ import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { row, tempDir, writeJsonl } from '../gym-test-helpers.js';
 
+const snapshot = (t: RolloutTable) => ({
+  count: t.count,
+  task: [...t.task.subarray(0, t.count)],
+  statKey: [...t.statKey.subarray(0, t.statCount)],
+  statVal: [...t.statVal.subarray(0, t.statCount)],
+  infoKey: [...t.infoKey.subarray(0, t.infoCount)],
+  infoVal: [...t.infoVal.subarray(0, t.infoCount)],
+  infoBig: [...t.infoBig],
+  infoRaw: [...t.infoRaw],
+  fieldNumeric: [...t.fieldNumeric],
+  nonNumeric: [...t.nonNumeric],
+});
+
 describe('RolloutTable', () => {
+  it('reserve makes room without changing the rows', async () => {
+    const dir = tempDir();
+    const path = writeJsonl(dir, 'in.jsonl', [row(0, 0, { reward: 1, a: 2 }), row(1, 0, { reward: 0 })]);
+    const t = new RolloutTable();
+    await loadRolloutFile(path, 0, t, { cut: true });
+    const before = snapshot(t);
+    t.reserve(5000, 7000, 9000);
+    expect(t.task.length).toBe(5000);
+    expect(t.statVal.length).toBe(8192); // 7000 is within its capacity already: unchanged
+    expect(t.infoVal.length).toBe(9000);
+    expect(snapshot(t)).toEqual(before);
+  });
+
   it('gives each row only its own rollout_infos items (a key of the row before is not carried over)', async () => {
     const dir = tempDir();
     const path = writeJsonl(dir, 'in.jsonl', [
