@@ -35,7 +35,7 @@ import { decodeOtlpProtobuf } from '../src/evidence/otlp/decode-otlp-protobuf.js
 import { loadOtlpProtoRoot } from '../src/evidence/otlp/load-otlp-proto-root.js';
 import { OtlpPayloadSplitter } from '../src/evidence/otlp/otlp-payload-splitter.js';
 import { readOtlpPayloadBatches } from '../src/evidence/otlp/read-otlp-payload-batches.js';
-import { discreteScore } from '../src/metrics/discrete-score.js';
+import { discreteScore } from '../src/metrics/output-specs.js';
 import { decodeOtlp } from '../src/operators/decode-otlp.js';
 import { groupIntoTrials } from '../src/operators/group-into-trials.js';
 import { buildPipeline } from '../src/pipeline/build-pipeline.js';

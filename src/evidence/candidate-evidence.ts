@@ -1,12 +1,12 @@
+import { isAbsolute, resolve } from 'node:path';
 import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, EvidenceRecord } from '../model/trial.js';
+import { pyRepr } from '../pycompat/py-repr.js';
 import { ATIFTraceHandle, type AtifViewOptions } from './atif/atif-trace-handle.js';
 import { EvidenceKeyError } from './evidence-key-error.js';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { FilesystemHandle } from './filesystem-handle.js';
 import { LogsHandle } from './logs-handle.js';
-import { pyRepr } from '../pycompat/py-repr.js';
-import { resolveLocalRef } from './resolve-local-ref.js';
 import type { TraceHandle } from './trace-handle.js';
 import type { TraceLoader } from './trace-loader.js';
 
@@ -219,4 +219,31 @@ function checkDescriptor(d: EvidenceDescriptor): EvidenceDescriptor {
     throw new EvidenceValueError('evidence descriptor requires ref or data');
   }
   return normalized;
+}
+
+/**
+ * Turns an evidence `ref` into an absolute local path: a POSIX path (relative refs resolve against
+ * `baseDir`), a `file://` URI (percent-decoded) or a Windows drive path. http/https/s3/gs and other
+ * URI schemes are refused with the SDK's message.
+ *
+ * @example
+ * resolveLocalRef('traces/t1.atif.json', '/runs/r1'); // '/runs/r1/traces/t1.atif.json'
+ * resolveLocalRef('s3://bucket/x', '/'); // throws EvidenceValueError
+ */
+export function resolveLocalRef(ref: string, baseDir: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(ref)?.[1]?.toLowerCase();
+  if (scheme === undefined || (scheme.length === 1 && /^[a-z]$/.test(scheme))) {
+    return isAbsolute(ref) ? ref : resolve(baseDir, ref);
+  }
+  if (scheme === 'http' || scheme === 'https' || scheme === 's3' || scheme === 'gs') {
+    throw new EvidenceValueError('CandidateEvidence.filesystem only supports local filesystem refs');
+  }
+  if (scheme === 'file') {
+    const rest = ref.slice('file:'.length);
+    // file:///abs/path, file://localhost/abs/path, file:/abs/path, file:relative
+    const withoutAuthority = rest.startsWith('//') ? rest.slice(2).replace(/^[^/]*/, '') : rest;
+    const decoded = decodeURIComponent(withoutAuthority);
+    return isAbsolute(decoded) ? decoded : resolve(baseDir, decoded);
+  }
+  throw new EvidenceValueError(`CandidateEvidence.filesystem does not support ${pyRepr(scheme)} refs`);
 }

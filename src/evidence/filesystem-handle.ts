@@ -5,8 +5,8 @@ import {
   copyFile,
   mkdir,
   mkdtemp,
-  readdir,
   readFile,
+  readdir,
   readlink,
   rm,
   stat,
@@ -15,9 +15,8 @@ import {
 } from 'node:fs/promises';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { EvidenceValueError } from './evidence-value-error.js';
-import { globToRegExp } from './glob-to-regexp.js';
 import { pyRepr } from '../pycompat/py-repr.js';
+import { EvidenceValueError } from './evidence-value-error.js';
 import { pySplitlines } from './py-splitlines.js';
 import { unifiedDiff } from './unified-diff.js';
 
@@ -339,4 +338,47 @@ function execute(command: string[], cwd: string, timeoutS: number | undefined): 
       });
     });
   });
+}
+
+/**
+ * Compiles a pathlib-style glob over relative posix paths: `*` and `?` stay within one segment,
+ * `[...]`/`[!...]` are character classes, and a `**` segment matches zero or more directories.
+ *
+ * @example
+ * globToRegExp('**\/*.py').test('src/a.py'); // true
+ * globToRegExp('*.py').test('src/a.py'); // false
+ */
+export function globToRegExp(pattern: string): RegExp {
+  const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  let re = '';
+  segments.forEach((seg, idx) => {
+    const last = idx === segments.length - 1;
+    if (seg === '**') {
+      re += last ? '(?:[^/]+(?:/[^/]+)*)?' : '(?:[^/]+/)*';
+      return;
+    }
+    re += segmentRegExp(seg) + (last ? '' : '/');
+  });
+  return new RegExp(`^${re}$`, 'u');
+}
+
+function segmentRegExp(seg: string): string {
+  let out = '';
+  for (let i = 0; i < seg.length; i += 1) {
+    const c = seg[i] as string;
+    if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const close = seg.indexOf(']', i + 2);
+      if (close === -1) out += '\\[';
+      else {
+        let body = seg.slice(i + 1, close);
+        const negate = body.startsWith('!');
+        if (negate) body = body.slice(1);
+        out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = close;
+      }
+    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return out;
 }

@@ -1,13 +1,12 @@
 import * as z from 'zod';
 import type { Metric } from '../model/metric.js';
-import type { BuiltinMetricEntry } from './builtin-metric-entry.js';
 import { contains } from './builtin/contains.js';
 import { exactMatch } from './builtin/exact-match.js';
 import { jsonMatch } from './builtin/json-match.js';
 import { numericMatch } from './builtin/numeric-match.js';
 import { regexMatch } from './builtin/regex-match.js';
 import { tokenUsage } from './builtin/token-usage.js';
-import { toolCallEfficiency, type ToolCallEfficiencyOptions } from './builtin/tool-call-efficiency.js';
+import { type ToolCallEfficiencyOptions, toolCallEfficiency } from './builtin/tool-call-efficiency.js';
 import { trajectoryStats } from './builtin/trajectory-stats.js';
 import { usage } from './builtin/usage.js';
 import { verifierReward } from './builtin/verifier-reward.js';
@@ -61,3 +60,11 @@ export const builtinRegistry: Readonly<Record<string, BuiltinMetricEntry>> = {
     create: checked(typeOnly, (o: { type?: string }) => tokenUsage(o)),
   },
 };
+
+/** A built-in metric as configs name it: a one-line summary and a factory taking the config's options. */
+export interface BuiltinMetricEntry {
+  /** One line for `docs/metrics.md` and error messages. */
+  summary: string;
+  /** Builds the metric; throws (ZodError, RangeError...) on bad options. */
+  create(options: Record<string, unknown>): Metric;
+}

@@ -4,7 +4,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { PullSource } from '../pipeline/pull-source.js';
-import type { TrialPlan } from '../pipeline/trial-plan.js';
+import type { TrialPlan } from '../pipeline/create-trial-planner.js';
 
 /** Options of {@link scoreTrials}. */
 export interface ScoreTrialsOptions {

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { newRunId } from '../bundle/new-run-id.js';
 import type { EvalstreamConfig } from '../config/evalstream-config.js';
 import { parseConfig } from '../config/parse-config.js';
-import type { BuiltinMetricEntry } from '../metrics/builtin-metric-entry.js';
+import type { BuiltinMetricEntry } from '../metrics/builtin-registry.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { scoreTrials } from '../operators/score-trials.js';

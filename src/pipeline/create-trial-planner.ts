@@ -1,14 +1,13 @@
 import { checkViews } from '../config/check-views.js';
 import { ConfigError } from '../config/config-error.js';
 import type { EvalstreamConfig } from '../config/evalstream-config.js';
-import type { BuiltinMetricEntry } from '../metrics/builtin-metric-entry.js';
-import { builtinRegistry } from '../metrics/builtin-registry.js';
+import { type BuiltinMetricEntry, builtinRegistry } from '../metrics/builtin-registry.js';
+import { findRecordedRewards } from '../metrics/builtin/find-recorded-rewards.js';
 import { toMetricDescriptor } from '../metrics/to-metric-descriptor.js';
 import type { Metric } from '../model/metric.js';
 import type { MetricDescriptor, SemanticView, TaskSpec } from '../model/task.js';
 import type { TrialItem } from '../model/trial-item.js';
-import { defaultMetricNames } from './default-metric-names.js';
-import type { TrialPlan } from './trial-plan.js';
+import type { Trial } from '../model/trial.js';
 
 /** Options of {@link createTrialPlanner}. */
 export interface TrialPlannerOptions {
@@ -131,4 +130,36 @@ export function createTrialPlanner(options: TrialPlannerOptions): (item: TrialIt
     plans.set(taskId, plan);
     return plan;
   };
+}
+
+/** Trace formats `CandidateEvidence.trace()` can open (a null format counts as ATIF). */
+const READABLE_TRACE_FORMATS = [null, 'atif', 'otlp'];
+
+/**
+ * The built-in metrics that suit a trial's evidence when no config names any: `trajectory_stats`,
+ * `token_usage` and `tool_call_efficiency` when it has a readable primary trace (descriptor `trace`,
+ * kind `trace`, format atif/otlp/null), then `verifier_reward` when the runner recorded rewards in the
+ * trial or output metadata. Pure.
+ *
+ * @example
+ * defaultMetricNames(harborTrial); // ['trajectory_stats', 'token_usage', 'tool_call_efficiency', 'verifier_reward']
+ */
+export function defaultMetricNames(trial: Trial): string[] {
+  const names: string[] = [];
+  const trace = trial.evidence?.descriptors['trace'];
+  if (trace !== undefined && trace.kind === 'trace' && READABLE_TRACE_FORMATS.includes(trace.format)) {
+    names.push('trajectory_stats', 'token_usage', 'tool_call_efficiency');
+  }
+  const outputMetadata = trial.output?.metadata ?? {};
+  if (findRecordedRewards(trial.metadata) !== null || findRecordedRewards(outputMetadata) !== null) {
+    names.push('verifier_reward');
+  }
+  return names;
+}
+
+/** How one trial is scored: its task as scored (spec + applied metric descriptors + views), the metric objects, and the task's row index. */
+export interface TrialPlan {
+  task: TaskSpec;
+  metrics: readonly Metric[];
+  rowIndex: number;
 }

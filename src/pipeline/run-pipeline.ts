@@ -1,6 +1,5 @@
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Pipeline } from './build-pipeline.js';
-import type { PipelineStats } from './pipeline-stats.js';
 
 /** What {@link runPipeline} resolves to: the counts, and the error that ended the run early (or null). */
 export interface PipelineResult {
@@ -37,4 +36,14 @@ export function runPipeline(
       complete: () => resolve({ runId: pipeline.runId, stats, error: null }),
     });
   });
+}
+
+/** Counts of a pipeline run (see `runPipeline`). */
+export interface PipelineStats {
+  trials: number;
+  scores: number;
+  /** Failed scores of failed trials (metric not called). */
+  trialFailures: number;
+  /** Failed scores from a metric that threw, returned an invalid result, or timed out. */
+  metricFailures: number;
 }

@@ -11,7 +11,7 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { scoreTrials } from '../operators/score-trials.js';
-import type { TrialPlan } from '../pipeline/trial-plan.js';
+import type { TrialPlan } from '../pipeline/create-trial-planner.js';
 import { writeToSinks } from '../pipeline/write-to-sinks.js';
 import type { Sink } from '../sinks/sink.js';
 import type { HeldBody } from './body-arena.js';

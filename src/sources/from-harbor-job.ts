@@ -1,22 +1,21 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
-import { parseAtif } from '../evidence/atif/parse-atif.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import { parseAtif } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
 import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
-import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
+import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
+import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
+import { PullSource } from '../pipeline/pull-source.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
-import { listHarborEntries } from './list-harbor-entries.js';
-import { measurementsFromUsage } from '../model/measurements-from-usage.js';
-import { PullSource } from '../pipeline/pull-source.js';
 
 const count = z.number().nullish();
 const agentContext = z.looseObject({
@@ -373,4 +372,24 @@ function trialMetadata(r: TrialResult): JsonObject {
   ];
   for (const [k, v] of copy) if (v !== undefined && v !== null) meta[k] = v;
   return meta;
+}
+
+/**
+ * The entries of a Harbor job directory that may be trial directories (directories and symbolic
+ * links), in name order (byte order of the names): the order `fromHarborJob` reads them in.
+ *
+ * @example
+ * await listHarborEntries('jobs/2026-01-05'); // ['hello-world__a1', 'hello-world__b2']
+ */
+export async function listHarborEntries(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new InputError(`cannot read Harbor job directory: ${(error as Error).message}`, { file: dir });
+  }
+  return entries
+    .filter((e) => e.isDirectory() || e.isSymbolicLink())
+    .map((e) => e.name)
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }

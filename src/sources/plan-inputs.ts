@@ -5,9 +5,8 @@ import { createGunzip } from 'node:zlib';
 import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
-import { detectFormat, type InputFormat } from './detect-format.js';
+import { type InputFormat, detectFormat } from './detect-format.js';
 import { InputError } from './input-error.js';
-import { mapInOrder } from '../util/map-in-order.js';
 
 /** Files of a directory whose format is being detected at once. */
 const DETECTIONS_AT_ONCE = 16;
@@ -137,4 +136,29 @@ async function refuseUnreadable(path: string, input: string): Promise<void> {
     raw.destroy();
   }
   if (inflated === 0) throw new InputError('the file is empty (an empty gzip stream)', { file: input });
+}
+
+/**
+ * `items.map(fn)` for an async `fn`, with at most `limit` calls pending at once; the results keep the
+ * items' order. Rejects with the first rejection (the calls already started still settle).
+ *
+ * @example
+ * const formats = await mapInOrder(files, 16, detectFormat);
+ */
+export async function mapInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const run = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  return results;
 }

@@ -2,9 +2,9 @@ import type { AggregateScore, Summary, TaskValueRecord } from '../model/summary.
 import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { clusteredMeanInterval } from './clustered-mean-interval.js';
+import { jstatDistributions } from './jstat-distributions.js';
 import type { StatsInterval } from './stats-interval.js';
 import { studentTIntervalFromMoments } from './student-t-interval-from-moments.js';
-import { wilsonInterval } from './wilson-interval.js';
 
 /** What an aggregate of `summary.json` is, as far as its intervals go. */
 export type AggregateKind = 'output' | 'pass_at_k' | 'view' | 'extra';
@@ -184,5 +184,36 @@ function momentStats(aggregate: AggregateScore, kind: AggregateKind, confidence:
     intervals,
     note:
       intervals.length > 0 ? null : aggregate.count === null ? 'sample size unknown' : 'fewer than 2 values',
+  };
+}
+
+/**
+ * Wilson score interval for a proportion (`successes` of `n`): always inside [0, 1], sensible at 0 and
+ * n successes. `centre ± half` with `centre = (p̂ + z²/2n)/(1 + z²/n)` and
+ * `half = z/(1 + z²/n) · √(p̂(1−p̂)/n + z²/4n²)`. Null when `n` is 0; throws a `RangeError` when the
+ * counts are not integers with `0 ≤ successes ≤ n`.
+ *
+ * @example
+ * wilsonInterval(81, 263); // estimate 0.3079…, low 0.2553…, high 0.3662… (Newcombe 1998, table I)
+ */
+export function wilsonInterval(successes: number, n: number, confidence = 0.95): StatsInterval | null {
+  if (!Number.isInteger(successes) || !Number.isInteger(n) || successes < 0 || successes > n)
+    throw new RangeError(`wilsonInterval: need integers 0 ≤ successes ≤ n, got ${successes} of ${n}`);
+  if (n === 0) return null;
+  const z = jstatDistributions.normal.inv(1 - (1 - confidence) / 2, 0, 1);
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return {
+    method: 'wilson',
+    estimate: p,
+    low: successes === 0 ? 0 : Math.max(0, centre - half),
+    high: successes === n ? 1 : Math.min(1, centre + half),
+    confidence,
+    se: null,
+    df: null,
+    n,
   };
 }

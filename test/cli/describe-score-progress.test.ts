@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeScoreProgress, type ScoreProgressCounts } from '../../src/cli/describe-score-progress.js';
+import { describeScoreProgress, type ScoreProgressCounts } from '../../src/cli/commands/run-score.js';
 
 const MiB = 1048576;
 const at = (counts: Partial<ScoreProgressCounts>): ReturnType<typeof describeScoreProgress> =>

@@ -20,7 +20,7 @@ describe('loadConfig', () => {
   it('loads a TS config that imports a custom metric module', async () => {
     await writeFile(
       join(dir, 'my-metric.ts'),
-      `import { continuousScore } from '${SRC}/metrics/continuous-score.js';
+      `import { continuousScore } from '${SRC}/metrics/output-specs.js';
 import type { Metric } from '${SRC}/model/metric.js';
 export const lengthMetric: Metric = {
   type: 'answer_length',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
+import { continuousScore } from '../../src/metrics/output-specs.js';
 import type { Metric } from '../../src/model/metric.js';
 
 const custom: Metric = {

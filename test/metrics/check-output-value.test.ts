@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boolean } from '../../src/metrics/boolean.js';
+import { boolean, continuousScore, discreteScore, label, model } from '../../src/metrics/output-specs.js';
 import { checkOutputValue } from '../../src/metrics/check-output-value.js';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
-import { discreteScore } from '../../src/metrics/discrete-score.js';
-import { label } from '../../src/metrics/label.js';
-import { model } from '../../src/metrics/model.js';
 
 // Cell = the coerced value for "ok", or the pydantic error type for "reject".
 type Cell = { ok: unknown } | { reject: string };

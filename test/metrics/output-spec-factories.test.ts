@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boolean } from '../../src/metrics/boolean.js';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
-import { discreteScore } from '../../src/metrics/discrete-score.js';
-import { label } from '../../src/metrics/label.js';
-import { model } from '../../src/metrics/model.js';
+import { boolean, continuousScore, discreteScore, label, model } from '../../src/metrics/output-specs.js';
 import { toMetricDescriptor } from '../../src/metrics/to-metric-descriptor.js';
 import type { Metric } from '../../src/model/metric.js';
 

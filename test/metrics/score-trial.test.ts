@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
+import { continuousScore } from '../../src/metrics/output-specs.js';
 import { scoreTrial } from '../../src/metrics/score-trial.js';
 import type { Metric, MetricInput } from '../../src/model/metric.js';
 import { makeTask, makeTrialItem } from './make-trial-item.js';

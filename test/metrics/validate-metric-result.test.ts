@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boolean } from '../../src/metrics/boolean.js';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
-import { discreteScore } from '../../src/metrics/discrete-score.js';
+import { boolean, continuousScore, discreteScore } from '../../src/metrics/output-specs.js';
 import { MetricResultError } from '../../src/metrics/metric-result-error.js';
 import { validateMetricResult } from '../../src/metrics/validate-metric-result.js';
 

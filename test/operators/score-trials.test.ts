@@ -1,10 +1,10 @@
 import { concat, from, lastValueFrom, of, Subject, throwError, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
+import { continuousScore } from '../../src/metrics/output-specs.js';
 import type { Metric } from '../../src/model/metric.js';
 import type { TrialItem } from '../../src/model/trial-item.js';
 import { scoreTrials } from '../../src/operators/score-trials.js';
-import type { TrialPlan } from '../../src/pipeline/trial-plan.js';
+import type { TrialPlan } from '../../src/pipeline/create-trial-planner.js';
 import { makeTask, makeTrialItem } from '../metrics/make-trial-item.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { continuousScore } from '../../src/metrics/continuous-score.js';
+import { continuousScore } from '../../src/metrics/output-specs.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { Metric } from '../../src/model/metric.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';

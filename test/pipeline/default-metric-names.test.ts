@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvidenceDescriptor, EvidenceRecord } from '../../src/model/trial.js';
-import { defaultMetricNames } from '../../src/pipeline/default-metric-names.js';
+import { defaultMetricNames } from '../../src/pipeline/create-trial-planner.js';
 import { makeTrialItem } from '../metrics/make-trial-item.js';
 
 const trace = (format: string | null, kind = 'trace'): EvidenceRecord => ({

@@ -1,7 +1,7 @@
 import { NEVER, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { discreteScore } from '../../src/metrics/discrete-score.js';
+import { discreteScore } from '../../src/metrics/output-specs.js';
 import type { Metric } from '../../src/model/metric.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TrialItem } from '../../src/model/trial-item.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
 import { studentTIntervalFromMoments } from '../../src/stats/student-t-interval-from-moments.js';
-import { wilsonInterval } from '../../src/stats/wilson-interval.js';
+import { wilsonInterval } from '../../src/stats/bundle-stats.js';
 
 /** The Student-t interval of independent values, from their mean and sample standard deviation. */
 function studentTInterval(values: readonly number[]): ReturnType<typeof studentTIntervalFromMoments> {

@@ -6,7 +6,7 @@ import type { BundleStats } from '../../src/stats/bundle-stats.js';
 import { passAtK } from '../../src/metrics/stats/pass-at-k.js';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
 import { studentTIntervalFromMoments } from '../../src/stats/student-t-interval-from-moments.js';
-import { wilsonInterval } from '../../src/stats/wilson-interval.js';
+import { wilsonInterval } from '../../src/stats/bundle-stats.js';
 import { runCli } from '../cli/run-cli.js';
 import { gymRolloutsText } from './gym-rollouts-text.js';
 

@@ -1,7 +1,7 @@
-import { Observable } from 'rxjs';
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { Observable } from 'rxjs';
 import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
@@ -16,19 +16,17 @@ import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Summary } from '../../model/summary.js';
 import { buildPipeline } from '../../pipeline/build-pipeline.js';
 import { PullSource } from '../../pipeline/pull-source.js';
-import type { PipelineStats } from '../../pipeline/pipeline-stats.js';
-import { runPipeline } from '../../pipeline/run-pipeline.js';
+import { type PipelineStats, runPipeline } from '../../pipeline/run-pipeline.js';
 import type { Sink } from '../../sinks/sink.js';
 import { toRunBundle } from '../../sinks/to-run-bundle.js';
-import { detectFormat, type InputFormat } from '../../sources/detect-format.js';
+import { type InputFormat, detectFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { openInputs } from '../../sources/open-inputs.js';
-import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
+import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
+import { appendAll } from '../../util/append-all.js';
 import { bundleReadExitCode } from '../bundle-read-exit-code.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
-import { describeScoreProgress } from '../describe-score-progress.js';
-import { appendAll } from '../../util/append-all.js';
 
 /** The parsed options of `evalstream score`. */
 export interface ScoreFlags {
@@ -308,4 +306,53 @@ async function sizeOf(path: string): Promise<number> {
   const entries = await readdir(path);
   const sizes = await Promise.all(entries.map((e) => sizeOf(join(path, e))));
   return sizes.reduce((a, b) => a + b, 0);
+}
+
+/** What `evalstream score` knows about its progress at one moment. */
+export interface ScoreProgressCounts {
+  /** Input bytes read so far, by the readers that report bytes (OTLP, Gym). */
+  bytesRead: number;
+  /** Size of all inputs (0 when unknown). */
+  totalBytes: number;
+  /** Whether the source has emitted its last trial. */
+  readDone: boolean;
+  trialsRead: number;
+  trialsScored: number;
+  elapsedSec: number;
+}
+
+/** The bar's position (0..1) and the text after it. */
+export interface ScoreProgressView {
+  fraction: number;
+  text: string;
+}
+
+/**
+ * The progress of `score` as the bar shows it: the share of the work done is the share of the input
+ * read times the share of the trials read so far that are scored, so the bar reaches 100 % only when
+ * every trial is scored (reading runs ahead of scoring); the text gives both counts.
+ *
+ * @example
+ * describeScoreProgress({ bytesRead: 10, totalBytes: 10, readDone: true, trialsRead: 4, trialsScored: 1, elapsedSec: 2 });
+ * // { fraction: 0.25, text: '1/4 trials scored | 0.0/0.0 MiB read | 0.5 trials/s | ETA 6s' }
+ */
+export function describeScoreProgress(counts: ScoreProgressCounts): ScoreProgressView {
+  const { bytesRead, totalBytes, readDone, trialsRead, trialsScored } = counts;
+  const elapsed = Math.max(counts.elapsedSec, 0.001);
+  const readShare = readDone ? 1 : totalBytes > 0 ? Math.min(1, bytesRead / totalBytes) : 0;
+  const scoredShare = trialsRead > 0 ? Math.min(1, trialsScored / trialsRead) : 0;
+  const fraction = readShare * scoredShare;
+  const eta = fraction > 0 ? `${Math.round((elapsed * (1 - fraction)) / fraction)}s` : '?';
+  const read = readDone ? `${trialsRead}` : `${trialsRead}+`;
+  const text = [
+    `${trialsScored}/${read} trials scored`,
+    `${mib(Math.min(bytesRead, totalBytes))}/${mib(totalBytes)} MiB read`,
+    `${(trialsScored / elapsed).toFixed(1)} trials/s`,
+    `ETA ${eta}`,
+  ].join(' | ');
+  return { fraction, text };
+}
+
+function mib(n: number): string {
+  return (n / 1048576).toFixed(1);
 }

@@ -2,20 +2,19 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { JsonValue } from '../../model/json-value.js';
-import type { EvidenceDescriptor } from '../../model/trial.js';
 import type {
-  NormalizedToolCall,
   NormalizedTokenUsage,
+  NormalizedToolCall,
   TrajectoryView,
 } from '../../model/trajectory-view.js';
+import type { EvidenceDescriptor } from '../../model/trial.js';
+import { appendAll } from '../../util/append-all.js';
 import { EvidenceValueError } from '../evidence-value-error.js';
-import { AtifParseError } from './atif-parse-error.js';
 import type { AtifIssue } from './atif-issue.js';
-import { atifMessageText } from './atif-message-text.js';
+import { AtifParseError } from './atif-parse-error.js';
 import type { AtifFinalMetrics, AtifStep, AtifToolCall, AtifTrajectory } from './atif-types.js';
 import { checkAtifConformance } from './check-atif-conformance.js';
 import { parseAtif } from './parse-atif.js';
-import { appendAll } from '../../util/append-all.js';
 
 /** Options of an ATIF handle's normalised (`TrajectoryView`) readings. */
 export interface AtifViewOptions {
@@ -374,4 +373,24 @@ async function readJson(path: string): Promise<unknown> {
 
 function readJsonSync(path: string): unknown {
   return parseJson(readFileSync(path, 'utf8'), path);
+}
+
+/**
+ * Plain text of an ATIF `message` or observation `content`: a string as is; a content-part list as
+ * its `text` parts joined by `\n` (media parts skipped); anything else (leniently read JSON) as null.
+ *
+ * @example
+ * atifMessageText([{ type: 'text', text: 'a' }, { type: 'image', source: { media_type: 'image/png', path: 'i.png' } }]); // 'a'
+ */
+export function atifMessageText(message: JsonValue | undefined | unknown): string | null {
+  if (typeof message === 'string') return message;
+  if (!Array.isArray(message)) return null;
+  const texts: string[] = [];
+  for (const part of message as unknown[]) {
+    if (part !== null && typeof part === 'object' && (part as { type?: unknown }).type === 'text') {
+      const text = (part as { text?: unknown }).text;
+      if (typeof text === 'string') texts.push(text);
+    }
+  }
+  return texts.join('\n');
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Metric } from '../../model/metric.js';
-import { continuousScore } from '../continuous-score.js';
+import { continuousScore } from '../output-specs.js';
 import { referenceValue } from './reference-value.js';
 
 const optionsSchema = z

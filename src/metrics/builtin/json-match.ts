@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { JsonValue } from '../../model/json-value.js';
 import type { Metric } from '../../model/metric.js';
-import { continuousScore } from '../continuous-score.js';
+import { continuousScore } from '../output-specs.js';
 import { referenceValue } from './reference-value.js';
 
 const optionsSchema = z

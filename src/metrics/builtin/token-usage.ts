@@ -1,7 +1,6 @@
 import type { MetricOutput } from '../../model/score-record.js';
 import type { Metric } from '../../model/metric.js';
-import { continuousScore } from '../continuous-score.js';
-import { discreteScore } from '../discrete-score.js';
+import { continuousScore, discreteScore } from '../output-specs.js';
 
 /**
  * `token_usage`: the trial's token totals from its primary trace (`TrajectoryView.normalizedTokenUsage`,

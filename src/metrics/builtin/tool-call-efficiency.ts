@@ -2,8 +2,7 @@ import { requireTrajectory } from '../../evidence/require-trajectory.js';
 import type { JsonValue } from '../../model/json-value.js';
 import type { NormalizedToolCall } from '../../model/trajectory-view.js';
 import type { Metric } from '../../model/metric.js';
-import { boolean } from '../boolean.js';
-import { discreteScore } from '../discrete-score.js';
+import { boolean, discreteScore } from '../output-specs.js';
 
 /** Options of `toolCallEfficiency`. */
 export interface ToolCallEfficiencyOptions {

@@ -1,6 +1,6 @@
 import { requireTrajectory } from '../../evidence/require-trajectory.js';
 import type { Metric } from '../../model/metric.js';
-import { discreteScore } from '../discrete-score.js';
+import { discreteScore } from '../output-specs.js';
 
 /**
  * `trajectory_stats`: counts read from the trace through `TrajectoryView` (ATIF or OTLP): `steps`

@@ -2,8 +2,7 @@ import * as z from 'zod';
 import type { Metric } from '../../model/metric.js';
 import type { MetricOutput } from '../../model/score-record.js';
 import { MEASUREMENT_KEYS } from '../../model/trial.js';
-import { continuousScore } from '../continuous-score.js';
-import { discreteScore } from '../discrete-score.js';
+import { continuousScore, discreteScore } from '../output-specs.js';
 
 const optionsSchema = z
   .object({

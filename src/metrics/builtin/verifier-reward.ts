@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Metric } from '../../model/metric.js';
 import type { MetricOutput } from '../../model/score-record.js';
-import { continuousScore } from '../continuous-score.js';
+import { continuousScore } from '../output-specs.js';
 import { findRecordedRewards } from './find-recorded-rewards.js';
 
 const optionsSchema = z

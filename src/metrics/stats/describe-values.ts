@@ -1,7 +1,5 @@
-import type { Percentiles } from '../../model/summary.js';
-import { computePercentiles } from './compute-percentiles.js';
+import { PERCENTILE_KEYS, type Percentiles } from '../../model/summary.js';
 import { pyFloatSum } from '../../pycompat/py-float-sum.js';
-import { sortFloatsLikePython } from './sort-floats-like-python.js';
 
 /** The statistics of one aggregate row (spec §7.2); every statistic is null when `count` is 0. */
 export interface ValueDescription {
@@ -90,4 +88,66 @@ export function describeValues(values: ArrayLike<number>): ValueDescription {
     percentiles,
     median: percentiles === null ? null : percentiles.p50,
   };
+}
+
+/**
+ * Sort finite floats ascending into a new `Float64Array`, ordering equal values exactly as Python's
+ * stable `sorted()` does. The only equal-but-distinguishable floats are `-0.0` and `0.0`: a typed-array
+ * sort puts every `-0` first, Python keeps them in input order, so the block of zeros is rewritten
+ * with the signs in input order. Non-finite inputs are the caller's business (filter them first).
+ *
+ * @example
+ * sortFloatsLikePython([0, -0, -1]); // Float64Array [-1, 0, -0]
+ */
+export function sortFloatsLikePython(values: ArrayLike<number>): Float64Array {
+  const sorted = new Float64Array(values as ArrayLike<number>);
+  sorted.sort();
+  let negativeZero = false;
+  for (let i = 0; i < values.length; i++) {
+    if (Object.is(values[i], -0)) {
+      negativeZero = true;
+      break;
+    }
+  }
+  if (!negativeZero) return sorted;
+  let first = 0;
+  while (first < sorted.length && (sorted[first] as number) < 0) first++;
+  let z = first;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    if (v === 0) sorted[z++] = v;
+  }
+  return sorted;
+}
+
+const PERCENTS = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] as const;
+
+/**
+ * p10, p20, …, p100 of ascending `sorted` values with the SDK's rank rule: `pos = (p/100)·(n+1) − 1`;
+ * `pos ≤ 0` → the first value, `pos ≥ n−1` → the last, else linear interpolation between
+ * `sorted[⌊pos⌋]` and the next. Returns null for an empty input (the SDK never asks then).
+ *
+ * @example
+ * computePercentiles([0, 1]); // { p10: 0, p20: 0, p30: 0, p40: 0.2000000000000002, p50: 0.5, p60: 0.7999999999999998, p70: 1, ... }
+ */
+export function computePercentiles(sorted: ArrayLike<number>): Percentiles | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const out = {} as Percentiles;
+  for (let j = 0; j < PERCENTS.length; j++) {
+    const pos = ((PERCENTS[j] as number) / 100.0) * (n + 1) - 1;
+    let value: number;
+    if (pos <= 0) {
+      value = sorted[0] as number;
+    } else if (pos >= n - 1) {
+      value = sorted[n - 1] as number;
+    } else {
+      const lower = Math.trunc(pos);
+      const frac = pos - lower;
+      const a = sorted[lower] as number;
+      value = a + frac * ((sorted[lower + 1] as number) - a);
+    }
+    out[PERCENTILE_KEYS[j] as keyof Percentiles] = value;
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computePercentiles } from '../../../src/metrics/stats/compute-percentiles.js';
+import { computePercentiles } from '../../../src/metrics/stats/describe-values.js';
 
 describe('computePercentiles', () => {
   it('is null for no values', () => {

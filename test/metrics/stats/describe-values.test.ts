@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeValues } from '../../../src/metrics/stats/describe-values.js';
-import { sortFloatsLikePython } from '../../../src/metrics/stats/sort-floats-like-python.js';
+import { sortFloatsLikePython } from '../../../src/metrics/stats/describe-values.js';
 import { PERCENTILE_KEYS } from '../../../src/model/summary.js';
 
 interface OracleCase {
