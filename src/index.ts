@@ -9,7 +9,12 @@ export { AtifParseError } from './evidence/atif/atif-parse-error.js';
 export { atifTrajectorySchema } from './evidence/atif/atif-trajectory-schema.js';
 export { parseAtif } from './evidence/atif/parse-atif.js';
 export { checkAtifConformance } from './evidence/atif/check-atif-conformance.js';
-export type { AtifTrajectory, AtifStep, AtifToolCall, AtifFinalMetrics } from './evidence/atif/atif-types.js';
+export type {
+  AtifFinalMetrics,
+  AtifStep,
+  AtifToolCall,
+  AtifTrajectory,
+} from './evidence/atif/atif-trajectory-schema.js';
 export type { TraceHandle } from './evidence/trace-handle.js';
 export { fromHarborJob } from './sources/from-harbor-job.js';
 export { fromAtifFiles } from './sources/from-atif-files.js';

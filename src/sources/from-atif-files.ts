@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
-import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import type { AtifTrajectory } from '../evidence/atif/atif-trajectory-schema.js';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';

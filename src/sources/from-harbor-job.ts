@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
-import type { AtifTrajectory } from '../evidence/atif/atif-types.js';
+import type { AtifTrajectory } from '../evidence/atif/atif-trajectory-schema.js';
 import { parseAtif } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';

@@ -1,6 +1,6 @@
 import type { TrialDiagnostic } from '../../model/trial-diagnostic.js';
 import { formatJsonPath } from '../../util/format-json-path.js';
-import type { AtifTrajectory } from './atif-types.js';
+import type { AtifTrajectory } from './atif-trajectory-schema.js';
 import { invalidUtf8Diagnostics } from '../invalid-utf8-diagnostics.js';
 
 const STEP_COUNTS = ['prompt_tokens', 'completion_tokens', 'cached_tokens'] as const;

@@ -12,7 +12,7 @@ import { appendAll } from '../../util/append-all.js';
 import { EvidenceValueError } from '../evidence-value-error.js';
 import type { AtifIssue } from './atif-issue.js';
 import { AtifParseError } from './atif-parse-error.js';
-import type { AtifFinalMetrics, AtifStep, AtifToolCall, AtifTrajectory } from './atif-types.js';
+import type { AtifFinalMetrics, AtifStep, AtifToolCall, AtifTrajectory } from './atif-trajectory-schema.js';
 import { checkAtifConformance } from './check-atif-conformance.js';
 import { parseAtif } from './parse-atif.js';
 

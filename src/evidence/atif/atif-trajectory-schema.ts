@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import type { JsonValue } from '../../model/json-value.js';
-import type { AtifTrajectory } from './atif-types.js';
 
 const extra = z.record(z.string(), z.unknown()).nullish();
 const count = z.number().int().nullish();
@@ -36,6 +35,7 @@ const subagentRef = z.looseObject({
 
 const observationResult = z.looseObject({
   source_call_id: z.string().nullish(),
+  // Tool output: text, content parts, or (leniently) any JSON a producer wrote.
   content: json.optional(),
   subagent_trajectory_ref: z.array(subagentRef).nullish(),
   extra,
@@ -91,19 +91,22 @@ function minorVersion(schemaVersion: string): number | null {
   return m?.[1] === undefined ? null : Number(m[1]);
 }
 
-const trajectoryObject = z
-  .looseObject({
-    schema_version: z.string().refine((v) => v.startsWith('ATIF-'), {
-      message: "schema_version must start with 'ATIF-'",
-    }),
-    session_id: z.string().nullish(),
-    trajectory_id: z.string().nullish(),
-    agent,
-    steps: z.array(step).min(1, { message: 'steps must contain at least one step' }),
-    notes: z.string().nullish(),
-    final_metrics: finalMetrics.nullish(),
-    continued_trajectory_ref: z.string().nullish(),
-    extra,
+const trajectoryFields = z.looseObject({
+  schema_version: z.string().refine((v) => v.startsWith('ATIF-'), {
+    message: "schema_version must start with 'ATIF-'",
+  }),
+  session_id: z.string().nullish(),
+  trajectory_id: z.string().nullish(),
+  agent,
+  steps: z.array(step).min(1, { message: 'steps must contain at least one step' }),
+  notes: z.string().nullish(),
+  final_metrics: finalMetrics.nullish(),
+  continued_trajectory_ref: z.string().nullish(),
+  extra,
+});
+
+const trajectoryObject = trajectoryFields
+  .extend({
     get subagent_trajectories() {
       return z.array(atifTrajectorySchema).nullish();
     },
@@ -118,6 +121,25 @@ const trajectoryObject = z
       });
     }
   });
+
+/*
+ * ATIF v1.0–v1.8 trajectory types (Harbor RFC 0001), as the schema below reads them. Every object may
+ * carry unknown keys (kept on read); optional fields may be absent or null. See docs/evidence.md for
+ * the rules enforced on load.
+ */
+
+/** A multimodal content part (v1.6+): `text` carries `text`, media parts carry `source`. */
+export type AtifContentPart = z.infer<typeof contentPart>;
+/** A tool call of an agent step. */
+export type AtifToolCall = z.infer<typeof toolCall>;
+/** One step of a trajectory. */
+export type AtifStep = z.infer<typeof step>;
+/** Trajectory totals (`final_metrics`), also what `ATIFTraceHandle.tokenUsage()` returns. */
+export type AtifFinalMetrics = z.infer<typeof finalMetrics>;
+/** An ATIF trajectory document, with its embedded subagent trajectories. */
+export interface AtifTrajectory extends z.infer<typeof trajectoryFields> {
+  subagent_trajectories?: AtifTrajectory[] | null | undefined;
+}
 
 /**
  * zod schema of an ATIF trajectory, any version `ATIF-v1.0`..`ATIF-v1.8` (and later `ATIF-` values):

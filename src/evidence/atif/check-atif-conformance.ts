@@ -1,5 +1,5 @@
 import type { AtifIssue } from './atif-issue.js';
-import type { AtifContentPart, AtifTrajectory } from './atif-types.js';
+import type { AtifContentPart, AtifTrajectory } from './atif-trajectory-schema.js';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const AUDIO_TYPES = new Set([

@@ -1,6 +1,6 @@
 import type { AtifIssue } from './atif-issue.js';
 import { atifTrajectorySchema } from './atif-trajectory-schema.js';
-import type { AtifTrajectory } from './atif-types.js';
+import type { AtifTrajectory } from './atif-trajectory-schema.js';
 
 /** Result of `parseAtif`: the trajectory, or every schema problem found. */
 export type ParseAtifResult = { ok: true; trajectory: AtifTrajectory } | { ok: false; issues: AtifIssue[] };

@@ -3,7 +3,7 @@ import { AtifParseError } from '../../../src/evidence/atif/atif-parse-error.js';
 import { ATIFTraceHandle } from '../../../src/evidence/atif/atif-trace-handle.js';
 import { checkAtifConformance } from '../../../src/evidence/atif/check-atif-conformance.js';
 import { parseAtif } from '../../../src/evidence/atif/parse-atif.js';
-import type { AtifTrajectory } from '../../../src/evidence/atif/atif-types.js';
+import type { AtifTrajectory } from '../../../src/evidence/atif/atif-trajectory-schema.js';
 import type { JsonValue } from '../../../src/model/json-value.js';
 
 const fromData = (data: JsonValue): ATIFTraceHandle =>
