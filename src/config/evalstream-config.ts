@@ -44,3 +44,13 @@ export interface EvalstreamConfig {
   views: { default: Record<string, SemanticView>; tasks: Record<string, Record<string, SemanticView>> };
   scoring: { concurrency: number; timeoutMs: number | null; failFast: boolean };
 }
+
+/**
+ * Types an `evalstream.config.ts` (identity at runtime).
+ *
+ * @example
+ * export default defineConfig({ metrics: { default: ['exact_match', { name: 'contains', options: { mode: 'any' } }] } });
+ */
+export function defineConfig(config: EvalstreamConfigInput): EvalstreamConfigInput {
+  return config;
+}

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { access, readFile } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.js';
 import type { EvalstreamConfig } from './evalstream-config.js';
@@ -72,4 +72,32 @@ async function tsImporter(fail: (m: string) => never): Promise<(url: string) => 
       "TypeScript configs need the 'tsx' package (npm i -D tsx); or write evalstream.config.js/.json",
     );
   }
+}
+
+/** Config file names looked for, in this order. */
+const NAMES = [
+  'evalstream.config.ts',
+  'evalstream.config.mts',
+  'evalstream.config.js',
+  'evalstream.config.mjs',
+  'evalstream.config.json',
+];
+
+/**
+ * The first `evalstream.config.{ts,mts,js,mjs,json}` in `dir`, or null.
+ *
+ * @example
+ * const file = (await findConfigFile(process.cwd())) ?? undefined;
+ */
+export async function findConfigFile(dir: string): Promise<string | null> {
+  for (const name of NAMES) {
+    const candidate = join(dir, name);
+    try {
+      await access(candidate);
+      return candidate;
+    } catch {
+      // try the next name
+    }
+  }
+  return null;
 }

@@ -1,9 +1,8 @@
+import type { JsonValue } from '../model/json-value.js';
 import type { MetricResult } from '../model/metric.js';
 import type { MetricOutputSpec } from '../model/output-spec.js';
-import type { JsonValue } from '../model/json-value.js';
-import { checkOutputValue } from './check-output-value.js';
-import { MetricResultError } from './metric-result-error.js';
 import { pyValueRepr } from '../pycompat/py-value-repr.js';
+import { checkOutputValue } from './check-output-value.js';
 
 const PYDANTIC_DOCS = 'https://errors.pydantic.dev/2.13/v/';
 // Error types that are pydantic's own (they get its documentation link); zod issue codes do not.
@@ -198,4 +197,24 @@ function formatValidationError(title: string, issues: ShapeIssue[]): string {
       lines.push(`    For further information visit ${PYDANTIC_DOCS}${issue.type}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Why a metric's result was refused (spec §3.3). `exceptionType` is the Python class the SDK raises
+ * (`ValueError` for name problems, `ValidationError` for values and shape); it becomes the failed
+ * score's `details.exception_type`. `message` is the SDK's text.
+ *
+ * @example
+ * new MetricResultError('missing_required', 'ValueError', "Missing required metric outputs: ['score']");
+ */
+export class MetricResultError extends Error {
+  override readonly name = 'MetricResultError';
+  constructor(
+    /** `invalid_result` | `duplicate_outputs` | `missing_required` | `undeclared_outputs` | `invalid_value`. */
+    readonly code: string,
+    readonly exceptionType: 'ValueError' | 'ValidationError',
+    message: string,
+  ) {
+    super(message);
+  }
 }

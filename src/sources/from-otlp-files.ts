@@ -2,7 +2,7 @@ import type { OtlpFileLayout } from '../evidence/otlp/otlp-payload-splitter.js';
 import { OtlpTrialGrouper, type OtlpGroupingConfig } from '../evidence/otlp/otlp-trial-grouper.js';
 import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batches.js';
 import type { TrialItem } from '../model/trial-item.js';
-import { decodeOtlpItem } from '../operators/decode-otlp-item.js';
+import { decodeOtlpItem } from '../operators/decode-otlp.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { InputError } from './input-error.js';
 

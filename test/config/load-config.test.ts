@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
-import { findConfigFile } from '../../src/config/find-config-file.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { findConfigFile, loadConfig } from '../../src/config/load-config.js';
 
 let dir: string;
 const SRC = resolve(import.meta.dirname, '../../src');
@@ -32,7 +31,7 @@ export const lengthMetric: Metric = {
     const file = join(dir, 'evalstream.config.ts');
     await writeFile(
       file,
-      `import { defineConfig } from '${SRC}/config/define-config.js';
+      `import { defineConfig } from '${SRC}/config/evalstream-config.js';
 import { lengthMetric } from './my-metric.js';
 export default defineConfig({ metrics: { default: ['exact_match', lengthMetric] }, scoring: { concurrency: 2 } });
 `,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boolean, continuousScore, discreteScore } from '../../src/metrics/output-specs.js';
-import { MetricResultError } from '../../src/metrics/metric-result-error.js';
-import { validateMetricResult } from '../../src/metrics/validate-metric-result.js';
+import { MetricResultError, validateMetricResult } from '../../src/metrics/validate-metric-result.js';
 
 function failure(result: unknown, specs = [continuousScore('a'), continuousScore('b', { required: false })]) {
   try {

@@ -2,11 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BundleStats } from '../../src/stats/bundle-stats.js';
+import { type BundleStats, wilsonInterval } from '../../src/stats/bundle-stats.js';
 import { passAtK } from '../../src/metrics/stats/pass-at-k.js';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
 import { studentTIntervalFromMoments } from '../../src/stats/student-t-interval-from-moments.js';
-import { wilsonInterval } from '../../src/stats/bundle-stats.js';
 import { runCli } from '../cli/run-cli.js';
 import { gymRolloutsText } from './gym-rollouts-text.js';
 

@@ -10,8 +10,7 @@ import { fromOtlpFiles } from '../../sources/from-otlp-files.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { InputError } from '../../sources/input-error.js';
-import { bundleReadExitCode } from '../bundle-read-exit-code.js';
-import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { bundleReadExitCode, CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 /** One trial as `inspect --json` prints it (one object per line). */
 export interface InspectRecord {

@@ -3,8 +3,7 @@ import { intAtLeast } from '../int-at-least.js';
 import { stat } from 'node:fs/promises';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { reportWriterFor } from '../../report/report-writer-for.js';
-import { bundleReadExitCode } from '../bundle-read-exit-code.js';
-import { CliError, EXIT_RUN_FAILED } from '../cli-error.js';
+import { bundleReadExitCode, CliError, EXIT_RUN_FAILED } from '../cli-error.js';
 
 interface ReportFlags {
   out?: string;

@@ -9,8 +9,7 @@ import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
 import { newRunId } from '../../bundle/new-run-id.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { EvalstreamConfig } from '../../config/evalstream-config.js';
-import { findConfigFile } from '../../config/find-config-file.js';
-import { loadConfig } from '../../config/load-config.js';
+import { findConfigFile, loadConfig } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Summary } from '../../model/summary.js';
@@ -25,8 +24,7 @@ import { openInputs } from '../../sources/open-inputs.js';
 import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { appendAll } from '../../util/append-all.js';
-import { bundleReadExitCode } from '../bundle-read-exit-code.js';
-import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { bundleReadExitCode, CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 
 /** The parsed options of `evalstream score`. */
 export interface ScoreFlags {

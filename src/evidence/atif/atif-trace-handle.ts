@@ -10,11 +10,9 @@ import type {
 import type { EvidenceDescriptor } from '../../model/trial.js';
 import { appendAll } from '../../util/append-all.js';
 import { EvidenceValueError } from '../evidence-value-error.js';
-import type { AtifIssue } from './atif-issue.js';
-import { AtifParseError } from './atif-parse-error.js';
+import { type AtifIssue, AtifParseError, parseAtif } from './parse-atif.js';
 import type { AtifFinalMetrics, AtifStep, AtifToolCall, AtifTrajectory } from './atif-trajectory-schema.js';
 import { checkAtifConformance } from './check-atif-conformance.js';
-import { parseAtif } from './parse-atif.js';
 
 /** Options of an ATIF handle's normalised (`TrajectoryView`) readings. */
 export interface AtifViewOptions {

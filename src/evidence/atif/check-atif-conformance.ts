@@ -1,4 +1,4 @@
-import type { AtifIssue } from './atif-issue.js';
+import type { AtifIssue } from './parse-atif.js';
 import type { AtifContentPart, AtifTrajectory } from './atif-trajectory-schema.js';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);

@@ -1,6 +1,5 @@
-import type { AtifIssue } from './atif-issue.js';
-import { atifTrajectorySchema } from './atif-trajectory-schema.js';
-import type { AtifTrajectory } from './atif-trajectory-schema.js';
+import { formatJsonPath } from '../../util/format-json-path.js';
+import { type AtifTrajectory, atifTrajectorySchema } from './atif-trajectory-schema.js';
 
 /** Result of `parseAtif`: the trajectory, or every schema problem found. */
 export type ParseAtifResult = { ok: true; trajectory: AtifTrajectory } | { ok: false; issues: AtifIssue[] };
@@ -24,4 +23,40 @@ export function parseAtif(payload: unknown): ParseAtifResult {
       severity: 'error' as const,
     })),
   };
+}
+
+/**
+ * One problem found in an ATIF document (errors as data). `path` is the JSON path inside the
+ * document (`['steps', 2, 'tool_calls', 0, 'arguments']`).
+ *
+ * @example
+ * const issue: AtifIssue = { code: 'invalid_type', path: ['steps', 0, 'source'], message: 'Invalid option' };
+ */
+export interface AtifIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+/**
+ * Thrown when a trace that must be ATIF is not: unreadable, not JSON, or failing the schema. The
+ * message names the file (or `<inline data>`) and the first problem's field path; `issues` has all.
+ *
+ * @example
+ * try { await handle.trace(); } catch (e) { if (e instanceof AtifParseError) console.log(e.issues); }
+ */
+export class AtifParseError extends Error {
+  override readonly name = 'AtifParseError';
+  readonly code = 'atif_invalid';
+  constructor(
+    /** The file path, or `<inline data>`. */
+    readonly source: string,
+    readonly issues: AtifIssue[],
+  ) {
+    const first = issues[0];
+    const where = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
+    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
+    super(`${source}: not a valid ATIF trajectory${where}: ${first?.message ?? 'unknown error'}${more}`);
+  }
 }

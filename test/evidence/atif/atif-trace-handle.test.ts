@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AtifParseError } from '../../../src/evidence/atif/atif-parse-error.js';
+import { AtifParseError, parseAtif } from '../../../src/evidence/atif/parse-atif.js';
 import { ATIFTraceHandle } from '../../../src/evidence/atif/atif-trace-handle.js';
 import { checkAtifConformance } from '../../../src/evidence/atif/check-atif-conformance.js';
-import { parseAtif } from '../../../src/evidence/atif/parse-atif.js';
 import type { AtifTrajectory } from '../../../src/evidence/atif/atif-trajectory-schema.js';
 import type { JsonValue } from '../../../src/model/json-value.js';
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeValues } from '../../../src/metrics/stats/describe-values.js';
-import { sortFloatsLikePython } from '../../../src/metrics/stats/describe-values.js';
+import { describeValues, sortFloatsLikePython } from '../../../src/metrics/stats/describe-values.js';
 import { PERCENTILE_KEYS } from '../../../src/model/summary.js';
 
 interface OracleCase {
