@@ -1,11 +1,9 @@
-import { benjaminiHochbergAdjust } from '../stats/benjamini-hochberg-adjust.js';
+import { benjaminiHochbergAdjust, holmAdjust } from '../stats/p-value-adjustments.js';
 import { clusteredMeanInterval } from '../stats/clustered-mean-interval.js';
-import { exactMcNemar } from '../stats/exact-mcnemar.js';
-import { holmAdjust } from '../stats/holm-adjust.js';
+import { exactMcNemar, signTest } from '../stats/binomial-tests.js';
 import { minimumDetectableEffect } from '../stats/minimum-detectable-effect.js';
 import { pairedBootstrapInterval } from '../stats/paired-bootstrap-interval.js';
 import { pairedPermutationTest } from '../stats/paired-permutation-test.js';
-import { signTest } from '../stats/sign-test.js';
 import { compareCodePoints } from '../pycompat/compare-code-points.js';
 import type { Flip, OutputComparison, Verdict } from './output-comparison.js';
 import type { RunComparison } from './run-comparison.js';

@@ -1,6 +1,5 @@
-import type { McNemarResult } from '../stats/exact-mcnemar.js';
+import type { McNemarResult, SignTestResult } from '../stats/binomial-tests.js';
 import type { PairedPermutationResult } from '../stats/paired-permutation-test.js';
-import type { SignTestResult } from '../stats/sign-test.js';
 import type { StatsInterval } from '../stats/stats-interval.js';
 
 /** A pair that flipped between the runs: its task and the trial of each side. */

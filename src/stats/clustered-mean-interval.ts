@@ -1,5 +1,5 @@
 import type { StatsInterval } from './stats-interval.js';
-import { tIntervalFromSe } from './t-interval-from-se.js';
+import { tIntervalFromSe } from './student-t-interval-from-moments.js';
 
 /**
  * Interval for the mean of values grouped in clusters (trials nested in tasks), with the clustered

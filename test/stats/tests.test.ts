@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { benjaminiHochbergAdjust } from '../../src/stats/benjamini-hochberg-adjust.js';
-import { binomialTwoSidedP } from '../../src/stats/binomial-two-sided-p.js';
-import { exactMcNemar } from '../../src/stats/exact-mcnemar.js';
-import { holmAdjust } from '../../src/stats/holm-adjust.js';
+import { benjaminiHochbergAdjust, holmAdjust } from '../../src/stats/p-value-adjustments.js';
+import { binomialTwoSidedP, exactMcNemar, signTest } from '../../src/stats/binomial-tests.js';
 import { minimumDetectableEffect } from '../../src/stats/minimum-detectable-effect.js';
 import { pairedBootstrapInterval } from '../../src/stats/paired-bootstrap-interval.js';
 import { pairedPermutationTest } from '../../src/stats/paired-permutation-test.js';
 import { clusteredMeanInterval } from '../../src/stats/clustered-mean-interval.js';
 import { seededRandom } from '../../src/stats/seeded-random.js';
-import { signTest } from '../../src/stats/sign-test.js';
 
 /** 2·P(Bin(n, ½) ≤ k) with exact integers. */
 function exactTail(k: number, n: number): number {
