@@ -85,8 +85,13 @@ const finalMetrics = z.looseObject({
   extra,
 });
 
-/** Minor version of `ATIF-v1.N`, or null for any other `ATIF-...` value. */
-function minorVersion(schemaVersion: string): number | null {
+/**
+ * Minor version of `ATIF-v1.N`, or null for any other `ATIF-...` value.
+ *
+ * @example
+ * atifMinorVersion('ATIF-v1.6'); // 6
+ */
+export function atifMinorVersion(schemaVersion: string): number | null {
   const m = /^ATIF-v1\.(\d+)$/.exec(schemaVersion);
   return m?.[1] === undefined ? null : Number(m[1]);
 }
@@ -112,7 +117,7 @@ const trajectoryObject = trajectoryFields
     },
   })
   .superRefine((t, ctx) => {
-    const minor = minorVersion(t.schema_version);
+    const minor = atifMinorVersion(t.schema_version);
     if (minor !== null && minor <= 6 && (t.session_id === undefined || t.session_id === null)) {
       ctx.addIssue({
         code: 'custom',

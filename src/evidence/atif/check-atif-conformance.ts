@@ -1,5 +1,5 @@
 import type { AtifIssue } from './parse-atif.js';
-import type { AtifContentPart, AtifTrajectory } from './atif-trajectory-schema.js';
+import { type AtifContentPart, type AtifTrajectory, atifMinorVersion } from './atif-trajectory-schema.js';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const AUDIO_TYPES = new Set([
@@ -39,20 +39,15 @@ export function checkAtifConformance(trajectory: AtifTrajectory): AtifIssue[] {
   return issues;
 }
 
-function minor(schemaVersion: string): number | null {
-  const m = /^ATIF-v1\.(\d+)$/.exec(schemaVersion);
-  return m?.[1] === undefined ? null : Number(m[1]);
-}
-
 function checkTrajectory(t: AtifTrajectory, base: Path, issues: AtifIssue[]): void {
-  const v = minor(t.schema_version) ?? Number.POSITIVE_INFINITY;
+  const v = atifMinorVersion(t.schema_version) ?? Number.POSITIVE_INFINITY;
   const err = (path: Path, code: string, message: string): void => {
     issues.push({ code, path: [...base, ...path], message, severity: 'error' });
   };
   const warn = (path: Path, code: string, message: string): void => {
     issues.push({ code, path: [...base, ...path], message, severity: 'warning' });
   };
-  if (minor(t.schema_version) === null) {
+  if (atifMinorVersion(t.schema_version) === null) {
     warn(['schema_version'], 'unknown_version', `unknown schema_version ${t.schema_version}`);
   }
   const embeddedIds = new Set<string>();
