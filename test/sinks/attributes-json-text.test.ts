@@ -4,7 +4,7 @@ import { anyValueToJson } from '../../src/evidence/otlp/any-value-to-json.js';
 import { ListAttributes } from '../../src/evidence/otlp/list-attributes.js';
 import type { OtlpAnyValue, OtlpKeyValue } from '../../src/evidence/otlp/otlp-types.js';
 import type { JsonObject } from '../../src/model/json-value.js';
-import { attributesJsonText } from '../../src/sinks/duckdb/attributes-json-text.js';
+import { attributesJsonText } from '../../src/sinks/duckdb/span-row-cells.js';
 import { toJsonText } from '../../src/sinks/duckdb/to-json-text.js';
 
 /** The oracle: what the DuckDB sink stores (StoreRows: an object of anyValueToJson values, toJsonText). */
