@@ -2,7 +2,7 @@ import type { BundleIssue } from './bundle-issue.js';
 import { BundleReadError } from './bundle-read-error.js';
 import { join } from 'node:path';
 import { BUNDLE_FILES } from './bundle-files.js';
-import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { forEachJsonlRow } from './read-jsonl-rows.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';
 import { rowSchemas } from './row-schemas.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 import type { BundleIssue } from './bundle-issue.js';
 import { DIAGNOSTICS_FILE_NAME } from './diagnostics-file-name.js';
-import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { forEachJsonlRow } from './read-jsonl-rows.js';
 import { rowSchemas } from './row-schemas.js';
 
 /**

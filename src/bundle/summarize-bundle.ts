@@ -13,7 +13,7 @@ import { pythonJson } from '../pycompat/python-json.js';
 import { readBundleJson } from './read-bundle-json.js';
 import { readScoreRows } from './read-score-rows.js';
 import { readTaskSpecs } from './read-task-specs.js';
-import { forEachJsonlRow } from './for-each-jsonl-row.js';
+import { forEachJsonlRow } from './read-jsonl-rows.js';
 import { forEachDiagnosticRow } from './for-each-diagnostic-row.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { readTrialRows } from './read-trial-rows.js';

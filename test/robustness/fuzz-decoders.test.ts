@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
-import { jsonlRowParser } from '../../src/bundle/jsonl-row-parser.js';
+import { jsonlRowParser } from '../../src/bundle/read-jsonl-rows.js';
 import { rowSchemas } from '../../src/bundle/row-schemas.js';
 import { ATIFTraceHandle } from '../../src/evidence/atif/atif-trace-handle.js';
 import { parseAtif } from '../../src/evidence/atif/parse-atif.js';
