@@ -1,6 +1,5 @@
 import { DuckDBDataChunk, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import type { StoreTable } from './store-tables.js';
-import { writeChunkColumn } from './write-chunk-column.js';
 
 /** A cell as the row builders produce it; integers for BIGINT/UBIGINT columns may be numbers. */
 export type StoreCell = string | number | boolean | bigint | null;
@@ -62,9 +61,7 @@ export class TableBuffer {
       for (let start = 0; start < total; start += CHUNK_ROWS) {
         const end = Math.min(start + CHUNK_ROWS, total);
         const chunk = DuckDBDataChunk.create(types, end - start);
-        for (let c = 0; c < types.length; c++) {
-          writeChunkColumn(chunk, c, types[c]!, this.#columns[c]!, start, end);
-        }
+        for (let c = 0; c < types.length; c++) chunk.setColumnValues(c, this.#columns[c]!.slice(start, end));
         appender.appendDataChunk(chunk);
       }
       appender.flushSync();
