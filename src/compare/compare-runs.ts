@@ -7,7 +7,7 @@ import { pairedPermutationTest } from '../stats/paired-permutation-test.js';
 import { compareCodePoints } from '../pycompat/compare-code-points.js';
 import type { Flip, OutputComparison, Verdict } from './output-comparison.js';
 import type { RunComparison } from './run-comparison.js';
-import type { RunValues, TrialValue } from './run-values.js';
+import type { RunValues, TrialValue } from './read-run-values.js';
 
 /** Options of {@link compareRuns}. */
 export interface CompareRunsOptions {

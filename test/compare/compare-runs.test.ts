@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/compare-runs.js';
 import { renderComparisonHtml } from '../../src/compare/render-comparison-html.js';
-import type { RunValues } from '../../src/compare/run-values.js';
+import type { RunValues } from '../../src/compare/read-run-values.js';
 
 /** A run with one output; `tasks[task]` = values in trial order, trial ids `<task>/<r>`. */
 function run(source: string, outputs: Record<string, Record<string, number[]>>): RunValues {
