@@ -5,8 +5,7 @@ import { minimumDetectableEffect } from '../stats/minimum-detectable-effect.js';
 import { pairedBootstrapInterval } from '../stats/paired-bootstrap-interval.js';
 import { pairedPermutationTest } from '../stats/paired-permutation-test.js';
 import { compareCodePoints } from '../pycompat/compare-code-points.js';
-import type { Flip, OutputComparison, Verdict } from './output-comparison.js';
-import type { RunComparison } from './run-comparison.js';
+import type { Flip, OutputComparison, RunComparison, Verdict } from './output-comparison.js';
 import type { RunValues, TrialValue } from './read-run-values.js';
 
 /** Options of {@link compareRuns}. */

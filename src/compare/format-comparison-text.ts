@@ -1,6 +1,5 @@
 import { comparisonFormat } from './comparison-format.js';
-import type { Flip, OutputComparison } from './output-comparison.js';
-import type { RunComparison } from './run-comparison.js';
+import type { Flip, OutputComparison, RunComparison } from './output-comparison.js';
 
 const { stat, interval, pValue } = comparisonFormat;
 

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { REPORT_STYLE } from '../report/report-style.js';
 import { comparisonFormat } from './comparison-format.js';
-import type { Flip, OutputComparison } from './output-comparison.js';
-import type { RunComparison } from './run-comparison.js';
+import type { Flip, OutputComparison, RunComparison } from './output-comparison.js';
 
 const { stat, interval, pValue } = comparisonFormat;
 

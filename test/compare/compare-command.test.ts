@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunComparison } from '../../src/compare/run-comparison.js';
+import type { RunComparison } from '../../src/compare/output-comparison.js';
 import { runCli } from '../cli/run-cli.js';
 import { gymRolloutsText } from '../stats/gym-rollouts-text.js';
 
