@@ -55,14 +55,14 @@ export { SummaryBuilder } from './summary/summary-builder.js';
 export { buildSummary } from './summary/build-summary.js';
 export type { BuildSummaryInput } from './summary/build-summary.js';
 export { summarySchema } from './summary/summary-schema.js';
-export { summaryScore } from './summary/summary-score.js';
-export { AggregateNotFoundError } from './summary/aggregate-not-found-error.js';
-export { scoresByName } from './summary/scores-by-name.js';
-export { headlineValue } from './summary/headline-value.js';
-export { taskOutcomes } from './summary/task-outcomes.js';
-export type { PerTaskOutcome, PerTaskOutcomes } from './summary/task-outcomes.js';
-export { metricValues } from './summary/metric-values.js';
-export { numericMetricValues } from './summary/numeric-metric-values.js';
+export {
+  summaryScore,
+  AggregateNotFoundError,
+  scoresByName,
+  headlineValue,
+} from './summary/summary-accessors.js';
+export { taskOutcomes, metricValues, numericMetricValues } from './summary/summary-accessors.js';
+export type { PerTaskOutcome, PerTaskOutcomes } from './summary/summary-accessors.js';
 export { encodeTaskValueRecord } from './summary/encode-task-value-record.js';
 export { decodeTaskValueRecord } from './summary/decode-task-value-record.js';
 export { isTrialFailure } from './summary/is-trial-failure.js';

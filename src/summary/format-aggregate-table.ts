@@ -1,5 +1,5 @@
 import type { Summary } from '../model/summary.js';
-import { headlineValue } from './headline-value.js';
+import { headlineValue } from './summary-accessors.js';
 
 /** The parts of a summary (in memory or as read from `summary.json`) the aggregate table shows. */
 export type AggregateTableInput = Pick<Summary, 'scores' | 'metric_coverage'>;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { AggregateNotFoundError } from '../../src/summary/aggregate-not-found-error.js';
-import { closeMatches } from '../../src/summary/close-matches.js';
-import { headlineValue } from '../../src/summary/headline-value.js';
-import { scoresByName } from '../../src/summary/scores-by-name.js';
-import { summaryScore } from '../../src/summary/summary-score.js';
+import {
+  AggregateNotFoundError,
+  closeMatches,
+  headlineValue,
+  scoresByName,
+  summaryScore,
+} from '../../src/summary/summary-accessors.js';
 import { aggregateRangeScore } from '../../src/summary/aggregate-range-score.js';
 import type { AggregateScalarScore } from '../../src/model/summary.js';
 import { metric, score, task, view } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { summaryScore } from '../../src/summary/summary-score.js';
+import { summaryScore } from '../../src/summary/summary-accessors.js';
 import { deadTrial, metric, metricFailed, score, task } from './fixtures.js';
 
 describe('§7.2 per-output aggregates', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { passAtKScores } from '../../src/summary/pass-at-k-scores.js';
-import { summaryScore } from '../../src/summary/summary-score.js';
+import { summaryScore } from '../../src/summary/summary-accessors.js';
 import type { MetricDescriptor } from '../../src/model/task.js';
 import { deadTrial, metric, metricFailed, score, task } from './fixtures.js';
 

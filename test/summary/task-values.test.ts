@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { metricValues } from '../../src/summary/metric-values.js';
-import { numericMetricValues } from '../../src/summary/numeric-metric-values.js';
-import { taskOutcomes } from '../../src/summary/task-outcomes.js';
+import { metricValues, numericMetricValues, taskOutcomes } from '../../src/summary/summary-accessors.js';
 import type { TaskValueRecord } from '../../src/model/summary.js';
 import { deadTrial, metric, metricFailed, score, task } from './fixtures.js';
 

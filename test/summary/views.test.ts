@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { summaryScore } from '../../src/summary/summary-score.js';
+import { summaryScore } from '../../src/summary/summary-accessors.js';
 import type { SemanticView } from '../../src/model/task.js';
 import { deadTrial, metric, metricFailed, score, task, view } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../../src/summary/build-summary.js';
-import { summaryScore } from '../../src/summary/summary-score.js';
+import { summaryScore } from '../../src/summary/summary-accessors.js';
 import { metric, score, task, view } from './fixtures.js';
 
 // Spec §9 / "Reading Results" sparse-output example.
