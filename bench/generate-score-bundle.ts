@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { JsonlWriter } from '../src/bundle/jsonl-writer.js';
 import { PyFloat } from '../src/pycompat/py-float.js';
 import { pythonJson } from '../src/pycompat/python-json.js';
-import { taskToWire } from '../src/bundle/task-to-wire.js';
+import { taskToWire } from '../src/bundle/to-wire.js';
 import type { TaskSpec } from '../src/model/task.js';
 import { mulberry32 } from './mulberry32.js';
 

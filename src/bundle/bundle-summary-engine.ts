@@ -2,7 +2,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { AggregateScore, Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
 import type { Trial } from '../model/trial.js';
-import type { TaskValueFloatLookup } from './summary-to-wire.js';
+import type { TaskValueFloatLookup } from './to-wire.js';
 
 /** What a bundle summary engine gets: a run's files, streamed (each iterable is read once). */
 export interface BundleSummaryInput {

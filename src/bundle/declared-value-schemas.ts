@@ -1,5 +1,5 @@
 import type { TaskSpec } from '../model/task.js';
-import type { ValueSchemaLookup } from './score-to-wire.js';
+import type { ValueSchemaLookup } from './to-wire.js';
 
 const cache = new WeakMap<TaskSpec, ValueSchemaLookup>();
 

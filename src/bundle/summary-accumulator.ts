@@ -8,8 +8,7 @@ import { declaredValueSchemas } from './declared-value-schemas.js';
 import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
-import type { ValueSchemaLookup } from './score-to-wire.js';
-import type { TaskValueFloatLookup } from './summary-to-wire.js';
+import type { ValueSchemaLookup, TaskValueFloatLookup } from './to-wire.js';
 
 /**
  * A `SummaryBuilder` plus what the bundle writer needs to print its task values with the right JSON

@@ -7,7 +7,7 @@ import { pythonJson } from '../pycompat/python-json.js';
 import { quotePyJsonString } from '../pycompat/quote-py-json-string.js';
 import { pythonSortKeys } from '../pycompat/python-sort-keys.js';
 import { rowSources } from './row-sources.js';
-import { summaryToWire, type TaskValueFloatLookup } from './summary-to-wire.js';
+import { summaryToWire, type TaskValueFloatLookup } from './to-wire.js';
 import type { WireValue } from '../pycompat/wire-value.js';
 
 const CHUNK = 1 << 20;

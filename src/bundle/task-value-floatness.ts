@@ -2,8 +2,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import { mayHaveIntegralFloat } from '../pycompat/may-have-integral-float.js';
 import { outputLiteralIsFloat } from './output-literal-is-float.js';
 import { rowSources } from './row-sources.js';
-import type { ValueSchemaLookup } from './score-to-wire.js';
-import type { TaskValueFloatLookup } from './summary-to-wire.js';
+import type { ValueSchemaLookup, TaskValueFloatLookup } from './to-wire.js';
 
 /**
  * Remembers, for every integral numeric task value the summary will hold, whether the metric produced a float

@@ -6,21 +6,23 @@ import { DIAGNOSTICS_FILE_NAME } from './diagnostics-file-name.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
 import { EvidencePlacer } from './evidence-placer.js';
 import { JsonlWriter } from './jsonl-writer.js';
-import { metadataToWire } from './metadata-to-wire.js';
+import {
+  metadataToWire,
+  scoreToWire,
+  type TaskValueFloatLookup,
+  taskToWire,
+  trialToWire,
+} from './to-wire.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunBundle } from './run-bundle.js';
 import type { RunManifest } from './run-manifest.js';
 import { runnerExtraScores } from './runner-extra-scores.js';
-import { scoreToWire } from './score-to-wire.js';
 import { StagedBundleDir } from './staged-bundle-dir.js';
 import { SummaryAccumulator } from './summary-accumulator.js';
 import { summaryJsonBytes } from './summary-json-bytes.js';
-import type { TaskValueFloatLookup } from './summary-to-wire.js';
-import { taskToWire } from './task-to-wire.js';
 import { TaskValueFloatness } from './task-value-floatness.js';
 import { rowSources } from './row-sources.js';
-import { trialToWire } from './trial-to-wire.js';
 import type { WireObject } from '../pycompat/wire-value.js';
 
 /** Options of {@link writeBundle}. */

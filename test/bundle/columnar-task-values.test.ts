@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pythonJson } from '../../src/pycompat/python-json.js';
 import { SummaryAccumulator } from '../../src/bundle/summary-accumulator.js';
 import { summaryJsonBytes } from '../../src/bundle/summary-json-bytes.js';
-import { summaryToWire } from '../../src/bundle/summary-to-wire.js';
+import { summaryToWire } from '../../src/bundle/to-wire.js';
 import { TaskValueFloatness } from '../../src/bundle/task-value-floatness.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { TaskSpec } from '../../src/model/task.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { outputLiteralIsFloat } from '../../src/bundle/output-literal-is-float.js';
 import { pythonJson } from '../../src/pycompat/python-json.js';
 import { summaryJsonBytes } from '../../src/bundle/summary-json-bytes.js';
-import { summaryToWire } from '../../src/bundle/summary-to-wire.js';
+import { summaryToWire } from '../../src/bundle/to-wire.js';
 import type { Summary, TaskValueRecord } from '../../src/model/summary.js';
 
 const record = fc.oneof(

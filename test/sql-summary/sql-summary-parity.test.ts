@@ -14,7 +14,7 @@ import { summarizeStoreRun } from '../../src/sql-summary/summarize-store-run.js'
 import { summarizeWithDuckDB } from '../../src/sql-summary/summarize-with-duckdb.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { summarizeBundle } from '../../src/bundle/summarize-bundle.js';
-import { taskToWire } from '../../src/bundle/task-to-wire.js';
+import { taskToWire } from '../../src/bundle/to-wire.js';
 import { PyFloat } from '../../src/pycompat/py-float.js';
 import { pythonJson } from '../../src/pycompat/python-json.js';
 import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
