@@ -19,7 +19,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readScoreRows } from '../src/bundle/read-score-rows.js';
 import type { ScoreRecord } from '../src/model/score-record.js';
-import { ensureStoreSchema } from '../src/sinks/duckdb/ensure-store-schema.js';
+import { ensureStoreSchema } from '../src/sinks/duckdb/store-tables.js';
 import { openDuckDB } from '../src/sinks/duckdb/open-duckdb.js';
 import { StoreRows } from '../src/sinks/duckdb/store-rows.js';
 import { appendAll } from '../src/util/append-all.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { REPORT_STYLE } from '../report/report-style.js';
-import { comparisonFormat } from './comparison-format.js';
+import { comparisonFormat } from './format-comparison-text.js';
 import type { Flip, OutputComparison, RunComparison } from './output-comparison.js';
 
 const { stat, interval, pValue } = comparisonFormat;

@@ -3,10 +3,9 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { TaskSpec } from '../model/task.js';
 import type { NormalizedToolCall } from '../model/trajectory-view.js';
 import type { Trial } from '../model/trial.js';
-import { ensureStoreSchema } from '../sinks/duckdb/ensure-store-schema.js';
+import { ensureStoreSchema, STORE_TABLES } from '../sinks/duckdb/store-tables.js';
 import { openDuckDB, type DuckDBSession } from '../sinks/duckdb/open-duckdb.js';
 import { StoreRows } from '../sinks/duckdb/store-rows.js';
-import { STORE_TABLES } from '../sinks/duckdb/store-tables.js';
 import { TableBuffer, type StoreCell } from '../sinks/duckdb/table-buffer.js';
 
 /**

@@ -1,13 +1,14 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { sqlString } from '../sinks/duckdb/store-tables.js';
+import type { DuckDBConnection, DuckDBValue, DuckDBDataChunk } from '@duckdb/node-api';
 import type { AggregateScore, CoverageCounts, Summary } from '../model/summary.js';
 import { ColumnarTaskValues } from '../summary/columnar-task-values.js';
 import { TaskValueColumn } from '../summary/task-value-column.js';
 import { aggregateRangeScore } from '../summary/aggregate-range-score.js';
 import { passAtKScores, type PassAtKTaskCounts } from '../summary/pass-at-k-scores.js';
 import { registerSummaryFunctions } from './register-summary-functions.js';
-import { fixedChunkColumn } from './fixed-chunk-column.js';
 import { STORE_SOURCE, SUMMARY_SQL, type SummarySource } from './summary-sql.js';
 import { appendAll } from '../util/append-all.js';
+import duckdb from '@duckdb/node-bindings';
 
 /** Options of `summarizeStoreRun`. */
 export interface SummarizeStoreRunOptions {
@@ -316,11 +317,6 @@ function byteSize(text: string): number {
   return Number(match[1]) * (match[3] === 'i' ? 1024 : 1000) ** power;
 }
 
-/** A SQL string literal. */
-function sqlString(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
 function num(v: DuckDBValue | undefined): number {
   return typeof v === 'bigint' ? Number(v) : (v as number);
 }
@@ -338,4 +334,41 @@ function setOwn<T>(target: Record<string, T>, key: string, value: T): T {
 /** The own property `key` of `target`, created as `{}` when absent. */
 function ownOr<T>(target: Record<string, Record<string, T>>, key: string): Record<string, T> {
   return Object.hasOwn(target, key) ? (target[key] as Record<string, T>) : setOwn(target, key, {});
+}
+
+/** The typed arrays `fixedChunkColumn` reads, by the DuckDB type of the column. */
+interface FixedArrays {
+  /** DOUBLE */
+  float64: Float64Array;
+  /** INTEGER */
+  int32: Int32Array;
+  /** BOOLEAN, UTINYINT */
+  uint8: Uint8Array;
+}
+
+const MAKE = {
+  float64: (bytes: ArrayBuffer) => new Float64Array(bytes),
+  int32: (bytes: ArrayBuffer) => new Int32Array(bytes),
+  uint8: (bytes: ArrayBuffer) => new Uint8Array(bytes),
+} as const;
+
+const WIDTH = { float64: 8, int32: 4, uint8: 1 } as const;
+
+/**
+ * A copy of one fixed-width column of a result chunk as a typed array, read with one call (no value
+ * per cell). The column must have the given width and no NULLs the caller reads (a NULL cell holds
+ * an unspecified value): `coalesce` them in the SQL.
+ *
+ * @example
+ * for await (const chunk of await connection.stream('SELECT 1.5::DOUBLE')) fixedChunkColumn(chunk, 0, 'float64'); // Float64Array [1.5]
+ */
+export function fixedChunkColumn<K extends keyof FixedArrays>(
+  chunk: DuckDBDataChunk,
+  column: number,
+  kind: K,
+): FixedArrays[K] {
+  const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
+  const bytes = duckdb.vector_get_data(vector, chunk.rowCount * WIDTH[kind]);
+  // copied: the chunk's memory is DuckDB's and goes away with the chunk
+  return MAKE[kind](bytes.slice().buffer) as FixedArrays[K];
 }

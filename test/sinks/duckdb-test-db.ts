@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ensureStoreSchema } from '../../src/sinks/duckdb/ensure-store-schema.js';
+import { ensureStoreSchema } from '../../src/sinks/duckdb/store-tables.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
 
 /**

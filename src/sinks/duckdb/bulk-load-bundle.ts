@@ -3,8 +3,7 @@ import { open } from 'node:fs/promises';
 import type { JsonObject } from '../../model/json-value.js';
 import type { TaskSpec } from '../../model/task.js';
 import type { SummarySource } from '../../sql-summary/summary-sql.js';
-import { deleteRunRows } from './delete-run-rows.js';
-import { ensureStoreSchema } from './ensure-store-schema.js';
+import { deleteRunRows, ensureStoreSchema, sqlString } from './store-tables.js';
 import { StoreRows } from './store-rows.js';
 
 /** What {@link bulkLoadBundle} loads besides the scores. */
@@ -360,9 +359,4 @@ async function endsInNewline(file: string): Promise<boolean> {
   } finally {
     await handle.close();
   }
-}
-
-/** A SQL string literal. */
-function sqlString(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }

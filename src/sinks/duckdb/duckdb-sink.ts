@@ -3,7 +3,7 @@ import type { JsonObject } from '../../model/json-value.js';
 import type { ScoredTrial } from '../../model/scored-trial.js';
 import type { Sink } from '../sink.js';
 import type { DuckDBOpenOptions } from './duckdb-open-options.js';
-import { ensureStoreSchema } from './ensure-store-schema.js';
+import { ensureStoreSchema } from './store-tables.js';
 import { openDuckDB, type DuckDBSession } from './open-duckdb.js';
 import type { StoreRunInput } from './store-run-input.js';
 import { StoreRows } from './store-rows.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { STORE_TABLES } from './store-tables.js';
+import { sqlString, STORE_TABLES } from './store-tables.js';
 
 /**
  * Exports every store table to Parquet through DuckDB `COPY`, hive-partitioned by run:
@@ -28,8 +28,4 @@ export async function exportParquet(
     counts[t.name] = Number(result.getRows()[0]?.[0] ?? 0);
   }
   return counts;
-}
-
-function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
 }

@@ -7,7 +7,6 @@ import type { TaskSpec } from '../../model/task.js';
 import type { NormalizedToolCall } from '../../model/trajectory-view.js';
 import type { Trial } from '../../model/trial.js';
 import { isTrialFailure } from '../../summary/is-trial-failure.js';
-import { classifyOutputValue } from './classify-output-value.js';
 import { STORE_TABLES } from './store-tables.js';
 import { TableBuffer } from './table-buffer.js';
 import { spanRowCells } from './span-row-cells.js';
@@ -236,5 +235,42 @@ export class StoreRows {
 
   #buf(name: string): TableBuffer {
     return this.#buffers.get(name)!;
+  }
+}
+
+/** How `score_outputs` stores one metric output value (coerce-and-discard: the value as returned). */
+export interface ClassifiedOutputValue {
+  /** `number` (incl. NaN/±Infinity), `boolean`, `string`, `null`, `array` or `object`. */
+  valueType: 'number' | 'boolean' | 'string' | 'null' | 'array' | 'object';
+  /** The number; booleans as 1/0; else null. */
+  numValue: number | null;
+  /** The string of a `string` value, else null. */
+  labelValue: string | null;
+  /** JSON text of an `array`/`object` value, else null. */
+  jsonValue: string | null;
+}
+
+/**
+ * Classifies an output value for the `score_outputs` columns.
+ *
+ * @example
+ * classifyOutputValue(true); // { valueType: 'boolean', numValue: 1, labelValue: null, jsonValue: null }
+ */
+export function classifyOutputValue(value: JsonValue): ClassifiedOutputValue {
+  switch (typeof value) {
+    case 'number':
+      return { valueType: 'number', numValue: value, labelValue: null, jsonValue: null };
+    case 'boolean':
+      return { valueType: 'boolean', numValue: value ? 1 : 0, labelValue: null, jsonValue: null };
+    case 'string':
+      return { valueType: 'string', numValue: null, labelValue: value, jsonValue: null };
+    default:
+      if (value === null) return { valueType: 'null', numValue: null, labelValue: null, jsonValue: null };
+      return {
+        valueType: Array.isArray(value) ? 'array' : 'object',
+        numValue: null,
+        labelValue: null,
+        jsonValue: toJsonText(value),
+      };
   }
 }

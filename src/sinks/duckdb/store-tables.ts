@@ -1,4 +1,6 @@
 /** One column of a store table: its name and DuckDB SQL type. */
+import type { DuckDBConnection } from '@duckdb/node-api';
+
 export interface StoreColumn {
   readonly name: string;
   readonly type: string;
@@ -165,3 +167,43 @@ export const STORE_TABLES: readonly StoreTable[] = [
     ['span_id', 'VARCHAR'],
   ]),
 ];
+
+/**
+ * Creates the store's tables that do not exist yet (idempotent; existing rows are kept).
+ *
+ * @example
+ * await ensureStoreSchema(connection);
+ * await connection.run('SELECT count(*) FROM scores');
+ */
+export async function ensureStoreSchema(connection: DuckDBConnection): Promise<void> {
+  for (const t of STORE_TABLES) {
+    const columns = t.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
+    await connection.run(`CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${columns})`);
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Deletes every row of one run from every store table (inside the caller's transaction, if any).
+ *
+ * @example
+ * await deleteRunRows(connection, 'run-1');
+ */
+export async function deleteRunRows(connection: DuckDBConnection, runId: string): Promise<void> {
+  for (const t of STORE_TABLES) {
+    await connection.run(`DELETE FROM "${t.name}" WHERE run_id = $run`, { run: runId });
+  }
+}
+
+/**
+ * A SQL string literal (single quotes doubled).
+ *
+ * @example
+ * sqlString("it's"); // "'it''s'"
+ */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

@@ -1,7 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { appendTrials } from './append-trials.js';
-import { deleteRunRows } from './delete-run-rows.js';
-import { ensureStoreSchema } from './ensure-store-schema.js';
+import { deleteRunRows, ensureStoreSchema } from './store-tables.js';
 import type { StoreRunInput } from './store-run-input.js';
 import { StoreRows } from './store-rows.js';
 
