@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { BundleIssue } from './bundle-issue.js';
-import { formatBundleIssue } from './format-bundle-issue.js';
+import { formatJsonPath } from '../util/format-json-path.js';
 
 /**
  * Thrown when a bundle cannot be read or written; carries the issues as data and a message that
@@ -32,4 +31,43 @@ export class BundleReadError extends Error {
   static missingFile(file: string, message: string): BundleReadError {
     return new BundleReadError([{ code: 'missing_file', file, path: [], message }]);
   }
+}
+
+/**
+ * One problem found in a run bundle, as data: which file, which line (1-based, for JSONL files), which
+ * field (a path into the row) and what is wrong. `code` is a stable machine-readable tag.
+ *
+ * @example
+ * const issue: BundleIssue = { code: 'invalid_row', file: 'scores.jsonl', line: 3, path: ['status'], message: 'Invalid option' };
+ */
+export interface BundleIssue {
+  code:
+    | 'missing_file'
+    | 'invalid_json'
+    | 'invalid_utf8'
+    | 'invalid_row'
+    | 'ref_escape'
+    | 'truncated_line'
+    | 'unreadable_file'
+    | 'invalid_output_dir';
+  /** Path of the file relative to the bundle directory (e.g. `scores.jsonl`), or absolute. */
+  file: string;
+  line?: number;
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Formats an issue for people: `file:line: field.path[0]: message`.
+ *
+ * @example
+ * formatBundleIssue({ code: 'invalid_row', file: 'scores.jsonl', line: 3, path: ['outputs', 0, 'name'], message: 'expected string' });
+ * // 'scores.jsonl:3: outputs[0].name: expected string'
+ */
+export function formatBundleIssue(issue: BundleIssue): string {
+  let out = issue.file;
+  if (issue.line !== undefined) out += `:${issue.line}`;
+  out += ': ';
+  if (issue.path.length > 0) out += `${formatJsonPath(issue.path, /^[A-Za-z_][A-Za-z0-9_]*$/)}: `;
+  return out + issue.message;
 }

@@ -1,5 +1,4 @@
-import type { BundleIssue } from './bundle-issue.js';
-import { BundleReadError } from './bundle-read-error.js';
+import { type BundleIssue, BundleReadError } from './bundle-read-error.js';
 import { join } from 'node:path';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { forEachJsonlRow } from './read-jsonl-rows.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
-import type { BundleIssue } from './bundle-issue.js';
-import { DIAGNOSTICS_FILE_NAME } from './diagnostics-file-name.js';
+import type { BundleIssue } from './bundle-read-error.js';
+import { DIAGNOSTICS_FILE_NAME } from './bundle-files.js';
 import { forEachJsonlRow } from './read-jsonl-rows.js';
 import { rowSchemas } from './row-schemas.js';
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { BundleIssue } from './bundle-issue.js';
-import { BundleReadError } from './bundle-read-error.js';
+import { type BundleIssue, BundleReadError } from './bundle-read-error.js';
 import { parsePythonJson } from '../pycompat/parse-python-json.js';
 import { readLineBatches } from './read-line-batches.js';
 import { rowSources } from './row-sources.js';

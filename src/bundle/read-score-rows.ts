@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ScoreRecord } from '../model/score-record.js';
 import { BUNDLE_FILES } from './bundle-files.js';
-import type { BundleIssue } from './bundle-issue.js';
+import type { BundleIssue } from './bundle-read-error.js';
 import { readJsonlRows, type RowBatch } from './read-jsonl-rows.js';
 import { rowFastChecks } from './row-fast-checks.js';
 import { rowSchemas } from './row-schemas.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Trial } from '../model/trial.js';
 import { BUNDLE_FILES } from './bundle-files.js';
-import type { BundleIssue } from './bundle-issue.js';
+import type { BundleIssue } from './bundle-read-error.js';
 import { readJsonlRows, type RowBatch } from './read-jsonl-rows.js';
 import { evidenceRefResolver } from './evidence-ref-resolver.js';
 import { floatPathKey } from '../pycompat/float-path-key.js';

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import type { Summary } from '../model/summary.js';
 import type { TaskSpec } from '../model/task.js';
-import { BUNDLE_FILES } from './bundle-files.js';
-import { DIAGNOSTICS_FILE_NAME } from './diagnostics-file-name.js';
+import { BUNDLE_FILES, DIAGNOSTICS_FILE_NAME } from './bundle-files.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
 import { EvidencePlacer } from './evidence-placer.js';
 import { JsonlWriter } from './jsonl-writer.js';

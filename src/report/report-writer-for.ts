@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { BUNDLE_FILES, requireBundleFile } from '../bundle/bundle-files.js';
 import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readBundleJson } from '../bundle/read-bundle-json.js';
 import { readScoreRows } from '../bundle/read-score-rows.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
 import { readTrialRows } from '../bundle/read-trial-rows.js';
-import { requireBundleFile } from '../bundle/require-bundle-file.js';
 import { rowSchemas } from '../bundle/row-schemas.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import type { Summary } from '../model/summary.js';

@@ -5,13 +5,11 @@ import type { Trial } from '../model/trial.js';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUNDLE_FILES } from '../bundle/bundle-files.js';
+import { BUNDLE_FILES, DIAGNOSTICS_FILE_NAME } from '../bundle/bundle-files.js';
 import type { BundleSummaryEngine } from '../bundle/bundle-summary-engine.js';
 import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
-import { DIAGNOSTICS_FILE_NAME } from '../bundle/diagnostics-file-name.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
-import { formatUtcTimestamp } from '../bundle/format-utc-timestamp.js';
 import { incompleteBundleDir } from '../bundle/incomplete-bundle-dir.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire, scoreToWire, taskToWire, trialToWire } from '../bundle/to-wire.js';
@@ -305,4 +303,17 @@ class RunBundleSink implements Sink<ScoredTrial> {
     else if (this.#options.reportWriter)
       await this.#options.reportWriter(run.bundleDir, { summary: run.summary });
   }
+}
+
+/**
+ * A UTC timestamp as pydantic writes an aware `datetime`: `YYYY-MM-DDTHH:MM:SSZ`, with six fraction
+ * digits when there are sub-second parts.
+ *
+ * @example
+ * formatUtcTimestamp(new Date('2026-07-15T09:30:12.123Z')); // '2026-07-15T09:30:12.123000Z'
+ */
+export function formatUtcTimestamp(date: Date): string {
+  const iso = date.toISOString(); // 2026-07-15T09:30:12.123Z
+  const ms = date.getUTCMilliseconds();
+  return ms === 0 ? `${iso.slice(0, 19)}Z` : `${iso.slice(0, 23)}000Z`;
 }

@@ -1,10 +1,9 @@
 import { join, resolve } from 'node:path';
-import { BUNDLE_FILES } from '../bundle/bundle-files.js';
-import type { BundleIssue } from '../bundle/bundle-issue.js';
+import { BUNDLE_FILES, requireBundleFile } from '../bundle/bundle-files.js';
+import type { BundleIssue } from '../bundle/bundle-read-error.js';
 import { forEachDiagnosticRow } from '../bundle/for-each-diagnostic-row.js';
 import { readTaskSpecs } from '../bundle/read-task-specs.js';
 import { readTrialRows } from '../bundle/read-trial-rows.js';
-import { requireBundleFile } from '../bundle/require-bundle-file.js';
 import { sharedOtlpFileLoader } from '../evidence/otlp/shared-otlp-file-loader.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { TaskSpec } from '../model/task.js';

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BundleIssue } from '../../src/bundle/bundle-issue.js';
-import { BundleReadError } from '../../src/bundle/bundle-read-error.js';
+import { type BundleIssue, BundleReadError } from '../../src/bundle/bundle-read-error.js';
 import { forEachJsonlRow, readJsonlRows } from '../../src/bundle/read-jsonl-rows.js';
 import { rowFastChecks } from '../../src/bundle/row-fast-checks.js';
 import { rowSchemas } from '../../src/bundle/row-schemas.js';
