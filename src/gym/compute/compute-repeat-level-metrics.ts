@@ -2,18 +2,39 @@ import { pyInt } from '../../pycompat/py-int.js';
 import type { PyJsonObject } from '../../pycompat/py-json.js';
 import { compareCodePoints } from '../../pycompat/compare-code-points.js';
 import { pairwiseSum, pandasStdAbout, pandasStd, rangeMax, rangeMin } from '../stats/pandas-nanops.js';
+import { selectKth } from '../stats/select-kth.js';
 import { tConfidenceInterval } from '../stats/t-confidence-interval.js';
 import type { GymFrame } from './build-gym-frame.js';
 import type { GymWarnings } from './gym-warnings.js';
-import { pandasMedian, sortedMedian } from '../stats/pandas-median.js';
+import { pandasMedian } from '../stats/pandas-median.js';
 
-/** numpy's linear quantile `q` of the sorted values `sorted`. */
-function sortedQuantile(sorted: Float64Array, q: number): number {
-  const n = sorted.length;
+/**
+ * The median of `values` (the middle value or `(a + b) / 2`), found by selecting the order
+ * statistics it needs instead of sorting. Reorders `values`: afterwards position `n >> 1` holds its
+ * order statistic, with no larger value before it and no smaller one after it.
+ */
+function medianOf(values: Float64Array): number {
+  const n = values.length;
+  const mid = n >> 1;
+  selectKth(values, mid);
+  if (n % 2 === 1) return values[mid] as number;
+  return (rangeMax(values, 0, mid) + (values[mid] as number)) / 2;
+}
+
+/**
+ * numpy's linear quantile `q` of `values` after {@link medianOf} (which split them at `mid = n >> 1`):
+ * the order statistic it needs is selected only on its side of `mid`, and the next one is the
+ * smallest value after it on that side (up to and including `mid`).
+ */
+function quantileAfterMedian(values: Float64Array, q: number): number {
+  const n = values.length;
+  const mid = n >> 1;
   const h = n * q + (1 + q * (1 - 1 - 1)) - 1;
   const i = Math.min(Math.max(Math.floor(h), 0), n - 1);
-  const a = sorted[i] as number;
-  const b = i + 1 < n ? (sorted[i + 1] as number) : a;
+  if (i < mid) selectKth(values, i, 0, mid - 1);
+  else if (i > mid) selectKth(values, i, mid + 1, n - 1);
+  const a = values[i] as number;
+  const b = i + 1 < n ? rangeMin(values, i + 1, i < mid ? mid + 1 : n) : a;
   return lerp(a, b, h - Math.floor(h));
 }
 
@@ -105,20 +126,22 @@ function newRepeatStats(): RepeatStats {
   return { mean: 0, median: 0, std: 0, sem: 0, min: 0, max: 0, p25: 0, p75: 0 };
 }
 
-/** The statistics of `xs` (not empty) into `out`. */
-function repeatStats(xs: Float64Array, out: RepeatStats): void {
+/** The statistics of `xs` (not empty) into `out`; `scratch.sorted` is grown as needed. */
+function repeatStats(xs: Float64Array, scratch: { sorted: Float64Array }, out: RepeatStats): void {
   const n = xs.length;
   const mean = (0 + pairwiseSum(xs)) / n;
   const std = n > 1 ? pandasStdAbout(xs, 0, n, mean, n - 1) : 0.0;
-  const sorted = xs.slice().sort();
+  if (scratch.sorted.length < n) scratch.sorted = new Float64Array(Math.max(n, 2 * scratch.sorted.length));
+  const ss = scratch.sorted.subarray(0, n);
+  ss.set(xs);
   out.mean = mean;
   out.std = std;
   out.sem = std / Math.sqrt(n);
-  out.min = rangeMin(xs, 0, n);
-  out.max = rangeMax(xs, 0, n);
-  out.median = sortedMedian(sorted);
-  out.p25 = sortedQuantile(sorted, 0.25);
-  out.p75 = sortedQuantile(sorted, 0.75);
+  out.min = rangeMin(ss, 0, n);
+  out.max = rangeMax(ss, 0, n);
+  out.median = medianOf(ss);
+  out.p25 = quantileAfterMedian(ss, 0.25);
+  out.p75 = quantileAfterMedian(ss, 0.75);
 }
 
 /** One agent's rows of a frame (frame row positions, in frame order). */
@@ -176,6 +199,7 @@ export function computeRepeatLevelMetrics(
     }
     const grouped = new Float64Array(m);
     const filled = new Int32Array(count);
+    const scratch = { sorted: new Float64Array(1024) };
     const stats = newRepeatStats();
     /** Per (slot, column position in `columns`): n of a collapsed interval, else 0 (warned in entry order). */
     const zeroSe = new Int32Array(count * columns.length);
@@ -187,7 +211,7 @@ export function computeRepeatLevelMetrics(
       for (const s of order) {
         const n = (filled[s] as number) - (start[s] as number);
         if (n === 0) continue;
-        repeatStats(grouped.subarray(start[s] as number, filled[s] as number), stats);
+        repeatStats(grouped.subarray(start[s] as number, filled[s] as number), scratch, stats);
         const entry = entries[s] as PyJsonObject;
         for (const stat of REPEAT_STATS) entry[`${stat}/${name}`] = stats[stat];
         const ci95 = tConfidenceInterval(stats.mean, stats.sem, n);
