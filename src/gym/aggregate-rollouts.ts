@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import {
@@ -122,15 +123,26 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     }
   }
   const merge = options.merge ?? true;
+  let order: Int32Array = new Int32Array(0);
+  // With worker threads, one of them writes the merged file while this thread appends the rows'
+  // values and computes the statistics: it starts as soon as the rows are known. Resolves to whether
+  // the worker wrote it (a worker that could not start or died leaves it to this thread).
+  let merging: Promise<boolean> | null = null;
   const { threads: scanWorkers, pool } = await loadRolloutFiles(
     files,
     table,
     { cut: true, keepRows: hooks.computeMetrics !== undefined, passAtK: hooks.passAtK },
     options.parallel ?? {},
     merge,
+    (workers) => {
+      order = taskRolloutOrder(table.task, table.rollout, table.count);
+      if (!merge || workers === null) return;
+      mkdirSync(dirname(options.output) || '.', { recursive: true });
+      merging = workers.merge(0, table, order, options.output);
+      merging.catch(() => {});
+    },
   );
   try {
-    const order = taskRolloutOrder(table.task, table.rollout, table.count);
     log(`Loaded ${table.count} rollout record(s) from ${files.length} shard(s)`);
     for (const [key, info] of table.nonNumeric) {
       if (!table.fieldNumeric[key]) continue;
@@ -142,15 +154,13 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
     }
 
     await mkdir(dirname(options.output) || '.', { recursive: true });
-    // The merged file is written before the statistics (it exists even when they fail, as in Gym):
-    // by a worker thread while this thread computes them, else (no worker, or it could not) here.
-    // Resolves to whether the worker wrote it.
-    let merging: Promise<boolean> = Promise.resolve(false);
+    // The merged file is written before the statistics (it exists even when they fail, as in Gym).
     if (merge) {
       log(`Merging shards into ${options.output}`);
-      if (pool === null) writeMergedRollouts(table, order, options.output);
+      const inWorker = merging as Promise<boolean> | null;
+      if (inWorker === null) writeMergedRollouts(table, order, options.output);
       else {
-        merging = pool.merge(0, table, order, options.output).then((done) => {
+        merging = inWorker.then((done) => {
           if (!done) writeMergedRollouts(table, order, options.output);
           return done;
         });
@@ -187,7 +197,7 @@ export async function aggregateRollouts(options: AggregateRolloutsOptions): Prom
       await merging;
       throw error;
     }
-    result.mergedInWorker = await merging;
+    result.mergedInWorker = (await merging) ?? false;
     log(
       `Finished rollout aggregation! View results at:\nMerged rollouts: ${merge ? options.output : '<not merged>'}\nAggregate metrics: ${result.metricsPath ?? 'None'}`,
     );
@@ -216,10 +226,10 @@ async function computeAgents(
     if (list) list.push(r);
     else byAgent.set(a, [r]);
   }
-  for (const [agent, rows] of byAgent) checkDuplicates(table, table.agents.names[agent] as string, rows);
+  for (const [agent, rows] of byAgent) checkDuplicates(table, table.agentNames[agent] as string, rows);
   const agents: AgentAggregateParts[] = [];
   for (const [agent, rows] of byAgent) {
-    const name = table.agents.names[agent] as string;
+    const name = table.agentNames[agent] as string;
     const parts = await agentAggregate(table, name, Int32Array.from(rows), warnings, hooks);
     agents.push(parts);
     log(

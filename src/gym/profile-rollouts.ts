@@ -1,17 +1,16 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { buildGymFrame, type GymFrame } from './compute/build-gym-frame.js';
-import {
-  computeAcrossRepeatMetrics,
-  computeRepeatLevelMetrics,
-  type AgentRows,
-} from './compute/compute-repeat-level-metrics.js';
-import { describeColumns, describeKeys } from './compute/compute-describe-stats.js';
+import { computeAcrossRepeatMetrics } from './compute/compute-across-repeat-metrics.js';
+import { computeRepeatLevelMetrics, type AgentRows } from './compute/compute-repeat-level-metrics.js';
+import { describeColumns } from './compute/describe-columns.js';
+import { describeKeys } from './compute/describe-keys.js';
 import { GymGroupLevels } from './compute/gym-group-levels.js';
 import { GymWarnings } from './compute/gym-warnings.js';
 import { GymInputError, type GymInputErrorCode } from './gym-input-error.js';
-import { rolloutLineError, loadRolloutFile } from './io/load-rollout-file.js';
+import { rolloutLineError } from './io/rollout-line-error.js';
 import { forEachJsonlLine } from './io/for-each-jsonl-line.js';
+import { loadRolloutFile } from './io/load-rollout-file.js';
 import type { PyJsonObject } from '../pycompat/py-json.js';
 import { GymRowError } from './rows/gym-row-error.js';
 import { RolloutTable } from './rows/rollout-table.js';

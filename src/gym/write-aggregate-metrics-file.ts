@@ -3,6 +3,7 @@ import type { GymAgentAggregate } from './compute/compute-agent-aggregate.js';
 import type { GymGroupLevels } from './compute/gym-group-levels.js';
 import type { PyJson } from '../pycompat/py-json.js';
 import { PyJsonFileWriter } from '../pycompat/py-json-file-writer.js';
+import type { RolloutTable } from './rows/rollout-table.js';
 
 /**
  * Writes `_aggregate_metrics.json` (orjson `OPT_INDENT_2`, no trailing newline): the same text as
@@ -24,9 +25,14 @@ export function writeAggregateMetricsFile(
     if (agents.length === 0) w.ascii('[]');
     else {
       w.byte(0x5b);
-      // whether the group entries can be streamed reads every item of the table the agents share: once
-      const first = lazyGroups.find((g) => g !== null);
-      const streamable = first?.canWrite() ?? false;
+      // whether a table's group entries can be streamed reads every item of the table: asked once
+      // per table, not once per agent (agents of a run share one table)
+      const streamable = new Map<RolloutTable, boolean>();
+      const canStream = (groups: GymGroupLevels): boolean => {
+        let ok = streamable.get(groups.table);
+        if (ok === undefined) streamable.set(groups.table, (ok = groups.canWrite()));
+        return ok;
+      };
       agents.forEach((agent, i) => {
         if (i > 0) w.byte(0x2c);
         w.pad(1);
@@ -35,7 +41,7 @@ export function writeAggregateMetricsFile(
         keys.forEach((k, j) => {
           w.bytes(w.memberPrefix(k, 2, j === 0));
           const lazy = k === 'group_level_metrics' ? lazyGroups[i] : null;
-          if (lazy && !lazy.read && streamable) lazy.write(w, 2);
+          if (lazy && !lazy.read && canStream(lazy)) lazy.write(w, 2);
           else w.value((agent as unknown as Record<string, PyJson>)[k] as PyJson, 2);
         });
         w.pad(1);

@@ -63,29 +63,55 @@ export function buildGymFrame(
     const fields = countFields(table, rows);
     if (fields * n > maxValues) throw tooWide(fields, n, maxValues);
   }
-  const { statStart, statLen } = table;
   const intCount: number[] = [];
-  for (let i = 0; i < n; i++) {
+  fillFrame(table, rows, frame, intCount, colOf);
+  frame.intColumn = intCount.map((count) => count === n);
+  return frame;
+}
+
+/**
+ * Fills `frame` from the rows, counting each column's int values in `intCount`.
+ */
+function fillFrame(
+  table: RolloutTable,
+  rows: Int32Array,
+  frame: GymFrame,
+  intCount: number[],
+  colOf: Int32Array,
+): void {
+  const { task, rollout, columns } = frame;
+  const { statStart, statLen } = table;
+  for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
-    frame.task[i] = table.task[r] as number;
-    frame.rollout[i] = table.rollout[r] as number;
+    task[i] = table.task[r] as number;
+    rollout[i] = table.rollout[r] as number;
     const { statKey, statVal, statKind } = table.valuesOf(r);
     const s = statStart[r] as number;
-    for (let k = s; k < s + (statLen[r] as number); k++) {
+    const e = s + (statLen[r] as number);
+    for (let k = s; k < e; k++) {
       const key = statKey[k] as number;
       let c = colOf[key] as number;
-      if (c < 0) {
-        c = colOf[key] = frame.names.length;
-        frame.names.push(table.keys.names[key] as string);
-        frame.columns.push(new Float64Array(n).fill(NaN));
-        intCount.push(0);
-      }
-      (frame.columns[c] as Float64Array)[i] = statVal[k] as number;
+      if (c < 0) c = addColumn(table, frame, intCount, colOf, key);
+      (columns[c] as Float64Array)[i] = statVal[k] as number;
       if (statKind[k] === VALUE_KIND.int) intCount[c] = (intCount[c] as number) + 1;
     }
   }
-  frame.intColumn = intCount.map((count) => count === n);
-  return frame;
+}
+
+/** A new all-NaN column for field `key`. */
+function addColumn(
+  table: RolloutTable,
+  frame: GymFrame,
+  intCount: number[],
+  colOf: Int32Array,
+  key: number,
+): number {
+  const c = frame.names.length;
+  colOf[key] = c;
+  frame.names.push(table.keys.names[key] as string);
+  frame.columns.push(new Float64Array(frame.n).fill(NaN));
+  intCount.push(0);
+  return c;
 }
 
 function tooWide(fields: number, n: number, maxValues: number): GymInputError {

@@ -9,9 +9,11 @@ import { computePassMajorityMetrics, PassAtKScoreError } from '../stats/compute-
 import { toPlainJson } from '../../pycompat/to-plain-json.js';
 import { setOwn } from '../../util/set-own.js';
 import { buildGymFrame } from './build-gym-frame.js';
-import { computeAcrossRepeatMetrics, computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
-import { describeColumns, describeKeys } from './compute-describe-stats.js';
+import { computeAcrossRepeatMetrics } from './compute-across-repeat-metrics.js';
+import { computeRepeatLevelMetrics } from './compute-repeat-level-metrics.js';
+import { describeColumns } from './describe-columns.js';
 import { GymGroupLevels } from './gym-group-levels.js';
+import { describeKeys } from './describe-keys.js';
 import type { GymHooks } from './gym-hooks.js';
 import type { GymWarnings } from './gym-warnings.js';
 

@@ -5,13 +5,11 @@ import { stringifyPyJson } from '../../pycompat/stringify-py-json.js';
 import { INFO_RAW, type RolloutTable } from '../rows/rollout-table.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import type { GymFrame } from './build-gym-frame.js';
-import {
-  computeDescribeStats,
-  describeStats,
-  describeColumns,
-  type DescribeKeys,
-} from './compute-describe-stats.js';
-import { setOwn } from '../../util/set-own.js';
+import { buildRolloutInfo } from './build-rollout-info.js';
+import { computeDescribeStats, DescribeStats } from './compute-describe-stats.js';
+import { describeColumns } from './describe-columns.js';
+import type { DescribeKeys } from './describe-keys.js';
+import { isArrayIndex } from '../rows/is-array-index.js';
 
 const SAMPLE: PyJsonObject = { agent_ref: { name: 'agent' } };
 /** Keys that come first in every `rollout_infos` item. */
@@ -84,7 +82,7 @@ export class GymGroupLevels {
     }),
   ): PyJsonObject[] {
     const { frame, table, rows } = this;
-    const stats = describeStats(this.frame.columns.length);
+    const stats = new DescribeStats(this.frame.columns.length);
     return this.ranges.map(([a, b]) => {
       const t = frame.task[a] as number;
       const entry: PyJsonObject = { _ng_task_index: pyInt(t) };
@@ -121,7 +119,7 @@ export class GymGroupLevels {
       return;
     }
     const layout = new GroupLayout(w, depth, this.keys, table);
-    const stats = describeStats(this.frame.columns.length);
+    const stats = new DescribeStats(this.frame.columns.length);
     const statValues = [stats.mean, stats.max, stats.min, stats.median, stats.std];
     w.byte(0x5b);
     for (let g = 0; g < this.ranges.length; g++) {
@@ -242,49 +240,4 @@ function writeRolloutInfo(w: PyJsonFileWriter, layout: GroupLayout, row: number,
     else w.float(x);
   }
   w.bytes(layout.itemClose);
-}
-
-/**
- * One `rollout_infos` item of table row `row`: `rollout_id` ("t:r"), the two indices, then `reward`
- * whenever the key exists (any value), the numeric usage items and the other numeric top-level items
- * (a top-level value beats a usage value of the same name), ints kept as ints.
- *
- * @example
- * buildRolloutInfo(table, 0); // { rollout_id: '0:1', _ng_task_index: 0n, _ng_rollout_index: 1n, reward: 1, … }
- */
-export function buildRolloutInfo(table: RolloutTable, row: number): PyJsonObject {
-  const t = table.task[row] as number;
-  const r = table.rollout[row] as number;
-  const info: PyJsonObject = {
-    rollout_id: `${t}:${r}`,
-    _ng_task_index: pyInt(t),
-    _ng_rollout_index: pyInt(r),
-  };
-  const s = table.infoStart[row] as number;
-  const e = s + (table.infoLen[row] as number);
-  const names = table.keys.names;
-  const { infoKey, infoKind, infoVal, infoBig, infoRaw } = table.valuesOf(row);
-  for (let k = s; k < e; k++) {
-    const name = names[infoKey[k] as number] as string;
-    const kind = infoKind[k] as number;
-    let v: PyJson;
-    if (kind === VALUE_KIND.float) v = infoVal[k] as number;
-    else if (kind === VALUE_KIND.int) v = infoBig.get(k) ?? pyInt(infoVal[k] as number);
-    else if (kind === INFO_RAW) v = infoRaw.get(k) ?? null;
-    else v = infoVal[k] as number;
-    setOwn(info, name, v);
-  }
-  return info;
-}
-
-/**
- * Whether JavaScript puts the key `name` before the other keys of an object (an array index:
- * `Object.keys` lists those first, in ascending order, whatever their written order).
- *
- * @example
- * isArrayIndex('12'); // true
- * isArrayIndex('012'); // false
- */
-export function isArrayIndex(name: string): boolean {
-  return /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < 4294967295;
 }

@@ -15,14 +15,16 @@ export type JsonlLineHandler = (
 export interface ForEachJsonlLineOptions {
   /** Also call the handler for blank lines (default false: they are skipped, as `gym eval aggregate` does). */
   blankLines?: boolean;
+  /** Read size in bytes (default 1 MiB; longer lines grow it). */
+  chunkSize?: number;
   /** Read only the bytes `[start, end)` (start must be a line start); line numbers count from there. */
   start?: number;
   end?: number;
 }
 
 /**
- * The read buffer of the last call, reused by the next one: a thread that reads many byte ranges one
- * after the other touches its memory once (fresh pages cost more than the read itself).
+ * A read buffer left by the last call, reused by the next one: a thread that reads many byte ranges
+ * one after the other touches its memory once (fresh pages cost more than the read itself).
  */
 let spare: Buffer | null = null;
 
@@ -48,8 +50,8 @@ export async function forEachJsonlLine(
   // synchronous reads: each is a short copy from the page cache, cheaper than a thread-pool round trip
   const fd = openSync(path, 'r');
   try {
-    // 1 MiB, grown for longer lines
-    let buf = spare ?? Buffer.allocUnsafe(1 << 20);
+    const size = options.chunkSize ?? 1 << 20;
+    let buf = spare !== null && spare.length === size ? spare : Buffer.allocUnsafe(size);
     spare = null;
     let start = 0;
     let end = 0;
@@ -58,14 +60,15 @@ export async function forEachJsonlLine(
     let lineNo = 0;
     let eof = false;
     const blank = options.blankLines ?? false;
-    const emit = (ls: number, le: number): void => {
+    const emit = (ls: number, le: number, utf8Ok: boolean): void => {
       lineNo++;
       let s = ls;
       let e = le;
       while (s < e && isPyWhitespace(buf[s] as number)) s++;
       while (e > s && isPyWhitespace(buf[e - 1] as number)) e--;
       if (s === e && !blank) return;
-      handler(buf, s, e, lineNo, bufFileOffset + s, isUtf8(buf.subarray(s, e)));
+      const valid = utf8Ok || isUtf8(buf.subarray(s, e));
+      handler(buf, s, e, lineNo, bufFileOffset + s, valid);
     };
     while (!eof) {
       if (start > 0) {
@@ -83,19 +86,23 @@ export async function forEachJsonlLine(
       const bytesRead = want <= 0 ? 0 : readSync(fd, buf, end, want, bufFileOffset + end);
       if (bytesRead === 0) eof = true;
       end += bytesRead;
+      const last = eof ? end : buf.lastIndexOf(10, end - 1);
+      if (last < start) continue;
+      const regionEnd = eof ? end : last + 1;
+      const allUtf8 = isUtf8(buf.subarray(start, regionEnd));
       while (start < end) {
         const nl = buf.indexOf(10, start);
         if (nl === -1 || nl >= end) {
           if (!eof) break;
-          emit(start, end);
+          emit(start, end, allUtf8);
           start = end;
           break;
         }
-        emit(start, nl);
+        emit(start, nl, allUtf8);
         start = nl + 1;
       }
     }
-    if (buf.length === 1 << 20) spare = buf;
+    if (buf.length === size) spare = buf;
     return lineNo;
   } finally {
     closeSync(fd);

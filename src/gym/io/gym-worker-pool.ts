@@ -1,7 +1,15 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../util/start-module-worker.js';
-import type { ClaimedScanJob, ScanRangeResult } from './load-rollout-files.js';
+import type { ClaimedScanJob } from './scan-claimed-ranges.js';
+import type { ScanRangeResult } from './scan-rollout-range.js';
 import type { MergeSource } from './write-merged-rollouts.js';
+
+interface Slot {
+  worker: Worker;
+  pending: ((m: unknown) => void) | null;
+  failed: ((e: Error) => void) | null;
+  dead: Error | null;
+}
 
 /**
  * Worker threads for `gym aggregate`: they read byte ranges of the inputs while the main thread reads
@@ -15,26 +23,39 @@ import type { MergeSource } from './write-merged-rollouts.js';
  * await pool.close();
  */
 export class GymWorkerPool {
-  private readonly workers: { worker: Worker; dead: Promise<never> }[] = [];
+  private readonly slots: Slot[] = [];
   private closed = false;
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
       const worker = startModuleWorker(import.meta.url, 'gym-worker');
-      const dead = new Promise<never>((_, reject) => {
-        worker.on('error', reject);
-        worker.on('exit', (code) => reject(new Error(`gym worker exited with code ${code}`)));
+      const slot: Slot = { worker, pending: null, failed: null, dead: null };
+      const die = (e: Error): void => {
+        if (slot.dead === null) slot.dead = e;
+        slot.failed?.(e);
+        slot.pending = null;
+        slot.failed = null;
+      };
+      worker.on('error', die);
+      worker.on('exit', (code) => die(new Error(`gym worker exited with code ${code}`)));
+      worker.on('message', (m: unknown) => {
+        const done = slot.pending;
+        slot.pending = null;
+        slot.failed = null;
+        done?.(m);
       });
-      dead.catch(() => {});
-      this.workers.push({ worker, dead });
+      this.slots.push(slot);
     }
   }
 
-  private run(index: number, message: object, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    const { worker, dead } = this.workers[index] as { worker: Worker; dead: Promise<never> };
-    const reply = new Promise((resolve) => worker.once('message', resolve));
-    worker.postMessage(message, transfer);
-    return Promise.race([reply, dead]);
+  private async run(index: number, message: object, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    const slot = this.slots[index] as Slot;
+    if (slot.dead !== null) throw slot.dead;
+    return new Promise<unknown>((resolve, reject) => {
+      slot.pending = resolve;
+      slot.failed = reject;
+      slot.worker.postMessage(message, transfer);
+    });
   }
 
   /**
@@ -77,6 +98,6 @@ export class GymWorkerPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

@@ -5,7 +5,7 @@
  * `{}` or `{ error }`.
  */
 import { parentPort } from 'node:worker_threads';
-import { scanClaimedRanges, type ClaimedScanJob } from './load-rollout-files.js';
+import { scanClaimedRanges, type ClaimedScanJob } from './scan-claimed-ranges.js';
 import { writeMergedRollouts, type MergeSource } from './write-merged-rollouts.js';
 
 interface Job {

@@ -5,10 +5,10 @@ import { GymRowError } from '../rows/gym-row-error.js';
 import { pyTruthy } from '../../pycompat/py-truthy.js';
 import { setOwn } from '../../util/set-own.js';
 import type { RolloutTable } from '../rows/rollout-table.js';
-import { HEAVY_KEYS, readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
+import { readRolloutRow, type RolloutRow } from '../rows/read-rollout-row.js';
 import { VALUE_KIND } from '../rows/value-kind.js';
 import { forEachJsonlLine } from './for-each-jsonl-line.js';
-import { GymInputError, type GymInputErrorCode } from '../gym-input-error.js';
+import { rolloutLineError, type RolloutLineErrorParts } from './rollout-line-error.js';
 
 /** Per-row extras kept for hooks: the cut-down row for `computeMetrics`, typed values for pass@k. */
 export interface RolloutExtra {
@@ -31,10 +31,15 @@ export interface LoadRolloutFileOptions {
   blankLines?: 'skip' | 'error';
 }
 
+/** Rows read before the columns of a range are sized for the whole range. */
+const SAMPLE_ROWS = 64;
+
+const HEAVY = ['responses_create_params', 'ng_agent_observations', 'ng_model_call_capture', 'ng_trajectory'];
+
 /** The collector's cut of a parsed row (heavy keys removed, `response` reduced to a truthy usage). */
 function cutDown(row: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY_KEYS.has(k)) setOwn(out, k, v);
+  for (const [k, v] of Object.entries(row)) if (k !== 'response' && !HEAVY.includes(k)) setOwn(out, k, v);
   const response = row['response'];
   const usage =
     response !== null && typeof response === 'object' && !Array.isArray(response)
@@ -58,7 +63,8 @@ function topValue(row: RolloutRow, key: string): PyJson | undefined {
  * at a line start) into `table` line by line: blank lines skipped (or rejected), each row validated
  * and reduced by {@link readRolloutRow}. Malformed JSON, invalid UTF-8 and rows Gym cannot use become
  * a {@link GymInputError} naming the file, the line (and column) and the field; lines are counted from the start
- * of the range. Returns the number of lines seen.
+ * of the range. Returns the number
+ * of rows read and of lines seen.
  *
  * @example
  * await loadRolloutFile('rollouts.jsonl', 0, table, { cut: true });
@@ -69,12 +75,14 @@ export async function loadRolloutFile(
   table: RolloutTable,
   options: LoadRolloutFileOptions,
   range: { start: number; end: number } | null = null,
-): Promise<number> {
+): Promise<{ rows: number; lines: number }> {
   const spans = new JsonSpans();
   const answerKey = options.passAtK?.answerKey;
   const capture = answerKey === undefined ? undefined : new Set([answerKey]);
   const readAgent = options.agent ?? true;
   const blankIsError = options.blankLines === 'error';
+  let rows = 0;
+  let lines = 0;
   const fail = (
     line: number,
     code: RolloutLineErrorParts['code'],
@@ -85,7 +93,7 @@ export async function loadRolloutFile(
   ): never => {
     throw rolloutLineError({ code, prefix, path, line, detail, column, field });
   };
-  return forEachJsonlLine(
+  lines = await forEachJsonlLine(
     path,
     (buf, s, e, lineNo, fileOffset, validUtf8) => {
       if (s === e) {
@@ -125,8 +133,21 @@ export async function loadRolloutFile(
         );
       }
       const agent =
-        readAgent && row.agentName !== null && row.agentName !== '' ? table.agents.idOf(row.agentName) : -1;
+        readAgent && row.agentName !== null && row.agentName !== '' ? table.agentId(row.agentName) : -1;
       const r = table.addRow(row, fileIndex, lineNo, fileOffset, e - s, agent);
+      rows++;
+      if (rows === SAMPLE_ROWS && range !== null && r === SAMPLE_ROWS - 1) {
+        // room for the whole range at the sample's density, so that the columns are not copied
+        // again and again as they grow (a row has at least 42 bytes: both indices)
+        const bytes = range.end - range.start;
+        const perRow = (fileOffset + e - s - range.start) / SAMPLE_ROWS;
+        const estimate = Math.ceil(Math.min(bytes / 42, (1.25 * bytes) / perRow));
+        table.reserve(
+          estimate,
+          estimate * Math.ceil(table.statCount / SAMPLE_ROWS),
+          estimate * Math.ceil(table.infoCount / SAMPLE_ROWS),
+        );
+      }
       if (options.keepRows || options.passAtK) {
         const extra: RolloutExtra = {};
         if (options.keepRows) extra.row = cutDown(row.parsed as JsonObject);
@@ -142,41 +163,5 @@ export async function loadRolloutFile(
       ...(range === null ? {} : { start: range.start, end: range.end }),
     },
   );
-}
-
-/** The parts of a per-line input error, so that it can be rebuilt with another line number. */
-export interface RolloutLineErrorParts {
-  code: GymInputErrorCode;
-  /** `Malformed JSON` or `Bad rollout` / `Bad materialized input`. */
-  prefix: string;
-  path: string;
-  line: number;
-  detail: string;
-  column?: number | undefined;
-  field?: string | undefined;
-}
-
-/**
- * A {@link GymInputError} about one line: `<prefix> in '<path>' at line N[, column C]: <detail>`. The
- * parts are kept on the error (`parts`) so a worker can send them and the reader rebuild the message
- * with the line number in the whole file.
- *
- * @example
- * throw rolloutLineError({ code: 'malformed_json', prefix: 'Malformed JSON', path, line: 3, detail: 'empty line' });
- */
-export function rolloutLineError(
-  parts: RolloutLineErrorParts,
-): GymInputError & { parts: RolloutLineErrorParts } {
-  const col = parts.column === undefined ? '' : `, column ${parts.column}`;
-  const error = new GymInputError(
-    parts.code,
-    `${parts.prefix} in '${parts.path}' at line ${parts.line}${col}: ${parts.detail}`,
-    {
-      file: parts.path,
-      line: parts.line,
-      ...(parts.field === undefined ? {} : { field: parts.field }),
-    },
-  ) as GymInputError & { parts: RolloutLineErrorParts };
-  Object.defineProperty(error, 'parts', { value: parts, enumerable: false });
-  return error;
+  return { rows, lines };
 }

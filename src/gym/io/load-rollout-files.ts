@@ -1,13 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import { RolloutTable, type RolloutTableTransfer } from '../rows/rollout-table.js';
+import type { RolloutTable, RolloutTableTransfer } from '../rows/rollout-table.js';
 import { GymWorkerPool } from './gym-worker-pool.js';
-import {
-  loadRolloutFile,
-  type LoadRolloutFileOptions,
-  rolloutLineError,
-  type RolloutLineErrorParts,
-} from './load-rollout-file.js';
+import { loadRolloutFile, type LoadRolloutFileOptions } from './load-rollout-file.js';
+import { rolloutLineError } from './rollout-line-error.js';
+import { scanClaimedRanges } from './scan-claimed-ranges.js';
+import { scanRolloutRange, type ScanRange, type ScanRangeResult } from './scan-rollout-range.js';
 import { appendAll } from '../../util/append-all.js';
 
 /** How {@link loadRolloutFiles} may use threads. */
@@ -35,72 +33,6 @@ export interface LoadRolloutFilesResult {
   threads: number;
   /** The worker threads, still running when `keepWorkers` was asked for (else null). */
   pool: GymWorkerPool | null;
-}
-
-/** A line-aligned byte range `[start, end)` of input `file` (an index into the scan's file list). */
-export interface ScanRange {
-  file: number;
-  start: number;
-  end: number;
-}
-
-/** What reading one byte range gave: its rows and line count, or the parts of its first error. */
-export type ScanRangeResult =
-  { lines: number; table: RolloutTableTransfer } | { parts: RolloutLineErrorParts | null; message: string };
-
-/**
- * Reads the byte range `range` of `path` into a table of its own, lines counted from the range's
- * start; an error is returned as data, so that the thread that puts the ranges together reports it
- * with its line number in the whole file. The result's arrays are views whose buffers can be
- * transferred to another thread.
- */
-async function scanRolloutRange(
-  path: string,
-  range: ScanRange,
-  options: LoadRolloutFileOptions,
-): Promise<ScanRangeResult> {
-  const table = new RolloutTable();
-  try {
-    const lines = await loadRolloutFile(path, 0, table, options, range);
-    return { lines, table: table.toTransfer() };
-  } catch (error) {
-    const parts = (error as { parts?: RolloutLineErrorParts }).parts;
-    return { parts: parts ?? null, message: (error as Error).message ?? String(error) };
-  }
-}
-
-/** Byte ranges of the inputs that several threads read, each range claimed once from `next`. */
-export interface ClaimedScanJob {
-  files: string[];
-  ranges: ScanRange[];
-  /** Shared counter (one element): the index of the next range to claim. */
-  next: Int32Array;
-  options: LoadRolloutFileOptions;
-}
-
-/**
- * Reads the ranges of `job` whose index this thread claims from the shared counter (one at a time,
- * until none is left), each through {@link scanRolloutRange}: `[index, result]` pairs. After a range
- * that failed no thread claims another one; every earlier range is already claimed, so the first
- * error in file order is among the results of all threads.
- *
- * @example
- * const next = new Int32Array(new SharedArrayBuffer(4));
- * const mine = await scanClaimedRanges({ files, ranges, next, options: { cut: true } });
- */
-export async function scanClaimedRanges(job: ClaimedScanJob): Promise<[number, ScanRangeResult][]> {
-  const { files, ranges, next, options } = job;
-  const out: [number, ScanRangeResult][] = [];
-  for (let i = Atomics.add(next, 0, 1); i < ranges.length; i = Atomics.add(next, 0, 1)) {
-    const r = ranges[i] as ScanRange;
-    const result = await scanRolloutRange(files[r.file] as string, r, options);
-    out.push([i, result]);
-    if (!('table' in result)) {
-      Atomics.store(next, 0, ranges.length);
-      break;
-    }
-  }
-  return out;
 }
 
 /** Reads the files one after the other in this thread (their table indices start at `first`). */
@@ -154,7 +86,9 @@ async function splitIntoRanges(files: string[], sizes: number[], rangeBytes: num
  * are the same as when reading sequentially. Small inputs, runs that keep per-row extras (hooks,
  * pass@k) and environments where a worker cannot start are read in this thread. With `keepWorkers`, a
  * large input gets a worker even when this thread reads alone, and the workers are returned running
- * (to write the merged file).
+ * (to write the merged file). `onRows` is called (with those workers) as soon as every row's own columns
+ * (source, indices, agent) are in `table`, before their values are appended, so that work that needs
+ * only the rows (sorting them, writing the merged file) can start.
  *
  * @example
  * const { threads } = await loadRolloutFiles(['a.jsonl', 'b.jsonl'], table, { cut: true });
@@ -165,6 +99,7 @@ export async function loadRolloutFiles(
   options: LoadRolloutFileOptions,
   parallel: ParallelScanOptions = {},
   keepWorkers = false,
+  onRows?: (pool: GymWorkerPool | null) => void,
 ): Promise<LoadRolloutFilesResult> {
   const first = table.files.length;
   appendAll(table.files, files);
@@ -176,6 +111,7 @@ export async function loadRolloutFiles(
   const workerCount = Math.max(scanThreads - 1, keepWorkers && big && threads >= 2 ? 1 : 0);
   if (workerCount === 0) {
     await loadSequentially(files, first, table, options);
+    onRows?.(null);
     return { threads: 0, pool: null };
   }
   // started first, so that the workers load their code while the ranges are cut
@@ -183,6 +119,7 @@ export async function loadRolloutFiles(
   try {
     if (scanThreads < 2) {
       await loadSequentially(files, first, table, options);
+      onRows?.(pool);
       return { threads: 0, pool };
     }
     const ranges = await splitIntoRanges(files, sizes, parallel.rangeBytes ?? 8 << 20);
@@ -207,7 +144,13 @@ export async function loadRolloutFiles(
       }
       if (!('table' in result)) break;
     }
-    appendInOrder(table, first, ranges, results);
+    let rows = table.count;
+    for (const result of results) {
+      if (result === undefined || !('table' in result)) break;
+      rows += result.table.count;
+    }
+    table.reserve(rows, 0, 0);
+    appendInOrder(table, first, ranges, results, () => onRows?.(keepWorkers ? pool : null));
     if (!keepWorkers) await pool.close();
     return { threads: threadsUsed, pool: keepWorkers ? pool : null };
   } catch (error) {
@@ -217,22 +160,21 @@ export async function loadRolloutFiles(
   }
 }
 
-/** Appends the ranges' rows in file order; throws the first error in file order, with its line in the file. */
+/**
+ * Appends the ranges' rows in file order, their values left where the ranges' tables hold them
+ * (their key ids made the table's after `onRows`); throws the first error in file order, with its
+ * line in the file.
+ */
 function appendInOrder(
   table: RolloutTable,
   first: number,
   ranges: ScanRange[],
   results: (ScanRangeResult | undefined)[],
+  onRows: () => void,
 ): void {
-  // the row columns sized once for every range's rows
-  let rows = table.count;
-  for (const result of results) {
-    if (result === undefined || !('table' in result)) break;
-    rows += result.table.count;
-  }
-  table.reserve(rows, 0, 0);
   let file = -1;
   let lineOffset = 0;
+  const rowBases: number[] = [];
   for (const [k, r] of ranges.entries()) {
     const result = results[k];
     // after the first error no range is read
@@ -245,7 +187,12 @@ function appendInOrder(
       if (result.parts === null) throw new Error(result.message);
       throw rolloutLineError({ ...result.parts, line: result.parts.line + lineOffset });
     }
-    table.append(result.table, first + r.file, lineOffset);
+    rowBases.push(table.count);
+    table.appendPartRows(result.table, first + r.file, lineOffset);
     lineOffset += result.lines;
+  }
+  onRows();
+  for (const [k, rowBase] of rowBases.entries()) {
+    table.adoptPartValues((results[k] as { table: RolloutTableTransfer }).table, rowBase);
   }
 }

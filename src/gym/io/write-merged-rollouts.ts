@@ -5,6 +5,17 @@ import type { RolloutTable } from '../rows/rollout-table.js';
 /** Output buffer size, small on purpose: the kernel copies a buffer that stays in the CPU cache faster. */
 const OUT_BYTES = 256 << 10;
 
+/**
+ * Largest input span read at once for a window of rows ({@link writeMergedRollouts}): rows in
+ * completion order are shuffled only locally, so the rows of a few hundred consecutive tasks lie
+ * within a few MB of each other.
+ */
+const REGION_BYTES = 16 << 20;
+/** A window is read as one region only with at least this many rows … */
+const REGION_MIN_ROWS = 64;
+/** … and when its rows make up at least half of the span. */
+const REGION_MIN_FILL = 0.5;
+
 function readFully(fd: number, buf: Uint8Array, at: number, length: number, position: number): number {
   let got = 0;
   while (got < length) {
@@ -20,10 +31,12 @@ export type MergeSource = Pick<RolloutTable, 'files' | 'file' | 'line' | 'offset
 
 /**
  * Writes the rows of `table` in `order` to `outPath`, one per line with its original bytes (the
- * stripped line), by reading each row back from its shard (rows are never held in memory): one positioned read
- * straight into the output buffer per row, or per run of rows that follow each other in both the
- * order and the shard. Writes to a temporary file renamed over `outPath` at the end, so the output
- * may be an input.
+ * stripped line), by reading each row back from its shard (rows are never held in memory). When the
+ * next rows of the order lie close together in one shard (at least {@link REGION_MIN_ROWS} of them
+ * filling half of a span of at most {@link REGION_BYTES}), the span is read at once and the rows
+ * copied from it; otherwise each row is read with one positioned read straight into the output buffer
+ * (rows that follow each other in both the order and the shard are read together). Writes to a temporary file renamed over `outPath` at the end, so the output may be
+ * an input.
  *
  * @example
  * writeMergedRollouts(table, sortedRows, 'results/rollouts.jsonl');
@@ -46,6 +59,13 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       flush();
       if (n > outBuf.length) outBuf = Buffer.allocUnsafe(n);
     };
+    /** Appends the row `src[at, at + n)` and a newline. */
+    const append = (src: Buffer, at: number, n: number): void => {
+      room(n + 1);
+      src.copy(outBuf, used, at, at + n);
+      used += n;
+      outBuf[used++] = 10;
+    };
     const fdOf = (file: number): number => {
       let fd = inputs.get(file);
       if (fd === undefined) {
@@ -58,11 +78,48 @@ export function writeMergedRollouts(table: MergeSource, order: Int32Array, outPa
       new Error(
         `'${table.files[table.file[row] as number]}' changed while it was being merged (line ${table.line[row]})`,
       );
+    let region: Buffer | null = null;
+    /** Rows before this position of the order are not tried as a region again. */
+    let noRegionUntil = 0;
+
     for (let p = 0; p < order.length;) {
       const row = order[p] as number;
       const file = table.file[row] as number;
       const offset = table.offset[row] as number;
       const length = table.length[row] as number;
+      if (p >= noRegionUntil) {
+        // the longest window of rows from this file within REGION_BYTES of each other
+        let lo = offset;
+        let hi = offset + length;
+        let filled = length;
+        let q = p + 1;
+        while (q < order.length) {
+          const next = order[q] as number;
+          if (table.file[next] !== file) break;
+          const o = table.offset[next] as number;
+          const e = o + (table.length[next] as number);
+          const nlo = o < lo ? o : lo;
+          const nhi = e > hi ? e : hi;
+          if (nhi - nlo > REGION_BYTES) break;
+          lo = nlo;
+          hi = nhi;
+          filled += e - o;
+          q++;
+        }
+        if (q - p < REGION_MIN_ROWS || filled < REGION_MIN_FILL * (hi - lo)) noRegionUntil = q;
+        else {
+          region ??= Buffer.allocUnsafe(REGION_BYTES);
+          const got = readFully(fdOf(file), region, 0, hi - lo, lo);
+          for (; p < q; p++) {
+            const r = order[p] as number;
+            const at = (table.offset[r] as number) - lo;
+            const n = table.length[r] as number;
+            if (at + n > got) throw changed(r);
+            append(region, at, n);
+          }
+          continue;
+        }
+      }
       // a run of rows that are consecutive lines of the shard, each followed by exactly "\n"
       let q = p + 1;
       let runEnd = offset + length;

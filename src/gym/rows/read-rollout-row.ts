@@ -2,6 +2,7 @@ import { JsonSpans } from '../../pycompat/json-spans.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import { readPyJson } from '../../pycompat/read-py-json.js';
 import { GymRowError, type GymRowErrorCode } from './gym-row-error.js';
+import { isArrayIndex } from './is-array-index.js';
 import { pyTruthy } from '../../pycompat/py-truthy.js';
 import { VALUE_KIND } from './value-kind.js';
 
@@ -59,8 +60,7 @@ export interface RolloutRow {
 
 type JsonObject = { [key: string]: unknown };
 
-/** The heavy top-level keys the collector's cut removes. */
-export const HEAVY_KEYS = new Set([
+const HEAVY = new Set([
   'responses_create_params',
   'ng_agent_observations',
   'ng_model_call_capture',
@@ -136,6 +136,25 @@ function setField(f: RowField, v: unknown, text: string): void {
  */
 function fieldsOf(text: string, o: JsonObject, members: number[]): Map<string, RowField> {
   const fields = new Map<string, RowField>();
+  const names = Object.keys(o);
+  const n = members.length >> 2;
+  if (names.length === n && (n === 0 || !isArrayIndex(names[0] as string))) {
+    // no repeated key and no array index: the parsed object lists its keys (and values) in written
+    // order, the k-th of them is the k-th member of the text
+    const values = Object.values(o);
+    for (let k = 0; k < n; k++) {
+      const f: RowField = {
+        kind: VALUE_KIND.null,
+        value: NaN,
+        big: null,
+        start: members[4 * k + 2] as number,
+        end: members[4 * k + 3] as number,
+      };
+      fields.set(names[k] as string, f);
+      setField(f, values[k], text);
+    }
+    return fields;
+  }
   for (let k = 0; k < members.length; k += 4) {
     const key = keyAt(text, members[k] as number, members[k + 1] as number);
     const start = members[k + 2] as number;
@@ -229,7 +248,7 @@ export function readRolloutRow(
   top.delete('_ng_rollout_index');
   top.delete('response');
   if (readAgent) top.delete('agent_ref');
-  if (options.cut) for (const key of HEAVY_KEYS) top.delete(key);
+  if (options.cut) for (const key of HEAVY) top.delete(key);
   if (readAgent && hasAgentRef) {
     const ref = own(row, 'agent_ref');
     if (

@@ -1,4 +1,5 @@
 import { type GrowableTypedArray, grownTypedArray as grown } from '../../util/grown-typed-array.js';
+import { StringIds } from './string-ids.js';
 import type { PyJson } from '../../pycompat/py-json.js';
 import type { RolloutRow, RowField } from './read-rollout-row.js';
 import { VALUE_KIND } from './value-kind.js';
@@ -26,6 +27,12 @@ export type RowValues = Pick<
 /** A table's rows as plain data ({@link RolloutTable.toTransfer}), to hand from a worker thread. */
 export type RolloutTableTransfer = ReturnType<RolloutTable['toTransfer']>;
 
+/** Whether `map[i] === i` for every `i` (ids that need no remapping). */
+function isIdentity(map: Int32Array): boolean {
+  for (let i = 0; i < map.length; i++) if (map[i] !== i) return false;
+  return true;
+}
+
 /**
  * Rollout rows reduced to what Gym's statistics need, in columnar typed arrays: per row its source
  * (file, line, byte range), indices, agent, the ordered numeric field map of the statistics (usage
@@ -39,8 +46,7 @@ export type RolloutTableTransfer = ReturnType<RolloutTable['toTransfer']>;
  */
 export class RolloutTable {
   readonly files: string[] = [];
-  /** Agent names as ids. */
-  readonly agents = new StringIds();
+  private readonly agents = new StringIds();
   count = 0;
   private cap = 1024;
   file = new Int32Array(this.cap);
@@ -77,13 +83,26 @@ export class RolloutTable {
   readonly nonNumeric = new Map<number, NonNumericField>();
   /** Optional per-row payload (hook rows, pass@k values), by row index. */
   readonly extra: unknown[] = [];
-  /** The values of rows appended from other tables ({@link append}), kept where they are. */
+  /** The values of rows appended from other tables ({@link appendPartRows}), kept where they are. */
   private readonly parts: RowValues[] = [];
-  /** Per row: 0 when its values are this table's own, else 1 + its index in {@link parts}. */
+  /**
+   * Per row: 0 when its values are this table's own, else 1 + its index in {@link parts} (null
+   * while every row's values are this table's own).
+   */
   private part: Int32Array | null = null;
 
   /** Field names as ids. */
   readonly keys = new StringIds();
+
+  /** Agent names by id. */
+  get agentNames(): readonly string[] {
+    return this.agents.names;
+  }
+
+  /** The id of agent `name`, given a new one when it is new. */
+  agentId(name: string): number {
+    return this.agents.idOf(name);
+  }
 
   private resizeRows(n: number): void {
     this.file = grown(this.file, n);
@@ -101,6 +120,12 @@ export class RolloutTable {
     this.cap = n;
   }
 
+  /** Where the values of row `r` are: this table itself, or the table its row was appended from. */
+  valuesOf(r: number): RowValues {
+    const p = this.part === null ? 0 : (this.part[r] as number);
+    return p === 0 ? this : (this.parts[p - 1] as RowValues);
+  }
+
   /** Which key ids name a `rollout_infos` item of some row (1 at the id). */
   infoKeysUsed(): Uint8Array {
     const used = new Uint8Array(this.keys.names.length);
@@ -114,13 +139,10 @@ export class RolloutTable {
     return this.infoBig.size > 0 || this.parts.some((p) => p.infoBig.size > 0);
   }
 
-  /** Where the values of row `r` are: this table itself, or the table its row was appended from. */
-  valuesOf(r: number): RowValues {
-    const p = this.part === null ? 0 : (this.part[r] as number);
-    return p === 0 ? this : (this.parts[p - 1] as RowValues);
-  }
-
-  /** Makes room for `rows` rows, `stats` statistics values and `infos` `rollout_infos` items in all. */
+  /**
+   * Makes room for at least `rows` rows, `stats` statistics values and `infos` `rollout_infos` items
+   * in all (e.g. an estimate for a whole input), so that appending them copies no column again.
+   */
   reserve(rows: number, stats: number, infos: number): void {
     if (rows > this.cap) this.resizeRows(rows);
     if (stats > this.statCap) this.resizeStats(stats);
@@ -258,7 +280,7 @@ export class RolloutTable {
     const trim = <T extends GrowableTypedArray>(a: T, length: number): T => a.subarray(0, length) as T;
     return {
       names: [...this.keys.names],
-      agentNames: [...this.agents.names],
+      agentNames: [...this.agentNames],
       count: n,
       line: trim(this.line, n),
       offset: trim(this.offset, n),
@@ -285,22 +307,28 @@ export class RolloutTable {
 
   /**
    * Appends the rows of another table (e.g. built by a worker from a byte range of file `fileIndex`),
-   * `lineOffset` added to their line numbers, their key and agent ids remapped to this table's. Their
-   * values stay in `part`'s arrays (see {@link valuesOf}), their key ids rewritten in place: a
-   * range's values are never copied. Called in the order of the rows, so that keys and warnings come
-   * in file order.
+   * `lineOffset` added to their line numbers, their agent ids remapped. Their values stay in `part`'s
+   * arrays (see {@link valuesOf}); they can be read once {@link adoptPartValues} has remapped their
+   * key ids. Parts are appended in the order of their rows.
    */
-  append(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
-    const agentMap = Int32Array.from(part.agentNames, (name) => this.agents.idOf(name));
-    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+  appendPartRows(part: RolloutTableTransfer, fileIndex: number, lineOffset: number): void {
+    const agentMap = Int32Array.from(part.agentNames, (name) => this.agentId(name));
     const rowBase = this.count;
     const n = part.count;
-    this.reserve(rowBase + n, 0, 0);
+    if (this.cap < rowBase + n) this.resizeRows(Math.max(rowBase + n, this.cap * 2));
     this.part ??= new Int32Array(this.cap);
-    for (const keys of [part.statKey, part.infoKey])
-      for (let k = 0; k < keys.length; k++) keys[k] = keyMap[keys[k] as number] as number;
-    this.parts.push({ ...part, infoBig: new Map(part.infoBig), infoRaw: new Map(part.infoRaw) });
+    this.parts.push({
+      statKey: part.statKey,
+      statVal: part.statVal,
+      statKind: part.statKind,
+      infoKey: part.infoKey,
+      infoVal: part.infoVal,
+      infoKind: part.infoKind,
+      infoBig: new Map(part.infoBig),
+      infoRaw: new Map(part.infoRaw),
+    });
     this.part.fill(this.parts.length, rowBase, rowBase + n);
+    // whole columns are copied at once; only line numbers and agent ids that differ one by one
     this.file.fill(fileIndex, rowBase, rowBase + n);
     this.offset.set(part.offset, rowBase);
     this.length.set(part.length, rowBase);
@@ -310,10 +338,26 @@ export class RolloutTable {
     this.statLen.set(part.statLen, rowBase);
     this.infoStart.set(part.infoStart, rowBase);
     this.infoLen.set(part.infoLen, rowBase);
-    for (let i = 0; i < n; i++) {
-      const a = part.agent[i] as number;
-      this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
-      this.line[rowBase + i] = (part.line[i] as number) + lineOffset;
+    for (let i = 0; i < n; i++) this.line[rowBase + i] = (part.line[i] as number) + lineOffset;
+    if (isIdentity(agentMap)) this.agent.set(part.agent, rowBase);
+    else
+      for (let i = 0; i < n; i++) {
+        const a = part.agent[i] as number;
+        this.agent[rowBase + i] = a < 0 ? -1 : (agentMap[a] as number);
+      }
+    this.count = rowBase + n;
+  }
+
+  /**
+   * Makes the values of `part`, whose rows {@link appendPartRows} put at `rowBase`, readable: their
+   * key ids are rewritten in place to this table's, and the fields they make numeric or not are
+   * added. Called in the order of the rows, so that keys and warnings come in file order.
+   */
+  adoptPartValues(part: RolloutTableTransfer, rowBase: number): void {
+    const keyMap = Int32Array.from(part.names, (name) => this.keys.idOf(name));
+    if (!isIdentity(keyMap)) {
+      for (const keys of [part.statKey, part.infoKey])
+        for (let k = 0; k < keys.length; k++) keys[k] = keyMap[keys[k] as number] as number;
     }
     part.fieldNumeric.forEach((on, key) => {
       if (!on) return;
@@ -326,32 +370,12 @@ export class RolloutTable {
       const id = keyMap[key] as number;
       const e = this.nonNumeric.get(id);
       if (e) e.count += info.count;
-      else this.nonNumeric.set(id, { ...info, firstRow: rowBase + info.firstRow });
+      else
+        this.nonNumeric.set(id, {
+          count: info.count,
+          firstRow: rowBase + info.firstRow,
+          firstKind: info.firstKind,
+        });
     }
-    this.count = rowBase + n;
-  }
-}
-
-/**
- * Strings as small integer ids in order of first appearance (so that per-row data fits typed arrays).
- *
- * @example
- * const ids = new StringIds(); ids.idOf('a'); // 0
- * ids.idOf('b'); ids.idOf('a'); // 1, 0
- * ids.names; // ['a', 'b']
- */
-export class StringIds {
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-
-  /** The id of `name`, given a new one when it is new. */
-  idOf(name: string): number {
-    let id = this.ids.get(name);
-    if (id === undefined) {
-      id = this.names.length;
-      this.names.push(name);
-      this.ids.set(name, id);
-    }
-    return id;
   }
 }

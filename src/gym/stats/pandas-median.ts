@@ -1,4 +1,5 @@
-import { rangeMax, scratchBuffer } from './pandas-nanops.js';
+import { scratchBuffer } from './scratch-buffer.js';
+import { rangeMax } from './range-extremes.js';
 import { selectKth } from './select-kth.js';
 
 /** Up to this many values the median is taken from a sort (insertion sort), above by selection. */

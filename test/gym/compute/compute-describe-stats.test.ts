@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeDescribeStats, type DescribeStats } from '../../../src/gym/compute/compute-describe-stats.js';
-import { pandasMean, pandasStd, rangeMax, rangeMin } from '../../../src/gym/stats/pandas-nanops.js';
+import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';
+import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
+import { rangeMax, rangeMin } from '../../../src/gym/stats/range-extremes.js';
 
 /** Each statistic by its own function, as `describe_dataframe` defines it (the reference). */
 function reference(columns: Float64Array[], start: number, end: number): number[][] {

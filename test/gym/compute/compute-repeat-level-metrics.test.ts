@@ -8,7 +8,8 @@ import {
 import { GymWarnings } from '../../../src/gym/compute/gym-warnings.js';
 import type { PyJsonObject } from '../../../src/pycompat/py-json.js';
 import { numpyQuantileLinear } from '../stats/numpy-quantile-linear.js';
-import { pandasMean, pandasStd } from '../../../src/gym/stats/pandas-nanops.js';
+import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
+import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
 import { tConfidenceInterval } from '../../../src/gym/stats/t-confidence-interval.js';
 
 /**

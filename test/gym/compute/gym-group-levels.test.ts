@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildGymFrame } from '../../../src/gym/compute/build-gym-frame.js';
-import { describeKeys } from '../../../src/gym/compute/compute-describe-stats.js';
+import { describeKeys } from '../../../src/gym/compute/describe-keys.js';
 import { GymGroupLevels } from '../../../src/gym/compute/gym-group-levels.js';
 import { loadRolloutFile } from '../../../src/gym/io/load-rollout-file.js';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RolloutTable } from '../../../src/gym/rows/rollout-table.js';
 import { readRolloutRow } from '../../../src/gym/rows/read-rollout-row.js';
 import { VALUE_KIND } from '../../../src/gym/rows/value-kind.js';
-import { buildRolloutInfo } from '../../../src/gym/compute/gym-group-levels.js';
+import { buildRolloutInfo } from '../../../src/gym/compute/build-rollout-info.js';
 
 function scan(line: string, cut = true) {
   const table = new RolloutTable();

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { numpyQuantileLinear } from './numpy-quantile-linear.js';
-import { pairwiseSum, pandasMean, pandasStd } from '../../../src/gym/stats/pandas-nanops.js';
+import { pairwiseSum } from '../../../src/gym/stats/pairwise-sum.js';
+import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';
+import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
 import { studentTQuantile } from '../../../src/pycompat/student-t-quantile.js';
 
 interface OracleCase {

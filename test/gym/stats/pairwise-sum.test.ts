@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { pairwiseSum, pandasMean, pandasStd } from '../../../src/gym/stats/pandas-nanops.js';
+import { pairwiseSum } from '../../../src/gym/stats/pairwise-sum.js';
+import { pandasMean } from '../../../src/gym/stats/pandas-mean.js';
 import { pandasMedian } from '../../../src/gym/stats/pandas-median.js';
+import { pandasStd } from '../../../src/gym/stats/pandas-std.js';
 import { numpyQuantileLinear } from './numpy-quantile-linear.js';
 
 describe('pairwiseSum (numpy DOUBLE_pairwise_sum)', () => {

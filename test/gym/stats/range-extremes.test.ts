@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rangeMax, rangeMin } from '../../../src/gym/stats/pandas-nanops.js';
+import { rangeMax, rangeMin } from '../../../src/gym/stats/range-extremes.js';
 
 describe('rangeMin / rangeMax', () => {
   it('skip NaN, stay within the range, and give ±Infinity for a range without values', () => {
