@@ -19,11 +19,13 @@ const CHUNK_ROWS = 2048;
 export class TableBuffer {
   readonly #columns: DuckDBValue[][];
   readonly #wide: boolean[];
+  readonly #text: boolean[];
   #rows = 0;
 
   constructor(readonly table: StoreTable) {
     this.#columns = table.columns.map(() => []);
     this.#wide = table.columns.map((c) => /^U?BIGINT\b/.test(c.type));
+    this.#text = table.columns.map((c) => /^(VARCHAR|JSON)\b/.test(c.type));
   }
 
   /** Rows buffered since the last `appendTo`. */
@@ -39,9 +41,11 @@ export class TableBuffer {
     }
     for (let i = 0; i < row.length; i++) {
       const cell = row[i] as StoreCell;
-      (columns[i] as DuckDBValue[]).push(
-        typeof cell === 'number' && this.#wide[i] === true ? BigInt(cell) : cell,
-      );
+      // DuckDB's setColumnValues takes only bigint for BIGINT/UBIGINT and only strings for text columns
+      let value: DuckDBValue = cell;
+      if (typeof cell === 'number' && this.#wide[i] === true) value = BigInt(cell);
+      else if (cell !== null && typeof cell !== 'string' && this.#text[i] === true) value = String(cell);
+      (columns[i] as DuckDBValue[]).push(value);
     }
     this.#rows++;
   }
