@@ -16,10 +16,10 @@ const COMMANDS: readonly (readonly [
   load: () => Promise<Command>,
 ])[] = [
   [
-    'inspect',
-    'inspect [options] <inputs...>',
-    'show, per trial, what evalstream reads from the inputs: ids, spans, tool calls, tokens, final text',
-    () => import('./commands/inspect.js').then((m) => m.inspectCommand()),
+    'score',
+    'score [options] <inputs...>',
+    'score trials from their trace evidence and write a run bundle',
+    () => import('./commands/score.js').then((m) => m.scoreCommand()),
   ],
   [
     'summarize',
@@ -28,16 +28,10 @@ const COMMANDS: readonly (readonly [
     () => import('./commands/summarize.js').then((m) => m.summarizeCommand()),
   ],
   [
-    'report',
-    'report [options] <bundle-dir>',
-    'rebuild the self-contained report.html of a run bundle',
-    () => import('./commands/report.js').then((m) => m.reportCommand()),
-  ],
-  [
-    'serve',
-    'serve [options]',
-    'receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates',
-    () => import('./commands/serve.js').then((m) => m.serveCommand()),
+    'inspect',
+    'inspect [options] <inputs...>',
+    'show, per trial, what evalstream reads from the inputs: ids, spans, tool calls, tokens, final text',
+    () => import('./commands/inspect.js').then((m) => m.inspectCommand()),
   ],
   [
     'query',
@@ -52,22 +46,16 @@ const COMMANDS: readonly (readonly [
     () => import('./commands/export.js').then((m) => m.exportCommand()),
   ],
   [
-    'score',
-    'score [options] <inputs...>',
-    'score trials from their trace evidence and write a run bundle',
-    () => import('./commands/score.js').then((m) => m.scoreCommand()),
+    'serve',
+    'serve [options]',
+    'receive OTLP traces (HTTP + gRPC), score trials as they finish, keep live aggregates',
+    () => import('./commands/serve.js').then((m) => m.serveCommand()),
   ],
   [
-    'init',
-    'init [options]',
-    'write a commented starter evalstream.config.mjs',
-    () => import('./commands/init.js').then((m) => m.initCommand()),
-  ],
-  [
-    'gym',
-    'gym',
-    'NeMo Gym aggregate metrics and reward profiles, with Gym’s numbers',
-    () => import('./commands/gym.js').then((m) => m.gymCommand()),
+    'report',
+    'report [options] <bundle-dir>',
+    'rebuild the self-contained report.html of a run bundle',
+    () => import('./commands/report.js').then((m) => m.reportCommand()),
   ],
   [
     'compare',
@@ -80,6 +68,18 @@ const COMMANDS: readonly (readonly [
     'merge [options] <shards...>',
     'merge runs scored in shards (disjoint trials of one run) into one bundle: bundles, or Parquet exports and DuckDB stores',
     () => import('./commands/merge.js').then((m) => m.mergeCommand()),
+  ],
+  [
+    'gym',
+    'gym',
+    'NeMo Gym aggregate metrics and reward profiles, with Gym’s numbers',
+    () => import('./commands/gym.js').then((m) => m.gymCommand()),
+  ],
+  [
+    'init',
+    'init [options]',
+    'write a commented starter evalstream.config.mjs',
+    () => import('./commands/init.js').then((m) => m.initCommand()),
   ],
 ];
 

@@ -3,17 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { registerCommands } from '../../src/cli/register-commands.js';
 
 const ALL = [
-  'inspect',
+  'score',
   'summarize',
-  'report',
-  'serve',
+  'inspect',
   'query',
   'export',
-  'score',
-  'init',
-  'gym',
+  'serve',
+  'report',
   'compare',
   'merge',
+  'gym',
+  'init',
 ];
 
 async function program(argv: string[]): Promise<Command> {
