@@ -20,7 +20,7 @@ import type { ExportOutcome } from './export-response.js';
 import { LiveState, type LiveEvent } from './live-state.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
-import { tooDeepAttribute } from './too-deep-attribute.js';
+import { SharedAttributeChecks, tooDeepAttribute } from './too-deep-attribute.js';
 
 /** Configuration of the live engine (validated by the `serve` command). */
 export interface LiveEngineConfig {
@@ -233,10 +233,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     };
     let refused: Set<OtlpSpan> | null = null;
     const decoderRefused = decoderRefusals(request);
+    const shared = new SharedAttributeChecks();
     for (const rs of request.resourceSpans) {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
-          const why = ownRefusal(span, decoderRefused);
+          const why = ownRefusal(span, decoderRefused, shared);
           if (why === '') rejected += 1;
           else if (why !== null) {
             if (deep === 0) firstDeep = `span ${span.spanId} of trace ${span.traceId}: ${why}`;
@@ -645,9 +646,10 @@ function without(
 function acceptable(request: OtlpExportRequest): OtlpExportRequest {
   const refused = new Set<OtlpSpan>();
   const decoderRefused = decoderRefusals(request);
+  const shared = new SharedAttributeChecks();
   for (const rs of request.resourceSpans)
     for (const ss of rs.scopeSpans)
-      for (const span of ss.spans) if (ownRefusal(span, decoderRefused) !== null) refused.add(span);
+      for (const span of ss.spans) if (ownRefusal(span, decoderRefused, shared) !== null) refused.add(span);
   return refused.size === 0
     ? request
     : { ...request, resourceSpans: without(request.resourceSpans, refused) };
@@ -673,9 +675,13 @@ function decoderRefusals(request: OtlpExportRequest): Map<string, string> | null
  * Why a span is refused by itself: '' for a zero trace or span id, what is nested too deeply (as
  * the decoder or `tooDeepAttribute` says), or null when it is not.
  */
-function ownRefusal(span: OtlpSpan, decoderRefused: Map<string, string> | null): string | null {
+function ownRefusal(
+  span: OtlpSpan,
+  decoderRefused: Map<string, string> | null,
+  shared: SharedAttributeChecks,
+): string | null {
   if (isZeroId(span.traceId) || isZeroId(span.spanId)) return '';
-  return decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span);
+  return decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span, shared);
 }
 
 /** True for an empty or all-zero hex id (invalid in OTLP). */

@@ -1,5 +1,11 @@
 import { OtlpDecodeError } from '../evidence/otlp/otlp-decode-error.js';
-import type { OtlpAnyValue, OtlpAttributes, OtlpSpan } from '../evidence/otlp/otlp-types.js';
+import type {
+  OtlpAnyValue,
+  OtlpAttributes,
+  OtlpResource,
+  OtlpScope,
+  OtlpSpan,
+} from '../evidence/otlp/otlp-types.js';
 
 /**
  * Most levels of `arrayValue` / `kvlistValue` nesting `serve` takes in one attribute value. Agent
@@ -13,17 +19,21 @@ const MAX_ATTRIBUTE_DEPTH = 64;
  * scope's) nested more than {@link MAX_ATTRIBUTE_DEPTH} levels deep, or null when there is none. Walks the values with
  * a stack of its own (no recursion); a value the decoder cannot even read back for its depth counts as
  * too deep. Arrays and kvlists count as levels; the scalars inside the deepest of them do not. The
- * resource's and scope's attributes, shared by their spans, are walked once.
+ * resource's and scope's attributes, shared by their spans, are walked once per `shared` memo (give
+ * the spans of one request the same one).
  *
  * @example
  * tooDeepAttribute(span); // "attribute 'payload' nests deeper than 64 levels" or null
  */
-export function tooDeepAttribute(span: OtlpSpan): string | null {
+export function tooDeepAttribute(
+  span: OtlpSpan,
+  shared: SharedAttributeChecks = new SharedAttributeChecks(),
+): string | null {
   const maxDepth = MAX_ATTRIBUTE_DEPTH;
   try {
-    const around = sharedDeepKey(span.resource.attributes);
+    const around = shared.resource(span.resource);
     if (around !== null) return `resource attribute '${around}' nests deeper than ${maxDepth} levels`;
-    const scope = sharedDeepKey(span.scope.attributes);
+    const scope = shared.scope(span.scope);
     if (scope !== null) return `scope attribute '${scope}' nests deeper than ${maxDepth} levels`;
     const own = deepKey(span.attributes, maxDepth);
     if (own !== null) return `attribute '${own}' nests deeper than ${maxDepth} levels`;
@@ -44,14 +54,34 @@ export function tooDeepAttribute(span: OtlpSpan): string | null {
   }
 }
 
-/** {@link deepKey} of attributes shared by many spans (a resource's, a scope's). */
-const sharedChecked = new WeakMap<OtlpAttributes, string | null>();
+/**
+ * What {@link tooDeepAttribute} found in the attributes of the last resource and scope it met: the
+ * spans of one request share them, so one memo per request walks each of them once (a `WeakMap` by
+ * resource, kept across requests, cost more per span in lookups than the walk it saved).
+ */
+export class SharedAttributeChecks {
+  #resource: OtlpResource | null = null;
+  #resourceKey: string | null = null;
+  #scope: OtlpScope | null = null;
+  #scopeKey: string | null = null;
 
-function sharedDeepKey(attributes: OtlpAttributes): string | null {
-  if (attributes.size === 0) return null;
-  let key = sharedChecked.get(attributes);
-  if (key === undefined) sharedChecked.set(attributes, (key = deepKey(attributes, MAX_ATTRIBUTE_DEPTH)));
-  return key;
+  /** The first too-deep key of `resource`'s attributes, or null. */
+  resource(resource: OtlpResource): string | null {
+    if (resource !== this.#resource) {
+      this.#resourceKey = deepKey(resource.attributes, MAX_ATTRIBUTE_DEPTH);
+      this.#resource = resource;
+    }
+    return this.#resourceKey;
+  }
+
+  /** The first too-deep key of `scope`'s attributes, or null. */
+  scope(scope: OtlpScope): string | null {
+    if (scope !== this.#scope) {
+      this.#scopeKey = deepKey(scope.attributes, MAX_ATTRIBUTE_DEPTH);
+      this.#scope = scope;
+    }
+    return this.#scopeKey;
+  }
 }
 
 function deepKey(attributes: OtlpAttributes, maxDepth: number): string | null {

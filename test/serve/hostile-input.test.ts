@@ -9,7 +9,7 @@ import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { decodeExportRequest } from '../../src/serve/decode-export-request.js';
 import { LiveDuckDBStore } from '../../src/serve/live-duckdb-store.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
-import { tooDeepAttribute } from '../../src/serve/too-deep-attribute.js';
+import { SharedAttributeChecks, tooDeepAttribute } from '../../src/serve/too-deep-attribute.js';
 import { openDuckDB } from '../../src/sinks/duckdb/open-duckdb.js';
 import { deepAttributeJson, deepAttributeRequest } from './deep-attribute-request.js';
 import { fakeAgent } from './fake-agent.js';
@@ -102,5 +102,38 @@ describe('serve under hostile input', () => {
       ).resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
     expect(tooDeepAttribute(at(64))).toBeNull();
     expect(tooDeepAttribute(at(65))).toBe("attribute 'payload' nests deeper than 64 levels");
+  });
+
+  it('names a resource nested too deeply for each of its spans, and only for its spans, with one memo per request', () => {
+    type Value = { stringValue: string } | { arrayValue: { values: Value[] } };
+    const nest = (depth: number): Value =>
+      depth === 0 ? { stringValue: 'x' } : { arrayValue: { values: [nest(depth - 1)] } };
+    const span = (n: number) => ({
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: `00000000000000a${n}`,
+      name: 's',
+      startTimeUnixNano: '1',
+      endTimeUnixNano: '2',
+    });
+    const body = JSON.stringify({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: 'deep', value: nest(65) }] },
+          scopeSpans: [{ scope: { name: 'a' }, spans: [span(1), span(2)] }],
+        },
+        { resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'b' }, spans: [span(3)] }] },
+        {
+          resource: { attributes: [{ key: 'flat', value: nest(64) }] },
+          scopeSpans: [{ scope: { name: 'c' }, spans: [span(4)] }],
+        },
+      ],
+    });
+    const spans = decodeExportRequest(Buffer.from(body), 'json').resourceSpans.flatMap((rs) =>
+      rs.scopeSpans.flatMap((ss) => ss.spans),
+    );
+    const deep = "resource attribute 'deep' nests deeper than 64 levels";
+    const shared = new SharedAttributeChecks();
+    expect(spans.map((s) => tooDeepAttribute(s, shared))).toEqual([deep, deep, null, null]);
+    expect(spans.map((s) => tooDeepAttribute(s))).toEqual([deep, deep, null, null]);
   });
 });
