@@ -228,6 +228,10 @@ const seriesJoin = (withSpecs: boolean): string =>
     ? 'JOIN _es_series n ON n.task_id = s.task_id AND n.metric_type = s.metric_type'
     : 'JOIN _es_name n ON n.metric_type = s.metric_type';
 
+// A character's code, as `ascii(text)` gives the first one: integer comparisons cost DuckDB less than
+// one-character strings (`text[1]`).
+const ch = (c: string): number => c.charCodeAt(0);
+
 function observations(withSpecs: boolean, source: SummarySource): string {
   if (!source.staged)
     return `
@@ -250,17 +254,18 @@ WITH j AS (
   JOIN _es_task t ON t.task_id = s.task_id
     ${seriesJoin(withSpecs)}
   WHERE s.run_id = $run),
--- the JSON text of the value tells its type by its first character (a JSON null may be read as NULL)
-k AS (SELECT * EXCLUDE (pos, outputs, text), pos IS NOT NULL AS has_output, text, text[1] AS c
+-- the JSON text of the value tells its type by its first character, compared as its code (a JSON null
+-- may be read as NULL)
+k AS (SELECT * EXCLUDE (pos, outputs, text), pos IS NOT NULL AS has_output, text, ascii(text) AS c
       FROM (SELECT *, outputs[pos].value::VARCHAR AS text FROM j)),
 m AS (
   SELECT * EXCLUDE (c, text),
-    (CASE WHEN NOT has_output THEN NULL WHEN c = '"' THEN ${VT.string} WHEN c = 't' OR c = 'f' THEN ${VT.boolean}
-         WHEN c IS NULL OR c IN ('n', '[', '{') THEN ${VT.other} ELSE ${VT.number} END)::UTINYINT AS vt,
-    CASE WHEN NOT has_output OR c IS NULL OR c IN ('"', 'n', '[', '{') THEN NULL WHEN c = 't' THEN 1::DOUBLE WHEN c = 'f' THEN 0::DOUBLE
+    (CASE WHEN NOT has_output THEN NULL WHEN c = ${ch('"')} THEN ${VT.string} WHEN c = ${ch('t')} OR c = ${ch('f')} THEN ${VT.boolean}
+         WHEN c IS NULL OR c IN (${ch('n')}, ${ch('[')}, ${ch('{')}) THEN ${VT.other} ELSE ${VT.number} END)::UTINYINT AS vt,
+    CASE WHEN NOT has_output OR c IS NULL OR c IN (${ch('"')}, ${ch('n')}, ${ch('[')}, ${ch('{')}) THEN NULL WHEN c = ${ch('t')} THEN 1::DOUBLE WHEN c = ${ch('f')} THEN 0::DOUBLE
          ELSE CAST(text AS DOUBLE) END AS num_value,
-    CASE WHEN c = '"' THEN json_extract_string(text, '$') END AS label_value,
-    c NOT IN ('"', 't', 'f', 'n', '[', '{') AND (contains(text, '.') OR contains(text, 'e') OR contains(text, 'E'))
+    CASE WHEN c = ${ch('"')} THEN json_extract_string(text, '$') END AS label_value,
+    c NOT IN (${ch('"')}, ${ch('t')}, ${ch('f')}, ${ch('n')}, ${ch('[')}, ${ch('{')}) AND (contains(text, '.') OR contains(text, 'e') OR contains(text, 'E'))
       AS float_text
   FROM k)
 SELECT * EXCLUDE (float_text),
