@@ -76,7 +76,7 @@ export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLooku
     metric_type: score.metric_type,
     outputs: score.outputs.map((o) => ({
       name: o.name,
-      value: outputValue(
+      value: scoreOutputToWire(
         o.value,
         fromText || valueSchemaOf?.(score.metric_type, o.name) !== 'ContinuousScore',
       ),
@@ -88,7 +88,14 @@ export function scoreToWire(score: ScoreRecord, valueSchemaOf?: ValueSchemaLooku
   };
 }
 
-function outputValue(value: JsonValue, keepJsonType: boolean): WireValue {
+/**
+ * A score output's value in wire form: NaN → `"NaN"`, ±Infinity → null, a finite number as it is when
+ * `keepJsonType`, else boxed as a float; any other value unchanged.
+ *
+ * @example
+ * scoreOutputToWire(1, false); // PyFloat(1)
+ */
+export function scoreOutputToWire(value: JsonValue, keepJsonType: boolean): WireValue {
   if (typeof value !== 'number') return value;
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return null;

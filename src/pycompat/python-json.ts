@@ -1,4 +1,4 @@
-import { stringifyPyJson } from './stringify-py-json.js';
+import { pyJsonLayout, stringifyPyJson, stringifyPyJsonIn } from './stringify-py-json.js';
 import type { WireValue } from './wire-value.js';
 
 /** Options of {@link pythonJson}. */
@@ -14,6 +14,9 @@ export interface PythonJsonOptions {
   level?: number;
 }
 
+/** `pythonJson`'s one-line layout without float paths (most rows), built once. */
+const ONE_LINE = pyJsonLayout({ floats: 'repr', ensureAscii: true, sortKeys: true, numbers: 'wire' });
+
 /**
  * Serialises like Python's `json.dumps(value, sort_keys=True[, indent=2])` with the default
  * `ensure_ascii=True`: keys sorted by code point, non-ASCII and control characters as lowercase
@@ -28,6 +31,8 @@ export interface PythonJsonOptions {
  * pythonJson({ a: [1] }, { indent: 2 }); // '{\n  "a": [\n    1\n  ]\n}'
  */
 export function pythonJson(value: WireValue, options: PythonJsonOptions = {}): string {
+  if (options.indent === undefined && (options.floatPaths?.size ?? 0) === 0)
+    return stringifyPyJsonIn(value, ONE_LINE);
   return stringifyPyJson(value, {
     ...(options.indent === undefined ? {} : { indent: options.indent }),
     floats: 'repr',

@@ -52,6 +52,21 @@ const PATH_SEP = '\u0000';
  * stringifyPyJson({ a: 1 }, { indent: 4, floats: 'repr' }); // json.dumps(…, indent=4)
  */
 export function stringifyPyJson(value: PyJson | WireValue, options: StringifyPyJsonOptions = {}): string {
+  return stringifyPyJsonIn(value, pyJsonLayout(options));
+}
+
+/**
+ * A text layout of {@link stringifyPyJson}, built from its options once (for callers that write many
+ * values the same way, see {@link stringifyPyJsonIn}).
+ */
+export interface PyJsonLayout {
+  readonly layout: Layout;
+  /** The line break and indentation the value starts at; null: compact. */
+  readonly newline: string | null;
+}
+
+/** The layout of `options` (see {@link StringifyPyJsonOptions}). */
+export function pyJsonLayout(options: StringifyPyJsonOptions = {}): PyJsonLayout {
   const indent = options.indent ?? 0;
   const floats = options.floats ?? 'orjson';
   const unit = ' '.repeat(indent);
@@ -68,7 +83,12 @@ export function stringifyPyJson(value: PyJson | WireValue, options: StringifyPyJ
     wire: options.numbers === 'wire',
     floatPaths: paths && paths.size > 0 ? paths : null,
   };
-  return write(value, layout, indent > 0 ? '\n' + unit.repeat(options.level ?? 0) : null, '');
+  return { layout, newline: indent > 0 ? '\n' + unit.repeat(options.level ?? 0) : null };
+}
+
+/** {@link stringifyPyJson} with a layout built beforehand. */
+export function stringifyPyJsonIn(value: PyJson | WireValue, layout: PyJsonLayout): string {
+  return write(value, layout.layout, layout.newline, '');
 }
 
 /**

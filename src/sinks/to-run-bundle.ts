@@ -12,7 +12,8 @@ import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
 import { incompleteBundleDir } from '../bundle/incomplete-bundle-dir.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
-import { metadataToWire, scoreToWire, taskToWire, trialToWire } from '../bundle/to-wire.js';
+import { metadataToWire, taskToWire } from '../bundle/to-wire.js';
+import { scoreJson, trialJson } from '../bundle/row-json.js';
 import { newRunId } from '../bundle/new-run-id.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import { readJsonlRows } from '../bundle/read-jsonl-rows.js';
@@ -139,9 +140,9 @@ class RunBundleSink implements Sink<ScoredTrial> {
       this.#live?.addTaskSpec(task);
     }
     const mapRef = await state.placer.place(trial);
-    await state.trials.writeLine(
-      pythonJson(trialToWire(trial, mapRef), { floatPaths: rowSources.floatPaths(trial) }),
-    );
+    // the trial's metadata is in each of its scores too: written once
+    const metadata = { value: trial.metadata, text: pythonJson(trial.metadata) };
+    await state.trials.writeLine(trialJson(trial, mapRef, metadata.text));
     for (const d of scored.item.diagnostics ?? []) {
       state.diagnostics ??= await JsonlWriter.create(state.staged.file(DIAGNOSTICS_FILE_NAME));
       await state.diagnostics.writeLine(pythonJson({ trial_id: trial.id, task_id: trial.task_id, ...d }));
@@ -149,9 +150,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
     const lookup = declaredValueSchemas(task);
     for (const score of scored.scores) {
       this.#runId ??= score.run_id;
-      await state.scores.writeLine(
-        pythonJson(scoreToWire(score, lookup), { floatPaths: rowSources.floatPaths(score) }),
-      );
+      await state.scores.writeLine(scoreJson(score, lookup, metadata));
       this.#live?.addScore(score, task);
     }
     if (this.#live !== null) this.#live.addTrial(trial);
