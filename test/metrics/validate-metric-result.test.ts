@@ -166,4 +166,83 @@ describe('validateMetricResult', () => {
       message: "Metric output 'a' is not JSON data: contains a bigint",
     });
   });
+
+  it('checks a result naming every declared output in declaration order like any other', () => {
+    const specs = [continuousScore('a'), boolean('b')];
+    const inOrder = {
+      outputs: [
+        { name: 'a', value: 1 },
+        { name: 'b', value: 'yes' },
+      ],
+    };
+    expect(validateMetricResult(inOrder, specs)).toBe(inOrder);
+    const reversed = {
+      outputs: [
+        { name: 'b', value: 0 },
+        { name: 'a', value: 2 },
+      ],
+    };
+    expect(validateMetricResult(reversed, specs)).toBe(reversed);
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'a', value: 1 },
+            { name: 'b', value: 2 },
+          ],
+        },
+        specs,
+      ).code,
+    ).toBe('invalid_value');
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'a', value: 1 },
+            { name: 'b', value: true, x: 1 },
+          ],
+        },
+        specs,
+      ).message,
+    ).toContain('outputs.1.x\n  Extra inputs are not permitted');
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'a', value: 1 },
+            { name: 'b', value: undefined },
+          ],
+        },
+        specs,
+      ).code,
+    ).toBe('invalid_result');
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'a', value: 1 },
+            { name: 'b', value: true },
+          ],
+          extra: 1,
+        },
+        specs,
+      ).code,
+    ).toBe('invalid_result');
+    const twice = [discreteScore('n'), discreteScore('n')];
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'n', value: 1 },
+            { name: 'n', value: 1 },
+          ],
+        },
+        twice,
+      ),
+    ).toEqual({
+      code: 'duplicate_outputs',
+      type: 'ValueError',
+      message: "Duplicate metric output names: ['n']",
+    });
+  });
 });
