@@ -45,7 +45,10 @@ interface ShapeIssue {
  */
 export function validateMetricResult(result: unknown, specs: readonly MetricOutputSpec[]): MetricResult {
   if (isDeclaredShape(result, specs))
-    return checkValues(result as MetricResult, (_, i) => specs[i] as MetricOutputSpec);
+    return checkValues(
+      result as MetricResult,
+      (o) => specs.find((s) => s.name === o.name) as MetricOutputSpec,
+    );
   const issues = shapeIssues(result);
   if (issues.length > 0) {
     throw new MetricResultError(
@@ -78,22 +81,29 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
 }
 
 /**
- * Whether `result` is `{outputs: [{name, value}]}` with no other keys and its names are the specs'
- * names in declaration order, each once (the usual result): then none of the shape and name checks
- * can fail.
+ * Whether `result` is `{outputs: [{name, value}]}` with no other keys, the specs' names are distinct
+ * and the result names them in declaration order, each at most once, leaving out only optional ones
+ * (the usual result): then none of the shape and name checks can fail.
  */
 function isDeclaredShape(result: unknown, specs: readonly MetricOutputSpec[]): boolean {
   if (!isPlainObject(result)) return false;
   const outputs = result['outputs'];
-  if (!Array.isArray(outputs) || outputs.length !== specs.length || !hasOnlyKeys(result, RESULT_KEYS))
-    return false;
-  for (let i = 0; i < outputs.length; i++) {
-    const item: unknown = outputs[i];
+  if (!Array.isArray(outputs) || !hasOnlyKeys(result, RESULT_KEYS)) return false;
+  for (let k = 1; k < specs.length; k++)
+    for (let j = 0; j < k; j++)
+      if ((specs[j] as MetricOutputSpec).name === (specs[k] as MetricOutputSpec).name) return false;
+  let next = 0;
+  for (const item of outputs as unknown[]) {
     if (!isPlainObject(item) || item['value'] === undefined || !hasOnlyKeys(item, OUTPUT_KEYS)) return false;
     const name = item['name'];
-    if (name !== (specs[i] as MetricOutputSpec).name) return false;
-    for (let j = 0; j < i; j++) if ((specs[j] as MetricOutputSpec).name === name) return false;
+    for (;;) {
+      const spec = specs[next++];
+      if (spec === undefined) return false;
+      if (spec.name === name) break;
+      if (spec.required) return false;
+    }
   }
+  for (; next < specs.length; next++) if ((specs[next] as MetricOutputSpec).required) return false;
   return true;
 }
 

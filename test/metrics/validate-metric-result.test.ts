@@ -228,6 +228,27 @@ describe('validateMetricResult', () => {
         specs,
       ).code,
     ).toBe('invalid_result');
+    const optional = [
+      continuousScore('a', { required: false }),
+      boolean('b'),
+      discreteScore('c', { required: false }),
+    ];
+    const partial = { outputs: [{ name: 'b', value: 1 }] };
+    expect(validateMetricResult(partial, optional)).toBe(partial);
+    expect(
+      failure(
+        {
+          outputs: [
+            { name: 'c', value: 1.5 },
+            { name: 'b', value: 1 },
+          ],
+        },
+        optional,
+      ).code,
+    ).toBe('invalid_value');
+    expect(failure({ outputs: [{ name: 'c', value: 1 }] }, optional).message).toBe(
+      "Missing required metric outputs: ['b']",
+    );
     const twice = [discreteScore('n'), discreteScore('n')];
     expect(
       failure(
