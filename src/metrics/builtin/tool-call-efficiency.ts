@@ -47,27 +47,80 @@ export function toolCallEfficiency(options: ToolCallEfficiencyOptions = {}): Met
 
 /** The largest number of calls sharing one name and one argument set (compared as canonical JSON). */
 function maxRepeatedCalls(calls: readonly NormalizedToolCall[]): number {
+  if (calls.length === 0) return 0;
+  const byName = new Map<string, NormalizedToolCall[]>();
+  for (const call of calls) {
+    const same = byName.get(call.name);
+    if (same === undefined) byName.set(call.name, [call]);
+    else same.push(call);
+  }
+  let max = 1;
+  // arguments are read only for repeated names
+  for (const same of byName.values()) if (same.length > max) max = Math.max(max, mostEqualArguments(same));
+  return max;
+}
+
+/** Above this many calls of one name, arguments are counted by their canonical JSON, not pairwise. */
+const PAIRWISE_LIMIT = 16;
+
+/** The size of the largest group of `calls` with equal arguments (as canonical JSON). */
+function mostEqualArguments(calls: readonly NormalizedToolCall[]): number {
+  const args = calls.map((call) => call.arguments);
+  // A few calls of plain JSON data are compared pair by pair, building no text: such values are equal
+  // exactly when their canonical JSON is. Others (NaN, undefined, class instances) and many calls are
+  // counted by their canonical JSON.
+  if (args.length <= PAIRWISE_LIMIT && args.every(isPlainJson)) {
+    let max = 1;
+    for (let i = 0; i < args.length - max; i++) {
+      let n = 1;
+      for (let j = i + 1; j < args.length; j++) if (plainJsonEqual(args[i], args[j])) n += 1;
+      if (n > max) max = n;
+    }
+    return max;
+  }
   const counts = new Map<string, number>();
-  // a name's first call, until a second one comes: arguments are printed only for repeated names
-  const firstOfName = new Map<string, NormalizedToolCall | null>();
-  let max = calls.length === 0 ? 0 : 1;
-  const count = (call: NormalizedToolCall): void => {
-    const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
+  let max = 1;
+  for (const value of args) {
+    const key = canonicalJson(value);
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
     if (n > max) max = n;
-  };
-  for (const call of calls) {
-    const first = firstOfName.get(call.name);
-    if (first === undefined) {
-      firstOfName.set(call.name, call);
-      continue;
-    }
-    if (first !== null) count(first);
-    firstOfName.set(call.name, null);
-    count(call);
   }
   return max;
+}
+
+/** Whether `value` holds only strings, finite numbers, booleans, null, arrays and plain objects. */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (!isPlainJson(value[i])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k of Object.keys(value)) if (!isPlainJson((value as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+/** Whether two {@link isPlainJson} values are equal (object key order aside). */
+function plainJsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!plainJsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) {
+    if (!Object.hasOwn(b, k)) return false;
+    if (!plainJsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 /**

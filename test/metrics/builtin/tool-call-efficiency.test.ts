@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../bench/mulberry32.js';
+import type { CandidateEvidence } from '../../../src/evidence/candidate-evidence.js';
 import { EvidenceKeyError } from '../../../src/evidence/evidence-key-error.js';
 import { toolCallEfficiency } from '../../../src/metrics/builtin/tool-call-efficiency.js';
 import type { JsonObject } from '../../../src/model/json-value.js';
@@ -124,6 +125,17 @@ describe('tool_call_efficiency', () => {
         });
       }
     }
+  });
+
+  it('compares arguments that are not plain JSON data by their JSON text (NaN and null alike)', async () => {
+    // no trace format yields these; a view handing them out stands in
+    const args = [{ x: NaN }, { x: null }, { x: Infinity }, { x: 0 }];
+    const view = { normalizedToolCalls: () => args.map((a) => ({ name: 'read', arguments: a })) };
+    const ev = { trace: () => Promise.resolve(view) } as unknown as CandidateEvidence;
+    expect(await runOnEvidence(toolCallEfficiency(), ev)).toEqual({
+      efficient_tool_use: false,
+      max_repeated_tool_calls: 3,
+    });
   });
 
   it('fails without a trace; rejects a bad threshold', async () => {
