@@ -42,72 +42,30 @@ export function trialJson(
       const name = names[i] as string;
       const d = descriptors[name] as (typeof descriptors)[string];
       text +=
-        (i === 0 ? '' : ', ') +
-        quotePyJsonString(name, true) +
-        ': {"data": ' +
-        py(d.data) +
-        ', "description": ' +
-        py(d.description) +
-        ', "format": ' +
-        py(d.format) +
-        ', "kind": ' +
-        py(d.kind) +
-        ', "metadata": ' +
-        py(d.metadata) +
-        ', "ref": ' +
-        py(mapRef(d.ref)) +
-        '}';
+        `${i === 0 ? '' : ', '}${quotePyJsonString(name, true)}: {"data": ${py(d.data)}, ` +
+        `"description": ${py(d.description)}, "format": ${py(d.format)}, "kind": ${py(d.kind)}, ` +
+        `"metadata": ${py(d.metadata)}, "ref": ${py(mapRef(d.ref))}}`;
     }
-    evidenceText = '{"descriptors": ' + text + '}, "metadata": ' + py(evidence.metadata) + '}';
+    evidenceText = `{"descriptors": ${text}}, "metadata": ${py(evidence.metadata)}}`;
   }
+  const errorText =
+    error === null
+      ? 'null'
+      : `{"message": ${py(error.message)}, "occurred_at": ${py(error.occurred_at)}, ` +
+        `"traceback": ${py(error.traceback)}, "type": ${py(error.type)}}`;
+  const outputText =
+    output === null
+      ? 'null'
+      : `{"metadata": ${py(output.metadata)}, "output_text": ${py(output.output_text)}, ` +
+        `"response": ${py(output.response)}}`;
   return (
-    '{"error": ' +
-    (error === null
-      ? 'null'
-      : '{"message": ' +
-        py(error.message) +
-        ', "occurred_at": ' +
-        py(error.occurred_at) +
-        ', "traceback": ' +
-        py(error.traceback) +
-        ', "type": ' +
-        py(error.type) +
-        '}') +
-    ', "evidence": ' +
-    evidenceText +
-    ', "id": ' +
-    py(trial.id) +
-    ', "measurements": {"cache_creation_tokens": ' +
-    py(m.cache_creation_tokens) +
-    ', "cache_read_tokens": ' +
-    py(m.cache_read_tokens) +
-    ', "completion_tokens": ' +
-    py(m.completion_tokens) +
-    ', "cost_usd": ' +
-    float(m.cost_usd) +
-    ', "prompt_tokens": ' +
-    py(m.prompt_tokens) +
-    ', "runtime_sec": ' +
-    float(m.runtime_sec) +
-    ', "total_tokens": ' +
-    py(m.total_tokens) +
-    '}, "metadata": ' +
-    metadataText +
-    ', "output": ' +
-    (output === null
-      ? 'null'
-      : '{"metadata": ' +
-        py(output.metadata) +
-        ', "output_text": ' +
-        py(output.output_text) +
-        ', "response": ' +
-        py(output.response) +
-        '}') +
-    ', "status": ' +
-    py(trial.status) +
-    ', "task_id": ' +
-    py(trial.task_id) +
-    '}'
+    `{"error": ${errorText}, "evidence": ${evidenceText}, "id": ${py(trial.id)}, ` +
+    `"measurements": {"cache_creation_tokens": ${py(m.cache_creation_tokens)}, ` +
+    `"cache_read_tokens": ${py(m.cache_read_tokens)}, "completion_tokens": ${py(m.completion_tokens)}, ` +
+    `"cost_usd": ${float(m.cost_usd)}, "prompt_tokens": ${py(m.prompt_tokens)}, ` +
+    `"runtime_sec": ${float(m.runtime_sec)}, "total_tokens": ${py(m.total_tokens)}}, ` +
+    `"metadata": ${metadataText}, "output": ${outputText}, "status": ${py(trial.status)}, ` +
+    `"task_id": ${py(trial.task_id)}}`
   );
 }
 
@@ -132,26 +90,14 @@ export function scoreJson(
   for (let i = 0; i < score.diagnostics.length; i++) {
     const d = score.diagnostics[i] as ScoreRecord['diagnostics'][number];
     diagnostics +=
-      (i === 0 ? '{"details": ' : ', {"details": ') +
-      py(d.details) +
-      ', "message": ' +
-      py(d.message) +
-      ', "severity": ' +
-      py(d.severity) +
-      ', "source": ' +
-      py(d.source) +
-      '}';
+      `${i === 0 ? '' : ', '}{"details": ${py(d.details)}, "message": ${py(d.message)}, ` +
+      `"severity": ${py(d.severity)}, "source": ${py(d.source)}}`;
   }
   let outputs = '[';
   for (let i = 0; i < score.outputs.length; i++) {
     const o = score.outputs[i] as ScoreRecord['outputs'][number];
     const keepJsonType = fromText || valueSchemaOf?.(score.metric_type, o.name) !== 'ContinuousScore';
-    outputs +=
-      (i === 0 ? '{"name": ' : ', {"name": ') +
-      py(o.name) +
-      ', "value": ' +
-      py(scoreOutputToWire(o.value, keepJsonType)) +
-      '}';
+    outputs += `${i === 0 ? '' : ', '}{"name": ${py(o.name)}, "value": ${py(scoreOutputToWire(o.value, keepJsonType))}}`;
   }
   const metadata = score.metadata;
   let metadataText: string;
@@ -159,31 +105,15 @@ export function scoreJson(
     const keys = Object.keys(metadata);
     metadataText =
       keys.length === 2 && keys[0] === 'row_index' && keys[1] === 'trial_metadata'
-        ? '{"row_index": ' + py(metadata['row_index']) + ', "trial_metadata": ' + trialMetadata.text + '}'
+        ? `{"row_index": ${py(metadata['row_index'])}, "trial_metadata": ${trialMetadata.text}}`
         : py(metadata);
   } else {
     metadataText = py(metadata);
   }
   return (
-    '{"diagnostics": ' +
-    diagnostics +
-    '], "id": ' +
-    py(score.id) +
-    ', "metadata": ' +
-    metadataText +
-    ', "metric_type": ' +
-    py(score.metric_type) +
-    ', "outputs": ' +
-    outputs +
-    '], "run_id": ' +
-    py(score.run_id) +
-    ', "status": ' +
-    py(score.status) +
-    ', "task_id": ' +
-    py(score.task_id) +
-    ', "trial_id": ' +
-    py(score.trial_id) +
-    '}'
+    `{"diagnostics": ${diagnostics}], "id": ${py(score.id)}, "metadata": ${metadataText}, ` +
+    `"metric_type": ${py(score.metric_type)}, "outputs": ${outputs}], "run_id": ${py(score.run_id)}, ` +
+    `"status": ${py(score.status)}, "task_id": ${py(score.task_id)}, "trial_id": ${py(score.trial_id)}}`
   );
 }
 
