@@ -8,7 +8,8 @@ import { BUNDLE_FILES } from '../bundle/bundle-files.js';
 import { bundleRunManifest } from '../bundle/bundle-run-manifest.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
-import { metadataToWire, scoreToWire, taskToWire, trialToWire } from '../bundle/to-wire.js';
+import { metadataToWire, taskToWire } from '../bundle/to-wire.js';
+import { scoreJson, trialJson } from '../bundle/row-json.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import { SummaryAccumulator } from '../bundle/summary-accumulator.js';
 import { summaryJsonBytes } from '../bundle/summary-json-bytes.js';
@@ -141,7 +142,7 @@ async function writeBundleFiles(
     async (row) => {
       const trial = trialOf(row);
       accumulator.addTrial(trial);
-      await trials.writeLine(pythonJson(trialToWire(trial)));
+      await trials.writeLine(trialJson(trial));
     },
   );
   await trials.close();
@@ -177,7 +178,7 @@ async function writeBundleFiles(
       };
       // the bundle writer's rule for values computed in memory: see `scoreToWire`
       const lookup = (_type: string, name: string) => (continuous.has(name) ? 'ContinuousScore' : undefined);
-      await scores.writeLine(pythonJson(scoreToWire(score, lookup)));
+      await scores.writeLine(scoreJson(score, lookup));
       accumulator.addScore(score, null);
     },
   );
