@@ -44,11 +44,6 @@ interface ShapeIssue {
  * validateMetricResult({ outputs: [{ name: 'score', value: '0.5' }] }, [continuousScore('score')]); // ok, value stays '0.5'
  */
 export function validateMetricResult(result: unknown, specs: readonly MetricOutputSpec[]): MetricResult {
-  if (isDeclaredShape(result, specs))
-    return checkValues(
-      result as MetricResult,
-      (o) => specs.find((s) => s.name === o.name) as MetricOutputSpec,
-    );
   const issues = shapeIssues(result);
   if (issues.length > 0) {
     throw new MetricResultError(
@@ -77,56 +72,8 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
   for (const [code, what, names] of nameChecks) {
     if (names.length > 0) throw new MetricResultError(code, 'ValueError', `${what}: ${pyValueRepr(names)}`);
   }
-  return checkValues(result as MetricResult, (output) => byName.get(output.name) as MetricOutputSpec);
-}
-
-/**
- * Whether `result` is `{outputs: [{name, value}]}` with no other keys, the specs' names are distinct
- * and the result names them in declaration order, each at most once, leaving out only optional ones
- * (the usual result): then none of the shape and name checks can fail.
- */
-function isDeclaredShape(result: unknown, specs: readonly MetricOutputSpec[]): boolean {
-  if (!isPlainObject(result)) return false;
-  const outputs = result['outputs'];
-  if (!Array.isArray(outputs) || !hasOnlyKeys(result, RESULT_KEYS)) return false;
-  for (let k = 1; k < specs.length; k++)
-    for (let j = 0; j < k; j++)
-      if ((specs[j] as MetricOutputSpec).name === (specs[k] as MetricOutputSpec).name) return false;
-  let next = 0;
-  for (const item of outputs as unknown[]) {
-    if (!isPlainObject(item) || item['value'] === undefined || !hasOnlyKeys(item, OUTPUT_KEYS)) return false;
-    const name = item['name'];
-    for (;;) {
-      const spec = specs[next++];
-      if (spec === undefined) return false;
-      if (spec.name === name) break;
-      if (spec.required) return false;
-    }
-  }
-  for (; next < specs.length; next++) if ((specs[next] as MetricOutputSpec).required) return false;
-  return true;
-}
-
-const RESULT_KEYS = ['outputs'];
-const OUTPUT_KEYS = ['name', 'value'];
-
-/** Whether the own keys of `obj` are exactly `keys` (in any order). */
-function hasOnlyKeys(obj: object, keys: readonly string[]): boolean {
-  const own = Object.keys(obj);
-  if (own.length !== keys.length) return false;
-  for (const k of own) if (!keys.includes(k)) return false;
-  return true;
-}
-
-/** Steps 4 and 5 of {@link validateMetricResult}: each value against its spec, then as JSON data. */
-function checkValues(
-  result: MetricResult,
-  specOf: (output: MetricResult['outputs'][number], index: number) => MetricOutputSpec,
-): MetricResult {
-  const outputs = result.outputs;
-  for (let i = 0; i < outputs.length; i++) {
-    const output = outputs[i] as MetricResult['outputs'][number];
-    const spec = specOf(output, i);
+  for (const output of outputs) {
+    const spec = byName.get(output.name) as MetricOutputSpec;
     const check = checkOutputValue(output.value, spec);
     if (!check.ok) {
       const issue = {
@@ -153,7 +100,7 @@ function checkValues(
       );
     }
   }
-  return result;
+  return result as MetricResult;
 }
 
 /** The type name of the first non-JSON part of a value (bigint, Date, function, undefined...), or null. */
