@@ -5,13 +5,8 @@ import { BUNDLE_FILES, DIAGNOSTICS_FILE_NAME } from './bundle-files.js';
 import { declaredValueSchemas } from './declared-value-schemas.js';
 import { EvidencePlacer } from './evidence-placer.js';
 import { JsonlWriter } from './jsonl-writer.js';
-import {
-  metadataToWire,
-  scoreToWire,
-  type TaskValueFloatLookup,
-  taskToWire,
-  trialToWire,
-} from './to-wire.js';
+import { metadataToWire, type TaskValueFloatLookup, taskToWire } from './to-wire.js';
+import { scoreJson, trialJson } from './row-json.js';
 import { pythonJson } from '../pycompat/python-json.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunBundle } from './run-bundle.js';
@@ -85,7 +80,7 @@ export async function writeBundle(
       await writeLines(BUNDLE_FILES.tasks, bundle.tasks, (task) => lineText(taskToWire(task), task));
     if (bundle.trials !== null)
       await writeLines(BUNDLE_FILES.trials, bundle.trials, async (trial) =>
-        lineText(trialToWire(trial, await placer.place(trial)), trial),
+        trialJson(trial, await placer.place(trial)),
       );
     if (bundle.diagnostics)
       await writeLines(DIAGNOSTICS_FILE_NAME, bundle.diagnostics, (row) => pythonJson({ ...row }));
@@ -96,7 +91,7 @@ export async function writeBundle(
     for (const score of bundle.scores) {
       const task = taskById.get(score.task_id);
       const lookup = task === undefined ? undefined : declaredValueSchemas(task);
-      await scoresOut.writeLine(lineText(scoreToWire(score, lookup), score));
+      await scoresOut.writeLine(scoreJson(score, lookup));
       if (accumulator !== null) accumulator.addScore(score);
       else floats?.addScore(score, lookup);
     }
