@@ -5,9 +5,11 @@ import { headlineValue } from './summary-accessors.js';
 export type AggregateTableInput = Pick<Summary, 'scores' | 'metric_coverage'>;
 
 /**
- * The readable aggregate table `score` and `summarize` print: name, mean (a scalar's `value`),
- * count, nan_count and coverage (scored/total of the output; blank for views and pass@k), one line
- * per aggregate in summary order, columns aligned. Pure; no trailing newline.
+ * The readable aggregate table `score`, `summarize` and `merge` print: name, mean (a scalar's
+ * `value`), count, nan_count and coverage (scored/total of the output; blank for views and pass@k),
+ * one line per aggregate in summary order, columns aligned. Of a pass@k series only k = 1, 2, 4, 8, …
+ * and its largest k are printed (a task with 100 trials has 100 of them), and a last line counts the
+ * others, which `summary.json` holds; `allPassAtK` prints every one. Pure; no trailing newline.
  *
  * @example
  * console.log(formatAggregateTable(summary).join('\n'));
@@ -15,9 +17,14 @@ export type AggregateTableInput = Pick<Summary, 'scores' | 'metric_coverage'>;
  * // ------------  ----  -----  ---------  --------
  * // judge.reward  0.75      4          0       4/5
  */
-export function formatAggregateTable(summary: AggregateTableInput): string[] {
+export function formatAggregateTable(
+  summary: AggregateTableInput,
+  options: { allPassAtK?: boolean } = {},
+): string[] {
   const header = ['name', 'mean', 'count', 'nan_count', 'coverage'];
-  const rows = summary.scores.scores.map((a) => [
+  const all = summary.scores.scores;
+  const shown = options.allPassAtK === true ? all : all.filter(passAtKShown(all));
+  const rows = shown.map((a) => [
     a.name,
     formatNumber(headlineValue(a)),
     a.count === null ? '-' : String(a.count),
@@ -36,7 +43,27 @@ export function formatAggregateTable(summary: AggregateTableInput): string[] {
       .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
       .join('  ')
       .trimEnd();
-  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)];
+  const table = [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)];
+  const hidden = all.length - shown.length;
+  if (hidden > 0) table.push(`(${hidden} more pass@k rows, for other k: all are in summary.json)`);
+  return table;
+}
+
+const PASS_AT_K = /^(.*)pass@(\d+)$/;
+
+/** Whether a row is printed: not a pass@k, or k a power of two or the largest of its series. */
+function passAtKShown(rows: readonly { name: string }[]): (row: { name: string }) => boolean {
+  const largest = new Map<string, number>();
+  for (const { name } of rows) {
+    const m = PASS_AT_K.exec(name);
+    if (m !== null) largest.set(m[1] as string, Math.max(largest.get(m[1] as string) ?? 0, Number(m[2])));
+  }
+  return ({ name }) => {
+    const m = PASS_AT_K.exec(name);
+    if (m === null) return true;
+    const k = Number(m[2]);
+    return (k & (k - 1)) === 0 || k === largest.get(m[1] as string);
+  };
 }
 
 function coverageOf(summary: AggregateTableInput, name: string): string {

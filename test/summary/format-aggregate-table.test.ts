@@ -42,11 +42,52 @@ describe('formatAggregateTable', () => {
       count: null,
       nan_count: 0,
     }));
+    const lines = formatAggregateTable(
+      {
+        scores: { scores },
+        metric_coverage: {},
+      } as unknown as AggregateTableInput,
+      { allPassAtK: true },
+    );
+    expect(lines).toHaveLength(2 + 200_000);
+    expect(lines[2 + 199_999]).toBe('m.reward.pass@200000   1.0      -          0');
+  });
+
+  it('prints k = 1, 2, 4, 8, … and the largest k of each pass@k series, and counts the rest', () => {
+    const series = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        name: `${prefix}pass@${i + 1}`,
+        score_type: 'scalar',
+        value: 1,
+        count: null,
+        nan_count: 0,
+      }));
+    const scores = [
+      { name: 'judge.reward', score_type: 'continuous', mean: 0.5, count: 4, nan_count: 0 },
+      ...series('judge.reward.', 12),
+      ...series('judge.passed.', 3),
+      ...series('', 5),
+    ];
     const lines = formatAggregateTable({
       scores: { scores },
       metric_coverage: {},
     } as unknown as AggregateTableInput);
-    expect(lines).toHaveLength(2 + 200_000);
-    expect(lines[2 + 199_999]).toBe('m.reward.pass@200000   1.0      -          0');
+    expect(lines.slice(2).map((l) => l.split(' ')[0])).toEqual([
+      'judge.reward',
+      'judge.reward.pass@1',
+      'judge.reward.pass@2',
+      'judge.reward.pass@4',
+      'judge.reward.pass@8',
+      'judge.reward.pass@12',
+      'judge.passed.pass@1',
+      'judge.passed.pass@2',
+      'judge.passed.pass@3',
+      'pass@1',
+      'pass@2',
+      'pass@4',
+      'pass@5',
+      '(8',
+    ]);
+    expect(lines[lines.length - 1]).toBe('(8 more pass@k rows, for other k: all are in summary.json)');
   });
 });
