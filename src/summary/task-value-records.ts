@@ -4,12 +4,19 @@ import { TaskValueColumn } from './task-value-column.js';
 const LABEL = TaskValueColumn.LABEL;
 
 /**
+ * Records kept in plain arrays before typed ones: a run has one list per task and key, mostly short
+ * (a task's trials), and each typed array is an allocation of its own outside the heap plus two
+ * objects on it, which for a short list cost more time and memory than its records.
+ */
+const SHORT = 64;
+
+/**
  * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
- * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`) in typed arrays outside
- * the JavaScript heap, growing by half their size (a run holds one such list per task and key, so the
- * unused tail is most of what they cost beyond the records): 8 bytes a record while every number is
- * an int32, 12 from the first that is not. `column()` gives the `TaskValueColumn` the summary holds,
- * with arrays sized exactly.
+ * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`), in plain arrays for the
+ * first {@link SHORT} records, then in typed arrays outside the JavaScript heap, growing by half their
+ * size (a run holds one such list per task and key, so the unused tail is most of what they cost
+ * beyond the records): 8 bytes a record while every number is an int32, 12 from the first that is
+ * not. `column()` gives the `TaskValueColumn` the summary holds, with arrays sized exactly.
  *
  * @example
  * const records = new TaskValueRecords();
@@ -17,9 +24,9 @@ const LABEL = TaskValueColumn.LABEL;
  * records.column(['t1'], true).records(); // [{ trial_id: 't1', value_type: 'number', value: 0.5 }]
  */
 export class TaskValueRecords {
-  #codes = new Int32Array(8);
-  /** Int32 while every value is an int32 (counts, booleans, labels), else Float64. */
-  #values: Int32Array | Float64Array = new Int32Array(8);
+  #codes: number[] | Int32Array = [];
+  /** Typed: Int32 while every value is an int32 (counts, booleans, labels), else Float64. */
+  #values: number[] | Int32Array | Float64Array = [];
   #labels: string[] = [];
   #length = 0;
 
@@ -30,10 +37,19 @@ export class TaskValueRecords {
   /** Appends one record; `value` is the number (kinds Number/Float), else ignored. */
   push(trialIndex: number, kind: number, value: number): void {
     const at = this.#length;
+    if (Array.isArray(this.#codes)) {
+      if (at < SHORT) {
+        this.#codes.push(trialIndex * 8 + kind);
+        (this.#values as number[]).push(value);
+        this.#length = at + 1;
+        return;
+      }
+      this.#typed(at + (at >> 1));
+    }
     if (at === this.#codes.length) {
-      const length = Math.max(8, at + (at >> 1));
-      this.#codes = grownTypedArray(this.#codes, length);
-      this.#values = grownTypedArray(this.#values, length);
+      const length = at + (at >> 1);
+      this.#codes = grownTypedArray(this.#codes as Int32Array, length);
+      this.#values = grownTypedArray(this.#values as Int32Array | Float64Array, length);
     }
     this.#codes[at] = trialIndex * 8 + kind;
     if (this.#values instanceof Int32Array && ((value | 0) !== value || Object.is(value, -0))) {
@@ -43,6 +59,17 @@ export class TaskValueRecords {
     }
     this.#values[at] = value;
     this.#length = at + 1;
+  }
+
+  /** The plain arrays' records moved to typed arrays of `capacity`. */
+  #typed(capacity: number): void {
+    const values = this.#values as number[];
+    const int32 = values.every((v) => (v | 0) === v && !Object.is(v, -0));
+    const codes = new Int32Array(capacity);
+    codes.set(this.#codes);
+    this.#codes = codes;
+    this.#values = int32 ? new Int32Array(capacity) : new Float64Array(capacity);
+    this.#values.set(values);
   }
 
   /** Appends a label record. */
@@ -77,16 +104,17 @@ export class TaskValueRecords {
    */
   column(trialIds: readonly string[], copy: boolean): TaskValueColumn {
     const n = this.#length;
-    const take = copy || n < this.#codes.length ? 'slice' : 'subarray';
+    // handed over as they are when emptied and full (plain arrays always are)
+    const whole = !copy && n === this.#codes.length;
     const column = new TaskValueColumn(
       trialIds,
-      this.#codes[take](0, n),
-      this.#values[take](0, n),
+      whole ? this.#codes : this.#codes.slice(0, n),
+      whole ? this.#values : this.#values.slice(0, n),
       copy ? this.#labels.slice() : this.#labels,
     );
     if (!copy) {
-      this.#codes = new Int32Array(0);
-      this.#values = new Int32Array(0);
+      this.#codes = [];
+      this.#values = [];
       this.#labels = [];
       this.#length = 0;
     }

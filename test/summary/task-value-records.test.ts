@@ -47,23 +47,44 @@ describe('TaskValueRecords', () => {
     expect(grown.length).toBe(102);
   });
 
-  it('keeps int32 numbers in 4 bytes and widens, values intact, at the first other number', () => {
+  it('past its first records keeps int32 numbers in 4 bytes and widens, values intact, at the first other number', () => {
     const ints = new TaskValueRecords();
-    for (let i = 0; i < 20; i += 1) ints.push(i, TaskValueColumn.NUMBER, i * 1000 - 7);
-    ints.push(20, TaskValueColumn.TRUE, 0);
-    ints.pushLabel(21, 'x');
+    for (let i = 0; i < 100; i += 1) ints.push(i, TaskValueColumn.NUMBER, i * 1000 - 7);
+    ints.push(100, TaskValueColumn.TRUE, 0);
+    ints.pushLabel(101, 'x');
     const intColumn = ints.column(['t'], true);
     expect(intColumn.values).toBeInstanceOf(Int32Array);
     expect(intColumn.value(3)).toBe(2993);
     for (const odd of [-0, 0.5, NaN, 2 ** 31, -Infinity]) {
+      // the odd number among the first records (plain arrays, then typed), and after them (typed)
+      for (const at of [9, 80]) {
+        const records = new TaskValueRecords();
+        for (let i = 0; i < at; i += 1) records.push(i, TaskValueColumn.NUMBER, i - 4);
+        records.push(at, TaskValueColumn.FLOAT, odd);
+        for (let i = at + 1; i < 100; i += 1) records.push(i, TaskValueColumn.NUMBER, 3);
+        const column = records.column(['t'], false);
+        expect(column.values).toBeInstanceOf(Float64Array);
+        expect(Object.is(column.value(at), odd)).toBe(true);
+        const want = Array.from({ length: 100 }, (_, i) => (i < at ? i - 4 : i === at ? odd : 3));
+        expect(Array.from(column.values)).toEqual(want);
+      }
+    }
+  });
+
+  it('a short list gives the same records and values as a long one, odd numbers included', () => {
+    for (const odd of [-0, 0.5, NaN, 2 ** 31, -Infinity]) {
       const records = new TaskValueRecords();
-      for (let i = 0; i < 9; i += 1) records.push(i, TaskValueColumn.NUMBER, i - 4);
-      records.push(9, TaskValueColumn.FLOAT, odd);
-      records.push(10, TaskValueColumn.NUMBER, 3);
-      const column = records.column(['t'], false);
-      expect(column.values).toBeInstanceOf(Float64Array);
-      expect(Object.is(column.value(9), odd)).toBe(true);
-      expect(Array.from(column.values)).toEqual([-4, -3, -2, -1, 0, 1, 2, 3, 4, odd, 3]);
+      records.push(0, TaskValueColumn.NUMBER, 7);
+      records.push(1, TaskValueColumn.FLOAT, odd);
+      records.pushLabel(2, 'x');
+      const direct = new TaskValueColumn(['a', 'b', 'c']);
+      direct.push(0, TaskValueColumn.NUMBER, 7);
+      direct.push(1, TaskValueColumn.FLOAT, odd);
+      direct.pushLabel(2, 'x');
+      const column = records.column(direct.trialIds, false);
+      expect(column.records()).toEqual(direct.records());
+      expect(Object.is(column.value(1), odd)).toBe(true);
+      expect(records.length).toBe(0);
     }
   });
 });
