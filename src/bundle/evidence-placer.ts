@@ -26,6 +26,8 @@ export class EvidencePlacer {
   /** The last ref mapped and its mapping: consecutive trials often point into one file (an OTLP dump). */
   #lastRef: string | null = null;
   #lastMapped: string | null = null;
+  /** The bundle directory's real path, found at the first ref that needs it (it exists by then). */
+  #realDir: string | null = null;
 
   constructor(bundleDir: string, roots: readonly string[] = []) {
     this.#dir = resolve(bundleDir);
@@ -57,7 +59,8 @@ export class EvidencePlacer {
       const rel = pathInside(root, local);
       if (rel !== null) return rel === '' ? '.' : rel.split(sep).join('/');
     }
-    const rel = pathInside(realOrResolved(this.#dir), realOrResolved(local));
+    this.#realDir ??= realOrResolved(this.#dir);
+    const rel = pathInside(this.#realDir, realOrResolved(local));
     return rel === null ? ref : rel === '' ? '.' : rel.split(sep).join('/');
   }
 

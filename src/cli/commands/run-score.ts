@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Observable } from 'rxjs';
 import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
@@ -20,6 +20,7 @@ import type { Sink } from '../../sinks/sink.js';
 import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { type InputFormat, detectFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
+import { inputSize } from '../../sources/input-size.js';
 import { openInputs } from '../../sources/open-inputs.js';
 import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
@@ -59,7 +60,7 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
   const out = flags.out ?? join('runs', runId);
 
   // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
-  const inputBytes = (await Promise.all(inputs.map((i) => sizeOf(resolve(i))))).reduce((a, b) => a + b, 0);
+  const inputBytes = inputs.reduce((sum, i) => sum + inputSize(resolve(i)), 0);
   const engine = chooseSummaryEngine(flags.engine, inputBytes);
   const partialOut = existsSync(join(out, BUNDLE_FILES.run)) ? incompleteBundleDir(out) : out;
   const bundleInputs: string[] = [];
@@ -294,16 +295,6 @@ async function startProgress(totalBytes: number): Promise<Progress> {
       bar.stop();
     },
   };
-}
-
-async function sizeOf(path: string): Promise<number> {
-  const st = await stat(path).catch(() => null);
-  if (st === null) return 0;
-  if (st.isFile()) return st.size;
-  if (!st.isDirectory()) return 0;
-  const entries = await readdir(path);
-  const sizes = await Promise.all(entries.map((e) => sizeOf(join(path, e))));
-  return sizes.reduce((a, b) => a + b, 0);
 }
 
 /** What `evalstream score` knows about its progress at one moment. */
