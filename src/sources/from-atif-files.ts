@@ -12,6 +12,10 @@ import { InputError } from './input-error.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { formatJsonPath } from '../util/format-json-path.js';
+import { inOrderAhead } from '../util/in-order-ahead.js';
+
+/** Files read ahead of the one being scored (each is held in memory until its turn). */
+const FILES_AHEAD = 8;
 
 /** Options of `fromAtifFiles`. */
 export interface FromAtifFilesOptions {
@@ -49,14 +53,16 @@ async function* readAtifFiles(
 ): AsyncGenerator<TrialItem> {
   const seen = new Map<string, number>();
   let n = 0;
-  for (const p of paths) {
+  const read = async (p: string): Promise<{ file: string; bytes: Buffer }> => {
     const file = resolve(p);
-    let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      return { file, bytes: await readFile(file) };
     } catch (error) {
       throw new InputError(`cannot read: ${(error as Error).message}`, { file });
     }
+  };
+  // a file is read while the ones before it are parsed and scored
+  for await (const { file, bytes } of inOrderAhead(paths, FILES_AHEAD, read)) {
     let payload: unknown;
     try {
       payload = JSON.parse(bytes.toString('utf8'));

@@ -14,8 +14,12 @@ import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import { PullSource } from '../pipeline/pull-source.js';
+import { inOrderAhead } from '../util/in-order-ahead.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
+
+/** Trial directories read ahead of the one being scored. */
+const TRIALS_AHEAD = 8;
 
 const count = z.number().nullish();
 const agentContext = z.looseObject({
@@ -89,16 +93,21 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
     return;
   }
   const names = await listHarborEntries(dir);
-  let n = 0;
-  for (const name of names) {
+  const readTrial = async (name: string): Promise<{ item: TrialItem; path: string } | null> => {
     const trialDir = join(dir, name);
-    if (!(await isDirectory(trialDir))) continue; // a link to a file
+    if (!(await isDirectory(trialDir))) return null; // a link to a file
     await checkInsideRoot(root, trialDir);
     const result = await readResult(root, join(trialDir, 'result.json'));
-    if (result === null) continue; // not a trial directory, or a trial still running
-    yield await buildItem(root, trialDir, result.path, result.raw);
+    if (result === null) return null; // not a trial directory, or a trial still running
+    return { item: await buildItem(root, trialDir, result.path, result.raw), path: result.path };
+  };
+  let n = 0;
+  // a trial is a dozen small reads, one after another: a few trials are read at once
+  for await (const read of inOrderAhead(names, TRIALS_AHEAD, readTrial)) {
+    if (read === null) continue;
+    yield read.item;
     n += 1;
-    options.onProgress?.({ file: result.path, trials: n });
+    options.onProgress?.({ file: read.path, trials: n });
   }
 }
 

@@ -140,4 +140,35 @@ describe('fromHarborJob', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('reads trials ahead but gives them, and a corrupt one’s error, in name order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
+    try {
+      const names = Array.from({ length: 20 }, (_, i) => `hello-world__T${String(i).padStart(4, '0')}`);
+      for (const name of names) {
+        cpSync(join(job, 'hello-world__Ab3dE9f'), join(dir, name), { recursive: true });
+        writeFileSync(
+          join(dir, name, 'result.json'),
+          JSON.stringify({
+            task_name: 'hello-world',
+            trial_name: name,
+            verifier_result: { rewards: { reward: 1 } },
+          }),
+        );
+      }
+      writeFileSync(join(dir, names[12] as string, 'result.json'), '{"task_name": ');
+      const seen: string[] = [];
+      const error = await new Promise<unknown>((resolve) =>
+        fromHarborJob(dir).subscribe({
+          next: (i) => seen.push(i.trial.id),
+          error: resolve,
+          complete: () => resolve(null),
+        }),
+      );
+      expect(seen).toEqual(names.slice(0, 12));
+      expect((error as InputError).file).toBe(join(dir, names[12] as string, 'result.json'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
