@@ -11,6 +11,19 @@ import type { TrialItem } from '../../src/model/trial-item.js';
 const job = fileURLToPath(new URL('../fixtures/harbor/job-2026-01-05', import.meta.url));
 const all = (dir: string): Promise<TrialItem[]> => lastValueFrom(fromHarborJob(dir).pipe(toArray()));
 
+/** The trial ids a job gives before it errors, and the error (null when it completes). */
+async function idsUntilError(dir: string): Promise<{ seen: string[]; error: unknown }> {
+  const seen: string[] = [];
+  const error = await new Promise<unknown>((resolve) =>
+    fromHarborJob(dir).subscribe({
+      next: (i) => seen.push(i.trial.id),
+      error: resolve,
+      complete: () => resolve(null),
+    }),
+  );
+  return { seen, error };
+}
+
 // Expected values read off the fixture files by hand (see test/fixtures/harbor/README.md).
 describe('fromHarborJob', () => {
   it('one trial per trial directory with a result.json, in name order', async () => {
@@ -124,14 +137,7 @@ describe('fromHarborJob', () => {
     try {
       cpSync(job, dir, { recursive: true });
       writeFileSync(join(dir, 'multi-step__Z7kP4mN', 'result.json'), '{"task_name": "multi-step", ');
-      const seen: string[] = [];
-      const error = await new Promise<unknown>((resolve) =>
-        fromHarborJob(dir).subscribe({
-          next: (i) => seen.push(i.trial.id),
-          error: resolve,
-          complete: () => resolve(null),
-        }),
-      );
+      const { seen, error } = await idsUntilError(dir);
       expect(seen).toEqual(['fix-bug__Q9rT2wX', 'hello-world__Ab3dE9f']);
       expect(error).toBeInstanceOf(InputError);
       expect((error as InputError).file).toBe(join(dir, 'multi-step__Z7kP4mN', 'result.json'));
@@ -157,14 +163,7 @@ describe('fromHarborJob', () => {
         );
       }
       writeFileSync(join(dir, names[12] as string, 'result.json'), '{"task_name": ');
-      const seen: string[] = [];
-      const error = await new Promise<unknown>((resolve) =>
-        fromHarborJob(dir).subscribe({
-          next: (i) => seen.push(i.trial.id),
-          error: resolve,
-          complete: () => resolve(null),
-        }),
-      );
+      const { seen, error } = await idsUntilError(dir);
       expect(seen).toEqual(names.slice(0, 12));
       expect((error as InputError).file).toBe(join(dir, names[12] as string, 'result.json'));
     } finally {
