@@ -25,6 +25,15 @@ async function readError(run: Promise<unknown>): Promise<BundleReadError> {
   throw new Error('expected a BundleReadError');
 }
 
+/** A fresh parent directory with an `out` directory in it that already holds the file `name`. */
+async function outDirHolding(name: string): Promise<{ parent: string; out: string }> {
+  const parent = await tempDir();
+  const out = join(parent, 'out');
+  await mkdir(out);
+  await writeFile(join(out, name), 'keep me');
+  return { parent, out };
+}
+
 const engines = [
   ['memory', () => null],
   ['duckdb', () => duckdbBundleSummaryEngine()],
@@ -42,10 +51,7 @@ describe.each(engines)('summarizeBundle --out (%s engine)', (_name, engine) => {
   });
 
   it('reports a bad tasks.jsonl before a bad output directory, and leaves no copy behind', async () => {
-    const parent = await tempDir();
-    const out = join(parent, 'out');
-    await mkdir(out);
-    await writeFile(join(out, 'unrelated.txt'), 'keep me');
+    const { parent, out } = await outDirHolding('unrelated.txt');
     const dir = await bundleWith({ 'tasks.jsonl': '{"id": 1}\n' });
     const error = await readError(summarizeBundle(dir, { outDir: out, summaryEngine: engine() }));
     expect(error.issues[0]?.file).toContain('tasks.jsonl');
@@ -54,10 +60,7 @@ describe.each(engines)('summarizeBundle --out (%s engine)', (_name, engine) => {
   });
 
   it('reports a bad output directory when the bundle is fine', async () => {
-    const parent = await tempDir();
-    const out = join(parent, 'out');
-    await mkdir(out);
-    await writeFile(join(out, 'unrelated.txt'), 'keep me');
+    const { parent, out } = await outDirHolding('unrelated.txt');
     const error = await readError(
       summarizeBundle(await bundleWith({}), { outDir: out, summaryEngine: engine() }),
     );

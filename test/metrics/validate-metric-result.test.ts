@@ -13,6 +13,11 @@ function failure(result: unknown, specs = [continuousScore('a'), continuousScore
   throw new Error('expected a failure');
 }
 
+/** A metric result of the given (name, value) outputs, in order. */
+function outputs(...pairs: [string, unknown][]): { outputs: { name: string; value: unknown }[] } {
+  return { outputs: pairs.map(([name, value]) => ({ name, value })) };
+}
+
 describe('validateMetricResult', () => {
   it('returns the very same result object, values uncoerced', () => {
     const result = {
@@ -183,17 +188,7 @@ describe('validateMetricResult', () => {
       ],
     };
     expect(validateMetricResult(reversed, specs)).toBe(reversed);
-    expect(
-      failure(
-        {
-          outputs: [
-            { name: 'a', value: 1 },
-            { name: 'b', value: 2 },
-          ],
-        },
-        specs,
-      ).code,
-    ).toBe('invalid_value');
+    expect(failure(outputs(['a', 1], ['b', 2]), specs).code).toBe('invalid_value');
     expect(
       failure(
         {
@@ -205,17 +200,7 @@ describe('validateMetricResult', () => {
         specs,
       ).message,
     ).toContain('outputs.1.x\n  Extra inputs are not permitted');
-    expect(
-      failure(
-        {
-          outputs: [
-            { name: 'a', value: 1 },
-            { name: 'b', value: undefined },
-          ],
-        },
-        specs,
-      ).code,
-    ).toBe('invalid_result');
+    expect(failure(outputs(['a', 1], ['b', undefined]), specs).code).toBe('invalid_result');
     expect(
       failure(
         {
@@ -235,32 +220,12 @@ describe('validateMetricResult', () => {
     ];
     const partial = { outputs: [{ name: 'b', value: 1 }] };
     expect(validateMetricResult(partial, optional)).toBe(partial);
-    expect(
-      failure(
-        {
-          outputs: [
-            { name: 'c', value: 1.5 },
-            { name: 'b', value: 1 },
-          ],
-        },
-        optional,
-      ).code,
-    ).toBe('invalid_value');
+    expect(failure(outputs(['c', 1.5], ['b', 1]), optional).code).toBe('invalid_value');
     expect(failure({ outputs: [{ name: 'c', value: 1 }] }, optional).message).toBe(
       "Missing required metric outputs: ['b']",
     );
     const twice = [discreteScore('n'), discreteScore('n')];
-    expect(
-      failure(
-        {
-          outputs: [
-            { name: 'n', value: 1 },
-            { name: 'n', value: 1 },
-          ],
-        },
-        twice,
-      ),
-    ).toEqual({
+    expect(failure(outputs(['n', 1], ['n', 1]), twice)).toEqual({
       code: 'duplicate_outputs',
       type: 'ValueError',
       message: "Duplicate metric output names: ['n']",
