@@ -10,6 +10,11 @@ const LABEL = TaskValueColumn.LABEL;
  */
 const SHORT = 64;
 
+/** Whether an Int32Array keeps `v` as it is (not -0, NaN, a fraction or out of range). */
+function isInt32(v: number): boolean {
+  return (v | 0) === v && !Object.is(v, -0);
+}
+
 /**
  * The task value records of one `task_metric_values[task][key]` list while a summary is being built:
  * the codes and numbers of `TaskValueColumn` (`code = trialIndex * 8 + kind`), in plain arrays for the
@@ -52,7 +57,7 @@ export class TaskValueRecords {
       this.#values = grownTypedArray(this.#values as Int32Array | Float64Array, length);
     }
     this.#codes[at] = trialIndex * 8 + kind;
-    if (this.#values instanceof Int32Array && ((value | 0) !== value || Object.is(value, -0))) {
+    if (this.#values instanceof Int32Array && !isInt32(value)) {
       const wide = new Float64Array(this.#values.length);
       wide.set(this.#values);
       this.#values = wide;
@@ -64,7 +69,7 @@ export class TaskValueRecords {
   /** The plain arrays' records moved to typed arrays of `capacity`. */
   #typed(capacity: number): void {
     const values = this.#values as number[];
-    const int32 = values.every((v) => (v | 0) === v && !Object.is(v, -0));
+    const int32 = values.every(isInt32);
     const codes = new Int32Array(capacity);
     codes.set(this.#codes);
     this.#codes = codes;
