@@ -10,7 +10,7 @@ import { InputError } from './input-error.js';
 export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
   /** Force a layout instead of deciding from each file's name and first bytes. */
   layout?: OtlpFileLayout;
-  /** Read size in bytes (default 1 MiB). */
+  /** Read size in bytes (default 128 KiB). */
   chunkBytes?: number;
   /** Called after each request is read, with the file and its uncompressed bytes read so far. */
   onProgress?: (progress: { file: string; bytesRead: number }) => void;

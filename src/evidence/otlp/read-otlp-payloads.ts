@@ -6,7 +6,7 @@ import { readOtlpPayloadBatches } from './read-otlp-payload-batches.js';
 export interface ReadOtlpPayloadsOptions {
   /** Override the layout the file name implies. */
   layout?: OtlpFileLayout;
-  /** Read size; memory held is about one chunk plus the unfinished payload. Default 1 MiB. */
+  /** Read size; memory held is about one chunk plus the unfinished payload. Default 128 KiB. */
   chunkBytes?: number;
 }
 
