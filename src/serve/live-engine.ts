@@ -98,7 +98,7 @@ const SCORING_SLICE_MS = 4;
  * engine.start(); // completion timer
  * engine.acceptRequest(request); // from a receiver
  * await engine.shutdown(); // scores what is complete, flushes open trials
- * for (const trial of engine.finalTrials()) write(trial); // every trial once
+ * for (const trial of engine.eachFinalTrial()) write(trial); // every trial once
  */
 export class LiveEngine implements ExportHandler, LiveReadApi {
   readonly metrics = new ServeMetrics();
@@ -415,6 +415,16 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   /** Every trial's latest scored version, in first-scored order. */
   finalTrials(): ScoredTrial[] {
     return [...this.#state.eachFinalTrial()];
+  }
+
+  /** {@link finalTrials} one at a time, read back as they are taken. */
+  eachFinalTrial(): Generator<ScoredTrial> {
+    return this.#state.eachFinalTrial();
+  }
+
+  /** Lets the kept trials go (after the bundle is written): the engine keeps nothing afterwards. */
+  close(): void {
+    this.#state.close();
   }
 
   /** The summary of every trial's latest version (see {@link LiveState.summary}). */

@@ -3,15 +3,13 @@ import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
 import type { AgentOutput } from '../model/trial.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
-import { StringKeyIndex } from '../util/string-key-index.js';
+import { deserialize, serialize } from 'node:v8';
+import { grownTypedArray } from '../util/grown-typed-array.js';
+import { PackedStringSet } from '../util/packed-string-set.js';
 import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
+import { TrialJournal } from './trial-journal.js';
 
-/** One trial's latest scored version as the live state keeps it. */
-interface KeptTrial {
-  scored: ScoredTrial;
-  version: number;
-  completion: ReadyReason;
-}
+const COMPLETIONS: readonly ReadyReason[] = ['ended', 'idle-timeout', 'late-spans', 'shutdown'];
 
 /** A live event (`GET /v1/events`, the live page). */
 export interface LiveEvent {
@@ -21,7 +19,9 @@ export interface LiveEvent {
 
 /**
  * The live end of `serve`'s road: keeps every trial's latest scored version (plain records, no
- * evidence) and serves what is read while the run goes on: the summary (the file path's
+ * evidence), serialized in a `TrialJournal` file rather than on the heap (a long run keeps a record
+ * per trial; on the heap, 125k of them made most of what every collection had to go over), with
+ * their offsets, versions and keys in typed arrays, and serves what is read while the run goes on: the summary (the file path's
  * `SummaryBuilder`, over the latest versions, tasks in first-scored order), the live intervals, one
  * trial, and score events. A re-scored trial replaces its earlier version everywhere; the summary
  * and intervals are then rebuilt on their next read.
@@ -32,10 +32,18 @@ export interface LiveEvent {
  * state.summary().trial_count; // 1
  */
 export class LiveState {
-  readonly #kept: KeptTrial[] = [];
-  /** Position in `#kept` by trial key and by trial id (one per trial of the run). */
-  readonly #byKey = new StringKeyIndex();
-  readonly #byTrialId = new StringKeyIndex();
+  readonly #journal = new TrialJournal();
+  /** Per position (first-scored order): the latest version's record in the journal, its version and completion. */
+  #offsets = new Float64Array(64);
+  #lengths = new Int32Array(64);
+  #versions = new Int32Array(64);
+  #completions = new Uint8Array(64);
+  #size = 0;
+  /** Trial keys: a key's entry is its position. */
+  readonly #keys = new PackedStringSet();
+  /** Trial ids, and the position of each (the last trial given that id). */
+  readonly #trialIds = new PackedStringSet();
+  #positionOfId = new Int32Array(64);
   readonly #listeners = new Set<(event: LiveEvent) => void>();
   /** Fed each new trial once a summary was asked for; null before, and after a re-scoring. */
   #builder: SummaryBuilder | null = null;
@@ -49,7 +57,7 @@ export class LiveState {
 
   /** Number of trials kept. */
   get size(): number {
-    return this.#kept.length;
+    return this.#size;
   }
 
   /** Keeps `scored` as the latest version of the trial `key`; returns its version (1, 2, …). */
@@ -64,21 +72,28 @@ export class LiveState {
         trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
       },
     };
-    const at = this.#byKey.get(key);
+    const record = serialize(plain);
+    const offset = this.#journal.append(record);
+    const at = this.#keys.intern(key);
     let version = 1;
-    if (at === undefined) {
-      this.#byKey.set(key, this.#kept.length);
-      this.#byTrialId.set(item.trial.id, this.#kept.length);
-      this.#kept.push({ scored: plain, version, completion });
+    if (at === this.#size) {
+      this.#grow(at + 1);
+      this.#size = at + 1;
+      const idEntry = this.#trialIds.intern(item.trial.id);
+      if (idEntry >= this.#positionOfId.length)
+        this.#positionOfId = grownTypedArray(this.#positionOfId, this.#positionOfId.length * 2);
+      this.#positionOfId[idEntry] = at;
       if (this.#builder !== null) addToSummary(this.#builder, plain);
       this.#intervals.add(plain);
     } else {
-      const kept = this.#kept[at]!;
-      version = kept.version + 1;
-      this.#kept[at] = { scored: plain, version, completion };
+      version = (this.#versions[at] as number) + 1;
       this.#builder = null;
       this.#intervalsStale = true;
     }
+    this.#offsets[at] = offset;
+    this.#lengths[at] = record.length;
+    this.#versions[at] = version;
+    this.#completions[at] = COMPLETIONS.indexOf(completion);
     this.#summary = null;
     this.#lightSummary = null;
     this.#intervalsJson = null;
@@ -100,7 +115,20 @@ export class LiveState {
 
   /** Every trial's latest version, in first-scored order. */
   *eachFinalTrial(): Generator<ScoredTrial> {
-    for (const kept of this.#kept) yield kept.scored;
+    for (let at = 0; at < this.#size; at++) yield this.#scored(at);
+  }
+
+  /** Lets the journal go: the state is empty afterwards. */
+  close(): void {
+    this.#journal.close();
+    this.#size = 0;
+    this.#keys.clear();
+    this.#trialIds.clear();
+    this.#builder = null;
+    this.#summary = null;
+    this.#lightSummary = null;
+    this.#intervals.clear();
+    this.#intervalsJson = null;
   }
 
   /** The summary of every trial's latest version (as `buildSummary`, tasks in first-scored order). */
@@ -132,7 +160,7 @@ export class LiveState {
     if (this.#intervalsJson !== null) return this.#intervalsJson;
     if (this.#intervalsStale) {
       this.#intervals.clear();
-      for (const kept of this.#kept) this.#intervals.add(kept.scored);
+      for (const scored of this.eachFinalTrial()) this.#intervals.add(scored);
       this.#intervalsStale = false;
     }
     this.#intervalsJson = this.#intervals.json(this.stopWhenWidth);
@@ -141,14 +169,15 @@ export class LiveState {
 
   /** One trial's latest version (`GET /v1/trials/:id`), or undefined. */
   trialJson(trialId: string): unknown {
-    const at = this.#byTrialId.get(trialId);
-    if (at === undefined) return undefined;
-    const { scored, version, completion } = this.#kept[at]!;
+    const entry = this.#trialIds.indexOf(trialId);
+    if (entry < 0) return undefined;
+    const at = this.#positionOfId[entry] as number;
+    const scored = this.#scored(at);
     return {
       trial_id: scored.item.trial.id,
       task_id: scored.task.id,
-      version,
-      completion,
+      version: this.#versions[at],
+      completion: COMPLETIONS[this.#completions[at] as number],
       status: scored.item.trial.status,
       scores: scored.scores,
     };
@@ -163,9 +192,26 @@ export class LiveState {
   #currentBuilder(): SummaryBuilder {
     if (this.#builder === null) {
       this.#builder = new SummaryBuilder([]);
-      for (const kept of this.#kept) addToSummary(this.#builder, kept.scored);
+      for (const scored of this.eachFinalTrial()) addToSummary(this.#builder, scored);
     }
     return this.#builder;
+  }
+
+  /** The latest version at position `at`, read back from the journal. */
+  #scored(at: number): ScoredTrial {
+    return deserialize(
+      this.#journal.read(this.#offsets[at] as number, this.#lengths[at] as number),
+    ) as ScoredTrial;
+  }
+
+  /** Room for `n` positions. */
+  #grow(n: number): void {
+    if (n <= this.#offsets.length) return;
+    const length = this.#offsets.length * 2;
+    this.#offsets = grownTypedArray(this.#offsets, length);
+    this.#lengths = grownTypedArray(this.#lengths, length);
+    this.#versions = grownTypedArray(this.#versions, length);
+    this.#completions = grownTypedArray(this.#completions, length);
   }
 }
 

@@ -346,9 +346,10 @@ async function openLiveRun(options: ServeOptions) {
           labels: config.labels,
           reportWriter: options.report ? bundleReportWriter : null,
         });
-        for (const trial of engine.finalTrials()) await bundle.write(trial);
+        for (const trial of engine.eachFinalTrial()) await bundle.write(trial);
         await bundle.shutdown();
       }
+      engine.close();
       const problem = [engine.problem(), ...problems].filter((p) => p !== null).join('; ');
       return { trials, problem: problem === '' ? null : problem };
     },

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { ScoredTrial } from '../../src/model/scored-trial.js';
+import type { TaskSpec } from '../../src/model/task.js';
+import { LiveState } from '../../src/serve/live-state.js';
+import { TrialJournal } from '../../src/serve/trial-journal.js';
+import { buildSummary } from '../../src/summary/build-summary.js';
+import { makeScore, makeTrial } from '../report/fixtures/make-trial.js';
+
+/** The summary of `trials` built in one call (tasks in first-scored order, each its first spec). */
+function summaryOf(trials: readonly ScoredTrial[]): unknown {
+  const tasks = new Map<string, TaskSpec>();
+  for (const t of trials) if (!tasks.has(t.task.id)) tasks.set(t.task.id, t.task);
+  return buildSummary({
+    scores: trials.flatMap((t) => t.scores),
+    tasks: [...tasks.values()],
+    trials: trials.map((t) => t.item.trial),
+  });
+}
+
+function scored(task: string, id: string, value: number, output: string | null = null): ScoredTrial {
+  const trial = makeTrial(task, id, 'completed');
+  trial.output = { output_text: output, response: null, metadata: {} };
+  return {
+    item: { trial, evidence: null, task: null, origin: { file: 'otlp-live' } },
+    scores: [makeScore('r1', task, id, 'm', [{ name: 'v', value }], 'completed')],
+    task: { id: task, intent: null, inputs: {}, reference: {}, metrics: [], views: {}, metadata: {} },
+  };
+}
+
+describe('TrialJournal', () => {
+  it('reads back every record by offset, written or still waiting, across reads of many sizes', () => {
+    const journal = new TrialJournal();
+    const records: [number, Buffer][] = [];
+    // records from 1 byte to 300 kB: past the flush size and the read size several times
+    for (let i = 0; i < 400; i++) {
+      const length = i % 50 === 49 ? 300_000 + i : 1 + ((i * 7919) % 5000);
+      const record = Buffer.alloc(length, i % 251);
+      if (length >= 4) record.writeUInt32LE(i, 0);
+      records.push([journal.append(record), record]);
+    }
+    // in order, then backwards, then one still waiting after more appends
+    for (const [at, record] of records) expect(journal.read(at, record.length).equals(record)).toBe(true);
+    for (const [at, record] of [...records].reverse())
+      expect(journal.read(at, record.length).equals(record)).toBe(true);
+    const last = Buffer.from('the last record');
+    const at = journal.append(last);
+    expect(journal.read(at, last.length).toString()).toBe('the last record');
+    journal.close();
+    const again = journal.append(Buffer.from('after close'));
+    expect(again).toBe(0);
+    expect(journal.read(again, 11).toString()).toBe('after close');
+    journal.close();
+  });
+});
+
+describe('LiveState kept in its journal', () => {
+  it('gives back each trial’s latest version in first-scored order, numbers as they were', () => {
+    const state = new LiveState(null);
+    const values = [0.5, 1e-300, -0, Infinity, NaN];
+    values.forEach((v, i) => state.put(`key\u0000t${i}`, scored('T', `t${i}`, v, `out ${i}`), 'ended'));
+    expect(state.put('key\u0000t1', scored('T', 't1', 0.25, 'again'), 'late-spans')).toBe(2);
+    const trials = [...state.eachFinalTrial()];
+    expect(trials.map((t) => t.item.trial.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+    expect(trials.map((t) => t.scores[0]?.outputs[0]?.value)).toEqual([0.5, 0.25, -0, Infinity, NaN]);
+    expect(trials[1]?.item.trial.output?.output_text).toBe('again');
+    expect(state.trialJson('t1')).toMatchObject({ trial_id: 't1', version: 2, completion: 'late-spans' });
+    expect(state.trialJson('t3')).toMatchObject({ version: 1, completion: 'ended' });
+    expect(state.trialJson('nope')).toBeUndefined();
+    // the summary after a re-scoring is that of the latest versions
+    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOf(trials)));
+    state.close();
+    expect(state.size).toBe(0);
+    expect([...state.eachFinalTrial()]).toEqual([]);
+  });
+
+  it('keeps thousands of trials with the same summary as building it from them directly', () => {
+    const state = new LiveState(null);
+    const all: ScoredTrial[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const trial = scored(`task-${i % 37}`, `trial-${i}`, (i % 11) / 10, 'x'.repeat(i % 500));
+      all.push(trial);
+      state.put(`key\u0000trial-${i}`, trial, 'ended');
+      if (i === 1500) state.summary(); // fed as trials pass from here on
+    }
+    expect(state.size).toBe(3000);
+    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOf(all)));
+    expect([...state.eachFinalTrial()].map((t) => t.item.trial.output?.output_text?.length)).toEqual(
+      all.map((t) => t.item.trial.output?.output_text?.length),
+    );
+    state.close();
+  });
+});
