@@ -7,7 +7,7 @@ import { deserialize, serialize } from 'node:v8';
 import { grownTypedArray } from '../util/grown-typed-array.js';
 import { PackedStringSet } from '../util/packed-string-set.js';
 import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
-import { TrialJournal } from './trial-journal.js';
+import { SpillFile } from '../util/spill-file.js';
 
 const COMPLETIONS: readonly ReadyReason[] = ['ended', 'idle-timeout', 'late-spans', 'shutdown'];
 
@@ -19,7 +19,7 @@ export interface LiveEvent {
 
 /**
  * The live end of `serve`'s road: keeps every trial's latest scored version (plain records, no
- * evidence), serialized in a `TrialJournal` file rather than on the heap (a long run keeps a record
+ * evidence), serialized in a `SpillFile` file rather than on the heap (a long run keeps a record
  * per trial; on the heap, 125k of them made most of what every collection had to go over), with
  * their offsets, versions and keys in typed arrays, and serves what is read while the run goes on: the summary (the file path's
  * `SummaryBuilder`, over the latest versions, tasks in first-scored order), the live intervals, one
@@ -32,7 +32,7 @@ export interface LiveEvent {
  * state.summary().trial_count; // 1
  */
 export class LiveState {
-  readonly #journal = new TrialJournal();
+  readonly #journal = new SpillFile();
   /** Per position (first-scored order): the latest version's record in the journal, its version and completion. */
   #offsets = new Float64Array(64);
   #lengths = new Int32Array(64);

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { TaskSpec } from '../../src/model/task.js';
 import { LiveState } from '../../src/serve/live-state.js';
-import { TrialJournal } from '../../src/serve/trial-journal.js';
 import { buildSummary } from '../../src/summary/build-summary.js';
 import { makeScore, makeTrial } from '../report/fixtures/make-trial.js';
 
@@ -23,37 +22,11 @@ function scored(task: string, id: string, value: number, output: string | null =
   return {
     item: { trial, evidence: null, task: null, origin: { file: 'otlp-live' } },
     scores: [makeScore('r1', task, id, 'm', [{ name: 'v', value }], 'completed')],
-    task: { id: task, intent: null, inputs: {}, reference: {}, metrics: [], views: {}, metadata: {} },
+    task: { id: task, intent: '', inputs: {}, reference: {}, metrics: [], views: {}, metadata: {} },
   };
 }
 
-describe('TrialJournal', () => {
-  it('reads back every record by offset, written or still waiting, across reads of many sizes', () => {
-    const journal = new TrialJournal();
-    const records: [number, Buffer][] = [];
-    // records from 1 byte to 300 kB: past the flush size and the read size several times
-    for (let i = 0; i < 400; i++) {
-      const length = i % 50 === 49 ? 300_000 + i : 1 + ((i * 7919) % 5000);
-      const record = Buffer.alloc(length, i % 251);
-      if (length >= 4) record.writeUInt32LE(i, 0);
-      records.push([journal.append(record), record]);
-    }
-    // in order, then backwards, then one still waiting after more appends
-    for (const [at, record] of records) expect(journal.read(at, record.length).equals(record)).toBe(true);
-    for (const [at, record] of [...records].reverse())
-      expect(journal.read(at, record.length).equals(record)).toBe(true);
-    const last = Buffer.from('the last record');
-    const at = journal.append(last);
-    expect(journal.read(at, last.length).toString()).toBe('the last record');
-    journal.close();
-    const again = journal.append(Buffer.from('after close'));
-    expect(again).toBe(0);
-    expect(journal.read(again, 11).toString()).toBe('after close');
-    journal.close();
-  });
-});
-
-describe('LiveState kept in its journal', () => {
+describe('LiveState kept in a spill file', () => {
   it('gives back each trial’s latest version in first-scored order, numbers as they were', () => {
     const state = new LiveState(null);
     const values = [0.5, 1e-300, -0, Infinity, NaN];

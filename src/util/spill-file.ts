@@ -8,18 +8,20 @@ const FLUSH_BYTES = 1 << 20;
 const READ_BYTES = 1 << 20;
 
 /**
- * An append-only file of records (byte strings), read back by offset: where `serve` keeps each
- * kept trial's latest version instead of the heap. The file is made in the system's temporary
- * directory (`TMPDIR`) and unlinked at once: it takes disk space while the process holds it, and
- * none after the process ends, however it ends.
+ * An append-only file of records (byte strings), read back by offset: for what a run keeps per trial
+ * until its end and reads once or rarely (`serve`'s kept trials, the report's per-trial table), which
+ * on the heap would grow it and every collection with the number of trials. The file is made in the
+ * system's temporary directory (`TMPDIR`) and unlinked at once: it takes disk space while the
+ * process holds it, and none after the process ends, however it ends.
  *
  * @example
- * const journal = new TrialJournal();
- * const at = journal.append(Buffer.from('record'));
- * journal.read(at, 6).toString(); // 'record'
+ * const file = new SpillFile();
+ * const at = file.append(Buffer.from('record'));
+ * file.read(at, 6).toString(); // 'record'
  */
-export class TrialJournal {
-  #fd: number | null = null;
+export class SpillFile {
+  /** The open file (null: not yet made, or closed); closed when this object is collected unclosed. */
+  readonly #held: { fd: number | null } = { fd: null };
   /** Bytes in the file. */
   #written = 0;
   #pending: Buffer[] = [];
@@ -27,6 +29,7 @@ export class TrialJournal {
   /** The last block read, and its offset: records read in file order come from one read per block. */
   #block: Buffer | null = null;
   #blockAt = 0;
+  #readBuffer: Buffer = Buffer.alloc(0);
 
   /** Appends `record`; returns its offset. */
   append(record: Buffer): number {
@@ -44,11 +47,13 @@ export class TrialJournal {
     if (block !== null && offset >= this.#blockAt && offset + length <= this.#blockAt + block.length)
       return block.subarray(offset - this.#blockAt, offset - this.#blockAt + length);
     const size = Math.max(length, Math.min(READ_BYTES, this.#written - offset));
-    const out = Buffer.allocUnsafe(size);
+    // one buffer for every read (a record read is a view of it): no garbage per read
+    if (this.#readBuffer.length < size) this.#readBuffer = Buffer.allocUnsafe(Math.max(size, READ_BYTES));
+    const out = this.#readBuffer.subarray(0, size);
     let done = 0;
     while (done < size) {
       const n = readSync(this.#open(), out, done, size - done, offset + done);
-      if (n === 0) throw new Error(`TrialJournal: the file ends before byte ${offset + length}`);
+      if (n === 0) throw new Error(`SpillFile: the file ends before byte ${offset + length}`);
       done += n;
     }
     this.#block = out;
@@ -58,12 +63,16 @@ export class TrialJournal {
 
   /** Lets the file go (its space is freed). */
   close(): void {
-    if (this.#fd !== null) closeSync(this.#fd);
-    this.#fd = null;
+    if (this.#held.fd !== null) {
+      closeSync(this.#held.fd);
+      closeWhenCollected.unregister(this.#held);
+    }
+    this.#held.fd = null;
     this.#written = 0;
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#block = null;
+    this.#readBuffer = Buffer.alloc(0);
   }
 
   #flush(): void {
@@ -79,19 +88,31 @@ export class TrialJournal {
   }
 
   #open(): number {
-    if (this.#fd !== null) return this.#fd;
-    const dir = mkdtempSync(join(tmpdir(), 'evalstream-live-'));
-    const path = join(dir, 'trials.bin');
-    this.#fd = openSync(path, 'w+');
+    if (this.#held.fd !== null) return this.#held.fd;
+    const dir = mkdtempSync(join(tmpdir(), 'evalstream-spill-'));
+    const path = join(dir, 'spill.bin');
+    const fd = openSync(path, 'w+');
+    this.#held.fd = fd;
+    closeWhenCollected.register(this, this.#held, this.#held);
     try {
       unlinkSync(path);
       rmdirSync(dir);
     } catch {
       // a system that cannot unlink an open file: it stays until the temporary directory is cleaned
     }
-    return this.#fd;
+    return fd;
   }
 }
+
+/** A spill file dropped without `close` (a report's table once written) lets its file go with it. */
+const closeWhenCollected = new FinalizationRegistry<{ fd: number | null }>((held) => {
+  if (held.fd === null) return;
+  try {
+    closeSync(held.fd);
+  } catch {
+    // already closed
+  }
+});
 
 /** `buffers` without their first `n` bytes (after a partial write). */
 function drop(buffers: Buffer[], n: number): Buffer[] {
