@@ -45,3 +45,17 @@ export function normalizedSummary(summary: Summary): unknown {
   for (const ids of Object.values(copy.error_trial_ids)) ids.sort();
   return copy;
 }
+
+/**
+ * What the live summary is defined as: `buildSummary` over every trial's latest version, tasks in
+ * first-scored order, each with its first trial's spec.
+ */
+export function summaryOfKept(trials: readonly ScoredTrial[]): Summary {
+  const tasks = new Map<string, ScoredTrial['task']>();
+  for (const t of trials) if (!tasks.has(t.task.id)) tasks.set(t.task.id, t.task);
+  return buildSummary({
+    scores: trials.flatMap((t) => t.scores),
+    tasks: [...tasks.values()],
+    trials: trials.map((t) => t.item.trial),
+  });
+}

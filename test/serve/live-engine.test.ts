@@ -4,10 +4,9 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { LiveEngine } from '../../src/serve/live-engine.js';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
-import type { TaskSpec } from '../../src/model/task.js';
 import type { Sink } from '../../src/sinks/sink.js';
-import { buildSummary } from '../../src/summary/build-summary.js';
 import { fakeSpan } from './fake-span.js';
+import { summaryOfKept } from './file-summary.js';
 import { liveEngineConfig } from './live-engine-config.js';
 
 function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpExportRequest {
@@ -144,16 +143,7 @@ describe('LiveEngine', () => {
     let now = 0;
     const engine = manualEngine(() => now);
     // the definition: buildSummary over every trial's latest version, tasks in first-scored order
-    const reference = () => {
-      const trials = engine.finalTrials();
-      const tasks = new Map<string, TaskSpec>();
-      for (const t of trials) if (!tasks.has(t.task.id)) tasks.set(t.task.id, t.task);
-      return buildSummary({
-        scores: trials.flatMap((t) => t.scores),
-        tasks: [...tasks.values()],
-        trials: trials.map((t) => t.item.trial),
-      });
-    };
+    const reference = () => summaryOfKept(engine.finalTrials());
     const score = async (requests: OtlpExportRequest[]) => {
       for (const r of requests) engine.acceptRequest(r);
       engine.tick();

@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ScoredTrial } from '../../src/model/scored-trial.js';
-import type { TaskSpec } from '../../src/model/task.js';
 import { LiveState } from '../../src/serve/live-state.js';
-import { buildSummary } from '../../src/summary/build-summary.js';
 import { makeScore, makeTrial } from '../report/fixtures/make-trial.js';
-
-/** The summary of `trials` built in one call (tasks in first-scored order, each its first spec). */
-function summaryOf(trials: readonly ScoredTrial[]): unknown {
-  const tasks = new Map<string, TaskSpec>();
-  for (const t of trials) if (!tasks.has(t.task.id)) tasks.set(t.task.id, t.task);
-  return buildSummary({
-    scores: trials.flatMap((t) => t.scores),
-    tasks: [...tasks.values()],
-    trials: trials.map((t) => t.item.trial),
-  });
-}
+import { summaryOfKept } from './file-summary.js';
 
 function scored(task: string, id: string, value: number, output: string | null = null): ScoredTrial {
   const trial = makeTrial(task, id, 'completed');
@@ -40,7 +28,7 @@ describe('LiveState kept in a spill file', () => {
     expect(state.trialJson('t3')).toMatchObject({ version: 1, completion: 'ended' });
     expect(state.trialJson('nope')).toBeUndefined();
     // the summary after a re-scoring is that of the latest versions
-    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOf(trials)));
+    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOfKept(trials)));
     state.close();
     expect(state.size).toBe(0);
     expect([...state.eachFinalTrial()]).toEqual([]);
@@ -56,7 +44,7 @@ describe('LiveState kept in a spill file', () => {
       if (i === 1500) state.summary(); // fed as trials pass from here on
     }
     expect(state.size).toBe(3000);
-    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOf(all)));
+    expect(JSON.stringify(state.summary())).toBe(JSON.stringify(summaryOfKept(all)));
     expect([...state.eachFinalTrial()].map((t) => t.item.trial.output?.output_text?.length)).toEqual(
       all.map((t) => t.item.trial.output?.output_text?.length),
     );

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PackedStringSet } from '../../src/util/packed-string-set.js';
 import { fnv1aUtf16 } from '../../src/util/fnv1a-utf16.js';
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/stats/seeded-random.js';
 
 const ALPHABET = ['a', 'b', '0', '-', 'é', '€', '\ud83d\udc4d', '\ud800', '\udc00', '\u0000', '中'];
 
 describe('PackedStringSet', () => {
   it('agrees with a Set over many random strings, lone surrogates and non-ASCII included', () => {
-    const random = rng(7);
+    const random = seededRandom(7);
     const set = new PackedStringSet();
     const oracle = new Set<string>();
     for (let i = 0; i < 30_000; i++) {
