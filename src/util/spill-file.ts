@@ -79,7 +79,12 @@ export class SpillFile {
     const fd = this.#open();
     let buffers = this.#pending;
     while (buffers.length > 0) {
-      const n = writevSync(fd, buffers, this.#written);
+      let n: number;
+      try {
+        n = writevSync(fd, buffers, this.#written);
+      } catch (error) {
+        throw spillError('cannot write', error);
+      }
       this.#written += n;
       buffers = drop(buffers, n);
     }
@@ -89,9 +94,15 @@ export class SpillFile {
 
   #open(): number {
     if (this.#held.fd !== null) return this.#held.fd;
-    const dir = mkdtempSync(join(tmpdir(), 'evalstream-spill-'));
+    let dir: string;
+    let fd: number;
+    try {
+      dir = mkdtempSync(join(tmpdir(), 'evalstream-spill-'));
+      fd = openSync(join(dir, 'spill.bin'), 'w+');
+    } catch (error) {
+      throw spillError('cannot create', error);
+    }
     const path = join(dir, 'spill.bin');
-    const fd = openSync(path, 'w+');
     this.#held.fd = fd;
     closeWhenCollected.register(this, this.#held, this.#held);
     try {
@@ -113,6 +124,14 @@ const closeWhenCollected = new FinalizationRegistry<{ fd: number | null }>((held
     // already closed
   }
 });
+
+/** An error that says which file failed and what to do about it. */
+function spillError(what: string, cause: unknown): Error {
+  return new Error(
+    `${what} the spill file in the temporary directory ${tmpdir()} (set TMPDIR to one with room): ${(cause as Error).message}`,
+    { cause },
+  );
+}
 
 /** `buffers` without their first `n` bytes (after a partial write). */
 function drop(buffers: Buffer[], n: number): Buffer[] {

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpillFile } from '../../src/util/spill-file.js';
 
@@ -24,5 +26,20 @@ describe('SpillFile', () => {
     expect(again).toBe(0);
     expect(file.read(again, 11).toString()).toBe('after close');
     file.close();
+  });
+
+  it('says which temporary directory failed when it cannot make its file', () => {
+    const before = process.env['TMPDIR'];
+    process.env['TMPDIR'] = join(tmpdir(), 'evalstream-no-such-dir', 'below');
+    try {
+      const file = new SpillFile();
+      file.append(Buffer.alloc(10));
+      expect(() => file.read(0, 10)).toThrow(
+        /cannot create the spill file in the temporary directory .*evalstream-no-such-dir.*set TMPDIR/,
+      );
+    } finally {
+      if (before === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = before;
+    }
   });
 });
