@@ -1,6 +1,7 @@
 import type { ReadyReason } from '../evidence/otlp/otlp-trial-grouper.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
+import type { TaskSpec } from '../model/task.js';
 import type { AgentOutput } from '../model/trial.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { deserialize, serialize } from 'node:v8';
@@ -44,6 +45,8 @@ export class LiveState {
   /** Trial ids, and the position of each (the last trial given that id). */
   readonly #trialIds = new PackedStringSet();
   #positionOfId = new Int32Array(64);
+  /** Each task's spec as its first trial was scored with it; a kept trial with that spec names it. */
+  readonly #tasks = new Map<string, TaskSpec>();
   readonly #listeners = new Set<(event: LiveEvent) => void>();
   /** Fed each new trial once a summary was asked for; null before, and after a re-scoring. */
   #builder: SummaryBuilder | null = null;
@@ -72,7 +75,11 @@ export class LiveState {
         trial: { ...item.trial, output: plainOutput(item.trial.output), evidence: null },
       },
     };
-    const record = serialize(plain);
+    // a task's trials share its spec (the planner's, fixed at its first trial): written once, here
+    const task = scored.task;
+    const known = this.#tasks.get(task.id);
+    if (known === undefined) this.#tasks.set(task.id, task);
+    const record = serialize(known === undefined || known === task ? { ...plain, task: task.id } : plain);
     const offset = this.#journal.append(record);
     const at = this.#keys.intern(key);
     let version = 1;
@@ -124,6 +131,7 @@ export class LiveState {
     this.#size = 0;
     this.#keys.clear();
     this.#trialIds.clear();
+    this.#tasks.clear();
     this.#builder = null;
     this.#summary = null;
     this.#lightSummary = null;
@@ -199,9 +207,11 @@ export class LiveState {
 
   /** The latest version at position `at`, read back from the journal. */
   #scored(at: number): ScoredTrial {
-    return deserialize(
+    const kept = deserialize(
       this.#journal.read(this.#offsets[at] as number, this.#lengths[at] as number),
-    ) as ScoredTrial;
+    ) as Omit<ScoredTrial, 'task'> & { task: TaskSpec | string };
+    const task = typeof kept.task === 'string' ? (this.#tasks.get(kept.task) as TaskSpec) : kept.task;
+    return { ...kept, task };
   }
 
   /** Room for `n` positions. */

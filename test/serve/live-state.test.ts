@@ -50,4 +50,18 @@ describe('LiveState kept in a spill file', () => {
     );
     state.close();
   });
+
+  it('writes a task spec shared by its trials once, and keeps a trial’s own spec when it differs', () => {
+    const state = new LiveState(null);
+    const first = scored('T', 'a', 1);
+    const second = { ...scored('T', 'b', 2), task: first.task };
+    const own = scored('T', 'c', 3);
+    own.task = { ...own.task, metadata: { own: true } };
+    for (const t of [first, second, own]) state.put(`key\u0000${t.item.trial.id}`, t, 'ended');
+    const [a, b, c] = [...state.eachFinalTrial()];
+    expect(a?.task).toEqual(first.task);
+    expect(b?.task).toEqual(first.task);
+    expect(c?.task.metadata).toEqual({ own: true });
+    state.close();
+  });
 });
