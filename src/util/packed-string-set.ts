@@ -140,8 +140,11 @@ export class PackedStringSet {
   }
 
   #growBytes(atLeast: number): void {
+    // offsets are int32: a set holds at most 2 GiB of strings (about 50M UUID-long ids)
+    if (atLeast > MAX_BYTES) throw new RangeError('PackedStringSet: more than 2 GiB of strings');
     let n = this.#bytes.length * 2;
     while (n < atLeast) n *= 2;
+    n = Math.min(n, MAX_BYTES);
     const bytes = Buffer.allocUnsafe(n);
     this.#bytes.copy(bytes, 0, 0, this.#used);
     this.#bytes = bytes;
@@ -159,6 +162,8 @@ export class PackedStringSet {
     this.#slots = slots;
   }
 }
+
+const MAX_BYTES = 0x7fffffff;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
