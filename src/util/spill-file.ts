@@ -95,14 +95,15 @@ export class SpillFile {
   #open(): number {
     if (this.#held.fd !== null) return this.#held.fd;
     let dir: string;
+    let path: string;
     let fd: number;
     try {
       dir = mkdtempSync(join(tmpdir(), 'evalstream-spill-'));
-      fd = openSync(join(dir, 'spill.bin'), 'w+');
+      path = join(dir, 'spill.bin');
+      fd = openSync(path, 'w+');
     } catch (error) {
       throw spillError('cannot create', error);
     }
-    const path = join(dir, 'spill.bin');
     this.#held.fd = fd;
     closeWhenCollected.register(this, this.#held, this.#held);
     try {
