@@ -186,7 +186,7 @@ function* columnChunks(
       const trial = (code - kind) / 8;
       let head = ids === trialIds ? heads[trial] : undefined;
       if (head === undefined) {
-        head = `\n        {\n          "trial_id": ${quotePyJsonString(ids.at(trial) as string, true)},\n          "value": `;
+        head = `\n        {\n          "trial_id": ${quotePyJsonString(ids[trial] as string, true)},\n          "value": `;
         if (ids === trialIds) heads[trial] = head;
       }
       let value: string;

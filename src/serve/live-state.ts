@@ -6,7 +6,7 @@ import type { AgentOutput } from '../model/trial.js';
 import { SummaryBuilder } from '../summary/summary-builder.js';
 import { deserialize, serialize } from 'node:v8';
 import { grownTypedArray } from '../util/grown-typed-array.js';
-import { PackedStringSet } from '../util/packed-string-set.js';
+import { StringKeyIndex } from '../util/string-key-index.js';
 import { LiveIntervals, type LiveIntervalsJson } from './live-intervals.js';
 import { SpillFile } from '../util/spill-file.js';
 
@@ -20,9 +20,9 @@ export interface LiveEvent {
 
 /**
  * The live end of `serve`'s road: keeps every trial's latest scored version (plain records, no
- * evidence), serialized in a `SpillFile` file rather than on the heap (a long run keeps a record
- * per trial; on the heap, 125k of them made most of what every collection had to go over), with
- * their offsets, versions and keys in typed arrays, and serves what is read while the run goes on: the summary (the file path's
+ * evidence), serialized in a `SpillFile` rather than on the heap (a long run keeps a record per
+ * trial; on the heap, 125k of them made most of what every collection had to go over), with their
+ * offsets and versions in typed arrays, and serves what is read while the run goes on: the summary (the file path's
  * `SummaryBuilder`, over the latest versions, tasks in first-scored order), the live intervals, one
  * trial, and score events. A re-scored trial replaces its earlier version everywhere; the summary
  * and intervals are then rebuilt on their next read.
@@ -33,18 +33,16 @@ export interface LiveEvent {
  * state.summary().trial_count; // 1
  */
 export class LiveState {
-  readonly #journal = new SpillFile();
-  /** Per position (first-scored order): the latest version's record in the journal, its version and completion. */
+  readonly #spill = new SpillFile();
+  /** Per position (first-scored order): the latest version's record in the spill file, its version and completion. */
   #offsets = new Float64Array(64);
   #lengths = new Int32Array(64);
   #versions = new Int32Array(64);
   #completions = new Uint8Array(64);
   #size = 0;
-  /** Trial keys: a key's entry is its position. */
-  readonly #keys = new PackedStringSet();
-  /** Trial ids, and the position of each (the last trial given that id). */
-  readonly #trialIds = new PackedStringSet();
-  #positionOfId = new Int32Array(64);
+  /** Position by trial key and by trial id (the last trial given that id). */
+  readonly #byKey = new StringKeyIndex();
+  readonly #byTrialId = new StringKeyIndex();
   /** Each task's spec as its first trial was scored with it; a kept trial with that spec names it. */
   readonly #tasks = new Map<string, TaskSpec>();
   readonly #listeners = new Set<(event: LiveEvent) => void>();
@@ -80,16 +78,14 @@ export class LiveState {
     const known = this.#tasks.get(task.id);
     if (known === undefined) this.#tasks.set(task.id, task);
     const record = serialize(known === undefined || known === task ? { ...plain, task: task.id } : plain);
-    const offset = this.#journal.append(record);
-    const at = this.#keys.intern(key);
+    const offset = this.#spill.append(record);
+    const at = this.#byKey.get(key) ?? this.#size;
     let version = 1;
     if (at === this.#size) {
       this.#grow(at + 1);
       this.#size = at + 1;
-      const idEntry = this.#trialIds.intern(item.trial.id);
-      if (idEntry >= this.#positionOfId.length)
-        this.#positionOfId = grownTypedArray(this.#positionOfId, this.#positionOfId.length * 2);
-      this.#positionOfId[idEntry] = at;
+      this.#byKey.set(key, at);
+      this.#byTrialId.set(item.trial.id, at);
       if (this.#builder !== null) addToSummary(this.#builder, plain);
       this.#intervals.add(plain);
     } else {
@@ -125,12 +121,12 @@ export class LiveState {
     for (let at = 0; at < this.#size; at++) yield this.#scored(at);
   }
 
-  /** Lets the journal go: the state is empty afterwards. */
+  /** Lets the spill file go: the state is empty afterwards. */
   close(): void {
-    this.#journal.close();
+    this.#spill.close();
     this.#size = 0;
-    this.#keys.clear();
-    this.#trialIds.clear();
+    this.#byKey.clear();
+    this.#byTrialId.clear();
     this.#tasks.clear();
     this.#builder = null;
     this.#summary = null;
@@ -177,9 +173,8 @@ export class LiveState {
 
   /** One trial's latest version (`GET /v1/trials/:id`), or undefined. */
   trialJson(trialId: string): unknown {
-    const entry = this.#trialIds.indexOf(trialId);
-    if (entry < 0) return undefined;
-    const at = this.#positionOfId[entry] as number;
+    const at = this.#byTrialId.get(trialId);
+    if (at === undefined) return undefined;
     const scored = this.#scored(at);
     return {
       trial_id: scored.item.trial.id,
@@ -205,10 +200,10 @@ export class LiveState {
     return this.#builder;
   }
 
-  /** The latest version at position `at`, read back from the journal. */
+  /** The latest version at position `at`, read back from the spill file. */
   #scored(at: number): ScoredTrial {
     const kept = deserialize(
-      this.#journal.read(this.#offsets[at] as number, this.#lengths[at] as number),
+      this.#spill.read(this.#offsets[at] as number, this.#lengths[at] as number),
     ) as Omit<ScoredTrial, 'task'> & { task: TaskSpec | string };
     const task = typeof kept.task === 'string' ? (this.#tasks.get(kept.task) as TaskSpec) : kept.task;
     return { ...kept, task };

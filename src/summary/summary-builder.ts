@@ -11,8 +11,7 @@ import { ColumnarTaskValues } from './columnar-task-values.js';
 import { passAtKScores, type PassAtKTaskCounts } from './pass-at-k-scores.js';
 import { TaskValueColumn } from './task-value-column.js';
 import { TaskValueRecords } from './task-value-records.js';
-import { TrialIdIndex, type TrialIdList } from './trial-id-index.js';
-import { PackedStringSet } from '../util/packed-string-set.js';
+import { TrialIdIndex } from './trial-id-index.js';
 import { appendAll } from '../util/append-all.js';
 import { setOwn } from '../util/set-own.js';
 
@@ -73,8 +72,8 @@ interface TaskState {
    * compacted, as `summarize` does first.
    */
   readonly trials: TrialIdIndex;
-  /** `trials.ids`: the one id kept per trial, shared by its records. */
-  readonly trialIds: TrialIdList;
+  /** `trials.ids`: the one string kept per trial, shared by its records. */
+  readonly trialIds: string[];
   readonly views: [string, SemanticView][];
 }
 
@@ -115,8 +114,6 @@ export class SummaryBuilder {
   private readonly viewNames = new Set<string>();
   /** Trial ids of scores whose task is not in the task list (every other trial id is kept per task). */
   private readonly orphanTrialIds = new Set<string>();
-  /** The trial ids of every task, each once. */
-  private readonly trialIdStore = new PackedStringSet();
   private readonly errorTrialIds = new Map<string, string[]>();
   private errorCount = 0;
   private scoreCount = 0;
@@ -166,7 +163,7 @@ export class SummaryBuilder {
         this.orphanTrialIds.add(trialId);
         return;
       }
-      task = newTaskState(taskId, [], this.trialIdStore);
+      task = newTaskState(taskId, []);
       this.tasks.set(taskId, task);
     }
     // Distinct trials per task: records refer to the task's one string per trial by index.
@@ -403,26 +400,23 @@ export class SummaryBuilder {
       metric_coverage: coverage,
       task_metric_values: taskMetricValues,
       task_count: this.taskCount ?? this.tasks.size,
-      trial_count: this.distinctTrialCount(),
+      trial_count: this.distinctTrialCount(taskList),
       score_count: this.scoreCount,
       error_trial_ids: errorTrialIds,
       error_count: this.errorCount,
     };
   }
 
-  /**
-   * Distinct trial ids over the run: the per-task lists merged (a trial id may occur in two tasks),
-   * which are entries of one store, each id once.
-   */
-  private distinctTrialCount(): number {
-    let count = this.trialIdStore.size;
-    for (const id of this.orphanTrialIds) if (!this.trialIdStore.has(id)) count++;
-    return count;
+  /** Distinct trial ids over the run: the per-task lists merged (a trial id may occur in two tasks). */
+  private distinctTrialCount(taskList: readonly TaskState[]): number {
+    const ids = new Set(this.orphanTrialIds);
+    for (const task of taskList) for (const id of task.trialIds) ids.add(id);
+    return ids.size;
   }
 
   private declareTask(spec: TaskSpec): void {
     const views = Object.entries(spec.views ?? {});
-    const task = newTaskState(spec.id, views, this.trialIdStore);
+    const task = newTaskState(spec.id, views);
     this.tasks.set(spec.id, task);
     for (const descriptor of spec.metrics) {
       let bucket = task.buckets.get(descriptor.type);
@@ -584,8 +578,8 @@ function compactTrials(task: TaskState): void {
   }
 }
 
-function newTaskState(id: string, views: [string, SemanticView][], store: PackedStringSet): TaskState {
-  const trials = new TrialIdIndex(store);
+function newTaskState(id: string, views: [string, SemanticView][]): TaskState {
+  const trials = new TrialIdIndex();
   return { id, bucketList: [], buckets: new Map(), trials, trialIds: trials.ids, views };
 }
 

@@ -1,11 +1,5 @@
 import type { TaskValueRecord } from '../model/summary.js';
 
-/** A task's trial ids by position: an array, or the summary's packed list (`TrialIdList`). */
-export interface TrialIds {
-  readonly length: number;
-  at(index: number): string | undefined;
-}
-
 const NUMBER = 0;
 const FLOAT = 1;
 const TRUE = 2;
@@ -40,7 +34,7 @@ export class TaskValueColumn {
    * column given typed arrays is complete (`push` throws).
    */
   constructor(
-    readonly trialIds: TrialIds,
+    readonly trialIds: readonly string[],
     readonly codes: number[] | Int32Array = [],
     readonly values: number[] | Float64Array | Int32Array = [],
     readonly labels: string[] = [],
@@ -70,7 +64,7 @@ export class TaskValueColumn {
   }
 
   /** A copy of the records so far, referring to `trialIds` (a copy of this column's trial id list). */
-  copyWith(trialIds: TrialIds): TaskValueColumn {
+  copyWith(trialIds: readonly string[]): TaskValueColumn {
     return new TaskValueColumn(
       trialIds,
       Array.from(this.codes),
@@ -86,7 +80,7 @@ export class TaskValueColumn {
 
   /** The trial id of record `i`. */
   trialId(i: number): string {
-    return this.trialIds.at(Math.floor((this.codes[i] as number) / 8)) as string;
+    return this.trialIds[Math.floor((this.codes[i] as number) / 8)] as string;
   }
 
   /** The value of record `i` as a `TaskValueRecord` holds it. */

@@ -1,5 +1,5 @@
 import { grownTypedArray } from '../util/grown-typed-array.js';
-import { TaskValueColumn, type TrialIds } from './task-value-column.js';
+import { TaskValueColumn } from './task-value-column.js';
 
 const LABEL = TaskValueColumn.LABEL;
 
@@ -107,7 +107,7 @@ export class TaskValueRecords {
    * unless these arrays are full). With `copy`, later records stay here; without, the records are
    * emptied.
    */
-  column(trialIds: TrialIds, copy: boolean): TaskValueColumn {
+  column(trialIds: readonly string[], copy: boolean): TaskValueColumn {
     const n = this.#length;
     // handed over as they are when emptied and full (plain arrays always are)
     const whole = !copy && n === this.#codes.length;

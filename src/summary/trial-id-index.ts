@@ -1,37 +1,3 @@
-import { PackedStringSet } from '../util/packed-string-set.js';
-import type { TrialIds } from './task-value-column.js';
-
-/**
- * A task's trial ids by position, as entries of a `PackedStringSet` that the summary's tasks share:
- * a run keeps one id per trial until its summary is written, and off the heap they cost a third of
- * what a string each does.
- *
- * @example
- * const store = new PackedStringSet();
- * const ids = new TrialIdList(store, [store.intern('t1'), store.intern('t2')]);
- * ids.at(1); // 't2'
- */
-export class TrialIdList implements TrialIds {
-  constructor(
-    private readonly store: PackedStringSet,
-    private readonly entries: number[],
-  ) {}
-
-  get length(): number {
-    return this.entries.length;
-  }
-
-  at(index: number): string | undefined {
-    const entry = this.entries[index];
-    return entry === undefined ? undefined : this.store.at(entry);
-  }
-
-  /** A copy that later additions to this list do not change. */
-  slice(): TrialIdList {
-    return new TrialIdList(this.store, this.entries.slice());
-  }
-}
-
 /**
  * A task's trial ids in first-seen order (`ids`), each with its position. A trial's scores usually
  * come one after another, so `add` only compares with the last id and appends any other: a repeat
@@ -46,36 +12,18 @@ export class TrialIdList implements TrialIds {
  * index.add('t2'); // 1
  * index.add('t1'); // 2, until compacted
  * index.compact(); // Int32Array [0, 1, 0]: old position → new
- * index.ids.at(1); // 't2'
+ * index.ids; // ['t1', 't2']
  */
 export class TrialIdIndex {
-  /** Entries in `store`, by position. */
-  readonly #entries: number[] = [];
-  readonly #store: PackedStringSet;
-  /** The id last added (most adds repeat it) and its entry. */
-  #lastId: string | null = null;
-  #lastEntry = -1;
-  /** Positions before this one hold no repeat. */
+  readonly ids: string[] = [];
+  /** `ids` before this position hold no repeat. */
   #distinct = 0;
-  /** The ids by position. */
-  readonly ids: TrialIdList;
-
-  /** `store` holds the ids (shared by a summary's tasks; default: one of its own). */
-  constructor(store: PackedStringSet = new PackedStringSet()) {
-    this.#store = store;
-    this.ids = new TrialIdList(store, this.#entries);
-  }
 
   /** The position of `id`: the last one when `id` is the last id added, else a new one at the end. */
   add(id: string): number {
-    const entries = this.#entries;
-    const last = entries.length - 1;
-    if (id === this.#lastId) return last;
-    const entry = this.#store.intern(id);
-    this.#lastId = id;
-    this.#lastEntry = entry;
-    if (last >= 0 && entries[last] === entry) return last;
-    entries.push(entry);
+    const last = this.ids.length - 1;
+    if (last >= 0 && this.ids[last] === id) return last;
+    this.ids.push(id);
     return last + 1;
   }
 
@@ -85,15 +33,15 @@ export class TrialIdIndex {
    * handed out), or null when there was no repeat.
    */
   compact(): Int32Array | null {
-    const entries = this.#entries;
-    const n = entries.length;
+    const ids = this.ids;
+    const n = ids.length;
     if (this.#distinct === n) return null;
-    const first = new Map<number, number>();
+    const first = new Map<string, number>();
     let repeats = false;
     for (let i = 0; i < n && !repeats; i++) {
-      const entry = entries[i] as number;
-      if (first.has(entry)) repeats = true;
-      else first.set(entry, i);
+      const id = ids[i] as string;
+      if (first.has(id)) repeats = true;
+      else first.set(id, i);
     }
     if (!repeats) {
       this.#distinct = n;
@@ -103,20 +51,18 @@ export class TrialIdIndex {
     let at = 0;
     first.clear();
     for (let i = 0; i < n; i++) {
-      const entry = entries[i] as number;
-      const seen = first.get(entry);
+      const id = ids[i] as string;
+      const seen = first.get(id);
       if (seen !== undefined) {
         remap[i] = seen;
         continue;
       }
-      first.set(entry, at);
+      first.set(id, at);
       remap[i] = at;
-      entries[at++] = entry;
+      ids[at++] = id;
     }
-    entries.length = at;
+    ids.length = at;
     this.#distinct = at;
-    // the last id keeps its entry; its position is now that of its first occurrence
-    if (this.#lastEntry >= 0 && entries[at - 1] !== this.#lastEntry) this.#lastId = null;
     return remap;
   }
 }
