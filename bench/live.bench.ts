@@ -93,7 +93,6 @@ const serverEntry =
     : ['--import', 'tsx', join(import.meta.dirname, 'serve-child.ts')];
 
 const dir = await mkdtemp(join(tmpdir(), 'evalstream-live-bench-'));
-const port = 20000 + Math.floor(Math.random() * 20000);
 const server = spawn(
   process.execPath,
   [
@@ -103,7 +102,7 @@ const server = spawn(
     ...serverEntry,
     'serve',
     '--http',
-    `127.0.0.1:${port}`,
+    '127.0.0.1:0',
     '--no-grpc',
     '--out',
     join(dir, 'bundle'),
@@ -122,6 +121,10 @@ server.stderr.on('data', (c: Buffer) => (serverLog += c.toString()));
 for (let i = 0; i < 200 && !serverLog.includes('OTLP/HTTP'); i++)
   await new Promise((r) => setTimeout(r, 100));
 if (!serverLog.includes('OTLP/HTTP')) throw new Error(`server did not start:\n${serverLog}`);
+// the server listens on a port the system picks and says which in its first line
+const port = Number(/OTLP\/HTTP[^\n]*?http:\/\/127\.0\.0\.1:(\d+)/.exec(serverLog)?.[1]);
+if (!Number.isInteger(port) || port <= 0)
+  throw new Error(`no OTLP/HTTP port in the server's log:\n${serverLog}`);
 
 /**
  * User and system CPU seconds so far of process `pid`, or of its thread `thread` alone (the main
@@ -298,14 +301,13 @@ async function sender(target: number, until: number, slot: number, offered: numb
 const baselineSeconds = Number(process.env['LIVE_BENCH_BASELINE_SECONDS'] ?? Math.min(10, seconds));
 let baseline: { spansPerSec: number; cpuPerSpanUs: number } | null = null;
 if (baselineSeconds > 0) {
-  const barePort = port + 1;
   const bare = spawn(
     process.execPath,
     [
       '-e',
       `require('node:http').createServer((req, res) => { req.on('data', () => {}); req.on('end', () => { ` +
         `res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' }); res.end(); }); })` +
-        `.listen(${barePort}, '127.0.0.1', () => process.stderr.write('ready\\n'));`,
+        `.listen(0, '127.0.0.1', function () { process.stderr.write('ready ' + this.address().port + '\\n'); });`,
     ],
     { stdio: ['ignore', 'inherit', 'pipe'] },
   );
@@ -313,6 +315,7 @@ if (baselineSeconds > 0) {
   bare.stderr.on('data', (c: Buffer) => (bareLog += c.toString()));
   for (let i = 0; i < 100 && !bareLog.includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
   if (!bareLog.includes('ready')) throw new Error(`baseline server did not start:\n${bareLog}`);
+  const barePort = Number(/ready (\d+)/.exec(bareLog)?.[1]);
   const before = await cpuTimesOf(bare.pid);
   const t0 = performance.now();
   await Promise.all(
