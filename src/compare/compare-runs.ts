@@ -5,6 +5,7 @@ import { minimumDetectableEffect } from '../stats/minimum-detectable-effect.js';
 import { pairedBootstrapInterval } from '../stats/paired-bootstrap-interval.js';
 import { pairedPermutationTest } from '../stats/paired-permutation-test.js';
 import { compareCodePoints } from '../pycompat/compare-code-points.js';
+import { lowerIsBetterByDefault } from './default-directions.js';
 import type { Flip, OutputComparison, RunComparison, Verdict } from './output-comparison.js';
 import type { RunValues, TrialValue } from './read-run-values.js';
 
@@ -12,8 +13,14 @@ import type { RunValues, TrialValue } from './read-run-values.js';
 export interface CompareRunsOptions {
   /** Outputs to compare (exact names); default: every output both runs have. */
   outputs?: readonly string[];
-  /** Outputs where lower is better (e.g. tokens, cost); the verdict is flipped for them. */
+  /**
+   * Outputs where lower is better (e.g. tokens, cost); the verdict is flipped for them. Built-in
+   * outputs of tokens, cost, time and errors are lower-is-better without being named
+   * ({@link lowerIsBetterByDefault}).
+   */
   lowerIsBetter?: readonly string[];
+  /** Outputs where higher is better although {@link lowerIsBetterByDefault} says otherwise. */
+  higherIsBetter?: readonly string[];
   /** Significance level of the verdict (Holm-adjusted). Default 0.05. */
   alpha?: number;
   /** Seed of the bootstrap and of the permutation test. Default 0. */
@@ -48,6 +55,9 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
   const alpha = options.alpha ?? 0.05;
   const seed = options.seed ?? 0;
   const lowerIsBetter = new Set(options.lowerIsBetter ?? []);
+  const higherIsBetter = new Set(options.higherIsBetter ?? []);
+  const lower = (name: string): boolean =>
+    lowerIsBetter.has(name) || (lowerIsBetterByDefault(name) && !higherIsBetter.has(name));
   const shared = [...a.outputs.keys()].filter((name) => b.outputs.has(name)).sort(compareCodePoints);
   const names = options.outputs === undefined ? shared : shared.filter((n) => options.outputs?.includes(n));
   const hasValues = (run: RunValues, name: string): boolean =>
@@ -59,7 +69,7 @@ export function compareRuns(a: RunValues, b: RunValues, options: CompareRunsOpti
       compareOutput(name, a, b, {
         alpha,
         seed,
-        higherIsBetter: !lowerIsBetter.has(name),
+        higherIsBetter: !lower(name),
         bootstrapResamples: options.bootstrapResamples ?? 2_000,
       }),
     );

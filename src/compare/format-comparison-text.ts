@@ -26,11 +26,16 @@ export function formatComparisonText(c: RunComparison): string {
   if (c.outputsWithoutValues.length > 0)
     lines.push(`outputs without values in a run (not compared): ${c.outputsWithoutValues.join(', ')}`);
   lines.push(`rule: ${c.rule}`);
-  const count = (v: string): number => c.outputs.filter((o) => o.verdict === v).length;
+  const verdicts = (v: string): number => c.outputs.filter((o) => o.verdict === v).length;
   lines.push(
-    `${c.outputs.length} outputs compared: ${count('improved')} improved, ${count('regressed')} regressed, ${count('inconclusive')} inconclusive`,
+    `${count(c.outputs.length, 'output')} compared: ${verdicts('improved')} improved, ${verdicts('regressed')} regressed, ${verdicts('inconclusive')} inconclusive`,
   );
   return lines.join('\n') + '\n';
+}
+
+/** `1 value`, `3 values`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function diagnosticsNote(n: number | undefined): string {
@@ -42,7 +47,7 @@ function diagnosticsNote(n: number | undefined): string {
 function outputLines(o: OutputComparison, pct: string): string[] {
   const lines = [
     `${o.name}  [${o.binary ? 'binary' : 'numeric'}, ${o.higherIsBetter ? 'higher' : 'lower'} is better]  verdict: ${o.verdict.toUpperCase()}`,
-    `  mean A ${stat(o.meanA)} (${o.nA} values)   mean B ${stat(o.meanB)} (${o.nB} values)   ${o.tasks} tasks paired, ${o.pairs} pairs`,
+    `  mean A ${stat(o.meanA)} (${count(o.nA, 'value')})   mean B ${stat(o.meanB)} (${count(o.nB, 'value')})   ${count(o.tasks, 'task')} paired, ${count(o.pairs, 'pair')}`,
     `  difference ${stat(o.difference, true)}   clustered ${pct} ${interval(o.clustered)}   bootstrap ${pct} ${interval(o.bootstrap)}`,
   ];
   const tests = [

@@ -99,7 +99,7 @@ ${c.outputsWithoutValues.length > 0 ? `<div class="section notes">Outputs withou
 
   function detail(o: OutputComparison, level: string): string {
     const items = [
-      `${o.higherIsBetter ? 'higher' : 'lower'} is better; ${o.nA} values in A, ${o.nB} in B; ${o.tasks} tasks paired, ${o.pairs} pairs`,
+      `${o.higherIsBetter ? 'higher' : 'lower'} is better; ${o.nA} value${o.nA === 1 ? '' : 's'} in A, ${o.nB} in B; ${o.tasks} task${o.tasks === 1 ? '' : 's'} paired, ${o.pairs} pair${o.pairs === 1 ? '' : 's'}`,
       `difference ${stat(o.difference, true)}, clustered ${level} ${interval(o.clustered)}, bootstrap ${level} ${interval(o.bootstrap)}`,
       o.mcnemar === null
         ? null

@@ -61,6 +61,9 @@ describe('evalstream compare', () => {
       verdict: 'inconclusive',
     });
     expect(c.outputsWithoutValues).toContain('usage.cost_usd');
+    // token counts are lower-is-better without being named; the reward is not
+    expect(c.outputs.find((o) => o.name === 'usage.total_tokens')?.higherIsBetter).toBe(false);
+    expect(reward?.higherIsBetter).toBe(true);
     expect(c.rule).toMatch(/Holm-adjusted p-value/);
   });
 
@@ -82,7 +85,7 @@ describe('evalstream compare', () => {
     expect(r.stdout).toMatch(/verifier_reward\.reward {2}\[binary, higher is better\] {2}verdict: REGRESSED/);
     expect(r.stdout).toContain('tasks only in B (1): 23');
     expect(r.stdout).toMatch(/\nrule: improved \(regressed\): /);
-    expect(r.stdout).toMatch(/1 outputs compared: 0 improved, 1 regressed, 0 inconclusive\n$/);
+    expect(r.stdout).toMatch(/\n1 output compared: 0 improved, 1 regressed, 0 inconclusive\n$/);
     expect(existsSync(html)).toBe(true);
     expect(readFileSync(html, 'utf8')).toContain('verdict-regressed');
     const ok = await runCli(['compare', bundle('a'), bundle('b'), '--fail-on', 'regression']);
@@ -111,6 +114,9 @@ describe('evalstream compare', () => {
     expect(unknown.stderr).toMatch(
       /no output 'nope' in both runs; outputs in both: .*verifier_reward\.reward/,
     );
+    const higher = await runCli(['compare', bundle('a'), bundle('b'), '--higher-is-better', 'usage.tokens']);
+    expect(higher.code).toBe(2);
+    expect(higher.stderr).toMatch(/no output 'usage\.tokens' in both runs/);
     const missing = await runCli(['compare', bundle('a'), join(dir, 'absent')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('absent: no such file or directory');

@@ -65,6 +65,40 @@ describe('compareRuns', () => {
     expect(higher?.verdict).toBe('regressed');
   });
 
+  it('takes fewer tokens, lower cost and fewer tool errors as better for built-in outputs unless told otherwise', () => {
+    const tasks = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`t${i}`, [100 + i, 102 + i]]));
+    const fewer = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`t${i}`, [70 + i]]));
+    const names = [
+      'token_usage.total_tokens',
+      'token_usage.cost_usd',
+      'usage.runtime_sec',
+      'trajectory_stats.tool_errors',
+      'tool_call_efficiency.max_repeated_tool_calls',
+      // the better direction of steps depends on the task: higher, as for any output
+      'trajectory_stats.steps',
+    ];
+    const a = run('A', Object.fromEntries(names.map((n) => [n, tasks])));
+    const b = run('B', Object.fromEntries(names.map((n) => [n, fewer])));
+    const byName = (c: ReturnType<typeof compareRuns>) => new Map(c.outputs.map((o) => [o.name, o]));
+    const defaults = byName(compareRuns(a, b));
+    for (const name of names.slice(0, 5)) {
+      expect(defaults.get(name)).toMatchObject({ higherIsBetter: false, verdict: 'improved' });
+    }
+    expect(defaults.get('trajectory_stats.steps')).toMatchObject({
+      higherIsBetter: true,
+      verdict: 'regressed',
+    });
+    const told = byName(
+      compareRuns(a, b, {
+        higherIsBetter: ['token_usage.cost_usd'],
+        lowerIsBetter: ['trajectory_stats.steps'],
+      }),
+    );
+    expect(told.get('token_usage.cost_usd')).toMatchObject({ higherIsBetter: true, verdict: 'regressed' });
+    expect(told.get('trajectory_stats.steps')).toMatchObject({ higherIsBetter: false, verdict: 'improved' });
+    expect(told.get('token_usage.total_tokens')?.higherIsBetter).toBe(false);
+  });
+
   it('adjusts across outputs with Holm and Benjamini–Hochberg and is reproducible for a seed', () => {
     const base = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`t${i}`, [i % 2, (i + 1) % 2, 0]]));
     const better = Object.fromEntries(

@@ -12,6 +12,7 @@ import { intAtLeast } from '../int-at-least.js';
 interface CompareFlags {
   metric?: string[];
   lowerIsBetter?: string[];
+  higherIsBetter?: string[];
   json?: boolean;
   html?: string;
   failOn?: 'regression';
@@ -47,7 +48,11 @@ export function compareCommand(): Command {
       '--metric <name...>',
       'outputs to compare (e.g. verifier_reward.reward); default: all in both runs',
     )
-    .option('--lower-is-better <name...>', 'outputs where lower is better (tokens, cost, latency)')
+    .option(
+      '--lower-is-better <name...>',
+      'outputs where lower is better (built-in token, cost, time and error outputs are, unnamed)',
+    )
+    .option('--higher-is-better <name...>', 'outputs where higher is better, overriding the built-in default')
     .option('--json', 'print the comparison as JSON')
     .option('--html <file>', 'also write the comparison as a self-contained HTML page')
     .addOption(
@@ -78,7 +83,11 @@ Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an ou
       const a = await read(pathA, flags.runA ?? null);
       const b = await read(pathB, flags.runB ?? null);
       const shared = [...a.outputs.keys()].filter((name) => b.outputs.has(name));
-      for (const name of [...(flags.metric ?? []), ...(flags.lowerIsBetter ?? [])]) {
+      for (const name of [
+        ...(flags.metric ?? []),
+        ...(flags.lowerIsBetter ?? []),
+        ...(flags.higherIsBetter ?? []),
+      ]) {
         if (!shared.includes(name)) {
           throw new CliError(
             `no output '${name}' in both runs; outputs in both: ${shared.sort().join(', ') || '(none)'}`,
@@ -89,6 +98,7 @@ Exit codes: 0 compared (whatever the verdicts); 1 --fail-on regression and an ou
       const comparison = compareRuns(a, b, {
         ...(flags.metric === undefined ? {} : { outputs: flags.metric }),
         lowerIsBetter: flags.lowerIsBetter ?? [],
+        higherIsBetter: flags.higherIsBetter ?? [],
         alpha: flags.alpha,
         seed: flags.seed,
         bootstrapResamples: flags.resamples,
