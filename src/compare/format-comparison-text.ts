@@ -1,5 +1,6 @@
 import type { Flip, OutputComparison, RunComparison } from './output-comparison.js';
 import type { StatsInterval } from '../stats/stats-interval.js';
+import { countOf } from '../util/count-of.js';
 
 /** At most this many flips or one-sided tasks are named per line; the JSON and HTML forms name all. */
 const LISTED = 12;
@@ -28,26 +29,19 @@ export function formatComparisonText(c: RunComparison): string {
   lines.push(`rule: ${c.rule}`);
   const verdicts = (v: string): number => c.outputs.filter((o) => o.verdict === v).length;
   lines.push(
-    `${count(c.outputs.length, 'output')} compared: ${verdicts('improved')} improved, ${verdicts('regressed')} regressed, ${verdicts('inconclusive')} inconclusive`,
+    `${countOf(c.outputs.length, 'output')} compared: ${verdicts('improved')} improved, ${verdicts('regressed')} regressed, ${verdicts('inconclusive')} inconclusive`,
   );
   return lines.join('\n') + '\n';
 }
 
-/** `1 value`, `3 values`. */
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 function diagnosticsNote(n: number | undefined): string {
-  return n === undefined || n === 0
-    ? ''
-    : `; ${n} input diagnostic${n === 1 ? '' : 's'} in diagnostics.jsonl`;
+  return n === undefined || n === 0 ? '' : `; ${countOf(n, 'input diagnostic')} in diagnostics.jsonl`;
 }
 
 function outputLines(o: OutputComparison, pct: string): string[] {
   const lines = [
     `${o.name}  [${o.binary ? 'binary' : 'numeric'}, ${o.higherIsBetter ? 'higher' : 'lower'} is better]  verdict: ${o.verdict.toUpperCase()}`,
-    `  mean A ${stat(o.meanA)} (${count(o.nA, 'value')})   mean B ${stat(o.meanB)} (${count(o.nB, 'value')})   ${count(o.tasks, 'task')} paired, ${count(o.pairs, 'pair')}`,
+    `  mean A ${stat(o.meanA)} (${countOf(o.nA, 'value')})   mean B ${stat(o.meanB)} (${countOf(o.nB, 'value')})   ${countOf(o.tasks, 'task')} paired, ${countOf(o.pairs, 'pair')}`,
     `  difference ${stat(o.difference, true)}   clustered ${pct} ${interval(o.clustered)}   bootstrap ${pct} ${interval(o.bootstrap)}`,
   ];
   const tests = [

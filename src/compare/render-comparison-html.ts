@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { REPORT_STYLE } from '../report/report-style.js';
 import { comparisonFormat } from './format-comparison-text.js';
 import type { Flip, OutputComparison, RunComparison } from './output-comparison.js';
+import { countOf } from '../util/count-of.js';
 
 const { stat, interval, pValue } = comparisonFormat;
 
@@ -99,7 +100,7 @@ ${c.outputsWithoutValues.length > 0 ? `<div class="section notes">Outputs withou
 
   function detail(o: OutputComparison, level: string): string {
     const items = [
-      `${o.higherIsBetter ? 'higher' : 'lower'} is better; ${o.nA} value${o.nA === 1 ? '' : 's'} in A, ${o.nB} in B; ${o.tasks} task${o.tasks === 1 ? '' : 's'} paired, ${o.pairs} pair${o.pairs === 1 ? '' : 's'}`,
+      `${o.higherIsBetter ? 'higher' : 'lower'} is better; ${countOf(o.nA, 'value')} in A, ${o.nB} in B; ${countOf(o.tasks, 'task')} paired, ${countOf(o.pairs, 'pair')}`,
       `difference ${stat(o.difference, true)}, clustered ${level} ${interval(o.clustered)}, bootstrap ${level} ${interval(o.bootstrap)}`,
       o.mcnemar === null
         ? null

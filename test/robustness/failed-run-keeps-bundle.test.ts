@@ -82,7 +82,7 @@ describe('a failed run never destroys the previous bundle', () => {
     writeFileSync(cut, `${rows[0]}\n${(rows[1] as string).slice(0, 100)}`);
     const r = await runCli(['score', cut, '--format', 'gym', '--out', fresh, '--no-report', '--no-progress']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`incomplete: ${fresh} holds the 1 trials read before this point\n`);
+    expect(r.stderr).toContain(`incomplete: ${fresh} holds the 1 trial read before this point\n`);
     expect(readFileSync(join(fresh, 'trials.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(1);
   });
 });

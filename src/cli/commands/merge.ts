@@ -10,6 +10,7 @@ import { MergeError } from '../../merge/merge-error.js';
 import { mergeTableShards } from '../../merge/merge-table-shards.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { CliError, EXIT_BAD_INPUT } from '../cli-error.js';
+import { countOf } from '../../util/count-of.js';
 
 interface MergeFlags {
   out: string;
@@ -81,7 +82,7 @@ Exit codes: 0 ok; 2 bad usage or input (a trial in two shards is named).`,
       const where = relative(process.cwd(), result.dir) || '.';
       process.stdout.write(
         [
-          `run ${result.runId}: ${result.shards} shards merged, ${s.task_count} tasks, ${s.trial_count} trials, ${s.score_count} scores`,
+          `run ${result.runId}: ${countOf(result.shards, 'shard')} merged, ${countOf(s.task_count, 'task')}, ${countOf(s.trial_count, 'trial')}, ${countOf(s.score_count, 'score')}`,
           '',
           ...formatAggregateTable(s),
           '',

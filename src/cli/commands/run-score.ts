@@ -26,6 +26,7 @@ import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js'
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { appendAll } from '../../util/append-all.js';
 import { bundleReadExitCode, CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
+import { countOf } from '../../util/count-of.js';
 
 /** The parsed options of `evalstream score`. */
 export interface ScoreFlags {
@@ -209,7 +210,7 @@ function toCliError(error: unknown, stats: PipelineStats, out: string, partialOu
   const where =
     stats.trials === 0
       ? ''
-      : `\nincomplete: ${partialOut} holds the ${stats.trials} trials read before this point` +
+      : `\nincomplete: ${partialOut} holds the ${countOf(stats.trials, 'trial')} read before this point` +
         (partialOut === out ? '' : ` (${out} keeps its previous bundle)`);
   // a malformed bundle line is bad input (README), as `summarize` and `report` say of the same bundle
   if (error instanceof BundleReadError) return new CliError(`${message}${where}`, bundleReadExitCode(error));
@@ -217,7 +218,10 @@ function toCliError(error: unknown, stats: PipelineStats, out: string, partialOu
     if (stats.trials === 0) return new CliError(message, EXIT_BAD_INPUT);
     return new CliError(`${message}${where}`, EXIT_RUN_FAILED);
   }
-  return new CliError(`run failed after ${stats.trials} trials: ${message}${where}`, EXIT_RUN_FAILED);
+  return new CliError(
+    `run failed after ${countOf(stats.trials, 'trial')}: ${message}${where}`,
+    EXIT_RUN_FAILED,
+  );
 }
 
 function describeRun(
@@ -228,9 +232,9 @@ function describeRun(
   summary: Summary | null,
 ): string {
   const lines = [
-    `run ${runId}: ${stats.trials} trials, ${stats.scores} scores` +
+    `run ${runId}: ${countOf(stats.trials, 'trial')}, ${countOf(stats.scores, 'score')}` +
       (stats.trialFailures + stats.metricFailures > 0
-        ? ` (${stats.trialFailures} on failed trials, ${stats.metricFailures} metric failures)`
+        ? ` (${stats.trialFailures} on failed trials, ${countOf(stats.metricFailures, 'metric failure')})`
         : ''),
   ];
   if (summary !== null) {

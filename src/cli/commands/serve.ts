@@ -21,6 +21,7 @@ import { toRunBundle } from '../../sinks/to-run-bundle.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { intAtLeast } from '../int-at-least.js';
 import { parseHostPort } from '../parse-host-port.js';
+import { countOf } from '../../util/count-of.js';
 
 const count = intAtLeast(0);
 
@@ -246,7 +247,7 @@ async function runServe(options: ServeOptions): Promise<void> {
   await grpcServer?.shutdown();
   await httpServer.shutdown();
   process.stderr.write(
-    `evalstream serve: ${end.trials} trials scored` +
+    `evalstream serve: ${countOf(end.trials, 'trial')} scored` +
       (options.out === undefined ? '' : `; bundle in ${options.out}`) +
       '\n',
   );

@@ -11,6 +11,7 @@ import type { JsonObject } from '../../model/json-value.js';
 import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
+import { countOf } from '../../util/count-of.js';
 
 interface SummarizeFlags {
   out?: string;
@@ -121,7 +122,7 @@ function describeResult(result: SummarizeBundleResult, db: string | null): strin
   const s = result.summary;
   const where = result.inPlace ? `${displayPath(result.dir)} (in place)` : displayPath(result.dir);
   const lines = [
-    `run ${result.runId}: ${s.task_count} tasks, ${s.trial_count} trials, ${s.score_count} scores` +
+    `run ${result.runId}: ${countOf(s.task_count, 'task')}, ${countOf(s.trial_count, 'trial')}, ${countOf(s.score_count, 'score')}` +
       (result.withTaskSpecs ? '' : ' (no tasks.jsonl: summarized without task specs)'),
     '',
     ...formatAggregateTable(s),
