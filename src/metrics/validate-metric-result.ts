@@ -44,22 +44,36 @@ interface ShapeIssue {
  * validateMetricResult({ outputs: [{ name: 'score', value: '0.5' }] }, [continuousScore('score')]); // ok, value stays '0.5'
  */
 export function validateMetricResult(result: unknown, specs: readonly MetricOutputSpec[]): MetricResult {
-  // most results are valid: they are checked without building anything, and a result that fails a
-  // check is checked again below, in the SDK's order, to say why
-  if (!isPlainObject(result) || !wellShaped(result)) {
-    const issues = shapeIssues(result);
-    if (issues.length > 0) {
-      throw new MetricResultError(
-        'invalid_result',
-        'ValidationError',
-        formatValidationError('MetricResult', issues),
-      );
-    }
+  const issues = shapeIssues(result);
+  if (issues.length > 0) {
+    throw new MetricResultError(
+      'invalid_result',
+      'ValidationError',
+      formatValidationError('MetricResult', issues),
+    );
   }
   const outputs = (result as MetricResult).outputs;
-  if (!namesFit(outputs, specs)) throwNameProblem(outputs, specs);
+  const returned = outputs.map((o) => o.name);
+  const returnedSet = new Set(returned);
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const nameChecks = [
+    [
+      'duplicate_outputs',
+      'Duplicate metric output names',
+      [...new Set(returned.filter((n, i) => returned.indexOf(n) !== i))].sort(),
+    ],
+    [
+      'missing_required',
+      'Missing required metric outputs',
+      specs.filter((s) => s.required && !returnedSet.has(s.name)).map((s) => s.name),
+    ],
+    ['undeclared_outputs', 'Undeclared metric outputs', returned.filter((n) => !byName.has(n))],
+  ] as const;
+  for (const [code, what, names] of nameChecks) {
+    if (names.length > 0) throw new MetricResultError(code, 'ValueError', `${what}: ${pyValueRepr(names)}`);
+  }
   for (const output of outputs) {
-    const spec = specNamed(specs, output.name) as MetricOutputSpec;
+    const spec = byName.get(output.name) as MetricOutputSpec;
     const check = checkOutputValue(output.value, spec);
     if (!check.ok) {
       const issue = {
@@ -87,69 +101,6 @@ export function validateMetricResult(result: unknown, specs: readonly MetricOutp
     }
   }
   return result as MetricResult;
-}
-
-/** `{outputs: [{name: string, value}...]}` with no other own key at either level (what `shapeIssues` accepts). */
-function wellShaped(result: Record<string, unknown>): boolean {
-  for (const key in result) if (Object.hasOwn(result, key) && key !== 'outputs') return false;
-  const outputs = result['outputs'];
-  if (!Array.isArray(outputs)) return false;
-  for (const item of outputs as unknown[]) {
-    if (!isPlainObject(item) || typeof item['name'] !== 'string' || item['value'] === undefined) return false;
-    for (const key in item) if (Object.hasOwn(item, key) && key !== 'name' && key !== 'value') return false;
-  }
-  return true;
-}
-
-/** The spec of an output name; the last one when two share it (as a map built from the list keeps). */
-function specNamed(specs: readonly MetricOutputSpec[], name: string): MetricOutputSpec | undefined {
-  for (let i = specs.length - 1; i >= 0; i--)
-    if ((specs[i] as MetricOutputSpec).name === name) return specs[i];
-  return undefined;
-}
-
-/** No output name twice, every required output present, none undeclared. */
-function namesFit(outputs: MetricResult['outputs'], specs: readonly MetricOutputSpec[]): boolean {
-  for (let i = 0; i < outputs.length; i++) {
-    const name = (outputs[i] as MetricResult['outputs'][number]).name;
-    if (specNamed(specs, name) === undefined) return false;
-    for (let j = 0; j < i; j++)
-      if ((outputs[j] as MetricResult['outputs'][number]).name === name) return false;
-  }
-  for (const spec of specs) {
-    if (!spec.required) continue;
-    let found = false;
-    for (const output of outputs) if (output.name === spec.name) found = true;
-    if (!found) return false;
-  }
-  return true;
-}
-
-/** Throws the first of the SDK's name errors: duplicates, then missing required, then undeclared. */
-function throwNameProblem(outputs: MetricResult['outputs'], specs: readonly MetricOutputSpec[]): never {
-  const returned = outputs.map((o) => o.name);
-  const returnedSet = new Set(returned);
-  const nameChecks = [
-    [
-      'duplicate_outputs',
-      'Duplicate metric output names',
-      [...new Set(returned.filter((n, i) => returned.indexOf(n) !== i))].sort(),
-    ],
-    [
-      'missing_required',
-      'Missing required metric outputs',
-      specs.filter((s) => s.required && !returnedSet.has(s.name)).map((s) => s.name),
-    ],
-    [
-      'undeclared_outputs',
-      'Undeclared metric outputs',
-      returned.filter((n) => specNamed(specs, n) === undefined),
-    ],
-  ] as const;
-  for (const [code, what, names] of nameChecks) {
-    if (names.length > 0) throw new MetricResultError(code, 'ValueError', `${what}: ${pyValueRepr(names)}`);
-  }
-  throw new Error('throwNameProblem: the names fit');
 }
 
 /** The type name of the first non-JSON part of a value (bigint, Date, function, undefined...), or null. */
