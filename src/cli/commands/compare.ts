@@ -50,7 +50,7 @@ export function compareCommand(): Command {
     )
     .option(
       '--lower-is-better <name...>',
-      'outputs where lower is better (built-in token, cost, time and error outputs are, unnamed)',
+      'outputs where lower is better (built-in token, cost, time and error outputs already are)',
     )
     .option('--higher-is-better <name...>', 'outputs where higher is better, overriding the built-in default')
     .option('--json', 'print the comparison as JSON')
