@@ -1,5 +1,3 @@
-import type { SpillFile } from '../util/spill-file.js';
-
 /** Bytes of the first chunk; each next one doubles, up to `MAX_CHUNK`. */
 const FIRST_CHUNK = 1024;
 const MAX_CHUNK = 1 << 16;
@@ -19,17 +17,11 @@ const MAX_CHUNK = 1 << 16;
  */
 export class JsonTextColumn {
   readonly #chunks: Buffer[] = [];
-  /** With a spill file: each full chunk's offset and length there, in place of `#chunks`. */
-  readonly #spilled: number[] = [];
   #current: Buffer = Buffer.allocUnsafe(FIRST_CHUNK);
   #used = 0;
   #length = 0;
 
-  /** With `spill`, full chunks go to that file and are read back by `pieces()`. */
-  constructor(
-    readonly kind: 'array' | 'chars',
-    private readonly spill: SpillFile | null = null,
-  ) {}
+  constructor(readonly kind: 'array' | 'chars') {}
 
   /** Items (array) or characters (chars) written so far. */
   get length(): number {
@@ -51,9 +43,6 @@ export class JsonTextColumn {
   *pieces(): Generator<string> {
     yield this.kind === 'array' ? '[' : '"';
     for (const chunk of this.#chunks) yield chunk.toString('utf8');
-    const spilled = this.#spilled;
-    for (let i = 0; i < spilled.length; i += 2)
-      yield (this.spill as SpillFile).read(spilled[i] as number, spilled[i + 1] as number).toString('utf8');
     if (this.#used > 0) yield this.#current.toString('utf8', 0, this.#used);
     yield this.kind === 'array' ? ']' : '"';
   }
@@ -72,11 +61,7 @@ export class JsonTextColumn {
     // a character takes at most 3 bytes (a surrogate pair 4 for 2); items never straddle two chunks
     const most = text.length * 3;
     if (this.#used + most > this.#current.length) {
-      if (this.#used > 0) {
-        const full = this.#current.subarray(0, this.#used);
-        if (this.spill === null) this.#chunks.push(full);
-        else this.#spilled.push(this.spill.append(full), full.length);
-      }
+      if (this.#used > 0) this.#chunks.push(this.#current.subarray(0, this.#used));
       const size = Math.min(MAX_CHUNK, this.#current.length * 2);
       this.#current = Buffer.allocUnsafe(Math.max(size, most));
       this.#used = 0;

@@ -6,7 +6,6 @@ import type { Trial } from '../model/trial.js';
 import { boxNonFinite, cutText } from './compact-json.js';
 import { embedJson, JsonTextColumn } from './embed-json.js';
 import { grownTypedArray } from '../util/grown-typed-array.js';
-import { SpillFile } from '../util/spill-file.js';
 
 const STATUS_CHAR: Record<string, string> = { completed: 'c', partial: 'p', failed: 'f' };
 
@@ -56,8 +55,8 @@ export type ReportTable =
  * of trials without a record get a row of their own (status `?`).
  *
  * A stream seals each row once its trial has passed (`seal`): the row's columns are then written
- * as the JSON text the report embeds (`JsonTextColumn`, in 64 KiB chunks to a `SpillFile` in the
- * temporary directory, read back when the page is written) and nothing else of it is kept, except the values of rows whose detail the report keeps (until `release`). A sealed row takes
+ * as the JSON text the report embeds (`JsonTextColumn`, outside the heap) and nothing else of it is
+ * kept, except the values of rows whose detail the report keeps (until `release`). A sealed row takes
  * no more scores. Without sealing (a bundle read back) rows stay open, as plain arrays.
  *
  * @example
@@ -69,8 +68,6 @@ export type ReportTable =
 export class ReportRows {
   readonly taskIds: string[] = [];
   readonly #taskIndex = new Map<string, number>();
-  /** Where the sealed rows' text goes until the report is written. */
-  readonly #spill = new SpillFile();
   /** Task of every row, run-length encoded: `[task, count, task, count, …]` (`#runsLength` used). */
   #taskRuns = new Int32Array(16);
   #runsLength = 0;
@@ -274,8 +271,8 @@ export class ReportRows {
     if (this.#table !== null) throw new Error('ReportRows.seal: the table is done');
     const end = Math.min(row + 1, this.#count);
     if (end <= this.#base) return;
-    this.#idText ??= new JsonTextColumn('array', this.#spill);
-    this.#statusText ??= new JsonTextColumn('chars', this.#spill);
+    this.#idText ??= new JsonTextColumn('array');
+    this.#statusText ??= new JsonTextColumn('chars');
     for (const column of this.#types.values()) column.text ??= this.#filled('chars', '-');
     for (const column of this.#outputs.values()) column.text ??= this.#filled('array', 'null');
     for (let r = this.#base; r < end; r += 1) {
@@ -322,7 +319,7 @@ export class ReportRows {
 
   /** A new column holding `text` once per sealed row. */
   #filled(kind: 'array' | 'chars', text: string): JsonTextColumn {
-    const column = new JsonTextColumn(kind, this.#spill);
+    const column = new JsonTextColumn(kind);
     column.repeat(text, this.#base);
     return column;
   }

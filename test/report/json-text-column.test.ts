@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { JsonTextColumn } from '../../src/report/embed-json.js';
-import { SpillFile } from '../../src/util/spill-file.js';
 
 describe('JsonTextColumn', () => {
   it('writes an array of JSON items across chunks, multi-byte characters whole', () => {
@@ -25,26 +24,5 @@ describe('JsonTextColumn', () => {
     expect([...column.pieces()].join('')).toBe('"c---fp"');
     expect(column.length).toBe(6);
     expect(new JsonTextColumn('array').value()).toEqual([]);
-  });
-
-  it('gives the same text from chunks spilled to a file, several columns sharing it', () => {
-    const spill = new SpillFile();
-    const a = new JsonTextColumn('array', spill);
-    const b = new JsonTextColumn('chars', spill);
-    const plain = new JsonTextColumn('array');
-    const items: string[] = [];
-    for (let i = 0; i < 40_000; i += 1) {
-      const item = JSON.stringify(i % 5 === 0 ? `é✓😀${i}` : `id-${i}`);
-      items.push(item);
-      a.push(item);
-      plain.push(item);
-      b.push(i % 3 === 0 ? 'c' : 'f');
-    }
-    expect([...a.pieces()].join('')).toBe([...plain.pieces()].join(''));
-    expect([...b.pieces()].join('')).toBe(
-      JSON.stringify(Array.from({ length: 40_000 }, (_, i) => (i % 3 === 0 ? 'c' : 'f')).join('')),
-    );
-    expect(a.value()).toEqual(items.map((item) => JSON.parse(item) as string));
-    spill.close();
   });
 });
