@@ -33,7 +33,8 @@ export interface LiveEvent {
  * state.summary().trial_count; // 1
  */
 export class LiveState {
-  readonly #spill = new SpillFile();
+  // made at once: a temporary directory that cannot hold it stops `serve` before it accepts a span
+  readonly #spill = new SpillFile().open();
   /** Per position (first-scored order): the latest version's record in the spill file, its version and completion. */
   #offsets = new Float64Array(64);
   #lengths = new Int32Array(64);

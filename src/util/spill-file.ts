@@ -9,8 +9,7 @@ const READ_BYTES = 1 << 20;
 
 /**
  * An append-only file of records (byte strings), read back by offset: for what a run keeps per trial
- * until its end and reads once or rarely (`serve`'s kept trials, the report's per-trial table), which
- * on the heap would grow it and every collection with the number of trials. The file is made in the
+ * until its end and reads once or rarely (`serve`'s kept trials), which on the heap would grow it and every collection with the number of trials. The file is made in the
  * system's temporary directory (`TMPDIR`) and unlinked at once: it takes disk space while the
  * process holds it, and none after the process ends, however it ends.
  *
@@ -30,6 +29,15 @@ export class SpillFile {
   #block: Buffer | null = null;
   #blockAt = 0;
   #readBuffer: Buffer = Buffer.alloc(0);
+
+  /**
+   * Makes the file now rather than at the first write, so that a temporary directory that cannot
+   * hold it is found before anything is kept (throws the same error a write would).
+   */
+  open(): this {
+    this.#open();
+    return this;
+  }
 
   /** Appends `record`; returns its offset. */
   append(record: Buffer): number {

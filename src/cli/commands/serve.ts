@@ -286,16 +286,16 @@ async function openLiveRun(options: ServeOptions) {
     onWarning: warn,
   });
   const sinks: Sink<ScoredTrial>[] = [];
-  if (options.db !== undefined) {
-    const store = new LiveDuckDBStore(options.db, {
-      runId,
-      flushMs: Math.max(1, options.flushMs),
-      maxBufferedSpans: options.maxQueuedSpans,
-      threads: 1,
-    });
-    await store.open();
-    sinks.push(store);
-  }
+  const store =
+    options.db === undefined
+      ? null
+      : new LiveDuckDBStore(options.db, {
+          runId,
+          flushMs: Math.max(1, options.flushMs),
+          maxBufferedSpans: options.maxQueuedSpans,
+          threads: 1,
+        });
+  if (store !== null) sinks.push(store);
   if (options.emitOtlp !== undefined)
     sinks.push(
       new EvaluationResultEmitter(options.emitOtlp, {
@@ -304,30 +304,37 @@ async function openLiveRun(options: ServeOptions) {
         onFailure: (error) => engine.sinkFailed(error),
       }),
     );
-  const engine: LiveEngine = new LiveEngine(
-    {
-      runId,
-      completion: {
-        settleMs: options.settleMs,
-        idleTimeoutMs: options.idleTimeout,
-        endMarkerAttribute: options.endMarker ?? null,
+  let engine: LiveEngine;
+  try {
+    engine = new LiveEngine(
+      {
+        runId,
+        completion: {
+          settleMs: options.settleMs,
+          idleTimeoutMs: options.idleTimeout,
+          endMarkerAttribute: options.endMarker ?? null,
+        },
+        trialKeys: options.trialKey,
+        taskKeys: options.taskKey,
+        maxQueuedSpans: options.maxQueuedSpans,
+        maxPendingTrials: options.maxPendingTrials,
+        concurrency: options.concurrency,
+        metricTimeoutMs: config.scoring.timeoutMs ?? 0,
+        retryAfterSec: 1,
+        retainMs: options.retainMs,
+        retainMaxTrials: options.retainMaxTrials,
+        tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
+        onProblem: (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
+        stopWhenWidth: options.stopWhenWidth ?? null,
       },
-      trialKeys: options.trialKey,
-      taskKeys: options.taskKey,
-      maxQueuedSpans: options.maxQueuedSpans,
-      maxPendingTrials: options.maxPendingTrials,
-      concurrency: options.concurrency,
-      metricTimeoutMs: config.scoring.timeoutMs ?? 0,
-      retryAfterSec: 1,
-      retainMs: options.retainMs,
-      retainMaxTrials: options.retainMaxTrials,
-      tickMs: Math.max(10, Math.min(250, Math.floor(options.settleMs / 4) || 10)),
-      onProblem: (m) => process.stderr.write(`evalstream serve: error: ${m}\n`),
-      stopWhenWidth: options.stopWhenWidth ?? null,
-    },
-    planner,
-    sinks,
-  );
+      planner,
+      sinks,
+    );
+  } catch (error) {
+    // the kept trials' spill file cannot be made (see SpillFile): nothing is open or accepted yet
+    throw new CliError(`serve: ${(error as Error).message}`, EXIT_RUN_FAILED);
+  }
+  await store?.open();
   return {
     runId,
     engine,
