@@ -11,7 +11,6 @@
  * and the completion tick's own time (p50, max, ms). `node --import tsx bench/live-turns.ts [TRIALS]`
  * (default 30000); run it in two trees, alternating, to compare builds.
  */
-import { BodyArena } from '../src/serve/body-arena.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 import { benchLiveEngine } from './bench-live-engine.js';
@@ -31,7 +30,7 @@ const bodies = Array.from({ length: Math.ceil(trials / perRequest) }, (_, b) =>
 
 let now = 0;
 const engine = benchLiveEngine({ settleMs: 2000, retainMs: 300000 }, () => now);
-const handler = decodingBodyHandler(engine, new BodyArena());
+const handler = decodingBodyHandler(engine);
 const gaps: number[] = [];
 const ticks: number[] = [];
 let nextTick = tickMs;

@@ -14,9 +14,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { decodeExportRequest } from '../src/serve/decode-export-request.js';
-import { BodyArena } from '../src/serve/body-arena.js';
 import { decodingBodyHandler } from '../src/serve/decoding-body-handler.js';
-import type { BodyHandler } from '../src/serve/serve-types.js';
 import { benchLiveEngine, feedBodies } from './bench-live-engine.js';
 import { agentTrialPayloads } from './agent-trial-payloads.js';
 
@@ -38,31 +36,13 @@ const bodies = Array.from({ length: Math.ceil(trials / perRequest) }, (_, b) =>
   ),
 );
 
-/**
- * Each body as the receivers read one (`readLimitedBody` assembles the socket's chunks in the body
- * arena), held by the receiver only while it hands the body over (`release` after `acceptBody`).
- */
-const arena = new BodyArena();
+/** Each body as the receivers read one: `readLimitedBody` copies the socket's chunks into a buffer of the body's length. */
 function* received(list: readonly Buffer[]): Generator<Buffer> {
   for (const body of list) {
-    const copy = arena.take(body.length);
+    const copy = Buffer.allocUnsafe(body.length);
     body.copy(copy);
     yield copy;
   }
-}
-
-/** `handler` as the HTTP receiver calls it: its own hold of the body is released once handed over. */
-function receiver(handler: BodyHandler): BodyHandler {
-  return {
-    ...handler,
-    acceptBody: (body, encoding, signal) => {
-      try {
-        return handler.acceptBody(body, encoding, signal);
-      } finally {
-        arena.release(body);
-      }
-    },
-  };
 }
 
 /** CPU seconds of this process's main thread (from /proc; NaN where unavailable). */
@@ -100,7 +80,7 @@ if (mode === 'decode') {
   // what serve does with a body once read: decoded (lazily, spans read the body) and accepted
   await feedBodies(
     engine,
-    receiver(decodingBodyHandler(engine, arena)),
+    decodingBodyHandler(engine),
     received(bodies),
     (ms) => (now += ms * perRequest * trialMs),
     Math.max(1, Math.round(50 / perRequest)),

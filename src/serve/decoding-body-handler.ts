@@ -1,4 +1,3 @@
-import type { BodyArena } from './body-arena.js';
 import { decodeExportRequest } from './decode-export-request.js';
 import type { BodyHandler, ExportHandler, Saturated, Undecodable } from './serve-types.js';
 import type { ExportOutcome } from './export-response.js';
@@ -8,13 +7,12 @@ import type { ExportOutcome } from './export-response.js';
  * logs, protobuf or OTLP/JSON, lazily: spans keep reading the body's bytes) and hands the request to
  * `handler.acceptRequest`, with a reloader that decodes the same bytes again (so the handler can
  * drop the spans and read them back later); a body that does not decode is `Undecodable` (400 /
- * INVALID_ARGUMENT). A body from `arena` is handed over with its holds, so that the handler keeps
- * it from being reused for as long as it may read it.
+ * INVALID_ARGUMENT).
  *
  * @example
- * const server = new OtlpHttpServer({ ...config, arena }, decodingBodyHandler(engine, arena), engine);
+ * const server = new OtlpHttpServer(config, decodingBodyHandler(engine), engine);
  */
-export function decodingBodyHandler(handler: ExportHandler, arena?: BodyArena): BodyHandler {
+export function decodingBodyHandler(handler: ExportHandler): BodyHandler {
   return {
     saturation: () => handler.saturation(),
     isSaturated: () => handler.isSaturated(),
@@ -27,11 +25,7 @@ export function decodingBodyHandler(handler: ExportHandler, arena?: BodyArena): 
         const name = signal === 'logs' ? 'ExportLogsServiceRequest' : 'ExportTraceServiceRequest';
         return { undecodable: `request does not decode as ${name}: ${(error as Error).message}` };
       }
-      return handler.acceptRequest(
-        request,
-        () => decodeExportRequest(body, encoding, signal),
-        arena?.bodyOf(body),
-      );
+      return handler.acceptRequest(request, () => decodeExportRequest(body, encoding, signal));
     },
   };
 }

@@ -14,7 +14,6 @@ import { scoreTrials } from '../operators/score-trials.js';
 import type { TrialPlan } from '../pipeline/create-trial-planner.js';
 import { writeToSinks } from '../pipeline/write-to-sinks.js';
 import type { Sink } from '../sinks/sink.js';
-import type { HeldBody } from './body-arena.js';
 import { CapacityWaiters } from './capacity-waiters.js';
 import type { ExportOutcome } from './export-response.js';
 import { LiveState, type LiveEvent } from './live-state.js';
@@ -108,10 +107,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     request: OtlpExportRequest;
     spans: number;
     reload: (() => OtlpExportRequest) | undefined;
-    body: HeldBody | undefined;
   }[] = [];
-  /** The bodies that reloaders given to the grouper read, while held (by the queue or a trace). */
-  readonly #bodies = new Map<() => OtlpExportRequest, HeldBody>();
   #queuedSpans = 0;
   /** Trials waiting for a scoring slot, by trial key, oldest first (a key is queued at most once). */
   readonly #jobs = new Map<string, ScoringJob>();
@@ -146,10 +142,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
       trialKeys: config.trialKeys,
       taskKeys: config.taskKeys,
       live: config.completion,
-      liveSources: {
-        hold: (source) => this.#bodies.get(source)?.hold(),
-        letGo: (source) => this.#letGo(source),
-      },
     });
     this.#state = new LiveState(config.stopWhenWidth ?? null);
     this.#scored = this.#openScoring(sinks.map((sink) => this.#tolerant(sink)));
@@ -211,11 +203,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
    * read back when they are needed again (late spans), so trials kept for late spans cost the
    * garbage collector little.
    */
-  acceptRequest(
-    request: OtlpExportRequest,
-    reload?: () => OtlpExportRequest,
-    body?: HeldBody,
-  ): ExportOutcome | Saturated {
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated {
     let rejected = 0;
     let late = 0;
     let deep = 0;
@@ -277,10 +265,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
         refused === null ? request.resourceSpans : without(request.resourceSpans, refused);
       // read back, a request gives the spans taken now (sealed ones are refused again when grouped)
       const again = reload === undefined ? undefined : () => acceptable(reload());
-      // held while queued, then by every trace that keeps `again` to read its spans back
-      body?.hold();
-      if (body !== undefined && again !== undefined) this.#bodies.set(again, body);
-      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: items, reload: again, body });
+      this.#queue.push({ request: { resourceSpans, logRecords: logs }, spans: items, reload: again });
       this.#queuedSpans += items;
       this.metrics.spansReceived += kept;
       this.metrics.logRecordsReceived += logs.length;
@@ -482,14 +467,6 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     this.config.onProblem?.(message);
   }
 
-  /** One hold of the body `source` reads fewer; forgotten once nobody holds it. */
-  #letGo(source: () => OtlpExportRequest): void {
-    const body = this.#bodies.get(source);
-    if (body === undefined) return;
-    body.release();
-    if (!body.held) this.#bodies.delete(source);
-  }
-
   #isRunning(key: string): boolean {
     for (const job of this.#running.values()) if (job.key === key) return true;
     return false;
@@ -512,10 +489,8 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
   #drainQueue(): void {
     const now = this.nowMs();
     while (this.#queue.length > 0) {
-      const { request, spans, reload, body } = this.#queue.shift()!;
+      const { request, spans, reload } = this.#queue.shift()!;
       const accepted = this.#grouper.accept(request, now, reload);
-      if (reload !== undefined) this.#letGo(reload);
-      else body?.release();
       this.metrics.spansDuplicate += accepted.duplicates;
       // sealed between the answer and now
       this.metrics.spansRejected += accepted.late - accepted.lateLogRecords;

@@ -7,7 +7,6 @@ import {
   encodeRpcStatusProto,
   type ExportOutcome,
 } from './export-response.js';
-import type { BodyArena } from './body-arena.js';
 import type { BodyBudget } from './body-budget.js';
 import { BodyReadError, readLimitedBody, type BodyLimits } from './read-limited-body.js';
 import type { BodyHandler, LiveReadApi, OtlpSignal, Saturated } from './serve-types.js';
@@ -27,11 +26,6 @@ export interface OtlpHttpServerConfig extends BodyLimits {
   saturationWaitMs?: number | undefined;
   /** The bytes of bodies all receivers may hold at once (shared with gRPC); absent: no such bound. */
   budget?: BodyBudget | undefined;
-  /**
-   * Where bodies read in several chunks are assembled (reused memory; the handler holds what it
-   * keeps); absent: an allocation of their own each.
-   */
-  arena?: BodyArena | undefined;
   /**
    * Longest time (ms) a request may take to arrive in full, headers and body; past it the request is
    * answered 408 and its connection closed (a sender that trickles its body cannot hold memory for
@@ -312,7 +306,7 @@ export class OtlpHttpServer {
     let body: Buffer;
     const budget = this.config.budget;
     try {
-      body = await readLimitedBody(req, this.config, budget, this.config.arena);
+      body = await readLimitedBody(req, this.config, budget);
     } catch (error) {
       if (error instanceof BodyReadError) {
         if (error.status === 429) res.setHeader('retry-after', '1');
@@ -327,7 +321,6 @@ export class OtlpHttpServer {
       outcome = this.handler.acceptBody(body, encoding, signal);
     } finally {
       budget?.give(held);
-      this.config.arena?.release(body);
     }
     if ('undecodable' in outcome) {
       sendFailure(res, encoding, 400, outcome.undecodable);

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
-import type { BodyArena } from './body-arena.js';
 import { BodyBudget } from './body-budget.js';
 
 /** Why a request body could not be read; `status` is the HTTP status to answer with. */
@@ -29,8 +28,6 @@ const UNLIMITED = new BodyBudget(Number.MAX_SAFE_INTEGER);
  * inflation stops there). Every byte held is taken from `budget` as it comes (the raw bytes are
  * given back once inflated); when the budget has no room the body is refused with 429. On success
  * exactly the returned body's length stays taken: the caller gives it back when it is done with it.
- * With an `arena`, a body not read in one chunk is assembled in the arena's reused memory, held once
- * for the caller (who releases it with `arena.release(body)`; bytes not from the arena are ignored).
  *
  * @example
  * const body = await readLimitedBody(req, { maxBodyBytes: 8 << 20, maxDecompressedBytes: 64 << 20 }, budget);
@@ -40,7 +37,6 @@ export async function readLimitedBody(
   req: IncomingMessage,
   limits: BodyLimits,
   budget: BodyBudget = UNLIMITED,
-  arena?: BodyArena,
 ): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
@@ -57,19 +53,12 @@ export async function readLimitedBody(
     req.resume();
     throw new BodyReadError(`unsupported Content-Encoding '${encoding}'`, 415);
   }
-  const raw = await readRaw(
-    req,
-    limits.maxBodyBytes,
-    Number.isSafeInteger(declared) ? declared : -1,
-    budget,
-    arena,
-  );
+  const raw = await readRaw(req, limits.maxBodyBytes, Number.isSafeInteger(declared) ? declared : -1, budget);
   if (encoding !== 'gzip') return raw;
   try {
-    return await inflate(raw, limits.maxDecompressedBytes, budget, arena);
+    return await inflate(raw, limits.maxDecompressedBytes, budget);
   } finally {
     budget.give(raw.length);
-    arena?.release(raw);
   }
 }
 
@@ -89,12 +78,7 @@ const INFLATE_MAX_SLICE = 64 << 10;
  * times larger (a bomb), growing to 64 KiB for ordinary data. Each piece is taken from `budget`; 413
  * past `max`, 429 past the budget. The body returned is a copy of its own length.
  */
-function inflate(
-  raw: Buffer,
-  max: number,
-  budget: BodyBudget,
-  arena: BodyArena | undefined,
-): Promise<Buffer> {
+function inflate(raw: Buffer, max: number, budget: BodyBudget): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const gunzip = createGunzip({ chunkSize: INFLATE_OUTPUT_BYTES });
     const chunks: Buffer[] = [];
@@ -125,7 +109,7 @@ function inflate(
     });
     gunzip.on('end', () => {
       // a copy: the pieces are views of the large output buffers, which are let go here
-      if (!failed) resolve(concat(chunks, size, arena));
+      if (!failed) resolve(Buffer.concat(chunks, size));
     });
     let at = 0;
     let slice = INFLATE_FIRST_SLICE;
@@ -151,16 +135,9 @@ function inflate(
 /**
  * The body bytes, read with stream events (no async iterator), each chunk taken from `budget`: a body
  * in one chunk is that chunk, a longer one is copied into one buffer of its declared length (or
- * concatenated into one without it), from `arena` when given; 413 past `max`, 429 when the budget
- * has no room.
+ * concatenated into one without it); 413 past `max`, 429 when the budget has no room.
  */
-function readRaw(
-  req: IncomingMessage,
-  max: number,
-  declared: number,
-  budget: BodyBudget,
-  arena: BodyArena | undefined,
-): Promise<Buffer> {
+function readRaw(req: IncomingMessage, max: number, declared: number, budget: BodyBudget): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     let whole: Buffer | null = null;
     const chunks: Buffer[] = [];
@@ -170,7 +147,6 @@ function readRaw(
       failed = true;
       budget.give(size);
       chunks.length = 0;
-      if (whole !== null) arena?.release(whole);
       whole = null;
       reject(error);
     };
@@ -195,7 +171,7 @@ function readRaw(
       if (chunks.length === 0 && whole === null) chunks.push(chunk);
       else {
         if (whole === null && declared >= 0) {
-          whole = arena?.take(declared) ?? Buffer.allocUnsafe(declared);
+          whole = Buffer.allocUnsafe(declared);
           chunks[0]!.copy(whole, 0);
           chunks.length = 0;
         }
@@ -218,14 +194,13 @@ function readRaw(
         refuse(new BodyReadError(`request body ended after ${size} of ${declared} bytes`, 400));
         return;
       }
-      resolve(whole ?? (chunks.length === 1 ? chunks[0]! : concat(chunks, size, arena)));
+      resolve(whole ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     };
     const onError = (error: Error): void => {
       cleanup();
       if (failed) return;
       failed = true;
       budget.give(size);
-      if (whole !== null) arena?.release(whole);
       whole = null;
       reject(error);
     };
@@ -235,13 +210,4 @@ function readRaw(
     req.on('error', onError);
     req.on('close', onClose);
   });
-}
-
-/** `chunks` copied one after another into one buffer of `size` bytes (from `arena` when given). */
-function concat(chunks: readonly Buffer[], size: number, arena: BodyArena | undefined): Buffer {
-  if (arena === undefined) return Buffer.concat(chunks, size);
-  const out = arena.take(size);
-  let at = 0;
-  for (const chunk of chunks) at += chunk.copy(out, at);
-  return out;
 }

@@ -1,5 +1,4 @@
 import type { OtlpExportRequest } from '../evidence/otlp/otlp-types.js';
-import type { HeldBody } from './body-arena.js';
 import type { ExportOutcome } from './export-response.js';
 
 /** The receiver's answer when its queues are full: retry later (HTTP 429 / gRPC RESOURCE_EXHAUSTED). */
@@ -26,14 +25,9 @@ export interface ExportHandler {
   /**
    * The one way a decoded request (spans and/or log records, from any transport) enters the live
    * path: accepted (some spans perhaps refused, said in the outcome) or refused whole when saturated.
-   * `reload` decodes the same request again (its spans may then be dropped and read back later);
-   * `body`, the bytes both read, is held for as long as either may still be read.
+   * `reload` decodes the same request again (its spans may then be dropped and read back later).
    */
-  acceptRequest(
-    request: OtlpExportRequest,
-    reload?: () => OtlpExportRequest,
-    body?: HeldBody,
-  ): ExportOutcome | Saturated;
+  acceptRequest(request: OtlpExportRequest, reload?: () => OtlpExportRequest): ExportOutcome | Saturated;
 }
 
 /** Which OTLP export a request body is: `ExportTraceServiceRequest` or `ExportLogsServiceRequest`. */

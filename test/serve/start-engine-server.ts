@@ -1,11 +1,10 @@
-import { BodyArena } from '../../src/serve/body-arena.js';
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
 import type { LiveEngine } from '../../src/serve/live-engine.js';
 import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
 
 /**
- * An OTLP/HTTP receiver on port 0 in front of `engine` (4 MiB bodies, 16 MiB inflated, no token;
- * bodies assembled in a body arena of small slabs, so that they are reused often, as serve's), started with the engine's timers; resolves with the server and its base URL.
+ * An OTLP/HTTP receiver on port 0 in front of `engine` (4 MiB bodies, 16 MiB inflated, no token),
+ * started with the engine's timers; resolves with the server and its base URL.
  *
  * @example
  * const { http, url } = await startEngineServer(engine);
@@ -13,7 +12,6 @@ import { OtlpHttpServer } from '../../src/serve/otlp-http-server.js';
  * await http.shutdown();
  */
 export async function startEngineServer(engine: LiveEngine): Promise<{ http: OtlpHttpServer; url: string }> {
-  const arena = new BodyArena({ slabBytes: 1 << 20, largestPooled: 1 << 20 });
   const http = new OtlpHttpServer(
     {
       host: '127.0.0.1',
@@ -21,9 +19,8 @@ export async function startEngineServer(engine: LiveEngine): Promise<{ http: Otl
       token: null,
       maxBodyBytes: 4 << 20,
       maxDecompressedBytes: 16 << 20,
-      arena,
     },
-    decodingBodyHandler(engine, arena),
+    decodingBodyHandler(engine),
     engine,
   );
   const url = `http://127.0.0.1:${(await http.start()).port}`;

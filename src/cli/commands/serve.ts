@@ -10,7 +10,6 @@ import { createTrialPlanner } from '../../pipeline/create-trial-planner.js';
 import { EvaluationResultEmitter } from '../../serve/evaluation-result-emitter.js';
 import { LiveDuckDBStore } from '../../serve/live-duckdb-store.js';
 import { LiveEngine } from '../../serve/live-engine.js';
-import { BodyArena } from '../../serve/body-arena.js';
 import { decodingBodyHandler } from '../../serve/decoding-body-handler.js';
 import { BodyBudget } from '../../serve/body-budget.js';
 import { LateLive } from '../../serve/late-live.js';
@@ -172,7 +171,6 @@ async function runServe(options: ServeOptions): Promise<void> {
       `--max-body-memory (${options.maxBodyMemory}) must be at least --max-decompressed-bytes (${options.maxDecompressedBytes})`,
     );
   const budget = new BodyBudget(options.maxBodyMemory);
-  const arena = new BodyArena();
   // the ports first: a busy port fails before the store or the bundle is touched
   const late = new LateLive();
   const httpServer = new OtlpHttpServer(
@@ -183,7 +181,6 @@ async function runServe(options: ServeOptions): Promise<void> {
       maxBodyBytes: options.maxBodyBytes,
       maxDecompressedBytes: options.maxDecompressedBytes,
       budget,
-      arena,
       requestTimeoutMs: options.requestTimeoutMs,
     },
     late,
@@ -221,7 +218,7 @@ async function runServe(options: ServeOptions): Promise<void> {
     throw error;
   }
   run.engine.start();
-  late.set(decodingBodyHandler(run.engine, arena), run.engine);
+  late.set(decodingBodyHandler(run.engine), run.engine);
   process.stderr.write(
     `evalstream serve: run ${run.runId}; OTLP/HTTP + live API on http://${bound.address}:${bound.port}` +
       (grpcPort === null ? '' : `; OTLP/gRPC on ${grpcAddress!.host}:${grpcPort}`) +

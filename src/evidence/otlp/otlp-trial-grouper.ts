@@ -44,19 +44,6 @@ export interface OtlpGroupingConfig {
    * arrived for `idleTimeoutMs` without one.
    */
   live?: LiveCompletion;
-  /**
-   * Live policy: told when a trace starts keeping a request's reloader (`accept`'s `reload`) to read
-   * its spans back, and when it lets it go (sealed, or forgotten), so that what the reloader reads
-   * is kept exactly that long (a trace that gets a request without a reloader keeps its spans, and
-   * never lets go of the reloaders it held).
-   */
-  liveSources?: LiveSourceHolds;
-}
-
-/** See {@link OtlpGroupingConfig.liveSources}. */
-export interface LiveSourceHolds {
-  hold(source: () => OtlpExportRequest): void;
-  letGo(source: () => OtlpExportRequest): void;
 }
 
 /** When a live trace is complete (see {@link OtlpGroupingConfig.live}). */
@@ -238,7 +225,6 @@ export class OtlpTrialGrouper {
   #liveUnattached = 0;
   /** Trace ids of sealed live trials (one per trace of the run). */
   readonly #sealed = new StringKeyIndex();
-  readonly #sourceHolds: LiveSourceHolds | null;
 
   constructor(config: OtlpGroupingConfig) {
     this.#trialKeys = config.trialKeys ?? ['gen_ai.conversation.id'];
@@ -248,7 +234,6 @@ export class OtlpTrialGrouper {
     this.#maxWaitingLogs = Math.max(0, config.maxWaitingLogRecords ?? 100_000);
     this.#noter = new KeyNoter([...this.#trialKeys, ...this.#taskKeys]);
     this.#live = config.live ?? null;
-    this.#sourceHolds = config.liveSources ?? null;
   }
 
   /** `resolveKey(t.spans, keys)` from the values noted as spans arrived (keys at `offset` in `#keys`). */
@@ -473,10 +458,7 @@ export class OtlpTrialGrouper {
         revived.push(t);
       }
       if (reload === undefined) t.sources = null;
-      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) {
-        t.sources.push(reload);
-        this.#sourceHolds?.hold(reload);
-      }
+      else if (t.sources !== null && t.sources[t.sources.length - 1] !== reload) t.sources.push(reload);
       return t;
     };
     // consecutive spans mostly belong to the same trace: its state is looked up once
@@ -611,25 +593,16 @@ export class OtlpTrialGrouper {
     for (const t of trial.traces) {
       this.#liveTraces.delete(t.traceId);
       this.#sealed.set(t.traceId, 0);
-      this.#letGoSources(t);
     }
     return true;
   }
 
   /** Live policy: forgets every trace, trial and sealed id (at shutdown). */
   clearLive(): void {
-    for (const t of this.#liveTraces.values()) this.#letGoSources(t);
     this.#liveTraces.clear();
     this.#liveDirty.clear();
     this.#liveTrials.clear();
     this.#sealed.clear();
-  }
-
-  /** A forgotten trace lets go of the requests it could read back. */
-  #letGoSources(t: LiveTrace): void {
-    if (this.#sourceHolds === null || t.sources === null) return;
-    for (const source of t.sources) this.#sourceHolds.letGo(source);
-    t.sources = null;
   }
 
   #liveOnly(): LiveCompletion {
@@ -669,7 +642,6 @@ export class OtlpTrialGrouper {
         // log records of a trace with no spans cannot be placed
         this.#liveUnattached += t.logs.length;
         this.#liveTraces.delete(t.traceId);
-        this.#letGoSources(t);
         return;
       }
       const trialValue = this.#resolve(t, this.#trialKeys, 0);
