@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentTrialPayloads } from '../../bench/agent-trial-payloads.js';
-import { parseConfig } from '../../src/config/parse-config.js';
-import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
 import { decodingBodyHandler } from '../../src/serve/decoding-body-handler.js';
-import { LiveEngine } from '../../src/serve/live-engine.js';
-import { liveEngineConfig } from './live-engine-config.js';
+import { manualEngine } from './live-engine-config.js';
 
 describe('trials kept for late spans', () => {
   it('late spans re-score a retained trial from its own bytes; spans of a sealed trial are refused', async () => {
@@ -36,16 +33,7 @@ describe('trials kept for late spans', () => {
         }),
       );
     let now = 0;
-    const engine = new LiveEngine(
-      liveEngineConfig({
-        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-        tickMs: 1000,
-        retainMaxTrials: 6,
-      }),
-      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
-      [],
-      () => now,
-    );
+    const engine = manualEngine(() => now, { retainMaxTrials: 6 });
     const handler = decodingBodyHandler(engine);
     // a copy, as the receiver reads a body: the spans read these bytes back, not the sender's
     const send = (bytes: Buffer, encoding: 'protobuf' | 'json') =>

@@ -1,4 +1,6 @@
-import type { LiveEngineConfig } from '../../src/serve/live-engine.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+import { createTrialPlanner } from '../../src/pipeline/create-trial-planner.js';
+import { LiveEngine, type LiveEngineConfig } from '../../src/serve/live-engine.js';
 
 /**
  * The live engine configuration the serve tests start from: NeMo trial and task keys, roomy queues,
@@ -19,4 +21,21 @@ export function liveEngineConfig(overrides: Partial<LiveEngineConfig> = {}): Liv
     retainMs: 60_000,
     ...overrides,
   };
+}
+
+/**
+ * An engine with the default metrics on a manual clock whose ticks the test drives (the timer's
+ * period is long, the settle time 10 ms); `overrides` replace single configuration fields.
+ */
+export function manualEngine(now: () => number, overrides: Partial<LiveEngineConfig> = {}): LiveEngine {
+  return new LiveEngine(
+    liveEngineConfig({
+      completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
+      tickMs: 1000,
+      ...overrides,
+    }),
+    createTrialPlanner({ config: parseConfig({}, 'defaults') }),
+    [],
+    now,
+  );
 }

@@ -7,7 +7,7 @@ import type { ScoredTrial } from '../../src/model/scored-trial.js';
 import type { Sink } from '../../src/sinks/sink.js';
 import { fakeSpan } from './fake-span.js';
 import { summaryOfKept } from './file-summary.js';
-import { liveEngineConfig } from './live-engine-config.js';
+import { liveEngineConfig, manualEngine } from './live-engine-config.js';
 
 function request(n: number, task?: string, spanId = '00000000000000a1'): OtlpExportRequest {
   const span = fakeSpan({
@@ -37,24 +37,10 @@ function spanRequest(span: OtlpSpan): OtlpExportRequest {
   };
 }
 
-/** An engine on a manual clock whose ticks the test drives (the timer's period is long). */
-function manualEngine(now: () => number): LiveEngine {
-  return new LiveEngine(
-    liveEngineConfig({
-      completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-      maxPendingTrials: 100_000,
-      tickMs: 1000,
-    }),
-    createTrialPlanner({ config: parseConfig({}, 'defaults') }),
-    [],
-    now,
-  );
-}
-
 describe('LiveEngine', () => {
   it('scores due trials in slices of event-loop turns, so receivers are served in between', async () => {
     let now = 0;
-    const engine = manualEngine(() => now);
+    const engine = manualEngine(() => now, { maxPendingTrials: 100_000 });
     const trials = 2000;
     for (let n = 1; n <= trials; n++)
       expect(engine.acceptRequest(request(n))).toMatchObject({ rejectedSpans: 0 });
@@ -141,7 +127,7 @@ describe('LiveEngine', () => {
 
   it('keeps the summary up to date as trials are scored (and rebuilds it after a re-scoring): always buildSummary of the kept trials', async () => {
     let now = 0;
-    const engine = manualEngine(() => now);
+    const engine = manualEngine(() => now, { maxPendingTrials: 100_000 });
     // the definition: buildSummary over every trial's latest version, tasks in first-scored order
     const reference = () => summaryOfKept(engine.finalTrials());
     const score = async (requests: OtlpExportRequest[]) => {
@@ -181,16 +167,7 @@ describe('LiveEngine', () => {
 
   it('joins the traces of one conversation into one trial (task key from any of them) and seals them together', async () => {
     let now = 0;
-    const engine = new LiveEngine(
-      liveEngineConfig({
-        completion: { settleMs: 10, idleTimeoutMs: 60_000, endMarkerAttribute: null },
-        tickMs: 1000,
-        retainMs: 1000,
-      }),
-      createTrialPlanner({ config: parseConfig({}, 'defaults') }),
-      [],
-      () => now,
-    );
+    const engine = manualEngine(() => now, { retainMs: 1000 });
     const turn = (trace: string, spanId: string, attrs: Record<string, string>): OtlpExportRequest => {
       const span = fakeSpan({
         traceId: trace.padStart(32, '0'),
