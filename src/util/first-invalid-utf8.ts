@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { invalidUtf8Offsets } from './invalid-utf8-offsets.js';
 
 /**
@@ -15,5 +16,7 @@ export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): n
     while (i < end && (buf[i] as number) < 0x80) i += 1;
     if (i === end) return -1;
   }
+  // the usual answer, valid, costs one view and no offsets list
+  if (isUtf8(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))) return -1;
   return invalidUtf8Offsets(buf, start, end, 1)[0] ?? -1;
 }

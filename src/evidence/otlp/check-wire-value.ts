@@ -82,8 +82,20 @@ const KVLIST_TAG = (6 << 3) | 2;
 /** Where the last {@link varint} stopped. */
 let cursor = 0;
 
-/** A varint of up to 32 bits at `p` before `end` (sets `cursor` after it), or -1 when malformed. */
-function varint(buf: Uint8Array, p: number, end: number): number {
+/** Where the last {@link varint} stopped: the position after it. */
+export function varintEnd(): number {
+  return cursor;
+}
+
+/**
+ * A varint of up to 32 bits at `p` before `end` (its end then read by {@link varintEnd}), or -1 when
+ * malformed. Module state instead of a returned pair: the walks that read one varint per field
+ * allocate nothing.
+ *
+ * @example
+ * const len = varint(buf, p, end); // then the bytes are buf[varintEnd(), varintEnd() + len)
+ */
+export function varint(buf: Uint8Array, p: number, end: number): number {
   let v = 0;
   for (let shift = 0; shift <= 28; shift += 7) {
     if (p >= end) return -1;
@@ -98,8 +110,13 @@ function varint(buf: Uint8Array, p: number, end: number): number {
   return -1;
 }
 
-/** The position after the varint of up to 64 bits at `p`, or past `end` when malformed. */
-function afterVarint64(buf: Uint8Array, p: number, end: number): number {
+/**
+ * The position after the varint of up to 64 bits at `p`, or past `end` when malformed.
+ *
+ * @example
+ * afterVarint64(Buffer.from([0x96, 0x01]), 0, 2); // 2
+ */
+export function afterVarint64(buf: Uint8Array, p: number, end: number): number {
   for (let i = 0; i < 10 && p + i < end; i += 1) if ((buf[p + i] as number) < 0x80) return p + i + 1;
   return end + 1;
 }

@@ -1,5 +1,5 @@
 import { firstInvalidUtf8 } from '../../util/first-invalid-utf8.js';
-import { checkWireValue } from './check-wire-value.js';
+import { afterVarint64, checkWireValue, varint, varintEnd } from './check-wire-value.js';
 
 /** The layout {@link wireMessageProblems} checks: string fields by number, and the KeyValue field. */
 export interface MessageStrings {
@@ -12,6 +12,8 @@ export interface MessageStrings {
 }
 
 const LEN = 2;
+/** The answer for the usual message, which has no problem. */
+const NONE: readonly WireMessageProblem[] = [];
 
 /**
  * A problem {@link wireMessageProblems} found: its kind, the byte offset, the field, and for a value
@@ -41,85 +43,89 @@ export function wireMessageProblems(
   start: number,
   end: number,
   layout: MessageStrings,
-): WireMessageProblem[] {
-  const out: WireMessageProblem[] = [];
+): readonly WireMessageProblem[] {
+  let out: WireMessageProblem[] | null = null;
   let p = start;
-  while (p < end && out.length < 16) {
-    const tag = readVarint(buf, p, end);
-    if (tag === null) return out;
-    p = tag.next;
-    const wireType = tag.value & 7;
+  while (p < end && (out === null || out.length < 16)) {
+    const tag = varint(buf, p, end);
+    if (tag < 0) return out ?? NONE;
+    p = varintEnd();
+    const wireType = tag & 7;
     if (wireType !== LEN) {
-      if (wireType === 0) {
-        const v = readVarint(buf, p, end, 10);
-        if (v === null) return out;
-        p = v.next;
-      } else if (wireType === 1 || wireType === 5) p += wireType === 1 ? 8 : 4;
-      else return out;
+      if (wireType === 0) p = afterVarint64(buf, p, end);
+      else if (wireType === 1 || wireType === 5) p += wireType === 1 ? 8 : 4;
+      else return out ?? NONE;
+      if (p > end) return out ?? NONE;
       continue;
     }
-    const len = readVarint(buf, p, end);
-    if (len === null || len.next + len.value > end) return out;
-    const s = len.next;
-    const e = s + len.value;
-    const field = tag.value >>> 3;
+    const len = varint(buf, p, end);
+    const s = varintEnd();
+    if (len < 0 || s + len > end) return out ?? NONE;
+    const e = s + len;
+    const field = tag >>> 3;
     const name = layout.strings[field];
     if (name !== undefined) {
       const bad = firstInvalidUtf8(buf, s, e);
       if (bad >= 0)
-        out.push({ code: 'invalid_utf8', offset: bad, field: `${layout.name}.${name}`, valueStart: -1 });
+        (out ??= []).push({
+          code: 'invalid_utf8',
+          offset: bad,
+          field: `${layout.name}.${name}`,
+          valueStart: -1,
+        });
     } else if (field === layout.attributes) {
-      const found = checkKeyValue(buf, s, e, `${layout.name}.attributes`);
-      if (found !== null) out.push(found);
+      const found = checkKeyValue(buf, s, e, layout.name);
+      if (found !== null) (out ??= []).push(found);
     }
     p = e;
   }
-  return out;
+  return out ?? NONE;
 }
 
-/** A `KeyValue`'s key, then its value. */
+/** The key of a `KeyValue` at `buf[start, end)`, decoded to name a problem. */
+function keyText(buf: Uint8Array, start: number, end: number): string {
+  return start < 0 ? '' : Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString();
+}
+
+/** A `KeyValue`'s key, then its value, in an attribute of message `message` (named in a problem found). */
 function checkKeyValue(
   buf: Uint8Array,
   start: number,
   end: number,
-  prefix: string,
+  message: string,
 ): WireMessageProblem | null {
-  let key: [number, number] | null = null;
-  let value: [number, number] | null = null;
+  let keyStart = -1;
+  let keyEnd = -1;
+  let valueStart = -1;
+  let valueEnd = -1;
   let p = start;
   while (p < end) {
-    const tag = readVarint(buf, p, end);
-    if (tag === null || (tag.value & 7) !== LEN) break;
-    const len = readVarint(buf, tag.next, end);
-    if (len === null || len.next + len.value > end) break;
-    if (tag.value >>> 3 === 1) key = [len.next, len.next + len.value];
-    else if (tag.value >>> 3 === 2) value = [len.next, len.next + len.value];
-    p = len.next + len.value;
+    const tag = varint(buf, p, end);
+    if (tag < 0 || (tag & 7) !== LEN) break;
+    const len = varint(buf, varintEnd(), end);
+    const s = varintEnd();
+    if (len < 0 || s + len > end) break;
+    if (tag >>> 3 === 1) {
+      keyStart = s;
+      keyEnd = s + len;
+    } else if (tag >>> 3 === 2) {
+      valueStart = s;
+      valueEnd = s + len;
+    }
+    p = s + len;
   }
-  const keyText =
-    key === null ? '' : Buffer.from(buf.buffer, buf.byteOffset + key[0], key[1] - key[0]).toString();
-  const badKey = key === null ? -1 : firstInvalidUtf8(buf, key[0], key[1]);
-  if (badKey >= 0)
-    return { code: 'invalid_utf8', offset: badKey, field: `${prefix} key '${keyText}'`, valueStart: -1 };
-  if (value === null) return null;
-  const problem = checkWireValue(buf, value[0], value[1]);
+  const badKey = keyStart < 0 ? -1 : firstInvalidUtf8(buf, keyStart, keyEnd);
+  if (badKey >= 0) {
+    const field = `${message}.attributes key '${keyText(buf, keyStart, keyEnd)}'`;
+    return { code: 'invalid_utf8', offset: badKey, field, valueStart: -1 };
+  }
+  if (valueStart < 0) return null;
+  const problem = checkWireValue(buf, valueStart, valueEnd);
   if (problem === null) return null;
-  const valueStart = problem.code === 'nesting_too_deep' ? value[0] : -1;
-  return { code: problem.code, offset: problem.offset, field: `${prefix}['${keyText}']`, valueStart };
-}
-
-/** A varint of up to `maxBytes` bytes at `p` (32 bits are kept), or null when it runs past `end`. */
-function readVarint(
-  buf: Uint8Array,
-  p: number,
-  end: number,
-  maxBytes = 5,
-): { value: number; next: number } | null {
-  let value = 0;
-  for (let i = 0; i < maxBytes && p + i < end; i += 1) {
-    const b = buf[p + i] as number;
-    if (i < 5) value |= (b & 0x7f) << (7 * i);
-    if (b < 0x80) return { value: value >>> 0, next: p + i + 1 };
-  }
-  return null;
+  return {
+    code: problem.code,
+    offset: problem.offset,
+    field: `${message}.attributes['${keyText(buf, keyStart, keyEnd)}']`,
+    valueStart: problem.code === 'nesting_too_deep' ? valueStart : -1,
+  };
 }
