@@ -606,24 +606,28 @@ function checkLastAttribute(buf: Buf, span: OtlpSpan, into: PendingIssue[]): voi
 
 /**
  * Notes each string of the message in `[start, end)` that is not UTF-8 (see `layout`), and each
- * attribute value nested past `MAX_ANY_VALUE_DEPTH`, against each of `spans` (a resource's or scope's
- * attributes belong to all its spans); a value nested too deep is refused (see `refusedValues`).
+ * attribute value nested past `MAX_ANY_VALUE_DEPTH`, against `spans`: one span, or each of a list (a
+ * resource's or scope's attributes belong to all its spans), made only when there is a problem; a
+ * value nested too deep is refused (see `refusedValues`).
  */
 function checkMessage(
   buf: Buf,
   start: number,
   end: number,
   layout: MessageStrings,
-  spans: readonly OtlpSpan[],
+  spans: OtlpSpan | readonly OtlpSpan[] | (() => readonly OtlpSpan[]),
   into: PendingIssue[],
 ): void {
-  for (const found of wireMessageProblems(buf, start, end, layout)) {
+  const problems = wireMessageProblems(buf, start, end, layout);
+  if (problems.length === 0) return;
+  const list = typeof spans === 'function' ? spans() : Array.isArray(spans) ? spans : [spans as OtlpSpan];
+  for (const found of problems) {
     if (found.valueStart >= 0) {
       let refused = refusedValues.get(buf);
       if (refused === undefined) refusedValues.set(buf, (refused = new Set()));
       refused.add(found.valueStart);
     }
-    for (const span of spans) into.push({ span, code: found.code, field: found.field, offset: found.offset });
+    for (const span of list) into.push({ span, code: found.code, field: found.field, offset: found.offset });
   }
 }
 
@@ -1028,11 +1032,11 @@ class WireSpan implements OtlpSpan {
             if (checking !== null) checkLastAttribute(buf, this, checking);
             break;
           case T_SPAN_EVENTS:
-            if (checking !== null) checkMessage(buf, at, at + len, eventStrings(events), [this], checking);
+            if (checking !== null) checkMessage(buf, at, at + len, eventStrings(events), this, checking);
             events += 1;
             break;
           case T_SPAN_LINKS:
-            if (checking !== null) checkMessage(buf, at, at + len, linkStrings(links), [this], checking);
+            if (checking !== null) checkMessage(buf, at, at + len, linkStrings(links), this, checking);
             links += 1;
             break;
           default:
@@ -1081,7 +1085,7 @@ class WireSpan implements OtlpSpan {
       if (badState >= 0)
         checking.push({ span: this, code: 'invalid_utf8', field: 'Span.trace_state', offset: badState });
       if (this.#statusLen > 0)
-        checkMessage(buf, this.#status, this.#status + this.#statusLen, STATUS_STRINGS, [this], checking);
+        checkMessage(buf, this.#status, this.#status + this.#statusLen, STATUS_STRINGS, this, checking);
     }
     if (requestIndex.length > attributesFrom) {
       const to = requestIndex.length;
@@ -1197,7 +1201,8 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
   let scope: OtlpScope = EMPTY_SCOPE;
   const spans: WireSpan[] = [];
   let schemaUrl = '';
-  let scopeAt: [number, number] | null = null;
+  let scopeStart = -1;
+  let scopeEnd = -1;
   while (r.pos < end) {
     const tag = r.uint32();
     if (tag === T_SS_SPANS) {
@@ -1209,33 +1214,39 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
     } else if (tag === T_SS_SCOPE) {
       const e = subEnd(r, end, 'ScopeSpans.scope');
       scope = new WireScope(buf, r.pos, e);
-      scopeAt = [r.pos, e];
+      scopeStart = r.pos;
+      scopeEnd = e;
       r.pos = e;
     } else if (tag === T_SS_SCHEMA_URL) schemaUrl = readString(r, end, 'ScopeSpans.schema_url');
     else skipField(r, tag, end, 'ScopeSpans');
   }
   for (const s of spans) s.scope = scope;
-  if (checking !== null && scopeAt !== null)
-    checkMessage(buf, scopeAt[0], scopeAt[1], SCOPE_STRINGS, spans, checking);
+  if (checking !== null && scopeStart >= 0)
+    checkMessage(buf, scopeStart, scopeEnd, SCOPE_STRINGS, spans, checking);
   return { scope, spans, schemaUrl };
+}
+
+/** A resource that reads the one its holder is given (a ResourceSpans' resource may follow its spans). */
+class HeldResource implements OtlpResource {
+  resource: OtlpResource = EMPTY_RESOURCE;
+
+  get attributes(): OtlpAttributes {
+    return this.resource.attributes;
+  }
+
+  get droppedAttributesCount(): number {
+    return this.resource.droppedAttributesCount;
+  }
 }
 
 function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
   const buf = r.buf as Buf;
-  let resource: OtlpResource = EMPTY_RESOURCE;
   const scopeSpans: OtlpScopeSpans[] = [];
   let schemaUrl = '';
-  let resourceAt: [number, number] | null = null;
+  let resourceStart = -1;
+  let resourceEnd = -1;
   // The resource may follow the scope spans on the wire; spans get it through this holder.
-  const holder: { resource: OtlpResource } = { resource: EMPTY_RESOURCE };
-  const lazyResource: OtlpResource = {
-    get attributes() {
-      return holder.resource.attributes;
-    },
-    get droppedAttributesCount() {
-      return holder.resource.droppedAttributesCount;
-    },
-  };
+  const lazyResource = new HeldResource();
   while (r.pos < end) {
     const tag = r.uint32();
     if (tag === T_RS_SCOPE_SPANS) {
@@ -1245,16 +1256,16 @@ function readResourceSpans(r: Reader, end: number): OtlpResourceSpans {
       r.len = outer;
     } else if (tag === T_RS_RESOURCE) {
       const e = subEnd(r, end, 'ResourceSpans.resource');
-      resource = new WireResource(buf, r.pos, e);
-      holder.resource = resource;
-      resourceAt = [r.pos, e];
+      lazyResource.resource = new WireResource(buf, r.pos, e);
+      resourceStart = r.pos;
+      resourceEnd = e;
       r.pos = e;
     } else if (tag === T_RS_SCHEMA_URL) schemaUrl = readString(r, end, 'ResourceSpans.schema_url');
     else skipField(r, tag, end, 'ResourceSpans');
   }
-  if (checking !== null && resourceAt !== null) {
-    const spans = scopeSpans.flatMap((ss) => ss.spans);
-    checkMessage(buf, resourceAt[0], resourceAt[1], RESOURCE_STRINGS, spans, checking);
+  if (checking !== null && resourceStart >= 0) {
+    const spans = (): OtlpSpan[] => scopeSpans.flatMap((ss) => ss.spans);
+    checkMessage(buf, resourceStart, resourceEnd, RESOURCE_STRINGS, spans, checking);
   }
   return { resource: lazyResource, scopeSpans, schemaUrl };
 }
