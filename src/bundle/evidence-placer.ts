@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,9 @@ export class EvidencePlacer {
   #lastMapped: string | null = null;
   /** The bundle directory's real path, found at the first ref that needs it (it exists by then). */
   #realDir: string | null = null;
+  /** The directory of the last ref resolved and its real path: a run's refs sit in few directories. */
+  #lastParent: string | null = null;
+  #lastRealParent = '';
 
   constructor(bundleDir: string, roots: readonly string[] = []) {
     this.#dir = resolve(bundleDir);
@@ -60,8 +63,28 @@ export class EvidencePlacer {
       if (rel !== null) return rel === '' ? '.' : rel.split(sep).join('/');
     }
     this.#realDir ??= realOrResolved(this.#dir);
-    const rel = pathInside(this.#realDir, realOrResolved(local));
+    const rel = pathInside(this.#realDir, this.#real(local));
     return rel === null ? ref : rel === '' ? '.' : rel.split(sep).join('/');
+  }
+
+  /**
+   * {@link realOrResolved} of `local`, from its directory's real path (looked up again only when the
+   * directory changes) unless the file itself is a symlink.
+   */
+  #real(local: string): string {
+    const parent = dirname(local);
+    if (parent === local) return realOrResolved(local);
+    if (parent !== this.#lastParent) {
+      this.#lastRealParent = realOrResolved(parent);
+      this.#lastParent = parent;
+    }
+    let link: boolean;
+    try {
+      link = lstatSync(local, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      return realOrResolved(local);
+    }
+    return link ? realOrResolved(local) : join(this.#lastRealParent, basename(local));
   }
 
   async #copyIfUnderRoot(ref: string | null): Promise<void> {
