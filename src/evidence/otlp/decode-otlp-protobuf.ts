@@ -1226,7 +1226,10 @@ function readScopeSpans(r: Reader, end: number, resource: OtlpResource): OtlpSco
   return { scope, spans, schemaUrl };
 }
 
-/** A resource that reads the one its holder is given (a ResourceSpans' resource may follow its spans). */
+/**
+ * The resource of a ResourceSpans as its spans see it: set once it is read, which may be after the
+ * spans (the resource may follow them on the wire).
+ */
 class HeldResource implements OtlpResource {
   resource: OtlpResource = EMPTY_RESOURCE;
 
