@@ -57,8 +57,23 @@ export interface ToRunBundleOptions {
    * engine (e.g. DuckDB SQL, `score --engine duckdb`); omit or null for memory.
    */
   summaryEngine?: BundleSummaryEngine | null;
+  /**
+   * With the in-memory summary: how far it may grow before another engine takes the summary over
+   * (`score --engine auto`). Omit or null: the in-memory summary whatever the run's size.
+   */
+  summaryOverflow?: SummaryOverflow | null;
   /** Receives the summary once `summary.json` is written (e.g. to print it without reading it back). */
   onSummary?: (summary: Summary) => void;
+}
+
+/**
+ * The in-memory summary first, and another engine once the run outgrows it: past `maxScores` score
+ * records the in-memory summary is dropped, and at shutdown `engine()` summarizes the bundle's files.
+ */
+export interface SummaryOverflow {
+  maxScores: number;
+  /** Called at most once, at shutdown, and only when the run passed `maxScores`. */
+  engine: () => Promise<BundleSummaryEngine>;
 }
 
 interface OpenState {
@@ -97,7 +112,10 @@ class RunBundleSink implements Sink<ScoredTrial> {
   readonly #startedAt: Date;
   readonly #fixedTasks: Map<string, TaskSpec> | null;
   readonly #seenTasks = new Map<string, TaskSpec>();
-  readonly #live: SummaryAccumulator | null;
+  /** The in-memory summary; null with another engine, or once the run outgrew it (`summaryOverflow`). */
+  #live: SummaryAccumulator | null;
+  /** Score records `#live` has taken. */
+  #liveScores = 0;
   readonly #errorTrials: Pick<Trial, 'id' | 'error'>[] = [];
   readonly #report: StreamedReport | null;
   #state: Promise<OpenState> | null = null;
@@ -154,7 +172,12 @@ class RunBundleSink implements Sink<ScoredTrial> {
       this.#live?.addScore(score, task);
     }
     if (this.#live !== null) this.#live.addTrial(trial);
-    else if (trial.error !== null) this.#errorTrials.push({ id: trial.id, error: trial.error });
+    // errors are kept for another engine's error rollup whenever one may compute the summary
+    if (trial.error !== null && (this.#live === null || this.#options.summaryOverflow))
+      this.#errorTrials.push({ id: trial.id, error: trial.error });
+    const overflow = this.#options.summaryOverflow;
+    if (this.#live !== null && overflow && (this.#liveScores += scored.scores.length) > overflow.maxScores)
+      this.#live = null;
     await this.#report?.add(scored);
   }
 
@@ -216,7 +239,9 @@ class RunBundleSink implements Sink<ScoredTrial> {
       let finished;
       if (this.#live !== null) {
         finished = this.#live.finish(extras);
-      } else if (this.#options.summaryEngine) {
+      } else {
+        const engine = this.#options.summaryEngine ?? (await this.#options.summaryOverflow?.engine());
+        if (!engine) throw new Error('toRunBundle: no summary engine');
         // the engine's contract is the bundle's score file (see `BundleSummaryEngine`)
         const file = staged.file(BUNDLE_FILES.scores);
         const scoreBatches = async function* () {
@@ -228,7 +253,7 @@ class RunBundleSink implements Sink<ScoredTrial> {
           for await (const batch of rows) yield { rows: batch.rows, texts: batch.texts as string[] };
         };
         const errorTrials = this.#errorTrials;
-        finished = await this.#options.summaryEngine({
+        finished = await engine({
           dir: staged.dir,
           runId: this.#runId,
           tasks,
@@ -239,8 +264,6 @@ class RunBundleSink implements Sink<ScoredTrial> {
           })(),
           extraScores: extras,
         });
-      } else {
-        throw new Error('toRunBundle: no summary engine');
       }
       // the ASCII buffers as they are (no string made of them and encoded again)
       await staged.writeChunks(

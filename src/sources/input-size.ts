@@ -2,7 +2,7 @@ import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Bytes of the files at or under `path` (what `score --engine auto` and the progress bar go by),
+ * Bytes of the files at or under `path` (what the progress bar and `score --engine auto --db` go by),
  * following symlinks, each directory once; what cannot be read counts 0 (reading the inputs reports
  * it). Synchronous: it runs before any input is read, where a thread-pool round trip per file only
  * made it slower (a job directory of many small trials).

@@ -22,7 +22,8 @@ import { type InputFormat, detectFormat } from '../../sources/detect-format.js';
 import { InputError } from '../../sources/input-error.js';
 import { inputSize } from '../../sources/input-size.js';
 import { openInputs } from '../../sources/open-inputs.js';
-import { chooseSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
+import type { BundleSummaryEngine } from '../../bundle/bundle-summary-engine.js';
+import { chooseScoreSummaryEngine } from '../../sql-summary/choose-summary-engine.js';
 import { formatAggregateTable } from '../../summary/format-aggregate-table.js';
 import { appendAll } from '../../util/append-all.js';
 import { bundleReadExitCode, CliError, EXIT_BAD_INPUT, EXIT_RUN_FAILED } from '../cli-error.js';
@@ -60,9 +61,9 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
   const runId = flags.runId ?? config.runId ?? newRunId();
   const out = flags.out ?? join('runs', runId);
 
-  // a trace is larger than its scores: the inputs' size bounds the run's (chosen before reading)
   const inputBytes = inputs.reduce((sum, i) => sum + inputSize(resolve(i)), 0);
-  const engine = chooseSummaryEngine(flags.engine, inputBytes);
+  const db = storeFile(flags, out);
+  const { engine, overflowMaxScores } = chooseScoreSummaryEngine(flags.engine, db !== null, inputBytes);
   const partialOut = existsSync(join(out, BUNDLE_FILES.run)) ? incompleteBundleDir(out) : out;
   const bundleInputs: string[] = [];
   for (const input of inputs) {
@@ -70,14 +71,12 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       bundleInputs.push(input);
   }
   let summary: Summary | null = null;
-  const db = storeFile(flags, out);
   const storeOptions = { runId, metadata: { labels: config.labels } };
   // DuckDB is loaded only when the run uses it (it costs most of the CLI's start-up); with both, the
   // summary is read back from the store, so each row is loaded once
-  const sqlEngine =
-    engine === 'duckdb'
-      ? (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine()
-      : null;
+  const duckdbEngine = async (): Promise<BundleSummaryEngine> =>
+    (await import('../../sql-summary/duckdb-bundle-summary-engine.js')).duckdbBundleSummaryEngine();
+  const sqlEngine = engine === 'duckdb' ? await duckdbEngine() : null;
   const link =
     sqlEngine !== null && db !== null
       ? (await import('../../sql-summary/store-summary-link.js')).storeSummaryLink(
@@ -96,6 +95,9 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       reportWriter: flags.report ? bundleReportWriter : null,
       evidenceRoots: bundleInputs,
       summaryEngine: link?.engine ?? sqlEngine,
+      // a run past the bound is summarized by DuckDB from the written files (see docs/sql.md)
+      summaryOverflow:
+        overflowMaxScores === null ? null : { maxScores: overflowMaxScores, engine: duckdbEngine },
     }),
   ];
   if (link !== null) sinks.push(link.sink);

@@ -23,7 +23,7 @@ export function scoreCommand(): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        "auto: memory for small inputs, else duckdb (from the inputs' size); memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json), and a store",
+        'auto: in memory, handed to duckdb past 8M score records (fewer with little RAM; with --db: duckdb for inputs over 1 GiB); memory: summary computed in memory; duckdb: in DuckDB SQL, spilling to disk (same summary.json), and a store',
       )
         .choices(['auto', 'memory', 'duckdb'])
         .default('auto'),
