@@ -9,7 +9,7 @@ export const AUTO_MEMORY_MAX_BYTES = 1024 ** 3;
 /**
  * The engine `--engine auto` uses for a run, from its size before reading it: in memory while the
  * input is small — `bytes` up to 1 GiB, and at most 1/16 of the machine's RAM, since the in-memory
- * engine peaks at about 2.5× the size of `scores.jsonl` — else DuckDB, which spills to disk past its
+ * engine's peak grows with the size of `scores.jsonl` — else DuckDB, which spills to disk past its
  * `memory_limit`. An explicit `memory` or `duckdb` is returned as is.
  *
  * @example
