@@ -63,7 +63,7 @@ describe('decodeOtlp (marbles)', () => {
       expectObservable(src.pipe(decodeOtlp(), map(names))).toBe(
         'a-#',
         { a: 'x' },
-        new InputError(`invalid JSON on line 2: ${parseErrorOf('{"resourceSpans": [1,')}`, {
+        new InputError(`invalid JSON: ${parseErrorOf('{"resourceSpans": [1,')}`, {
           file: 'd.jsonl',
           line: 2,
         }),

@@ -40,7 +40,7 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
       pos === undefined
         ? payload.offset
         : payload.offset + Buffer.byteLength(payload.text.slice(0, Number(pos)));
-    throw new OtlpDecodeError(`invalid JSON on line ${payload.line}: ${(error as Error).message}`, {
+    throw new OtlpDecodeError(`invalid JSON: ${(error as Error).message}`, {
       line: payload.line,
       offset,
     });
@@ -52,7 +52,7 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
     return { ...request, issues };
   } catch (error) {
     if (!(error instanceof OtlpDecodeError)) throw error;
-    throw new OtlpDecodeError(`line ${payload.line}: ${error.message}`, {
+    throw new OtlpDecodeError(error.message, {
       line: payload.line,
       offset: payload.offset,
       field: error.field,
