@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-trajectory-schema.js';
@@ -13,6 +12,7 @@ import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { formatJsonPath } from '../util/format-json-path.js';
 import { inOrderAhead } from '../util/in-order-ahead.js';
+import { readInputFile } from '../util/read-input-file.js';
 
 /** Files read ahead of the one being scored (each is held in memory until its turn). */
 const FILES_AHEAD = 8;
@@ -56,7 +56,7 @@ async function* readAtifFiles(
   const read = async (p: string): Promise<{ file: string; bytes: Buffer }> => {
     const file = resolve(p);
     try {
-      return { file, bytes: await readFile(file) };
+      return { file, bytes: await readInputFile(file) };
     } catch (error) {
       throw new InputError(`cannot read: ${(error as Error).message}`, { file });
     }

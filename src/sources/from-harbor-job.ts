@@ -1,4 +1,5 @@
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { readdir, realpath } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
@@ -15,6 +16,7 @@ import type { TrialItem } from '../model/trial-item.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { inOrderAhead } from '../util/in-order-ahead.js';
+import { readInputFile } from '../util/read-input-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
 
@@ -95,7 +97,7 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
   const names = await listHarborEntries(dir);
   const readTrial = async (name: string): Promise<{ item: TrialItem; path: string } | null> => {
     const trialDir = join(dir, name);
-    if (!(await isDirectory(trialDir))) return null; // a link to a file
+    if (!isDirectory(trialDir)) return null; // a link to a file
     await checkInsideRoot(root, trialDir);
     const result = await readResult(root, join(trialDir, 'result.json'));
     if (result === null) return null; // not a trial directory, or a trial still running
@@ -119,7 +121,7 @@ async function readResult(root: string, path: string): Promise<{ path: string; r
   await checkInsideRoot(root, path);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readInputFile(path)).toString('utf8');
   } catch {
     return null;
   }
@@ -182,7 +184,7 @@ async function buildItem(
     ['verifier_logs', 'verifier'],
   ] as const) {
     const p = join(trialDir, sub);
-    if (!(await isDirectory(p))) continue;
+    if (!isDirectory(p)) continue;
     await checkInsideRoot(root, p);
     descriptors[name] = describe('logs', null, p);
   }
@@ -252,7 +254,7 @@ async function findAtif(
     let payload: unknown;
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      bytes = await readInputFile(path);
       payload = JSON.parse(bytes.toString('utf8'));
     } catch {
       continue; // absent or not JSON: not trusted as ATIF (SDK read_atif)
@@ -267,7 +269,7 @@ async function findAtif(
 async function listFiles(root: string, dir: string, keep: (name: string) => boolean): Promise<string[]> {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -276,23 +278,25 @@ async function listFiles(root: string, dir: string, keep: (name: string) => bool
     if (!keep(e.name) || !(e.isFile() || e.isSymbolicLink())) continue;
     const path = join(dir, e.name);
     await checkInsideRoot(root, path);
-    if (
-      e.isFile() ||
-      (await stat(path).then(
-        (s) => s.isFile(),
-        () => false,
-      ))
-    )
-      files.push(path);
+    if (e.isFile() || isFile(path)) files.push(path);
   }
   return files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function trialError(r: TrialResult): TrialError | null {
