@@ -61,7 +61,7 @@ async function* readAtifFiles(
       throw new InputError(`cannot read: ${(error as Error).message}`, { file });
     }
   };
-  // a file is read while the ones before it are parsed and scored
+  // files are read ahead; a large one (see readInputFile) while the ones before it are parsed and scored
   for await (const { file, bytes } of inOrderAhead(paths, FILES_AHEAD, read)) {
     let payload: unknown;
     try {

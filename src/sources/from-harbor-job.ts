@@ -104,7 +104,7 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
     return { item: await buildItem(root, trialDir, result.path, result.raw), path: result.path };
   };
   let n = 0;
-  // a trial is a dozen small reads, one after another: a few trials are read at once
+  // a few trials are read ahead; their large files (see readInputFile) while earlier trials are scored
   for await (const read of inOrderAhead(names, TRIALS_AHEAD, readTrial)) {
     if (read === null) continue;
     yield read.item;
