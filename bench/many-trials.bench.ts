@@ -5,8 +5,8 @@
  * reward), and a directory of as many ATIF trajectory files. Generated once into bench/out.
  * Each is scored by the built CLI in a child process (report included), alternated with the
  * baseline of the same round: a process that reads every file of the same tree (directories listed,
- * files read whole, one after another). Prints wall and CPU medians of ROUNDS (default 3) and the
- * ratio to the baseline.
+ * files read whole and synchronously, one after another). Prints wall and CPU medians of ROUNDS
+ * (default 3) and the ratio to the baseline.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
