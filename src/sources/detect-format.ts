@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
@@ -28,7 +28,8 @@ const GYM_KEYS = /"(_ng_task_index|_ng_rollout_index)"\s*:/;
  * await detectFormat('dump.jsonl.gz'); // 'otlp'
  */
 export async function detectFormat(path: string): Promise<InputFormat | null> {
-  const st = await stat(path);
+  // synchronous: a directory of many small files is detected file by file (see readInputFile)
+  const st = statSync(path);
   if (st.isDirectory()) return detectDirectory(path);
   const name = basename(path).toLowerCase().replace(/\.gz$/, '');
   if (name.endsWith('.atif.json')) return 'atif';
@@ -52,12 +53,12 @@ export async function detectFormat(path: string): Promise<InputFormat | null> {
 }
 
 async function detectDirectory(dir: string): Promise<InputFormat | null> {
-  if (await isFile(join(dir, 'run.json'))) return 'bundle';
+  if (isFile(join(dir, 'run.json'))) return 'bundle';
   const own = await readJsonObject(join(dir, 'result.json'));
   if (own !== null && 'trial_name' in own) return 'harbor';
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
-    if (e.isDirectory() && (await isFile(join(dir, e.name, 'result.json')))) return 'harbor';
+    if (e.isDirectory() && isFile(join(dir, e.name, 'result.json'))) return 'harbor';
   }
   return null;
 }
@@ -76,11 +77,12 @@ function sniff(text: string): InputFormat | null {
   return hits[0]?.[1] ?? null;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function readJsonObject(path: string): Promise<Record<string, unknown> | null> {
