@@ -19,6 +19,7 @@ import { pyRepr } from '../pycompat/py-repr.js';
 import { EvidenceValueError } from './evidence-value-error.js';
 import { pySplitlines } from './py-splitlines.js';
 import { unifiedDiff } from './unified-diff.js';
+import { sortByUtf8 } from '../util/sort-by-utf8.js';
 
 /** One path that differs between two snapshots. */
 export interface FilesystemEntry {
@@ -287,7 +288,7 @@ function resolveReal(p: string): string {
 }
 
 function sortPaths(paths: string[]): string[] {
-  return paths.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return sortByUtf8(paths, (p) => p);
 }
 
 async function sha256File(path: string): Promise<string> {

@@ -19,6 +19,7 @@ import { inOrderAhead } from '../util/in-order-ahead.js';
 import { readInputFile } from '../util/read-input-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
+import { sortByUtf8 } from '../util/sort-by-utf8.js';
 
 /** Trial directories read ahead of the one being scored. */
 const TRIALS_AHEAD = 8;
@@ -280,7 +281,7 @@ async function listFiles(root: string, dir: string, keep: (name: string) => bool
     await checkInsideRoot(root, path);
     if (e.isFile() || isFile(path)) files.push(path);
   }
-  return files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return sortByUtf8(files, (f) => f);
 }
 
 function isFile(path: string): boolean {
@@ -401,8 +402,6 @@ export async function listHarborEntries(dir: string): Promise<string[]> {
   } catch (error) {
     throw new InputError(`cannot read Harbor job directory: ${(error as Error).message}`, { file: dir });
   }
-  return entries
-    .filter((e) => e.isDirectory() || e.isSymbolicLink())
-    .map((e) => e.name)
-    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+  return sortByUtf8(names, (name) => name);
 }

@@ -7,6 +7,7 @@ import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { type InputFormat, detectFormat } from './detect-format.js';
 import { InputError } from './input-error.js';
+import { sortByUtf8 } from '../util/sort-by-utf8.js';
 
 /** Files of a directory whose format is being detected at once. */
 const DETECTIONS_AT_ONCE = 16;
@@ -101,8 +102,7 @@ async function listFilesRecursive(dir: string): Promise<string[]> {
     const real = await realpath(d);
     if (seen.has(real)) return;
     seen.add(real);
-    const entries = await readdir(d, { withFileTypes: true });
-    entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+    const entries = sortByUtf8(await readdir(d, { withFileTypes: true }), (e) => e.name);
     for (const e of entries) {
       const full = join(d, e.name);
       if (e.isSymbolicLink()) {
