@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
+import { isFilePath } from '../util/path-kind.js';
 
 /** The input formats `openInputs` reads. */
 export type InputFormat = 'bundle' | 'harbor' | 'atif' | 'otlp' | 'gym';
@@ -53,12 +54,12 @@ export async function detectFormat(path: string): Promise<InputFormat | null> {
 }
 
 async function detectDirectory(dir: string): Promise<InputFormat | null> {
-  if (isFile(join(dir, 'run.json'))) return 'bundle';
+  if (isFilePath(join(dir, 'run.json'))) return 'bundle';
   const own = await readJsonObject(join(dir, 'result.json'));
   if (own !== null && 'trial_name' in own) return 'harbor';
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
-    if (e.isDirectory() && isFile(join(dir, e.name, 'result.json'))) return 'harbor';
+    if (e.isDirectory() && isFilePath(join(dir, e.name, 'result.json'))) return 'harbor';
   }
   return null;
 }
@@ -75,14 +76,6 @@ function sniff(text: string): InputFormat | null {
   }
   hits.sort((a, b) => a[0] - b[0]);
   return hits[0]?.[1] ?? null;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 async function readJsonObject(path: string): Promise<Record<string, unknown> | null> {

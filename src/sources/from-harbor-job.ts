@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import * as z from 'zod';
@@ -20,6 +20,7 @@ import { readInputFile } from '../util/read-input-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
 import { InputError } from './input-error.js';
 import { sortByUtf8 } from '../util/sort-by-utf8.js';
+import { isDirectoryPath, isFilePath } from '../util/path-kind.js';
 
 /** Trial directories read ahead of the one being scored. */
 const TRIALS_AHEAD = 8;
@@ -98,7 +99,7 @@ async function* readHarborJob(dir: string, options: FromHarborJobOptions): Async
   const names = await listHarborEntries(dir);
   const readTrial = async (name: string): Promise<{ item: TrialItem; path: string } | null> => {
     const trialDir = join(dir, name);
-    if (!isDirectory(trialDir)) return null; // a link to a file
+    if (!isDirectoryPath(trialDir)) return null; // a link to a file
     await checkInsideRoot(root, trialDir);
     const result = await readResult(root, join(trialDir, 'result.json'));
     if (result === null) return null; // not a trial directory, or a trial still running
@@ -185,7 +186,7 @@ async function buildItem(
     ['verifier_logs', 'verifier'],
   ] as const) {
     const p = join(trialDir, sub);
-    if (!isDirectory(p)) continue;
+    if (!isDirectoryPath(p)) continue;
     await checkInsideRoot(root, p);
     descriptors[name] = describe('logs', null, p);
   }
@@ -279,25 +280,9 @@ async function listFiles(root: string, dir: string, keep: (name: string) => bool
     if (!keep(e.name) || !(e.isFile() || e.isSymbolicLink())) continue;
     const path = join(dir, e.name);
     await checkInsideRoot(root, path);
-    if (e.isFile() || isFile(path)) files.push(path);
+    if (e.isFile() || isFilePath(path)) files.push(path);
   }
   return sortByUtf8(files, (f) => f);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function trialError(r: TrialResult): TrialError | null {
