@@ -20,6 +20,7 @@ import { LiveState, type LiveEvent } from './live-state.js';
 import type { ExportHandler, LiveReadApi, Saturated } from './serve-types.js';
 import { ServeMetrics } from './serve-metrics.js';
 import { SharedAttributeChecks, tooDeepAttribute } from './too-deep-attribute.js';
+import { isValidOtlpId } from '../evidence/otlp/is-valid-otlp-id.js';
 
 /** Configuration of the live engine (validated by the `serve` command). */
 export interface LiveEngineConfig {
@@ -244,11 +245,11 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     let logsWithoutTrace = 0;
     let logsLate = 0;
     for (const log of logs) {
-      if (isZeroId(log.traceId)) logsWithoutTrace += 1;
+      if (!isValidOtlpId(log.traceId, 16)) logsWithoutTrace += 1;
       else if (sealed(log.traceId)) logsLate += 1;
     }
     if (logsWithoutTrace + logsLate > 0)
-      logs = logs.filter((log) => !isZeroId(log.traceId) && !this.#grouper.isSealed(log.traceId));
+      logs = logs.filter((log) => isValidOtlpId(log.traceId, 16) && !this.#grouper.isSealed(log.traceId));
     // log records wait in the queue as spans do, and count against the same bound
     const items = kept + logs.length;
     if (
@@ -289,7 +290,7 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     }
     if (logsWithoutTrace > 0)
       messages.push(
-        `${logsWithoutTrace} log record(s) without a trace id cannot join a trial and were rejected`,
+        `${logsWithoutTrace} log record(s) without a valid trace id cannot join a trial and were rejected`,
       );
     if (logsLate > 0)
       messages.push(`${logsLate} log record(s) arrived for trials already sealed and were rejected`);
@@ -657,7 +658,7 @@ function decoderRefusals(request: OtlpExportRequest): Map<string, string> | null
 }
 
 /**
- * Why a span is refused by itself: '' for a zero trace or span id, what is nested too deeply (as
+ * Why a span is refused by itself: '' for an invalid trace or span id (empty, all zero, wrong length), what is nested too deeply (as
  * the decoder or `tooDeepAttribute` says), or null when it is not.
  */
 function ownRefusal(
@@ -665,14 +666,8 @@ function ownRefusal(
   decoderRefused: Map<string, string> | null,
   shared: SharedAttributeChecks,
 ): string | null {
-  if (isZeroId(span.traceId) || isZeroId(span.spanId)) return '';
+  if (!isValidOtlpId(span.traceId, 16) || !isValidOtlpId(span.spanId, 8)) return '';
   return decoderRefused?.get(`${span.traceId}:${span.spanId}`) ?? tooDeepAttribute(span, shared);
-}
-
-/** True for an empty or all-zero hex id (invalid in OTLP). */
-function isZeroId(id: string): boolean {
-  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) !== 48) return false;
-  return true;
 }
 
 function messageOf(error: unknown): string {

@@ -313,6 +313,9 @@ describe('evalstream serve (live OTLP)', () => {
             {
               spans: [
                 { traceId: '00000000000000000000000000000000', spanId: '0000000000000000', name: 'bad' },
+                // wrong length (a 1-byte id once read as base64) and none at all: invalid as well
+                { traceId: 'zz', spanId: 'b7ad6b7169203332', name: 'short' },
+                { spanId: 'b7ad6b7169203333', name: 'no trace id' },
                 { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 'ok' },
               ],
             },
@@ -324,8 +327,8 @@ describe('evalstream serve (live OTLP)', () => {
     expect(partial.status).toBe(200);
     expect(await partial.json()).toEqual({
       partialSuccess: {
-        rejectedSpans: '1',
-        errorMessage: '1 span(s) without a valid trace id or span id were rejected',
+        rejectedSpans: '3',
+        errorMessage: '3 span(s) without a valid trace id or span id were rejected',
       },
     });
   });

@@ -205,7 +205,7 @@ describe('serve: OTLP logs', () => {
     expect(await json.json()).toEqual({
       partialSuccess: {
         rejectedLogRecords: '1',
-        errorMessage: '1 log record(s) without a trace id cannot join a trial and were rejected',
+        errorMessage: '1 log record(s) without a valid trace id cannot join a trial and were rejected',
       },
     });
     for (const t of [a, b, c]) await sendSpans(t!.spans);

@@ -8,6 +8,7 @@ import type { OtlpExportRequest, OtlpLogRecord, OtlpSpan } from './otlp-types.js
 import { KeyNoter, resolveNotedKey, type KeyNotes } from './trial-key-rule.js';
 import { StringKeyIndex } from '../../util/string-key-index.js';
 import { isTrialEndSpan } from './is-trial-end-span.js';
+import { isValidOtlpId } from './is-valid-otlp-id.js';
 
 /** How spans are grouped into trials. Every field is optional; the defaults are documented inline. */
 export interface OtlpGroupingConfig {
@@ -83,10 +84,20 @@ export interface LiveAccepted {
 /** Log records of one file that attach to no trial (see {@link OtlpTrialGrouper.unattachedLogRecords}). */
 export interface UnattachedLogRecords {
   file: string;
-  /** Records with no trace id (or an all-zero one): nothing to attach them by. */
+  /** Records with no valid trace id (empty, all zero, wrong length): nothing to attach them by. */
   withoutTraceId: number;
   /** Records whose trace had no span in the input while they could still join it. */
   withoutSpans: number;
+}
+
+/** Spans of one file left out of every trial for an invalid id (see {@link OtlpTrialGrouper.invalidIdSpans}). */
+export interface InvalidIdSpans {
+  file: string;
+  count: number;
+  /** Where the first one is: the request's line (JSON) or byte offset (protobuf). */
+  first: ItemOrigin;
+  /** `traceId` or `spanId`: which id of the first one is invalid. */
+  field: 'traceId' | 'spanId';
 }
 
 /** Log records of a trace no span of which has been seen yet, with the file each came from. */
@@ -213,6 +224,7 @@ export class OtlpTrialGrouper {
   #waitingCount = 0;
   readonly #maxWaitingLogs: number;
   readonly #unattached = new Map<string, UnattachedLogRecords>();
+  readonly #invalidIds = new Map<string, InvalidIdSpans>();
   #seq = 0;
   /** Spans held: in open traces and in trials not yet emitted. */
   #heldSpans = 0;
@@ -253,7 +265,17 @@ export class OtlpTrialGrouper {
       for (const ss of rs.scopeSpans) {
         for (const span of ss.spans) {
           const traceId = span.traceId;
-          if (last === null || last.traceId !== traceId) last = this.#touch(traceId, seq, origin);
+          if (last === null || last.traceId !== traceId) {
+            if (!isValidOtlpId(traceId, 16)) {
+              this.#invalidId(item.file, origin, 'traceId');
+              continue;
+            }
+            last = this.#touch(traceId, seq, origin);
+          }
+          if (!isValidOtlpId(span.spanId, 8)) {
+            this.#invalidId(item.file, origin, 'spanId');
+            continue;
+          }
           last.spans.push(span);
           this.#noter.note(last.notes, span);
           this.#heldSpans += 1;
@@ -262,6 +284,8 @@ export class OtlpTrialGrouper {
     }
     for (const log of item.request.logRecords) this.#placeLog(log, item.file, seq, origin);
     for (const issue of item.request.issues ?? []) {
+      // an issue of a span left out for its id goes with it (the span is counted there)
+      if (!isValidOtlpId(issue.traceId, 16)) continue;
       const t = this.#touch(issue.traceId, seq, origin);
       (t.diagnostics ??= []).push({
         code: issue.code,
@@ -303,7 +327,7 @@ export class OtlpTrialGrouper {
    */
   #placeLog(log: OtlpLogRecord, file: string, seq: number, origin: ItemOrigin): void {
     const traceId = log.traceId;
-    if (/^0*$/.test(traceId)) {
+    if (!isValidOtlpId(traceId, 16)) {
       this.#unattachedOf(file).withoutTraceId += 1;
       return;
     }
@@ -341,6 +365,22 @@ export class OtlpTrialGrouper {
       this.#unattached.set(file, counts);
     }
     return counts;
+  }
+
+  /** Counts a span left out of every trial because its trace or span id is invalid. */
+  #invalidId(file: string, origin: ItemOrigin, field: 'traceId' | 'spanId'): void {
+    const known = this.#invalidIds.get(file);
+    if (known === undefined) this.#invalidIds.set(file, { file, count: 1, first: origin, field });
+    else known.count += 1;
+  }
+
+  /**
+   * The spans left out of every trial so far because their trace id or span id is invalid in OTLP
+   * (empty, all zero, not 16 / 8 bytes), per file in order of the first such span: `serve` refuses
+   * them too. Never dropped without being counted here.
+   */
+  invalidIdSpans(): InvalidIdSpans[] {
+    return [...this.#invalidIds.values()].map((c) => ({ ...c }));
   }
 
   /**
