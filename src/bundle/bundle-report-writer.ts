@@ -6,6 +6,7 @@ import { BUNDLE_FILES } from './bundle-files.js';
 import type { BundleFedReport, ReportWriter, StreamedReport } from './report-writer.js';
 import type { ScoredTrial } from '../model/scored-trial.js';
 import type { Summary } from '../model/summary.js';
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 
 /**
  * The default `ReportWriter`: for a bundle on disk it streams the bundle's files once
@@ -24,6 +25,7 @@ export const bundleReportWriter: ReportWriter = Object.assign(
       const collector = new ReportCollector();
       return {
         add: (scored: ScoredTrial) => collector.addScored(scored),
+        addDiagnostic: (row: TrialDiagnosticRow) => collector.addDiagnostic(row),
         finish: (run: Parameters<StreamedReport['finish']>[0]) =>
           writeReportModel(collector.finish(run), join(run.bundleDir, BUNDLE_FILES.report)),
       };

@@ -225,10 +225,19 @@ const runManifestSchema = z.looseObject({
 // --- diagnostics.jsonl (evalstream's own file beside the SDK's) ---
 
 const lineOrOffset = z.number().int().nonnegative().nullable();
+// a row of no trial (both ids null) is a problem of the input as a whole: a payload skipped, spans or
+// log records that joined no trial
 const diagnosticSchema = z.strictObject({
-  trial_id: z.string(),
-  task_id: z.string(),
-  code: z.enum(['invalid_utf8', 'negative_token_count', 'nesting_too_deep']),
+  trial_id: z.string().nullable(),
+  task_id: z.string().nullable(),
+  code: z.enum([
+    'invalid_utf8',
+    'negative_token_count',
+    'nesting_too_deep',
+    'skipped_payload',
+    'unattached_log_records',
+    'invalid_id_spans',
+  ]),
   message: z.string(),
   file: z.string(),
   line: lineOrOffset,

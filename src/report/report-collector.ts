@@ -292,6 +292,7 @@ export class ReportCollector {
    */
   addDiagnostic(d: TrialDiagnosticRow, row?: number): void {
     const target = this.#rows.addDiagnostic(d, row);
+    if (target === null) return;
     const detail = this.#details.get(target);
     if (detail === undefined) return;
     detail.diagnostics ??= [];

@@ -237,12 +237,15 @@ export class ReportRows {
 
   /**
    * Adds one of a trial's input diagnostics to `row`, or (without a row) to the first open row of its
-   * task and trial id (a row of its own when there is none), and returns the row. The table keeps the
+   * task and trial id (a row of its own when there is none), and returns the row; a diagnostic of no
+   * trial is only counted (null). The table keeps the
    * count and the kind and place of the first two.
    */
-  addDiagnostic(d: TrialDiagnosticRow, row?: number): number {
-    const target = row ?? this.#firstRowOf(d.task_id, d.trial_id);
+  addDiagnostic(d: TrialDiagnosticRow, row?: number): number | null {
     this.diagnosticsByCode.set(d.code, (this.diagnosticsByCode.get(d.code) ?? 0) + 1);
+    // a problem of the input as a whole is counted, with no row
+    if (d.trial_id === null || d.task_id === null) return null;
+    const target = row ?? this.#firstRowOf(d.task_id, d.trial_id);
     let entry = this.#diagnostics.get(target);
     if (entry === undefined) this.#diagnostics.set(target, (entry = { count: 0, shown: [] }));
     entry.count += 1;

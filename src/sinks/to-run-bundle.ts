@@ -11,6 +11,7 @@ import { declaredValueSchemas } from '../bundle/declared-value-schemas.js';
 import { evalstreamVersion } from '../bundle/evalstream-version.js';
 import { EvidencePlacer } from '../bundle/evidence-placer.js';
 import { incompleteBundleDir } from '../bundle/incomplete-bundle-dir.js';
+import type { InputDiagnostics } from '../bundle/input-diagnostics.js';
 import { JsonlWriter } from '../bundle/jsonl-writer.js';
 import { metadataToWire, taskToWire } from '../bundle/to-wire.js';
 import { scoreJson, trialJson } from '../bundle/row-json.js';
@@ -64,6 +65,12 @@ export interface ToRunBundleOptions {
   summaryOverflow?: SummaryOverflow | null;
   /** Receives the summary once `summary.json` is written (e.g. to print it without reading it back). */
   onSummary?: (summary: Summary) => void;
+  /**
+   * Problems of the input that attach to no trial, reported by the sources as the run goes: written
+   * at the end to `diagnostics.jsonl` (after the trials' rows, trial and task ids null) and counted
+   * in the report.
+   */
+  inputDiagnostics?: InputDiagnostics | null;
 }
 
 /**
@@ -90,8 +97,8 @@ interface OpenState {
  * `trials.jsonl` and `scores.jsonl` stream line by line into a staging directory inside `dir`, and
  * each score goes into the summary as it passes (nothing written is read back); `shutdown` writes `summary.json`, `tasks.jsonl`, `metadata.json` and `run.json`, renames every file
  * into place (`run.json` last) and then runs the report writer. Evidence refs inside `dir` are stored
- * bundle-relative. Trials' diagnostics (`TrialItem.diagnostics`) go to `diagnostics.jsonl`, a file
- * written only when there are some. A failure before `shutdown` leaves any earlier bundle in `dir` untouched; `abort`
+ * bundle-relative. Trials' diagnostics (`TrialItem.diagnostics`), then the input's
+ * (`inputDiagnostics`), go to `diagnostics.jsonl`, a file written only when there are some. A failure before `shutdown` leaves any earlier bundle in `dir` untouched; `abort`
  * (a failed run) writes what arrived to `dir` only when no bundle is there yet, else beside it to
  * `<dir>.incomplete`, and nothing at all when nothing arrived. A run without a single trial never
  * replaces a bundle.
@@ -232,6 +239,11 @@ class RunBundleSink implements Sink<ScoredTrial> {
     try {
       await state.trials.close();
       await state.scores.close();
+      for (const row of this.#options.inputDiagnostics?.rows() ?? []) {
+        state.diagnostics ??= await JsonlWriter.create(staged.file(DIAGNOSTICS_FILE_NAME));
+        await state.diagnostics.writeLine(pythonJson({ ...row }));
+        this.#report?.addDiagnostic(row);
+      }
       await state.diagnostics?.close();
       const tasks =
         this.#fixedTasks !== null ? [...(this.#options.tasks ?? [])] : [...this.#seenTasks.values()];

@@ -11,11 +11,18 @@ import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { Trial } from '../model/trial.js';
 import { PullSource } from '../pipeline/pull-source.js';
+import { InputError } from './input-error.js';
 
 /** Options of {@link fromBundle}. */
 export interface FromBundleOptions {
   /** Receives a cut-off last line of `trials.jsonl` (skipped) instead of erroring. */
   onTruncatedLine?: (issue: BundleIssue) => void;
+  /**
+   * Receives each row of `diagnostics.jsonl` that belongs to no trial (a problem of the input the
+   * bundle was scored from: a payload skipped, spans that joined no trial), as the issue its source
+   * reported then; without it they are not read.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 /**
@@ -42,6 +49,18 @@ async function* iterateTrialItems(dir: string, options: FromBundleOptions): Asyn
   // the trials' input diagnostics, by task and trial id (the first trial of a pair takes them)
   const diagnostics = new Map<string, TrialDiagnostic[]>();
   await forEachDiagnosticRow(dir, ({ trial_id, task_id, ...d }) => {
+    if (trial_id === null || task_id === null) {
+      options.onIssue?.(
+        new InputError(d.message, {
+          file: d.file,
+          line: d.line,
+          offset: d.offset,
+          field: d.field,
+          diagnostic: d.code,
+        }),
+      );
+      return;
+    }
     const key = `${task_id}\u0000${trial_id}`;
     const list = diagnostics.get(key);
     if (list === undefined) diagnostics.set(key, [d]);

@@ -67,7 +67,15 @@ async function* readOtlpTrials(
             request = decodeOtlpItem(payload);
           } catch (error) {
             if (options.onIssue === undefined || !(error instanceof InputError)) throw error;
-            options.onIssue(error);
+            options.onIssue(
+              new InputError(`${error.reason}; skipped`, {
+                file: error.file,
+                line: error.line,
+                offset: error.offset,
+                field: error.field,
+                diagnostic: 'skipped_payload',
+              }),
+            );
             continue;
           }
           options.onProgress?.({ file: request.file, bytesRead: request.bytesRead });
@@ -82,16 +90,26 @@ async function* readOtlpTrials(
   }
   yield* grouper.flush();
   if (options.onIssue === undefined) return;
+  for (const c of grouper.invalidIdSpans()) {
+    options.onIssue(
+      new InputError(
+        `${c.count} span(s) with an invalid trace or span id (empty, all zero, or not 16 / 8 bytes) ` +
+          `left out of every trial (the first here, by its ${c.field})`,
+        { ...c.first, field: c.field, diagnostic: 'invalid_id_spans' },
+      ),
+    );
+  }
   for (const c of grouper.unattachedLogRecords()) {
     const n = c.withoutTraceId + c.withoutSpans;
     const parts = [
-      ...(c.withoutTraceId === 0 ? [] : [`${c.withoutTraceId} without a trace id`]),
+      ...(c.withoutTraceId === 0 ? [] : [`${c.withoutTraceId} without a valid trace id`]),
       ...(c.withoutSpans === 0 ? [] : [`${c.withoutSpans} whose trace had no spans in the input`]),
     ];
     options.onIssue(
       new InputError(`${n} log record(s) attached to no trial (${parts.join(', ')})`, {
         file: c.file,
         field: 'logRecords',
+        diagnostic: 'unattached_log_records',
       }),
     );
   }

@@ -1,3 +1,11 @@
+import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
+
+/**
+ * What a problem a source reported and went on past is, as a row of `diagnostics.jsonl`: from files
+ * `skipped_payload`, `unattached_log_records` or `invalid_id_spans`; from a bundle, what its row says.
+ */
+export type InputDiagnosticCode = TrialDiagnosticRow['code'];
+
 /**
  * An input file that cannot be read to its end: truncated, corrupt, not the format it claims. Names
  * the file and, when known, the 1-based line or the byte offset (in the uncompressed stream) and the
@@ -16,12 +24,25 @@ export class InputError extends Error {
   readonly line: number | null;
   readonly offset: number | null;
   readonly field: string | null;
+  /** The problem without the file and place (`message` has them). */
+  readonly reason: string;
+  /**
+   * Set on a problem a source reported through `onIssue` and went on past: what it is as a run's
+   * input diagnostic. Null on an error that ends the input.
+   */
+  readonly diagnostic: InputDiagnosticCode | null;
   /** Results produced before the error stand; the run just does not cover the whole input. */
   readonly incomplete = true;
 
   constructor(
     reason: string,
-    where: { file: string; line?: number | null; offset?: number | null; field?: string | null },
+    where: {
+      file: string;
+      line?: number | null;
+      offset?: number | null;
+      field?: string | null;
+      diagnostic?: InputDiagnosticCode | null;
+    },
   ) {
     const at =
       where.line !== undefined && where.line !== null
@@ -34,5 +55,7 @@ export class InputError extends Error {
     this.line = where.line ?? null;
     this.offset = where.offset ?? null;
     this.field = where.field ?? null;
+    this.reason = reason;
+    this.diagnostic = where.diagnostic ?? null;
   }
 }

@@ -15,7 +15,11 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   format?: 'auto' | InputFormat;
   /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
   onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
-  /** OTLP payloads skipped as bad (see `FromOtlpFilesOptions.onIssue`); without it they end the stream. */
+  /**
+   * OTLP payloads skipped as bad, spans and log records that join no trial (see
+   * `FromOtlpFilesOptions.onIssue`), and a bundle's records of such problems (`FromBundleOptions.onIssue`);
+   * without it a bad payload ends the stream.
+   */
   onIssue?: (issue: InputError) => void;
 }
 
@@ -43,7 +47,7 @@ function open(p: InputPlan, options: OpenInputsOptions): PullSource<TrialItem> {
   const progress = onProgress === undefined ? {} : { onProgress };
   switch (p.kind) {
     case 'bundle':
-      return fromBundle(p.dir);
+      return fromBundle(p.dir, onIssue === undefined ? {} : { onIssue });
     case 'harbor':
       return fromHarborJob(p.dir, progress);
     case 'atif':

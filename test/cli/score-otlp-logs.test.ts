@@ -93,14 +93,30 @@ const EXPECTED = {
   'run:conv-2': { helpfulness: -1, log_records: 0 },
 };
 const WARNING =
-  '2 log record(s) attached to no trial (1 without a trace id, 1 whose trace had no spans in the input)';
+  '2 log record(s) attached to no trial (1 without a valid trace id, 1 whose trace had no spans in the input)';
 
-/** Scores `input` into `out`: every trial as {@link EXPECTED}, the two others a warning naming `file`. */
+/**
+ * Scores `input` into `out`: every trial as {@link EXPECTED}, the two others a warning naming `file`
+ * and a row of no trial in the bundle's `diagnostics.jsonl`.
+ */
 async function expectScored(input: string, out: string, file: string): Promise<void> {
   const r = await runCli(['score', input, '--config', config, '--out', out, '--no-report', '--no-progress']);
   expect(r.code, r.stderr).toBe(0);
   expect(scoresByTrial(out)).toEqual(EXPECTED);
   expect(r.stderr).toContain(`warning: ${file}: ${WARNING}`);
+  const rows = readFileSync(join(out, 'diagnostics.jsonl'), 'utf8').trim().split('\n');
+  expect(rows.map((l) => JSON.parse(l) as unknown)).toEqual([
+    {
+      trial_id: null,
+      task_id: null,
+      code: 'unattached_log_records',
+      message: WARNING,
+      file,
+      line: null,
+      offset: null,
+      field: 'logRecords',
+    },
+  ]);
 }
 
 describe('score: OTLP log records next to the spans', () => {

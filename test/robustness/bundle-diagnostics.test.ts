@@ -175,6 +175,109 @@ describe('a bundle read as input keeps its diagnostics', () => {
   });
 });
 
+/** An OTLP/JSON line of one span; `traceId` '' leaves the id out. */
+const spanLine = (traceId: string, spanId: string): string =>
+  JSON.stringify({
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                ...(traceId === '' ? {} : { traceId }),
+                spanId,
+                name: 'invoke_agent',
+                startTimeUnixNano: '1760000000000000000',
+                endTimeUnixNano: '1760000001000000000',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+describe('problems of the input that attach to no trial are rows of no trial', () => {
+  /** A dump whose line 2 does not parse and whose line 4 is a span without a trace id. */
+  const dump = (name: string, trace = 'a'): string => {
+    const path = join(dir, `${name}.jsonl`);
+    writeFileSync(
+      path,
+      [
+        spanLine(`0${trace.repeat(31)}`, 'b7ad6b7169203331'),
+        '{"resourceSpans": [',
+        spanLine(`1${trace.repeat(31)}`, 'b7ad6b7169203332'),
+        spanLine('', 'b7ad6b7169203333'),
+      ].join('\n') + '\n',
+    );
+    return path;
+  };
+  const noTrial = (out: string): Record<string, unknown>[] =>
+    readLines(join(out, 'diagnostics.jsonl'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((row) => row['trial_id'] === null);
+
+  it('score writes them to diagnostics.jsonl and counts them in the report; the run goes on', async () => {
+    const file = dump('input-rows');
+    const out = await scored('input-rows', file);
+    expect(readLines(join(out, 'trials.jsonl'))).toHaveLength(2);
+    expect(noTrial(out)).toEqual([
+      {
+        code: 'skipped_payload',
+        field: '',
+        file,
+        line: 2,
+        message: expect.stringMatching(/^invalid JSON: .*; skipped$/) as unknown,
+        offset: null,
+        task_id: null,
+        trial_id: null,
+      },
+      {
+        code: 'invalid_id_spans',
+        field: 'traceId',
+        file,
+        line: 4,
+        message:
+          '1 span(s) with an invalid trace or span id (empty, all zero, or not 16 / 8 bytes) ' +
+          'left out of every trial (the first here, by its traceId)',
+        offset: null,
+        task_id: null,
+        trial_id: null,
+      },
+    ]);
+    const { data } = readEmbedded(readFileSync(join(out, 'report.html'), 'utf8'));
+    expect(data.counts.diagnosticsByCode).toEqual([
+      ['invalid_id_spans', 1],
+      ['skipped_payload', 1],
+    ]);
+    expect(data.trials.diagnosticRows).toEqual([]);
+  });
+
+  it('report, summarize, merge and score of the bundle keep them', async () => {
+    const out = await scored('input-rows-again', dump('input-rows-again'));
+    const rows = readLines(join(out, 'diagnostics.jsonl'));
+    expect(rows).toHaveLength(2);
+    const target = join(dir, 'input-rows-again.html');
+    expect((await runCli(['report', out, '--out', target])).code).toBe(0);
+    expect(readEmbedded(readFileSync(target, 'utf8')).data.counts.diagnostics).toBe(2);
+    const copy = join(dir, 'input-rows-summarized');
+    expect((await runCli(['summarize', out, '--out', copy])).code).toBe(0);
+    expect(readLines(join(copy, 'diagnostics.jsonl'))).toEqual(rows);
+    const other = await scored('input-rows-other', dump('input-rows-other', 'b'));
+    const merged = join(dir, 'input-rows-merged');
+    const m = await runCli(['merge', out, other, '--out', merged]);
+    expect(m.code, m.stderr).toBe(0);
+    expect(readLines(join(merged, 'diagnostics.jsonl'))).toEqual([
+      ...rows,
+      ...readLines(join(other, 'diagnostics.jsonl')),
+    ]);
+    const again = join(dir, 'input-rows-rescored');
+    const r = await runCli(['score', out, '--out', again, '--no-progress', '--no-report']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readLines(join(again, 'diagnostics.jsonl'))).toEqual(rows);
+  });
+});
+
 describe('a bad line in diagnostics.jsonl is an error naming file, line and field', () => {
   const corrupt = async (name: string): Promise<string> => {
     const out = await scored(name, atifFile(name));

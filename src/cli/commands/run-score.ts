@@ -6,6 +6,7 @@ import { BUNDLE_FILES } from '../../bundle/bundle-files.js';
 import { BundleReadError } from '../../bundle/bundle-read-error.js';
 import { bundleReportWriter } from '../../bundle/bundle-report-writer.js';
 import { incompleteBundleDir } from '../../bundle/incomplete-bundle-dir.js';
+import { InputDiagnostics } from '../../bundle/input-diagnostics.js';
 import { newRunId } from '../../bundle/new-run-id.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { EvalstreamConfig } from '../../config/evalstream-config.js';
@@ -85,9 +86,12 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
           sqlEngine,
         )
       : null;
+  // problems of the input that attach to no trial: warned about as they come, kept in the bundle
+  const inputDiagnostics = new InputDiagnostics();
   const sinks: Sink<ScoredTrial>[] = [
     toRunBundle(out, {
       runId,
+      inputDiagnostics,
       onSummary: (written) => {
         summary = written;
       },
@@ -117,7 +121,10 @@ export async function runScore(inputs: string[], flags: ScoreFlags): Promise<voi
       openInputs(inputs, {
         format: flags.format,
         // a bad payload inside a dump is skipped with a warning; a cut-off file still ends the run
-        onIssue: (issue) => warn(`${issue.message}; skipped`),
+        onIssue: (issue) => {
+          warn(issue.message);
+          inputDiagnostics.add(issue);
+        },
         ...(progress === null ? {} : { onProgress: progress.onInput }),
       }),
       progress,
