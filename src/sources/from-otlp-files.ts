@@ -67,6 +67,14 @@ async function* readOtlpTrials(
             request = decodeOtlpItem(payload);
           } catch (error) {
             if (options.onIssue === undefined || !(error instanceof InputError)) throw error;
+            // a last line that does not parse and has no newline after it: the file was cut off
+            if (payload.payload.kind === 'json' && payload.payload.unterminated === true)
+              throw new InputError(`${error.reason} (the last line, with no newline: the file is cut off)`, {
+                file: error.file,
+                line: error.line,
+                offset: error.offset,
+                field: error.field,
+              });
             options.onIssue(
               new InputError(`${error.reason}; skipped`, {
                 file: error.file,

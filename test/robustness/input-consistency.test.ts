@@ -54,6 +54,43 @@ describe('score and inspect say the same of a bad input file', () => {
     }
   });
 
+  it('a bad payload in the middle of an OTLP dump: a warning from both, every other trial read, exit 0', async () => {
+    const span = (traceId: string) =>
+      JSON.stringify({
+        resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: 'b7ad6b7169203331', name: 'x' }] }] }],
+      });
+    const path = file(
+      'bad-line.jsonl',
+      [span('0af7651916cd43dd8448eb211c80319c'), '{bad', span('1af7651916cd43dd8448eb211c80319c')].join('\n'),
+    );
+    for (const r of [await score(path), await inspect(path)]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: .*bad-line\.jsonl: line 2: invalid JSON: .*; skipped/);
+    }
+    const shown = await inspect(path);
+    expect(shown.stdout).toContain('trial 0af7651916cd43dd8448eb211c80319c');
+    expect(shown.stdout).toContain('trial 1af7651916cd43dd8448eb211c80319c');
+  });
+
+  it('an OTLP dump whose last line is cut off: exit 1 (incomplete) from both, after the trials before it', async () => {
+    const span = JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [{ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', name: 'x' }],
+            },
+          ],
+        },
+      ],
+    });
+    const path = file('cut-line.jsonl', `${span}\n${span.slice(0, 40)}`);
+    for (const r of [await score(path), await inspect(path)]) {
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/cut-line\.jsonl: line 2: invalid JSON: .*the file is cut off/);
+    }
+  });
+
   it('a gzip cut off after some trials: exit 1 (incomplete) from both, saying it was cut off', async () => {
     const whole = gzipSync(readFileSync(GYM));
     const cut = file('cut.jsonl.gz', whole.subarray(0, whole.length - 40));

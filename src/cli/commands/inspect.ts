@@ -136,10 +136,17 @@ Exit codes: 0 ok; 1 an input was cut off (trials before it are shown); 2 bad usa
         const known = [...FORMATS, ...Object.keys(OTLP_LAYOUTS)].join(', ');
         throw new CliError(`unknown --format ${JSON.stringify(format)} (expected one of ${known})`);
       }
+      // as `score` does: a bad payload inside a dump, and what joins no trial, is a warning
+      const onIssue = (issue: InputError): void => {
+        process.stderr.write(`evalstream: warning: ${printable(issue.message)}\n`);
+      };
       const trials =
         layout !== undefined
-          ? fromOtlpFiles(inputs, { layout })
-          : openInputs(inputs, format === undefined ? {} : { format: format as InputFormat });
+          ? fromOtlpFiles(inputs, { layout, onIssue })
+          : openInputs(inputs, {
+              onIssue,
+              ...(format === undefined ? {} : { format: format as InputFormat }),
+            });
       let count = 0;
       try {
         for await (const item of trials) {

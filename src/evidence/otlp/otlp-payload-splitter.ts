@@ -20,6 +20,8 @@ export type OtlpPayload =
       readonly offset: number;
       /** Bytes of the payload that are not UTF-8 (`text` has U+FFFD in their place); absent: none. */
       readonly invalidUtf8?: readonly InvalidJsonByte[];
+      /** The file's last line, with no newline after it (if it does not parse, the file was cut off). */
+      readonly unterminated?: true;
     }
   | {
       readonly kind: 'protobuf';
@@ -155,7 +157,10 @@ export class OtlpPayloadSplitter {
     if (atEnd && this.#pendingBytes > 0) {
       const lineBuf = this.#take();
       this.#offset -= lineBuf.length;
+      const before = out.length;
       this.#emitLine(lineBuf, out);
+      if (out.length > before)
+        out[before] = { ...(out[before] as OtlpPayload & { kind: 'json' }), unterminated: true };
       this.#offset += lineBuf.length;
     }
     return out;

@@ -28,7 +28,8 @@ describe('OtlpPayloadSplitter', () => {
     expect(split('jsonl', lines, size)).toEqual([
       { kind: 'json', text: '{"a":1}', line: 1, offset: 0 },
       { kind: 'json', text: '{"b":"é"}\r', line: 3, offset: 9 },
-      { kind: 'json', text: '{"c":3}', line: 5, offset: 24 },
+      // the last line has no newline after it: marked, so that a parse error there reads as a cut-off file
+      { kind: 'json', text: '{"c":3}', line: 5, offset: 24, unterminated: true },
     ]);
   });
 
