@@ -235,6 +235,7 @@ const diagnosticSchema = z.strictObject({
     'negative_token_count',
     'nesting_too_deep',
     'skipped_payload',
+    'skipped_file',
     'unattached_log_records',
     'invalid_id_spans',
   ]),

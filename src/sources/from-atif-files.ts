@@ -7,7 +7,7 @@ import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
 import type { TrialItem } from '../model/trial-item.js';
-import { InputError } from './input-error.js';
+import { InputError, skippedIssue } from './input-error.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { formatJsonPath } from '../util/format-json-path.js';
@@ -25,6 +25,12 @@ export interface FromAtifFilesOptions {
   includeSubagents?: boolean;
   /** Called after each file is read. */
   onProgress?: (progress: { file: string; trials: number }) => void;
+  /**
+   * Receives each file that is not valid JSON or not a valid ATIF trajectory, as an `InputError`
+   * naming the file and field: the file is skipped and reading goes on. Without it such a file ends
+   * the stream after the trials before it.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 /**
@@ -35,7 +41,8 @@ export interface FromAtifFilesOptions {
  * `final_metrics` field, else the per-step sums; counts below zero left out); diagnostics for bytes
  * that are not UTF-8 and for negative token counts (`atifInputDiagnostics`); evidence = the trajectory under `trace` (format
  * `atif`, absolute ref) with the parsed handle attached. A file that is not valid ATIF errors the
- * stream with an `InputError` (file and field) after the trials before it.
+ * stream with an `InputError` (file and field) after the trials before it; with `onIssue`, it is
+ * reported there and skipped.
  *
  * @example
  * fromAtifFiles(['runs/a.atif.json', 'runs/b.atif.json']).subscribe((i) => console.log(i.trial.id, i.trial.output?.output_text));
@@ -63,22 +70,13 @@ async function* readAtifFiles(
   };
   // files are read ahead; a large one (see readInputFile) while the ones before it are parsed and scored
   for await (const { file, bytes } of inOrderAhead(paths, FILES_AHEAD, read)) {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(bytes.toString('utf8'));
-    } catch (error) {
-      throw new InputError(`not valid JSON: ${(error as Error).message}`, { file });
+    const parsed = parseAtifFile(file, bytes);
+    if (parsed instanceof InputError) {
+      if (options.onIssue === undefined) throw parsed;
+      options.onIssue(skippedIssue(parsed));
+      continue;
     }
-    const parsed = parseAtif(payload);
-    if (!parsed.ok) {
-      const first = parsed.issues[0];
-      const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
-      throw new InputError(`not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`, {
-        file,
-        field: first === undefined ? null : first.path.join('.'),
-      });
-    }
-    const t = parsed.trajectory;
+    const t = parsed;
     const base = typeof t.trajectory_id === 'string' && t.trajectory_id !== '' ? t.trajectory_id : stem(file);
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
@@ -90,6 +88,28 @@ async function* readAtifFiles(
     n += 1;
     options.onProgress?.({ file, trials: n });
   }
+}
+
+/** The trajectory in `bytes`, or the problem (not JSON, not ATIF) as an `InputError` to skip or throw. */
+function parseAtifFile(file: string, bytes: Buffer): AtifTrajectory | InputError {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return new InputError(`not valid JSON: ${(error as Error).message}`, {
+      file,
+      diagnostic: 'skipped_file',
+    });
+  }
+  const parsed = parseAtif(payload);
+  if (parsed.ok) return parsed.trajectory;
+  const first = parsed.issues[0];
+  const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
+  return new InputError(`not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`, {
+    file,
+    field: first === undefined ? null : first.path.join('.'),
+    diagnostic: 'skipped_file',
+  });
 }
 
 function stem(file: string): string {

@@ -18,7 +18,7 @@ import { PullSource } from '../pipeline/pull-source.js';
 import { inOrderAhead } from '../util/in-order-ahead.js';
 import { readInputFile } from '../util/read-input-file.js';
 import { checkInsideRoot } from './check-inside-root.js';
-import { InputError } from './input-error.js';
+import { InputError, skippedIssue } from './input-error.js';
 import { sortByUtf8 } from '../util/sort-by-utf8.js';
 import { isDirectoryPath, isFilePath } from '../util/path-kind.js';
 
@@ -65,6 +65,13 @@ type AgentContext = z.infer<typeof agentContext>;
 export interface FromHarborJobOptions {
   /** Called after each trial directory is read. */
   onProgress?: (progress: { file: string; trials: number }) => void;
+  /**
+   * Receives each `result.json` that is not valid JSON or not a Harbor trial result, as an
+   * `InputError` naming the file and field: that trial is skipped and reading goes on. Without it
+   * such a file ends the stream after the trials before it. A link out of the job directory ends it
+   * either way.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 /**
@@ -76,7 +83,7 @@ export interface FromHarborJobOptions {
  * from `agent/trajectory.json` (when it validates) or `traces/*.atif.json` under `trace:atif`, OTLP
  * from `traces/*.jsonl` under `trace:otlp`; the primary `trace` is OTLP when present, else ATIF;
  * `logs` = `agent/`, `verifier_logs` = `verifier/`. An unreadable `result.json` errors the stream
- * with an `InputError` after the trials before it. Symbolic links (trial directories, evidence files
+ * with an `InputError` after the trials before it (with `onIssue`: reported there, that trial skipped). Symbolic links (trial directories, evidence files
  * and the directories on their way) are followed while they stay inside the job directory; one that
  * leads outside it is refused with an `InputError` naming the link and its target (never followed,
  * never skipped).
@@ -90,25 +97,40 @@ export function fromHarborJob(dir: string, options: FromHarborJobOptions = {}): 
 
 async function* readHarborJob(dir: string, options: FromHarborJobOptions): AsyncGenerator<TrialItem> {
   const root = await realpath(dir).catch(() => dir);
-  const own = await readResult(root, join(dir, 'result.json'));
-  if (own !== null && isTrialResult(own.raw)) {
+  // a problem the stream may go on past (`onIssue`), returned to be reported in name order
+  const skippable = (error: unknown): InputError => {
+    if (options.onIssue === undefined || !(error instanceof InputError) || error.diagnostic === null)
+      throw error;
+    return error;
+  };
+  const own = await readResult(root, join(dir, 'result.json')).catch(skippable);
+  if (own instanceof InputError) options.onIssue?.(skippedIssue(own));
+  else if (own !== null && isTrialResult(own.raw)) {
     yield await buildItem(root, dir, own.path, own.raw);
     options.onProgress?.({ file: own.path, trials: 1 });
     return;
   }
   const names = await listHarborEntries(dir);
-  const readTrial = async (name: string): Promise<{ item: TrialItem; path: string } | null> => {
+  const readTrial = async (name: string): Promise<{ item: TrialItem; path: string } | InputError | null> => {
     const trialDir = join(dir, name);
     if (!isDirectoryPath(trialDir)) return null; // a link to a file
     await checkInsideRoot(root, trialDir);
-    const result = await readResult(root, join(trialDir, 'result.json'));
-    if (result === null) return null; // not a trial directory, or a trial still running
-    return { item: await buildItem(root, trialDir, result.path, result.raw), path: result.path };
+    try {
+      const result = await readResult(root, join(trialDir, 'result.json'));
+      if (result === null) return null; // not a trial directory, or a trial still running
+      return { item: await buildItem(root, trialDir, result.path, result.raw), path: result.path };
+    } catch (error) {
+      return skippable(error);
+    }
   };
   let n = 0;
   // a few trials are read ahead; their large files (see readInputFile) while earlier trials are scored
   for await (const read of inOrderAhead(names, TRIALS_AHEAD, readTrial)) {
     if (read === null) continue;
+    if (read instanceof InputError) {
+      options.onIssue?.(skippedIssue(read));
+      continue;
+    }
     yield read.item;
     n += 1;
     options.onProgress?.({ file: read.path, trials: n });
@@ -130,7 +152,10 @@ async function readResult(root: string, path: string): Promise<{ path: string; r
   try {
     return { path, raw: JSON.parse(text) as unknown };
   } catch (error) {
-    throw new InputError(`not valid JSON: ${(error as Error).message}`, { file: path });
+    throw new InputError(`not valid JSON: ${(error as Error).message}`, {
+      file: path,
+      diagnostic: 'skipped_file',
+    });
   }
 }
 
@@ -147,6 +172,7 @@ async function buildItem(
     throw new InputError(`not a Harbor trial result: ${issue?.message ?? 'invalid'}`, {
       file: resultPath,
       field,
+      diagnostic: 'skipped_file',
     });
   }
   const r = parsed.data;

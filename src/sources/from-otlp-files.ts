@@ -4,7 +4,7 @@ import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batch
 import type { TrialItem } from '../model/trial-item.js';
 import { decodeOtlpItem } from '../operators/decode-otlp.js';
 import { PullSource } from '../pipeline/pull-source.js';
-import { InputError } from './input-error.js';
+import { InputError, skippedIssue } from './input-error.js';
 
 /** Options of `fromOtlpFiles`: the grouping rule plus how files are read. */
 export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
@@ -75,15 +75,7 @@ async function* readOtlpTrials(
                 offset: error.offset,
                 field: error.field,
               });
-            options.onIssue(
-              new InputError(`${error.reason}; skipped`, {
-                file: error.file,
-                line: error.line,
-                offset: error.offset,
-                field: error.field,
-                diagnostic: 'skipped_payload',
-              }),
-            );
+            options.onIssue(skippedIssue(error));
             continue;
           }
           options.onProgress?.({ file: request.file, bytesRead: request.bytesRead });

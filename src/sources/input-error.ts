@@ -2,7 +2,8 @@ import type { TrialDiagnosticRow } from '../model/trial-diagnostic-row.js';
 
 /**
  * What a problem a source reported and went on past is, as a row of `diagnostics.jsonl`: from files
- * `skipped_payload`, `unattached_log_records` or `invalid_id_spans`; from a bundle, what its row says.
+ * `skipped_payload` (an OTLP payload), `skipped_file` (a trial's file: an ATIF trajectory, a Harbor
+ * `result.json`), `unattached_log_records` or `invalid_id_spans`; from a bundle, what its row says.
  */
 export type InputDiagnosticCode = TrialDiagnosticRow['code'];
 
@@ -27,8 +28,8 @@ export class InputError extends Error {
   /** The problem without the file and place (`message` has them). */
   readonly reason: string;
   /**
-   * Set on a problem a source reported through `onIssue` and went on past: what it is as a run's
-   * input diagnostic. Null on an error that ends the input.
+   * Set on a problem a source can go on past (given `onIssue`): what it is as a run's input
+   * diagnostic. Null on an error that ends the input whatever the options.
    */
   readonly diagnostic: InputDiagnosticCode | null;
   /** Results produced before the error stand; the run just does not cover the whole input. */
@@ -58,4 +59,21 @@ export class InputError extends Error {
     this.reason = reason;
     this.diagnostic = where.diagnostic ?? null;
   }
+}
+
+/**
+ * `issue` as reported to `onIssue` when the source goes on past it: the same place, the reason
+ * ending in `; skipped`.
+ *
+ * @example
+ * options.onIssue(skippedIssue(error)); // "runs/b.json: not valid JSON: …; skipped"
+ */
+export function skippedIssue(issue: InputError): InputError {
+  return new InputError(`${issue.reason}; skipped`, {
+    file: issue.file,
+    line: issue.line,
+    offset: issue.offset,
+    field: issue.field,
+    diagnostic: issue.diagnostic ?? 'skipped_payload',
+  });
 }

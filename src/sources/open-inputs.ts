@@ -16,9 +16,10 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
   onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
   /**
-   * OTLP payloads skipped as bad, spans and log records that join no trial (see
-   * `FromOtlpFilesOptions.onIssue`), and a bundle's records of such problems (`FromBundleOptions.onIssue`);
-   * without it a bad payload ends the stream.
+   * Problems a source goes on past, each reported here: an OTLP payload, an ATIF file or a Harbor
+   * `result.json` skipped as bad, spans and log records that join no trial (see
+   * `FromOtlpFilesOptions.onIssue`), a bundle's records of such problems (`FromBundleOptions.onIssue`).
+   * Without it a bad payload or file ends the stream.
    */
   onIssue?: (issue: InputError) => void;
 }
@@ -49,9 +50,9 @@ function open(p: InputPlan, options: OpenInputsOptions): PullSource<TrialItem> {
     case 'bundle':
       return fromBundle(p.dir, onIssue === undefined ? {} : { onIssue });
     case 'harbor':
-      return fromHarborJob(p.dir, progress);
+      return fromHarborJob(p.dir, { ...progress, ...(onIssue === undefined ? {} : { onIssue }) });
     case 'atif':
-      return fromAtifFiles(p.files, progress);
+      return fromAtifFiles(p.files, { ...progress, ...(onIssue === undefined ? {} : { onIssue }) });
     case 'gym':
       return fromGymRollouts(p.files, progress);
     case 'otlp':

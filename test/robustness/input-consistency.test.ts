@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -70,6 +70,28 @@ describe('score and inspect say the same of a bad input file', () => {
     const shown = await inspect(path);
     expect(shown.stdout).toContain('trial 0af7651916cd43dd8448eb211c80319c');
     expect(shown.stdout).toContain('trial 1af7651916cd43dd8448eb211c80319c');
+  });
+
+  it('a directory of ATIF files, one of them cut off: a warning from both, the others read, exit 0', async () => {
+    const atifDir = join(dir, 'atif-dir');
+    mkdirSync(atifDir);
+    const text = readFileSync(ATIF, 'utf8');
+    writeFileSync(join(atifDir, 'a.json'), text);
+    writeFileSync(join(atifDir, 'b.json'), text.slice(0, text.length / 2));
+    writeFileSync(join(atifDir, 'c.json'), text);
+    const out = join(dir, 'atif-dir-out');
+    const scored = await runCli(['score', atifDir, '--out', out, '--no-progress', '--no-report']);
+    const shown = await inspect(atifDir);
+    for (const r of [scored, shown]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/warning: .*atif-dir\/b\.json: not valid JSON: .*; skipped/);
+    }
+    expect(shown.stdout.match(/^trial /gm)).toHaveLength(2);
+    expect(readFileSync(join(out, 'trials.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    const rows = readFileSync(join(out, 'diagnostics.jsonl'), 'utf8').trim().split('\n');
+    expect(rows.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ trial_id: null, code: 'skipped_file', file: join(atifDir, 'b.json') }),
+    ]);
   });
 
   it('an OTLP dump whose last line is cut off: exit 1 (incomplete) from both, after the trials before it', async () => {

@@ -100,4 +100,22 @@ describe('fromAtifFiles', () => {
     expect((error as InputError).field).toBe('steps.0.source');
     expect((error as InputError).file).toBe(bad);
   });
+
+  it('with onIssue, a file that is not JSON or not ATIF is reported in its turn and skipped', async () => {
+    const notJson = join(dir, 'cut.json');
+    writeFileSync(notJson, '{"schema_version": "ATIF-v1.6", "steps": [');
+    const notAtif = join(dir, 'not-atif.json');
+    writeFileSync(notAtif, JSON.stringify({ schema_version: 'ATIF-v1.6', session_id: 's', steps: 'none' }));
+    const order: string[] = [];
+    const items = await lastValueFrom(
+      fromAtifFiles([fast, notJson, exmp02, notAtif], {
+        onIssue: (issue) => order.push(`${issue.diagnostic}: ${issue.message}`),
+      }).pipe(toArray()),
+    );
+    expect(items.map((i) => i.trial.id)).toEqual(['traj_root_golden', 'nemo-agent-toolkit__exmp02_atif']);
+    expect(order).toEqual([
+      expect.stringMatching(/^skipped_file: .*cut\.json: not valid JSON: .*; skipped$/) as unknown,
+      expect.stringMatching(/^skipped_file: .*not-atif\.json: not a valid ATIF trajectory at /) as unknown,
+    ]);
+  });
 });

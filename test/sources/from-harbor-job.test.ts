@@ -147,6 +147,29 @@ describe('fromHarborJob', () => {
     }
   });
 
+  it('with onIssue, a corrupt result.json is reported and its trial skipped; the others are read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
+    try {
+      cpSync(job, dir, { recursive: true });
+      writeFileSync(join(dir, 'multi-step__Z7kP4mN', 'result.json'), '{"task_name": "multi-step", ');
+      writeFileSync(join(dir, 'hello-world__Ab3dE9f', 'result.json'), JSON.stringify({ trial_name: 5 }));
+      const issues: InputError[] = [];
+      const items = await lastValueFrom(
+        fromHarborJob(dir, { onIssue: (issue) => issues.push(issue) }).pipe(toArray()),
+      );
+      expect(items.map((i) => i.trial.id)).toEqual(['fix-bug__Q9rT2wX']);
+      expect(issues.map((i) => [i.file, i.diagnostic])).toEqual([
+        [join(dir, 'hello-world__Ab3dE9f', 'result.json'), 'skipped_file'],
+        [join(dir, 'multi-step__Z7kP4mN', 'result.json'), 'skipped_file'],
+      ]);
+      expect(issues[0]?.message).toMatch(/result\.json: not a Harbor trial result: .*; skipped$/);
+      expect(issues[0]?.field).toBe('trial_name');
+      expect(issues[1]?.message).toMatch(/result\.json: not valid JSON: .*; skipped$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads trials ahead but gives them, and a corrupt one’s error, in name order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
     try {
