@@ -7,7 +7,7 @@ import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { invalidUtf8Diagnostics } from '../evidence/invalid-utf8-diagnostics.js';
-import { InputError } from './input-error.js';
+import { InputError, skippedIssue } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
@@ -17,6 +17,13 @@ import { linesWithBytes } from './lines-with-bytes.js';
 export interface FromGymRolloutsOptions {
   /** Called after each row, with the file and the bytes read so far. */
   onProgress?: (progress: { file: string; bytesRead: number; trials: number }) => void;
+  /**
+   * Receives each line that is not JSON or not a rollout row (not an object, an index that is not an
+   * integer), as an `InputError` naming the file, line and field: the line is skipped and reading goes
+   * on. Without it such a line ends the stream. A cut-off last line and a repeated (task, rollout)
+   * key end it either way.
+   */
+  onIssue?: (issue: InputError) => void;
 }
 
 type Row = Record<string, JsonValue>;
@@ -70,18 +77,41 @@ async function* readGymRollouts(
     if (gzip) raw.on('error', (e) => stream.destroy(e));
     let lineNo = 0;
     try {
-      for await (const { text: line, bytes, line: n, offset } of linesWithBytes(stream)) {
+      for await (const { text: line, bytes, line: n, offset, unterminated } of linesWithBytes(stream)) {
         lineNo = n;
         if (line.trim() === '') continue;
         let row: JsonValue;
         try {
           row = JSON.parse(line) as JsonValue;
         } catch (error) {
-          throw new InputError(`not valid JSON: ${(error as Error).message}`, { file, line: lineNo });
+          const reason = `not valid JSON: ${(error as Error).message}`;
+          // a last line that does not parse and has no newline after it: the file was cut off
+          if (unterminated === true || options.onIssue === undefined)
+            throw new InputError(
+              unterminated === true
+                ? `${reason} (the last line, with no newline: the file is cut off)`
+                : reason,
+              { file, line: lineNo },
+            );
+          options.onIssue(skippedIssue(new InputError(reason, { file, line: lineNo })));
+          continue;
         }
-        if (!isObject(row))
-          throw new InputError('a rollout row must be a JSON object', { file, line: lineNo });
-        const item = buildGymItem(row, file, lineNo, seen);
+        let item: TrialItem;
+        try {
+          if (!isObject(row))
+            throw new InputError('a rollout row must be a JSON object', {
+              file,
+              line: lineNo,
+              diagnostic: 'skipped_payload',
+            });
+          item = buildGymItem(row, file, lineNo, seen);
+        } catch (error) {
+          // a row of the wrong shape is that row's problem; a duplicate row key is the run's
+          if (options.onIssue === undefined || !(error instanceof InputError) || error.diagnostic === null)
+            throw error;
+          options.onIssue(skippedIssue(error));
+          continue;
+        }
         // a U+FFFD in the text is either written as such or stands for bytes that are not UTF-8
         if (line.includes('\uFFFD')) {
           const found = invalidUtf8Diagnostics(file, bytes, { base: offset, firstLine: lineNo });
@@ -105,7 +135,12 @@ function index(row: Row, key: string, file: string, line: number): number {
   const v = row[key];
   if (v === undefined || v === null) return 0;
   if (typeof v !== 'number' || !Number.isInteger(v)) {
-    throw new InputError(`${key} must be an integer`, { file, line, field: key });
+    throw new InputError(`${key} must be an integer`, {
+      file,
+      line,
+      field: key,
+      diagnostic: 'skipped_payload',
+    });
   }
   return v;
 }

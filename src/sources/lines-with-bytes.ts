@@ -9,6 +9,8 @@ export interface LineWithBytes {
   line: number;
   /** Offset of the line's first byte in the stream. */
   offset: number;
+  /** True for a last line with no newline after it (if it does not parse, the stream was cut off). */
+  unterminated?: true;
 }
 
 /**
@@ -42,5 +44,5 @@ export async function* linesWithBytes(stream: Readable): AsyncGenerator<LineWith
     }
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  if (pending.length > 0) yield emit(Buffer.concat(pending));
+  if (pending.length > 0) yield { ...emit(Buffer.concat(pending)), unterminated: true };
 }

@@ -16,8 +16,8 @@ export interface OpenInputsOptions extends OtlpGroupingConfig {
   /** Progress of the file readers that report it (OTLP bytes, Gym bytes, ATIF/Harbor trials). */
   onProgress?: (progress: { file: string; bytesRead?: number; trials?: number }) => void;
   /**
-   * Problems a source goes on past, each reported here: an OTLP payload, an ATIF file or a Harbor
-   * `result.json` skipped as bad, spans and log records that join no trial (see
+   * Problems a source goes on past, each reported here: an OTLP payload, a Gym rollout line, an ATIF
+   * file or a Harbor `result.json` skipped as bad, spans and log records that join no trial (see
    * `FromOtlpFilesOptions.onIssue`), a bundle's records of such problems (`FromBundleOptions.onIssue`).
    * Without it a bad payload or file ends the stream.
    */
@@ -54,7 +54,7 @@ function open(p: InputPlan, options: OpenInputsOptions): PullSource<TrialItem> {
     case 'atif':
       return fromAtifFiles(p.files, { ...progress, ...(onIssue === undefined ? {} : { onIssue }) });
     case 'gym':
-      return fromGymRollouts(p.files, progress);
+      return fromGymRollouts(p.files, { ...progress, ...(onIssue === undefined ? {} : { onIssue }) });
     case 'otlp':
       return fromOtlpFiles(p.files, {
         ...grouping,

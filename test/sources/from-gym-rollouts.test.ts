@@ -11,10 +11,13 @@ import { InputError } from '../../src/sources/input-error.js';
 
 const rollouts = fileURLToPath(new URL('../fixtures/gym/rollouts.jsonl', import.meta.url));
 const all = (paths: string[]): Promise<TrialItem[]> => lastValueFrom(fromGymRollouts(paths).pipe(toArray()));
-const collect = (paths: string[]): Promise<{ ids: string[]; error: unknown }> =>
+const collect = (
+  paths: string[],
+  options: Parameters<typeof fromGymRollouts>[1] = {},
+): Promise<{ ids: string[]; error: unknown }> =>
   new Promise((resolve) => {
     const ids: string[] = [];
-    fromGymRollouts(paths).subscribe({
+    fromGymRollouts(paths, options).subscribe({
       next: (i) => ids.push(i.trial.id),
       error: (error: unknown) => resolve({ ids, error }),
       complete: () => resolve({ ids, error: null }),
@@ -120,5 +123,51 @@ describe('fromGymRollouts', () => {
     writeFileSync(f, '{"_ng_task_index": "a"}\n');
     const { error } = await collect([f]);
     expect((error as InputError).field).toBe('_ng_task_index');
+  });
+
+  it('with onIssue, a line that is not JSON or not a row is reported and skipped; the others are read', async () => {
+    const f = join(dir, 'skip.jsonl');
+    writeFileSync(
+      f,
+      [
+        '{"_ng_task_index": 1, "_ng_rollout_index": 0}',
+        '{"_ng_task_index": 1,',
+        '[1, 2]',
+        '{"_ng_task_index": "a"}',
+        '{"_ng_task_index": 2, "_ng_rollout_index": 0}',
+      ].join('\n') + '\n',
+    );
+    const issues: InputError[] = [];
+    const { ids, error } = await collect([f], { onIssue: (issue) => issues.push(issue) });
+    expect(error).toBeNull();
+    expect(ids).toEqual(['1-0', '2-0']);
+    expect(issues.map((i) => [i.line, i.field, i.diagnostic])).toEqual([
+      [2, null, 'skipped_payload'],
+      [3, null, 'skipped_payload'],
+      [4, '_ng_task_index', 'skipped_payload'],
+    ]);
+    expect(issues.map((i) => i.reason)).toEqual([
+      expect.stringMatching(/^not valid JSON: .*; skipped$/) as unknown,
+      'a rollout row must be a JSON object; skipped',
+      '_ng_task_index must be an integer; skipped',
+    ]);
+  });
+
+  it('with onIssue, a cut-off last line and a duplicate key still end the stream', async () => {
+    const cut = join(dir, 'cut.jsonl');
+    writeFileSync(cut, '{"_ng_task_index": 1, "_ng_rollout_index": 0}\n{"_ng_task_index": 2, "_ng');
+    const dup = join(dir, 'dup2.jsonl');
+    writeFileSync(
+      dup,
+      '{"_ng_task_index": 3, "_ng_rollout_index": 1}\n{"_ng_task_index": 3, "_ng_rollout_index": 1}\n',
+    );
+    const onIssue = (): void => {
+      throw new Error('not a skippable problem');
+    };
+    const a = await collect([cut], { onIssue });
+    expect(a.ids).toEqual(['1-0']);
+    expect((a.error as Error).message).toMatch(/cut\.jsonl: line 2: not valid JSON: .*the file is cut off/);
+    const b = await collect([dup], { onIssue });
+    expect((b.error as Error).message).toContain('line 2: Duplicate materialized input row');
   });
 });
