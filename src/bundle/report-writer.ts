@@ -19,7 +19,7 @@ interface FinishedRun {
 export interface StreamedReport {
   /** Takes one scored trial while it is in hand (its evidence still attached). */
   add(scored: ScoredTrial): Promise<void>;
-  /** Takes one problem of the input that attaches to no trial (trial and task ids null), after every trial. */
+  /** Takes one problem of the input that attaches to no trial (ids null), after every trial. */
   addDiagnostic(row: TrialDiagnosticRow): void;
   /** Writes `<bundleDir>/report.html` once the bundle's files are in place. */
   finish(run: FinishedRun & { metadata: RunMetadata }): Promise<{ path: string; bytes: number }>;

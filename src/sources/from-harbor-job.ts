@@ -83,10 +83,10 @@ export interface FromHarborJobOptions {
  * from `agent/trajectory.json` (when it validates) or `traces/*.atif.json` under `trace:atif`, OTLP
  * from `traces/*.jsonl` under `trace:otlp`; the primary `trace` is OTLP when present, else ATIF;
  * `logs` = `agent/`, `verifier_logs` = `verifier/`. An unreadable `result.json` errors the stream
- * with an `InputError` after the trials before it (with `onIssue`: reported there, that trial skipped). Symbolic links (trial directories, evidence files
- * and the directories on their way) are followed while they stay inside the job directory; one that
- * leads outside it is refused with an `InputError` naming the link and its target (never followed,
- * never skipped).
+ * with an `InputError` after the trials before it (with `onIssue`: reported there, that trial
+ * skipped). Symbolic links (trial directories, evidence files and the directories on their way) are
+ * followed while they stay inside the job directory; one that leads outside it is refused with an
+ * `InputError` naming the link and its target (never followed, never skipped).
  *
  * @example
  * fromHarborJob('jobs/2026-01-05__12-00-00').subscribe((item) => console.log(item.trial.task_id, item.trial.metadata));

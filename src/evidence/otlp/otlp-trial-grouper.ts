@@ -90,7 +90,7 @@ export interface UnattachedLogRecords {
   withoutSpans: number;
 }
 
-/** Spans of one file left out of every trial for an invalid id (see {@link OtlpTrialGrouper.invalidIdSpans}). */
+/** Spans of one file that joined no trial for an invalid id ({@link OtlpTrialGrouper.invalidIdSpans}). */
 export interface InvalidIdSpans {
   file: string;
   count: number;
