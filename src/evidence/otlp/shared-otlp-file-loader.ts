@@ -8,8 +8,8 @@ import { OTLPTraceHandle } from './otlp-trace-handle.js';
  * scored from a trace dump, then re-scored, stored or reported from its bundle): a descriptor with a
  * `ref` and `metadata.otlp_trace_ids` gets its traces out of an {@link OtlpFileTraces} of the file,
  * read once and kept while it is one of the last `keep` files used (default 2: trials come file
- * after file), instead of a handle that reads and decodes the whole file again for each trial (a
- * 100 MB dump of 2,585 trials took 443 s to report that way). A file that cannot be read fails
+ * after file), instead of a handle that reads and decodes the whole file again for each trial
+ * (quadratic in the dump's size). A file that cannot be read fails
  * every trial that needs it with the same error, without being read again. Other descriptors
  * (inline data, a file without trace ids) load as `OTLPTraceHandle.fromDescriptor` does. The cache
  * belongs to the loader: make one per run (no global state).

@@ -122,7 +122,7 @@ class ResourceLookup {
  * Per key, the first value on a trace's spans in arrival order (span attribute, else its resource's)
  * and whether a later span carried another: all that {@link resolveKey} needs unless spans disagree.
  * Taken as each span arrives, while its bytes are still in the CPU's cache (read again after the
- * trace settled, the same lookups cost `serve` ~6 % of its scoring time in cache misses).
+ * trace settled, the same lookups miss the cache).
  */
 export interface KeyNotes {
   readonly first: (string | null)[];
