@@ -278,7 +278,9 @@ export class LiveEngine implements ExportHandler, LiveReadApi {
     const messages: string[] = [];
     if (rejected > 0) messages.push(`${rejected} span(s) without a valid trace id or span id were rejected`);
     if (deep > 0)
-      messages.push(`${deep} span(s) with attributes nested too deeply were rejected (${firstDeep})`);
+      messages.push(
+        `${deep} span(s) with attributes nested too deeply or that do not decode were rejected (${firstDeep})`,
+      );
     if (late > 0) {
       messages.push(
         `${late} span(s) arrived for trials already sealed (scored ${this.config.retainMs} ms ago or more` +

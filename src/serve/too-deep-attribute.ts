@@ -48,8 +48,9 @@ export function tooDeepAttribute(
     }
     return null;
   } catch (error) {
-    if (error instanceof RangeError || error instanceof OtlpDecodeError)
-      return `an attribute nests too deeply to be read (${error.message})`;
+    if (error instanceof RangeError) return `an attribute nests too deeply to be read (${error.message})`;
+    // a part of the request decoded only now, when its attributes are walked, is corrupt
+    if (error instanceof OtlpDecodeError) return `an attribute does not decode (${error.message})`;
     throw error;
   }
 }

@@ -5,6 +5,8 @@ import type { TrialItem } from '../model/trial-item.js';
 import { decodeOtlpItem } from '../operators/decode-otlp.js';
 import { PullSource } from '../pipeline/pull-source.js';
 import { InputError, skippedIssue } from './input-error.js';
+import { OtlpDecodeError } from '../evidence/otlp/otlp-decode-error.js';
+import { inFile } from '../evidence/otlp/decode-otlp-payload.js';
 
 /** Options of `fromOtlpFiles`: the grouping rule plus how files are read. */
 export interface FromOtlpFilesOptions extends OtlpGroupingConfig {
@@ -79,7 +81,25 @@ async function* readOtlpTrials(
             continue;
           }
           options.onProgress?.({ file: request.file, bytesRead: request.bytesRead });
-          yield* grouper.push(request);
+          let trials: TrialItem[];
+          try {
+            trials = grouper.push(request);
+          } catch (error) {
+            // a part decoded only when first read (attributes the trial keys are looked up in) is corrupt
+            if (!(error instanceof OtlpDecodeError)) throw error;
+            const at = inFile(error, payload.payload);
+            const issue = new InputError(`${at.message}; the rest of this request skipped`, {
+              file: payload.file,
+              line: payload.payload.kind === 'json' ? payload.payload.line : null,
+              offset: at.offset,
+              field: at.field,
+              diagnostic: 'skipped_payload',
+            });
+            if (options.onIssue === undefined) throw issue;
+            options.onIssue(issue);
+            continue;
+          }
+          yield* trials;
         }
       }
     }

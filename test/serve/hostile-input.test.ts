@@ -136,4 +136,18 @@ describe('serve under hostile input', () => {
     expect(spans.map((s) => tooDeepAttribute(s, shared))).toEqual([deep, deep, null, null]);
     expect(spans.map((s) => tooDeepAttribute(s))).toEqual([deep, deep, null, null]);
   });
+
+  it('names a resource whose attributes do not decode (found only when they are walked) for its spans', () => {
+    const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(agentSpans('corrupt'))!);
+    // `service.name`'s value tag (field 2, length-delimited) made wire type 7: the request still
+    // decodes, the resource's attributes do not
+    const at = body.indexOf('service.name') + 'service.name'.length;
+    expect(body[at]).toBe(0x12);
+    body[at] = 0x17;
+    const spans = decodeExportRequest(body, 'protobuf').resourceSpans.flatMap((rs) =>
+      rs.scopeSpans.flatMap((ss) => ss.spans),
+    );
+    expect(spans.length).toBeGreaterThan(0);
+    for (const span of spans) expect(tooDeepAttribute(span)).toMatch(/^an attribute does not decode \(.+\)$/);
+  });
 });

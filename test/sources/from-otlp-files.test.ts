@@ -271,6 +271,35 @@ describe('fromOtlpFiles', () => {
       expect(issues[0]?.file).toBe(file);
     });
 
+    it('a corrupt part found only when first read (resource attributes, read for the trial keys): reported with its file offset', async () => {
+      const first = protobufRequest(trialB);
+      const second = Buffer.from(protobufRequest(trialA1));
+      // the resource's attribute `service.name`: its value's tag (field 2, length-delimited) made
+      // wire type 7. The request's structure still scans; the resource's attributes do not decode.
+      const at = second.indexOf('service.name') + 'service.name'.length;
+      expect(second[at]).toBe(0x12);
+      second[at] = 0x17;
+      const file = join(dir, 'corrupt-resource.binpb');
+      writeFileSync(file, framed([first, second, protobufRequest(trialA2)]));
+      const ended = await drain(fromOtlpFiles([file]));
+      expect(ended.items.map((i) => i.trial.id)).toEqual(['run:conv-B']);
+      expect(ended.error).toBeInstanceOf(InputError);
+      expect(ended.error).toMatchObject({ file });
+      const issues: InputError[] = [];
+      const { items, error } = await drain(fromOtlpFiles([file], { onIssue: (i) => issues.push(i) }));
+      expect(error).toBeNull();
+      expect(items.map((i) => [i.trial.id, i.trial.metadata['otlp_span_count']])).toEqual([
+        ['run:conv-B', 2],
+        ['run:conv-A', 6],
+      ]);
+      expect(issues.map((i) => [i.file, i.diagnostic])).toEqual([[file, 'skipped_payload']]);
+      expect(issues[0]?.reason).toMatch(/; the rest of this request skipped$/);
+      const offset = issues[0]?.offset as number;
+      expect(offset).toBeGreaterThanOrEqual(4 + first.length + 4);
+      expect(offset).toBeLessThanOrEqual(4 + first.length + 4 + at + 1); // at the tag, or just past it
+      expect(issues[0]?.message).toContain(`byte ${offset}`);
+    });
+
     it('with onIssue, a bad JSON line is reported with its line and skipped; a cut-off file still ends the stream', async () => {
       const file = join(dir, 'bad-middle.jsonl');
       const text = jsonLine(trialA1);

@@ -24,11 +24,7 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
       return { ...request, issues };
     } catch (error) {
       if (!(error instanceof OtlpDecodeError)) throw error;
-      const offset = payload.bodyOffset + (error.offset ?? 0);
-      throw new OtlpDecodeError(error.message.replace(/at byte \d+/, `at byte ${offset}`), {
-        offset,
-        field: error.field,
-      });
+      throw inFile(error, payload);
     }
   }
   let doc: unknown;
@@ -58,4 +54,21 @@ export function decodeOtlpPayload(payload: OtlpPayload): OtlpExportRequest {
       field: error.field,
     });
   }
+}
+
+/**
+ * A decode error of `payload` with its offset (and the offset in its message) made absolute in the
+ * file: for one raised while the payload was decoded, or later, by a part of it decoded when first
+ * read. JSON payloads are decoded whole, so their errors are already in place.
+ *
+ * @example
+ * throw inFile(error, payload); // "… at byte 1048596 …" for byte 20 of a frame at byte 1048572
+ */
+export function inFile(error: OtlpDecodeError, payload: OtlpPayload): OtlpDecodeError {
+  if (payload.kind !== 'protobuf') return error;
+  const offset = payload.bodyOffset + (error.offset ?? 0);
+  return new OtlpDecodeError(error.message.replace(/at byte \d+/, `at byte ${offset}`), {
+    offset,
+    field: error.field,
+  });
 }

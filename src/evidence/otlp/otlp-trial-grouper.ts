@@ -276,8 +276,9 @@ export class OtlpTrialGrouper {
             this.#invalidId(item.file, origin, 'spanId');
             continue;
           }
-          last.spans.push(span);
+          // noted first: a span whose key attributes do not decode is not taken
           this.#noter.note(last.notes, span);
+          last.spans.push(span);
           this.#heldSpans += 1;
         }
       }
