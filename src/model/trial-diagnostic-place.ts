@@ -2,7 +2,7 @@ import type { TrialDiagnostic } from './trial-diagnostic.js';
 
 /**
  * Where a {@link TrialDiagnostic} points, in one line: the file, `:line` and/or the byte offset,
- * then the field.
+ * then the field (when there is one).
  *
  * @example
  * trialDiagnosticPlace({ code: 'invalid_utf8', message: '…', file: 'a.json', line: 17, offset: 402, field: 'steps[1].message' });
@@ -10,5 +10,6 @@ import type { TrialDiagnostic } from './trial-diagnostic.js';
  */
 export function trialDiagnosticPlace(d: TrialDiagnostic): string {
   const at = d.line !== null ? `:${d.line}` : d.offset !== null ? `: byte ${d.offset}` : '';
-  return `${d.file}${at}${d.line !== null && d.offset !== null ? ` (byte ${d.offset})` : ''}: ${d.field}`;
+  const place = `${d.file}${at}${d.line !== null && d.offset !== null ? ` (byte ${d.offset})` : ''}`;
+  return d.field === '' ? place : `${place}: ${d.field}`;
 }

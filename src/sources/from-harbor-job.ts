@@ -12,6 +12,7 @@ import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
+import { formatJsonPath } from '../util/format-json-path.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import { PullSource } from '../pipeline/pull-source.js';
@@ -182,7 +183,7 @@ async function buildItem(
     r.task_name ??
     (typeof r.task_id?.path === 'string' ? basename(r.task_id.path) : (dirName.split('__')[0] ?? dirName));
 
-  const atif = await findAtif(root, trialDir);
+  const { found: atif, skipped } = await findAtif(root, trialDir);
   const otlpFiles = await listFiles(root, join(trialDir, 'traces'), (n) => n.endsWith('.jsonl'));
   const descriptors: Record<string, EvidenceDescriptor> = {};
   const describe = (
@@ -262,7 +263,7 @@ async function buildItem(
     measurements: measurements(r),
     metadata: trialMetadata(r),
   };
-  const diagnostics = negativeCounts(r, resultPath);
+  const diagnostics = [...skipped, ...negativeCounts(r, resultPath)];
   if (atif !== null) diagnostics.push(...atifInputDiagnostics(atif.path, atif.bytes, atif.trajectory));
   const item: TrialItem = { trial, evidence, task: null, origin: { file: resultPath } };
   if (diagnostics.length > 0) item.diagnostics = diagnostics;
@@ -272,25 +273,52 @@ async function buildItem(
 async function findAtif(
   root: string,
   trialDir: string,
-): Promise<{ path: string; trajectory: AtifTrajectory; bytes: Buffer } | null> {
+): Promise<{
+  found: { path: string; trajectory: AtifTrajectory; bytes: Buffer } | null;
+  skipped: TrialDiagnostic[];
+}> {
   const candidates = [
     join(trialDir, 'agent', 'trajectory.json'),
     ...(await listFiles(root, join(trialDir, 'traces'), (n) => n.endsWith('.atif.json'))),
   ];
+  // a trajectory that is there but does not read is not trusted as ATIF (SDK read_atif): said, not hidden
+  const skipped: TrialDiagnostic[] = [];
+  const skip = (path: string, reason: string, field = ''): void => {
+    skipped.push({
+      code: 'skipped_file',
+      message: `${reason}; not read as the trial's ATIF trajectory`,
+      file: path,
+      line: null,
+      offset: null,
+      field,
+    });
+  };
   for (const path of candidates) {
     await checkInsideRoot(root, path);
-    let payload: unknown;
     let bytes: Buffer;
     try {
       bytes = await readInputFile(path);
-      payload = JSON.parse(bytes.toString('utf8'));
     } catch {
-      continue; // absent or not JSON: not trusted as ATIF (SDK read_atif)
+      continue; // absent
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      skip(path, `not valid JSON: ${(error as Error).message}`);
+      continue;
     }
     const r = parseAtif(payload);
-    if (r.ok) return { path, trajectory: r.trajectory, bytes };
+    if (r.ok) return { found: { path, trajectory: r.trajectory, bytes }, skipped };
+    const first = r.issues[0];
+    const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
+    skip(
+      path,
+      `not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`,
+      first?.path.join('.') ?? '',
+    );
   }
-  return null;
+  return { found: null, skipped };
 }
 
 /** Files (or links to files) in `dir` whose name `keep`s, sorted; a link outside `root` is refused. */

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,6 +165,40 @@ describe('fromHarborJob', () => {
       expect(issues[0]?.message).toMatch(/result\.json: not a Harbor trial result: .*; skipped$/);
       expect(issues[0]?.field).toBe('trial_name');
       expect(issues[1]?.message).toMatch(/result\.json: not valid JSON: .*; skipped$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a trajectory that is there but does not read is a diagnostic of its trial, not silently absent evidence', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
+    try {
+      cpSync(job, dir, { recursive: true });
+      const cut = join(dir, 'hello-world__Ab3dE9f', 'agent', 'trajectory.json');
+      writeFileSync(cut, readFileSync(cut, 'utf8').slice(0, 300));
+      const items = await all(dir);
+      const hello = items.find((i) => i.trial.id === 'hello-world__Ab3dE9f');
+      expect(Object.keys(hello?.trial.evidence?.descriptors ?? {})).not.toContain('trace');
+      expect(hello?.diagnostics).toEqual([
+        {
+          code: 'skipped_file',
+          message: expect.stringMatching(
+            /^not valid JSON: .*; not read as the trial's ATIF trajectory$/,
+          ) as unknown,
+          file: cut,
+          line: null,
+          offset: null,
+          field: '',
+        },
+      ]);
+      writeFileSync(cut, JSON.stringify({ schema_version: 'ATIF-v1.6', steps: 'none' }));
+      const again = (await all(dir)).find((i) => i.trial.id === 'hello-world__Ab3dE9f');
+      expect(again?.diagnostics?.map((d) => [d.code, d.field])).toEqual([['skipped_file', 'agent']]);
+      expect(again?.diagnostics?.[0]?.message).toMatch(/^not a valid ATIF trajectory at /);
+      // the other trials are as before
+      expect(
+        items.filter((i) => i.trial.id !== 'hello-world__Ab3dE9f').every((i) => i.diagnostics === undefined),
+      ).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
