@@ -24,6 +24,17 @@ async function idsUntilError(dir: string): Promise<{ seen: string[]; error: unkn
   return { seen, error };
 }
 
+/** Runs `fn` on a copy of the example job in a temporary directory (removed afterwards). */
+async function withJobCopy(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
+  try {
+    cpSync(job, dir, { recursive: true });
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Expected values read off the fixture files by hand (see test/fixtures/harbor/README.md).
 describe('fromHarborJob', () => {
   it('one trial per trial directory with a result.json, in name order', async () => {
@@ -133,24 +144,18 @@ describe('fromHarborJob', () => {
   });
 
   it('a corrupt result.json errors after the trials before it, naming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
-    try {
-      cpSync(job, dir, { recursive: true });
+    await withJobCopy(async (dir) => {
       writeFileSync(join(dir, 'multi-step__Z7kP4mN', 'result.json'), '{"task_name": "multi-step", ');
       const { seen, error } = await idsUntilError(dir);
       expect(seen).toEqual(['fix-bug__Q9rT2wX', 'hello-world__Ab3dE9f']);
       expect(error).toBeInstanceOf(InputError);
       expect((error as InputError).file).toBe(join(dir, 'multi-step__Z7kP4mN', 'result.json'));
       expect((error as Error).message).toMatch(/result\.json: not valid JSON/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('with onIssue, a corrupt result.json is reported and its trial skipped; the others are read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
-    try {
-      cpSync(job, dir, { recursive: true });
+    await withJobCopy(async (dir) => {
       writeFileSync(join(dir, 'multi-step__Z7kP4mN', 'result.json'), '{"task_name": "multi-step", ');
       writeFileSync(join(dir, 'hello-world__Ab3dE9f', 'result.json'), JSON.stringify({ trial_name: 5 }));
       const issues: InputError[] = [];
@@ -165,15 +170,11 @@ describe('fromHarborJob', () => {
       expect(issues[0]?.message).toMatch(/result\.json: not a Harbor trial result: .*; skipped$/);
       expect(issues[0]?.field).toBe('trial_name');
       expect(issues[1]?.message).toMatch(/result\.json: not valid JSON: .*; skipped$/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a trajectory that is there but does not read is a diagnostic of its trial, not silently absent evidence', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'harbor-'));
-    try {
-      cpSync(job, dir, { recursive: true });
+    await withJobCopy(async (dir) => {
       const cut = join(dir, 'hello-world__Ab3dE9f', 'agent', 'trajectory.json');
       writeFileSync(cut, readFileSync(cut, 'utf8').slice(0, 300));
       const items = await all(dir);
@@ -199,9 +200,7 @@ describe('fromHarborJob', () => {
       expect(
         items.filter((i) => i.trial.id !== 'hello-world__Ab3dE9f').every((i) => i.diagnostics === undefined),
       ).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('reads trials ahead but gives them, and a corrupt one’s error, in name order', async () => {

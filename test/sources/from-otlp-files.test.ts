@@ -250,20 +250,30 @@ describe('fromOtlpFiles', () => {
       expect((error as Error).message).toMatch(/bad\.jsonl: line 3: invalid JSON/);
     });
 
-    it('with onIssue, a corrupt frame in the middle is reported and skipped; the frames after it are read', async () => {
+    /**
+     * Frames of conv-B, conv-A's first turn damaged by `damage`, conv-A's second turn, in `name`;
+     * read with `onIssue`: conv-A's first turn is gone with its frame, its second still makes the trial.
+     */
+    async function damagedMiddle(name: string, damage: (second: Buffer) => void) {
       const first = protobufRequest(trialB);
       const second = Buffer.from(protobufRequest(trialA1));
-      second[1] = 0xff;
-      const file = join(dir, 'corrupt-middle.binpb');
+      damage(second);
+      const file = join(dir, name);
       writeFileSync(file, framed([first, second, protobufRequest(trialA2)]));
       const issues: InputError[] = [];
       const { items, error } = await drain(fromOtlpFiles([file], { onIssue: (i) => issues.push(i) }));
       expect(error).toBeNull();
-      // conv-A's first turn is gone with its frame; its second turn still makes the trial
       expect(items.map((i) => [i.trial.id, i.trial.metadata['otlp_span_count']])).toEqual([
         ['run:conv-B', 2],
         ['run:conv-A', 6],
       ]);
+      return { first, second, file, issues };
+    }
+
+    it('with onIssue, a corrupt frame in the middle is reported and skipped; the frames after it are read', async () => {
+      const { first, second, file, issues } = await damagedMiddle('corrupt-middle.binpb', (second) => {
+        second[1] = 0xff;
+      });
       expect(issues).toHaveLength(1);
       const offset = issues[0]?.offset as number;
       expect(offset).toBeGreaterThanOrEqual(4 + first.length + 4);
@@ -272,26 +282,18 @@ describe('fromOtlpFiles', () => {
     });
 
     it('a corrupt part found only when first read (resource attributes, read for the trial keys): reported with its file offset', async () => {
-      const first = protobufRequest(trialB);
-      const second = Buffer.from(protobufRequest(trialA1));
-      // the resource's attribute `service.name`: its value's tag (field 2, length-delimited) made
-      // wire type 7. The request's structure still scans; the resource's attributes do not decode.
-      const at = second.indexOf('service.name') + 'service.name'.length;
-      expect(second[at]).toBe(0x12);
-      second[at] = 0x17;
-      const file = join(dir, 'corrupt-resource.binpb');
-      writeFileSync(file, framed([first, second, protobufRequest(trialA2)]));
+      let at = -1;
+      const { first, file, issues } = await damagedMiddle('corrupt-resource.binpb', (second) => {
+        // the resource's attribute `service.name`: its value's tag (field 2, length-delimited) made
+        // wire type 7. The request's structure still scans; the resource's attributes do not decode.
+        at = second.indexOf('service.name') + 'service.name'.length;
+        expect(second[at]).toBe(0x12);
+        second[at] = 0x17;
+      });
       const ended = await drain(fromOtlpFiles([file]));
       expect(ended.items.map((i) => i.trial.id)).toEqual(['run:conv-B']);
       expect(ended.error).toBeInstanceOf(InputError);
       expect(ended.error).toMatchObject({ file });
-      const issues: InputError[] = [];
-      const { items, error } = await drain(fromOtlpFiles([file], { onIssue: (i) => issues.push(i) }));
-      expect(error).toBeNull();
-      expect(items.map((i) => [i.trial.id, i.trial.metadata['otlp_span_count']])).toEqual([
-        ['run:conv-B', 2],
-        ['run:conv-A', 6],
-      ]);
       expect(issues.map((i) => [i.file, i.diagnostic])).toEqual([[file, 'skipped_payload']]);
       expect(issues[0]?.reason).toMatch(/; the rest of this request skipped$/);
       const offset = issues[0]?.offset as number;
