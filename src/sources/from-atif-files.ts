@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-trajectory-schema.js';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
-import { parseAtif } from '../evidence/atif/parse-atif.js';
+import { parseAtifBytes } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import type { JsonObject } from '../model/json-value.js';
 import type { EvidenceDescriptor, Trial, TrialError } from '../model/trial.js';
@@ -10,7 +10,6 @@ import type { TrialItem } from '../model/trial-item.js';
 import { InputError, skippedIssue } from './input-error.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
-import { formatJsonPath } from '../util/format-json-path.js';
 import { inOrderAhead } from '../util/in-order-ahead.js';
 import { readInputFile } from '../util/read-input-file.js';
 
@@ -92,22 +91,11 @@ async function* readAtifFiles(
 
 /** The trajectory in `bytes`, or the problem (not JSON, not ATIF) as an `InputError` to skip or throw. */
 function parseAtifFile(file: string, bytes: Buffer): AtifTrajectory | InputError {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    return new InputError(`not valid JSON: ${(error as Error).message}`, {
-      file,
-      diagnostic: 'skipped_file',
-    });
-  }
-  const parsed = parseAtif(payload);
-  if (parsed.ok) return parsed.trajectory;
-  const first = parsed.issues[0];
-  const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
-  return new InputError(`not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`, {
+  const r = parseAtifBytes(bytes);
+  if (r.ok) return r.trajectory;
+  return new InputError(r.reason, {
     file,
-    field: first === undefined ? null : first.path.join('.'),
+    field: r.field === '' ? null : r.field,
     diagnostic: 'skipped_file',
   });
 }

@@ -7,7 +7,7 @@ import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
 import type { TrialItem } from '../model/trial-item.js';
 import { gzipErrorReason } from '../evidence/gzip-error-reason.js';
 import { invalidUtf8Diagnostics } from '../evidence/invalid-utf8-diagnostics.js';
-import { InputError, skippedIssue } from './input-error.js';
+import { cutOffLastLine, InputError, skippedIssue } from './input-error.js';
 import { isGzipFile } from '../evidence/is-gzip-file.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import { PullSource } from '../pipeline/pull-source.js';
@@ -87,12 +87,10 @@ async function* readGymRollouts(
           const reason = `not valid JSON: ${(error as Error).message}`;
           // a last line that does not parse and has no newline after it: the file was cut off
           if (unterminated === true || options.onIssue === undefined)
-            throw new InputError(
-              unterminated === true
-                ? `${reason} (the last line, with no newline: the file is cut off)`
-                : reason,
-              { file, line: lineNo },
-            );
+            throw new InputError(unterminated === true ? cutOffLastLine(reason) : reason, {
+              file,
+              line: lineNo,
+            });
           options.onIssue(skippedIssue(new InputError(reason, { file, line: lineNo })));
           continue;
         }

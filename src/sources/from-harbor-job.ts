@@ -5,14 +5,13 @@ import * as z from 'zod';
 import { atifInputDiagnostics } from '../evidence/atif/atif-input-diagnostics.js';
 import { ATIFTraceHandle } from '../evidence/atif/atif-trace-handle.js';
 import type { AtifTrajectory } from '../evidence/atif/atif-trajectory-schema.js';
-import { parseAtif } from '../evidence/atif/parse-atif.js';
+import { parseAtifBytes } from '../evidence/atif/parse-atif.js';
 import { CandidateEvidence } from '../evidence/candidate-evidence.js';
 import { OTLPTraceHandle } from '../evidence/otlp/otlp-trace-handle.js';
 import { readOtlpFileSync } from '../evidence/otlp/read-otlp-file-sync.js';
 import type { JsonObject, JsonValue } from '../model/json-value.js';
 import { measurementsFromUsage } from '../model/measurements-from-usage.js';
 import type { TrialDiagnostic } from '../model/trial-diagnostic.js';
-import { formatJsonPath } from '../util/format-json-path.js';
 import type { TrialItem } from '../model/trial-item.js';
 import type { EvidenceDescriptor, Trial, TrialError, TrialMeasurements } from '../model/trial.js';
 import { PullSource } from '../pipeline/pull-source.js';
@@ -283,7 +282,7 @@ async function findAtif(
   ];
   // a trajectory that is there but does not read is not trusted as ATIF (SDK read_atif): said, not hidden
   const skipped: TrialDiagnostic[] = [];
-  const skip = (path: string, reason: string, field = ''): void => {
+  const skip = (path: string, reason: string, field: string): void => {
     skipped.push({
       code: 'skipped_file',
       message: `${reason}; not read as the trial's ATIF trajectory`,
@@ -301,22 +300,9 @@ async function findAtif(
     } catch {
       continue; // absent
     }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(bytes.toString('utf8'));
-    } catch (error) {
-      skip(path, `not valid JSON: ${(error as Error).message}`);
-      continue;
-    }
-    const r = parseAtif(payload);
+    const r = parseAtifBytes(bytes);
     if (r.ok) return { found: { path, trajectory: r.trajectory, bytes }, skipped };
-    const first = r.issues[0];
-    const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
-    skip(
-      path,
-      `not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`,
-      first?.path.join('.') ?? '',
-    );
+    skip(path, r.reason, r.field);
   }
   return { found: null, skipped };
 }

@@ -4,7 +4,7 @@ import { readOtlpPayloadBatches } from '../evidence/otlp/read-otlp-payload-batch
 import type { TrialItem } from '../model/trial-item.js';
 import { decodeOtlpItem } from '../operators/decode-otlp.js';
 import { PullSource } from '../pipeline/pull-source.js';
-import { InputError, skippedIssue } from './input-error.js';
+import { cutOffLastLine, InputError, skippedIssue } from './input-error.js';
 import { OtlpDecodeError } from '../evidence/otlp/otlp-decode-error.js';
 import { inFile } from '../evidence/otlp/decode-otlp-payload.js';
 
@@ -71,7 +71,7 @@ async function* readOtlpTrials(
             if (options.onIssue === undefined || !(error instanceof InputError)) throw error;
             // a last line that does not parse and has no newline after it: the file was cut off
             if (payload.payload.kind === 'json' && payload.payload.unterminated === true)
-              throw new InputError(`${error.reason} (the last line, with no newline: the file is cut off)`, {
+              throw new InputError(cutOffLastLine(error.reason), {
                 file: error.file,
                 line: error.line,
                 offset: error.offset,

@@ -77,3 +77,14 @@ export function skippedIssue(issue: InputError): InputError {
     diagnostic: issue.diagnostic ?? 'skipped_payload',
   });
 }
+
+/**
+ * `reason` said of a file's last line that does not parse and has no newline after it: the file was
+ * cut off (an input error that ends the run, not a bad line to skip).
+ *
+ * @example
+ * cutOffLastLine('not valid JSON: Unexpected end of JSON input');
+ */
+export function cutOffLastLine(reason: string): string {
+  return `${reason} (the last line, with no newline: the file is cut off)`;
+}

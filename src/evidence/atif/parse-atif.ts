@@ -26,6 +26,35 @@ export function parseAtif(payload: unknown): ParseAtifResult {
 }
 
 /**
+ * Reads a file's bytes as an ATIF trajectory: the trajectory, or why not in one line (`not valid
+ * JSON: …`, `not a valid ATIF trajectory at steps[1].source: …`) with the first problem's field path
+ * (dotted; '' when there is none).
+ *
+ * @example
+ * const r = parseAtifBytes(readFileSync('a.atif.json'));
+ * if (!r.ok) console.error(r.reason, r.field);
+ */
+export function parseAtifBytes(
+  bytes: Buffer,
+): { ok: true; trajectory: AtifTrajectory } | { ok: false; reason: string; field: string } {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return { ok: false, reason: `not valid JSON: ${(error as Error).message}`, field: '' };
+  }
+  const parsed = parseAtif(payload);
+  if (parsed.ok) return parsed;
+  const first = parsed.issues[0];
+  const at = first === undefined || first.path.length === 0 ? '' : ` at ${formatJsonPath(first.path)}`;
+  return {
+    ok: false,
+    reason: `not a valid ATIF trajectory${at}: ${first?.message ?? 'invalid'}`,
+    field: first?.path.join('.') ?? '',
+  };
+}
+
+/**
  * One problem found in an ATIF document (errors as data). `path` is the JSON path inside the
  * document (`['steps', 2, 'tool_calls', 0, 'arguments']`).
  *
